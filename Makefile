@@ -1,0 +1,28 @@
+# Quick start: `make run` (set up + main job) and `make test` (set up + tests).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+
+.PHONY: run test setup clean bench
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip >/dev/null
+	$(PIP) install torch==2.13.0
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+run: setup
+	$(VENV)/bin/dustup simulate --agents scripted,random --games 20 --seed 1
+
+test: setup
+	$(PY) -m pytest -n 2 tests
+
+bench: setup
+	$(PY) benchmarks/bench_random_play.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

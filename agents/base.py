@@ -1,0 +1,47 @@
+"""Agent interface and registry.
+
+An agent is given the game and its pending decision and returns one of ``decision.options``.
+Agents are seeded and deterministic: the same seed and the same game give the same choices.
+"""
+from __future__ import annotations
+
+import random
+
+
+class Agent:
+    name = "agent"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Called at the start of each game."""
+        if seed is not None:
+            self.seed = seed
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game, decision):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random among the legal options."""
+
+    name = "random"
+
+    def choose(self, game, decision):
+        opts = decision.options
+        return opts[self.rng.randrange(len(opts))]
+
+
+AGENTS = {"random": RandomAgent}
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """Build an agent from a name such as ``random`` or ``scripted``."""
+    if spec not in AGENTS:
+        from . import scripted  # noqa: F401  (registers itself)
+    if spec not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}")
+    return AGENTS[spec](seed=seed)

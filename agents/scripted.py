@@ -1,0 +1,9 @@
+"""Scripted heuristic bot (placeholder being written)."""
+from .base import AGENTS, RandomAgent
+
+
+class ScriptedAgent(RandomAgent):
+    name = "scripted"
+
+
+AGENTS["scripted"] = ScriptedAgent

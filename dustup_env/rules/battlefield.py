@@ -1,0 +1,224 @@
+"""Battlefield: the table, terrain features, obstacles, line of sight, concealment and cover.
+
+Seed 000: "Terrain Effects on Movement", "Crossing Obstacles", "Line of Sight", "Concealment",
+"Cover".  Terrain features are shapely polygons; obstacles are line strings.  Movement costs are
+looked up on a 0.5" raster of the terrain (the top-most feature at each cell centre wins), line
+of sight is computed exactly with shapely and cached per pair of points (terrain is static).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+from shapely.prepared import prep
+
+from .errors import ScenarioError
+
+# name: (cost normal infantry, cost power armour, blocks, conceals, cover)
+#   cost: 1 clear, 2 poor, 3 difficult, None impassable (seed 000 terrain table)
+#   blocks: "" | "woods" | "hill" | "building"
+#   cover: 0 none, 1 soft, 2 hard
+TERRAIN_TYPES: dict[str, tuple] = {
+    "open": (1, 1, "", False, 0),
+    "light_scrub": (1, 1, "", True, 0),
+    "rough": (2, 1, "", False, 1),
+    "cultivated": (2, 1, "", True, 0),
+    "slopes": (1, 1, "", False, 0),
+    "road": (1, 1, "", False, 0),
+    "light_woods": (2, 2, "woods", True, 1),
+    "dense_woods": (2, 2, "woods", True, 1),
+    "swamp": (2, 2, "", False, 0),
+    "open_water": (None, None, "", False, 0),
+    "river": (3, 3, "", False, 0),
+    "hill": (1, 1, "hill", False, 0),
+    "building": (2, 2, "building", True, 2),
+}
+TERRAIN_INDEX = {name: i for i, name in enumerate(TERRAIN_TYPES)}
+# obstacle: (conceals, cover)
+OBSTACLE_TYPES = {"wall": (True, 2), "hedge": (True, 1), "fence": (False, 0)}
+
+# How far a line may run inside a woods/building feature before it is blocked (see rules-notes).
+WOODS_SIGHT = {"light_woods": 4.0, "dense_woods": 2.0, "building": 2.0}
+OBSTACLE_CONCEAL_DIST = 4.0  # an obstacle this close to the target on the line of fire conceals/covers it
+
+RES = 0.5  # raster resolution (inches)
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    visible: bool
+    concealed: bool  # partially concealed by terrain on the line of sight
+    cover: int  # 0 none, 1 soft, 2 hard (from obstacles on the line of sight)
+
+
+class Battlefield:
+    """Static terrain of one scenario; shared (never copied) between clones of a game."""
+
+    def __init__(self, scenario: dict):
+        t = scenario["table"]
+        self.width = float(t["width"])
+        self.height = float(t["height"])
+        self.features = []  # (type, name, polygon, prepared)
+        for i, f in enumerate(scenario.get("terrain", [])):
+            poly = Polygon(f["polygon"])
+            if not poly.is_valid or poly.area <= 0:
+                raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
+            self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
+        self.obstacles = []  # (type, name, linestring, cost, segments)
+        for f in scenario.get("obstacles", []):
+            ls = LineString(f["line"])
+            segs = list(zip(f["line"][:-1], f["line"][1:]))
+            self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
+        self.blockers = [(ty, poly, pp, poly.bounds) for ty, _, poly, pp in self.features
+                         if TERRAIN_TYPES[ty][2]]
+        self.nx = int(math.ceil(self.width / RES))
+        self.ny = int(math.ceil(self.height / RES))
+        self._build_raster()
+        self._sight_cache: dict[tuple, Sight] = {}
+
+    # --- raster -------------------------------------------------------------------------------
+    def _build_raster(self):
+        import numpy as np
+
+        grid = np.full((self.ny, self.nx), TERRAIN_INDEX["open"], dtype=np.int16)
+        xs = (np.arange(self.nx) + 0.5) * RES
+        ys = (np.arange(self.ny) + 0.5) * RES
+        gx, gy = np.meshgrid(xs, ys)
+        for ty, _, poly, _ in self.features:
+            inside = shapely.contains_xy(poly, gx, gy)
+            grid[inside] = TERRAIN_INDEX[ty]
+        self.grid = grid.tolist()  # list of lists: faster scalar access than numpy
+        names = list(TERRAIN_TYPES)
+        self._cost = [[TERRAIN_TYPES[n][0] for n in names], [TERRAIN_TYPES[n][1] for n in names]]
+        self._conceal = [TERRAIN_TYPES[n][3] for n in names]
+        self._cover = [TERRAIN_TYPES[n][4] for n in names]
+        self.type_names = names
+
+    def terrain_at(self, x: float, y: float) -> str:
+        return self.type_names[self._cell(x, y)]
+
+    def _cell(self, x: float, y: float) -> int:
+        i = int(y / RES)
+        j = int(x / RES)
+        if i < 0 or j < 0 or i >= self.ny or j >= self.nx:
+            return 0
+        return self.grid[i][j]
+
+    def on_table(self, x: float, y: float) -> bool:
+        return 0.0 <= x <= self.width and 0.0 <= y <= self.height
+
+    def move_cost(self, x: float, y: float, power_armour: bool = False):
+        """Movement points per inch at a point (None = impassable)."""
+        return self._cost[1 if power_armour else 0][self._cell(x, y)]
+
+    def conceals(self, x: float, y: float) -> bool:
+        return self._conceal[self._cell(x, y)]
+
+    def cover_at(self, x: float, y: float) -> int:
+        return self._cover[self._cell(x, y)]
+
+    def in_cover(self, x: float, y: float) -> bool:
+        """'In cover' for the confidence restrictions: concealing or protective terrain."""
+        c = self._cell(x, y)
+        return self._conceal[c] or self._cover[c] > 0
+
+    def cover_points(self) -> list[tuple[float, float]]:
+        """Points every 2" that are in cover (candidate destinations for withdrawals)."""
+        pts = self.__dict__.get("_cover_points")
+        if pts is None:
+            pts = []
+            y = 1.0
+            while y < self.height:
+                x = 1.0
+                while x < self.width:
+                    if self.in_cover(x, y) and self.move_cost(x, y) is not None:
+                        pts.append((x, y))
+                    x += 2.0
+                y += 2.0
+            self._cover_points = pts
+        return pts
+
+    def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float) -> float:
+        """Extra movement points to cross obstacles on the segment (each obstacle segment crossed)."""
+        total = 0.0
+        for _, _, ls, cost, segs in self.obstacles:
+            for (ax, ay), (bx, by) in segs:
+                if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):
+                    total += cost
+        return total
+
+    # --- line of sight ------------------------------------------------------------------------
+    def sight(self, ax: float, ay: float, bx: float, by: float) -> Sight:
+        """Line of sight from leader A to leader B, with concealment/cover from the line itself."""
+        key = (round(ax, 3), round(ay, 3), round(bx, 3), round(by, 3))
+        s = self._sight_cache.get(key)
+        if s is None:
+            s = self._compute_sight(ax, ay, bx, by)
+            if len(self._sight_cache) > 200_000:
+                self._sight_cache.clear()
+            self._sight_cache[key] = s
+        return s
+
+    def _compute_sight(self, ax, ay, bx, by) -> Sight:
+        concealed = False
+        minx, maxx = (ax, bx) if ax < bx else (bx, ax)
+        miny, maxy = (ay, by) if ay < by else (by, ay)
+        line = None
+        for ty, poly, pp, (x0, y0, x1, y1) in self.blockers:
+            if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
+                continue
+            if line is None:
+                line = LineString([(ax, ay), (bx, by)])
+            if not pp.intersects(line):
+                continue
+            if ty == "hill":
+                if not pp.contains(Point(ax, ay)) and not pp.contains(Point(bx, by)):
+                    return Sight(False, False, 0)
+                continue
+            inside = line.intersection(poly).length
+            if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
+                return Sight(False, False, 0)
+            if inside > 0:
+                concealed = True
+        cover = 0
+        if self.obstacles:
+            d = math.hypot(bx - ax, by - ay)
+            for ty, _, ls, _, segs in self.obstacles:
+                conceal_o, cover_o = OBSTACLE_TYPES[ty]
+                for (px, py), (qx, qy) in segs:
+                    t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
+                    if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
+                        concealed = concealed or conceal_o
+                        cover = max(cover, cover_o)
+        return Sight(True, concealed, cover)
+
+    def has_los(self, ax, ay, bx, by) -> bool:
+        return self.sight(ax, ay, bx, by).visible
+
+
+def _orient(ax, ay, bx, by, cx, cy):
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+def _segments_cross(ax, ay, bx, by, cx, cy, dx, dy) -> bool:
+    d1 = _orient(cx, cy, dx, dy, ax, ay)
+    d2 = _orient(cx, cy, dx, dy, bx, by)
+    d3 = _orient(ax, ay, bx, by, cx, cy)
+    d4 = _orient(ax, ay, bx, by, dx, dy)
+    return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
+
+
+def _segment_intersection_t(ax, ay, bx, by, cx, cy, dx, dy):
+    """Parameter t along A->B where it crosses C-D, or None."""
+    rx, ry = bx - ax, by - ay
+    sx, sy = dx - cx, dy - cy
+    den = rx * sy - ry * sx
+    if den == 0:
+        return None
+    t = ((cx - ax) * sy - (cy - ay) * sx) / den
+    u = ((cx - ax) * ry - (cy - ay) * rx) / den
+    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+        return t
+    return None

@@ -1,0 +1,175 @@
+"""Forces: units, figures, leaders and cohesion, quality, leadership, confidence, commitment, fatigue.
+
+Seed 000, "FORCES".  State is plain data (slots dataclasses of ints, floats and strings).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .dice import D4, D6, D8, D10, D12, DiceSource, parse_die
+
+# Confidence levels (seed 000 "Confidence"): higher index = worse.
+CONFIDENT, STEADY, SHAKEN, BROKEN, ROUTED = range(5)
+CONFIDENCE_NAMES = ("confident", "steady", "shaken", "broken", "routed")
+
+COMMITMENTS = ("low", "medium", "high")
+FATIGUE_CONFIDENCE = {"fresh": CONFIDENT, "tired": STEADY, "exhausted": SHAKEN}
+
+QUALITY_NAMES = {D4: "untrained", D6: "green", D8: "experienced", D10: "veteran", D12: "elite"}
+MOVEMENT_DIE = {"encumbered": D4, "infantry": D6, "fast": D8}
+
+# Figure status
+OK, WOUNDED, TREATED, KILLED = 0, 1, 2, 3  # WOUNDED = untreated wound counter; TREATED = stabilised
+
+COHESION = 6.0  # inches from the leader
+
+
+@dataclass(slots=True)
+class Figure:
+    weapon: str
+    status: int = OK
+    wounds: int = 0
+    dx: float = 0.0  # offset from the unit leader
+    dy: float = 0.0
+
+    @property
+    def alive(self) -> bool:
+        return self.status != KILLED
+
+
+@dataclass(slots=True)
+class Unit:
+    uid: int
+    side: int
+    name: str
+    kind: str
+    quality: int
+    lv: int
+    confidence: int
+    initial_confidence: int
+    commitment: int  # index into COMMITMENTS
+    movement: int  # movement die step
+    armour: str
+    x: float
+    y: float
+    figures: list[Figure]
+    leader: int = 0  # index into figures of the leader figure
+    grenades: bool = False
+    suppression: int = 0
+    propped: bool = False
+    complete_concealment: bool = False
+    activated: bool = False
+    fired: set[int] = field(default_factory=set)  # figure indices whose weapon fired this activation
+    under_fire_before: bool = False
+    suppressed_before: bool = False
+    leader_lost: bool = False  # leader became a casualty: next activation reorganises
+    routed_off: bool = False
+    loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
+
+    # --- derived -----------------------------------------------------------------------
+    @property
+    def destroyed(self) -> bool:
+        """No able-bodied figure left (all killed or wounded): the unit is out of the fight."""
+        for f in self.figures:
+            if f.status == OK:
+                return False
+        return True
+
+    @property
+    def in_play(self) -> bool:
+        return not self.routed_off and not self.destroyed
+
+    def able(self) -> list[int]:
+        return [i for i, f in enumerate(self.figures) if f.status == OK]
+
+    def n_alive(self) -> int:
+        return sum(1 for f in self.figures if f.status != KILLED)
+
+    def n_able(self) -> int:
+        return sum(1 for f in self.figures if f.status == OK)
+
+    def n_untreated(self) -> int:
+        return sum(1 for f in self.figures if f.status == WOUNDED)
+
+    @property
+    def suppressed(self) -> bool:
+        return self.suppression > 0 and self.confidence != ROUTED  # routed units ignore suppression
+
+    @property
+    def small_target(self) -> bool:
+        return self.n_alive() == 1
+
+    def disorganised(self) -> bool:
+        """Seed 000 "Cohesion": every figure must be within 6" of the leader."""
+        lf = self.figures[self.leader]
+        for f in self.figures:
+            if f.status != KILLED and (f.dx - lf.dx) ** 2 + (f.dy - lf.dy) ** 2 > COHESION * COHESION + 1e-9:
+                return True
+        return False
+
+    def figure_positions(self) -> list[tuple[float, float]]:
+        lf = self.figures[self.leader]
+        bx, by = self.x - lf.dx, self.y - lf.dy
+        return [(bx + f.dx, by + f.dy) for f in self.figures if f.status != KILLED]
+
+
+def compact_offsets(n: int, leader: int = 0) -> list[tuple[float, float]]:
+    """A compact two-rank formation of ``n`` figures centred on the leader (well inside 6")."""
+    per_rank = max(1, min(5, math.ceil(n / 2)))
+    out = []
+    for i in range(n):
+        rank, file_ = divmod(i, per_rank)
+        out.append(((file_ - (per_rank - 1) / 2) * 1.5, rank * 1.5 - 0.75 * (math.ceil(n / per_rank) - 1)))
+    lx, ly = out[leader]
+    return [(x - lx, y - ly) for x, y in out]
+
+
+def random_quality(dice: DiceSource) -> int:
+    """Optional random quality table (D6): 1 green, 2-5 experienced, 6 veteran."""
+    r = dice.roll(D6)
+    return D6 if r == 1 else (D10 if r == 6 else D8)
+
+
+def random_leadership(dice: DiceSource) -> int:
+    """Optional random leadership table (D6): 1 poor (LV3), 2-5 average (LV2), 6 inspirational (LV1)."""
+    r = dice.roll(D6)
+    return 3 if r == 1 else (1 if r == 6 else 2)
+
+
+def random_confidence(dice: DiceSource) -> int:
+    """Optional random initial confidence: D6, a 1 drops to steady and re-rolls; a second 1 drops to shaken."""
+    if dice.roll(D6) != 1:
+        return CONFIDENT
+    if dice.roll(D6) != 1:
+        return STEADY
+    return SHAKEN
+
+
+def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: dict, dice: DiceSource) -> Unit:
+    q = spec.get("quality", "d8")
+    quality = random_quality(dice) if q == "random" else parse_die(q)
+    lv = spec.get("leadership", 2)
+    lv = random_leadership(dice) if lv == "random" else int(lv)
+    conf = spec.get("confidence")
+    if conf == "random":
+        confidence = random_confidence(dice)
+    elif conf is not None:
+        confidence = CONFIDENCE_NAMES.index(conf)
+    else:
+        confidence = FATIGUE_CONFIDENCE[spec.get("fatigue", "fresh")]
+    figures: list[Figure] = []
+    for f in spec["figures"]:
+        for _ in range(f.get("count", 1)):
+            figures.append(Figure(f["weapon"]))
+    for fig, (dx, dy) in zip(figures, compact_offsets(len(figures))):
+        fig.dx, fig.dy = dx, dy
+    kind = spec.get("kind", "single" if len(figures) == 1 else "squad")
+    x, y = spec["position"]
+    armour = spec.get("armour", "basic_battledress")
+    movement = MOVEMENT_DIE[spec.get("movement", "infantry")]
+    return Unit(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
+                confidence=confidence, initial_confidence=confidence,
+                commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
+                movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
+                grenades=bool(spec.get("grenades", False)))

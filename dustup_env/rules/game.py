@@ -1,0 +1,732 @@
+"""The game: state, the single pending decision, applying options, save/load/clone/replay.
+
+At every moment a game has exactly one pending :class:`Decision`: whose it is (``side``), what
+kind (``kind``) and its legal ``options``.  Options are plain tuples using the rulebook's words:
+
+========================  ===========================================================
+kind ``initiative``       ``("first",)``, ``("second",)``: the initiative winner's choice
+kind ``activate``         ``("activate", uid)``, ``("pass",)`` (only with fewer unactivated units)
+kind ``action``           ``("move", direction, distance)``, ``("withdraw",)``, ``("prop",)``,
+                          ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
+                          ``("reorganise", "conceal" | "reveal" | "rearrange" | "leader")``,
+                          ``("end",)`` (forgo the remaining actions of this activation)
+========================  ===========================================================
+
+``apply(option)`` checks the option against the legal list before touching anything, so an
+illegal option raises :class:`IllegalOptionError` and leaves the state untouched.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+from . import events as ev
+from .battlefield import Battlefield
+from .data import armoury, load_scenario
+from .dice import D6, D8, DiceSource, SeededDice, die_name
+from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
+from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
+from .morale import confidence_test, leadership_test
+from .move_action import DIRECTIONS, DISTANCES, move_path, nominated_point, reform
+from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, allocation_roll, armour_die, resolve_fire,
+                           resolve_impact, small_arms_die, target_die)
+
+SAVE_FORMAT = "dustup-save"
+SAVE_VERSION = 1
+
+DEFAULT_OPTIONS = {
+    "extra_hits": True,  # "Optional Additional Hits": remainder roll
+    "random_quality": False,  # optional random quality table (overrides scenario qualities)
+    "random_leadership": False,
+    "random_confidence": False,
+}
+OBJECTIVE_RADIUS = 3.0
+HOME_EDGES = ("south", "north", "west", "east")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    side: int
+    kind: str  # "initiative" | "activate" | "action"
+    unit: int  # the acting unit for "action" decisions, else -1
+    options: tuple
+
+    def __contains__(self, option) -> bool:
+        return tuple(option) in self.options
+
+
+_BF_CACHE: dict[str, Battlefield] = {}
+
+
+def _battlefield(doc: dict) -> Battlefield:
+    key = hashlib.sha1(json.dumps([doc["table"], doc.get("terrain", []), doc.get("obstacles", [])],
+                                  sort_keys=True).encode()).hexdigest()
+    bf = _BF_CACHE.get(key)
+    if bf is None:
+        bf = _BF_CACHE[key] = Battlefield(doc)
+    return bf
+
+
+class Game:
+    """One game of Dustup."""
+
+    def __init__(self, scenario="default", seed: int = 0, options: dict | None = None,
+                 dice: DiceSource | None = None):
+        self.scenario = load_scenario(scenario)
+        opts = dict(DEFAULT_OPTIONS)
+        opts.update(self.scenario.get("options", {}))
+        if options:
+            opts.update(options)
+        unknown = set(opts) - set(DEFAULT_OPTIONS)
+        if unknown:
+            raise ScenarioError(f"unknown game option(s): {', '.join(sorted(unknown))}; "
+                                f"known: {', '.join(DEFAULT_OPTIONS)}")
+        self.options = opts
+        self.seed = int(seed)
+        self.dice = dice if dice is not None else SeededDice(self.seed)
+        self.bf = _battlefield(self.scenario)
+        _, armours = armoury()
+        self.units: list[Unit] = []
+        self.side_units: tuple[list[int], list[int]] = ([], [])
+        self.home_edges = tuple(s["home_edge"] for s in self.scenario["sides"])
+        self.side_names = tuple(s["name"] for s in self.scenario["sides"])
+        for s, side in enumerate(self.scenario["sides"]):
+            for spec in side["units"]:
+                spec = dict(spec)
+                if opts["random_quality"]:
+                    spec["quality"] = "random"
+                if opts["random_leadership"]:
+                    spec["leadership"] = "random"
+                if opts["random_confidence"]:
+                    spec["confidence"] = "random"
+                u = build_unit(len(self.units), s, spec, side.get("commitment", "medium"), armours, self.dice)
+                self.units.append(u)
+                self.side_units[s].append(u.uid)
+        self.objectives = [(o["name"], float(o["position"][0]), float(o["position"][1]), int(o["vp"]))
+                           for o in self.scenario.get("objectives", [])]
+        self.turn_limit = int(self.scenario["turn_limit"])
+        self.turn = 0
+        self.phase = "start"
+        self.current = 0  # side whose activation it is (or who decides the initiative)
+        self.initiative_winner = -1
+        self.active = -1
+        self.actions_left = 0
+        self.winner: int | None = None
+        self.vp = (0, 0)
+        self.end_reason = ""
+        self.events: list = []
+        self.history: list[tuple] = []
+        self._decision: Decision | None = None
+        self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
+        self._start_turn()
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def decision(self) -> Decision:
+        """The one pending decision (raises GameOverError once the game has ended)."""
+        if self.phase == "over":
+            raise GameOverError("the game is over: there is no pending decision")
+        d = self._decision
+        if d is None:
+            d = self._decision = self._make_decision()
+        return d
+
+    def legal_options(self) -> tuple:
+        return self.decision().options
+
+    def apply(self, option) -> None:
+        """Apply one legal option of the pending decision."""
+        if self.phase == "over":
+            raise GameOverError(f"the game is over: cannot apply {option!r}")
+        opt = tuple(option)
+        d = self.decision()
+        if opt not in d.options:
+            raise IllegalOptionError(
+                f"{opt!r} is not a legal option for side {d.side}'s {d.kind} decision"
+                + (f" (unit {self.units[d.unit].name!r})" if d.unit >= 0 else "")
+                + f"; {len(d.options)} legal options, e.g. {list(d.options[:5])}")
+        self.history.append(opt)
+        self._decision = None
+        kind = d.kind
+        if kind == "initiative":
+            self._choose_initiative(opt)
+        elif kind == "activate":
+            self._activate(opt)
+        else:
+            self._action(opt)
+
+    def unit(self, uid: int) -> Unit:
+        return self.units[uid]
+
+    def event_log(self) -> list[dict]:
+        return [e.to_dict() for e in self.events]
+
+    def result(self) -> dict:
+        return {"winner": self.winner, "vp": list(self.vp), "reason": self.end_reason, "turns": self.turn,
+                "decisions": len(self.history)}
+
+    # ------------------------------------------------------------------ turn sequence
+    def _start_turn(self) -> None:
+        self.turn += 1
+        if self.turn > self.turn_limit:
+            self.turn = self.turn_limit
+            self._end_game("turn limit")
+            return
+        for u in self.units:
+            u.activated = False
+        self.events.append(ev.TurnStarted(self.turn))
+        while True:  # D8 each; ties are re-rolled
+            r0 = self.dice.roll(D8)
+            r1 = self.dice.roll(D8)
+            if r0 != r1:
+                break
+        self.initiative_winner = 0 if r0 > r1 else 1
+        self.events.append(ev.InitiativeRolled((r0, r1), self.initiative_winner))
+        self.current = self.initiative_winner
+        self.phase = "initiative"
+
+    def _choose_initiative(self, opt) -> None:
+        w = self.initiative_winner
+        self.current = w if opt[0] == "first" else 1 - w
+        self.events.append(ev.InitiativeChosen(w, self.current))
+        self.phase = "activate"
+        self._next_activation()
+
+    def _unactivated(self, side: int) -> int:
+        n = 0
+        for uid in self.side_units[side]:
+            u = self.units[uid]
+            if not u.activated and u.in_play:
+                n += 1
+        return n
+
+    def _next_activation(self) -> None:
+        if self.phase == "over":
+            return
+        if self._unactivated(self.current) == 0:
+            self.current = 1 - self.current
+            if self._unactivated(self.current) == 0:
+                self.events.append(ev.TurnEnded(self.turn))
+                self._start_turn()
+                return
+        self.phase = "activate"
+
+    def _activate(self, opt) -> None:
+        side = self.current
+        if opt[0] == "pass":
+            self.events.append(ev.Passed(side))
+            self.current = 1 - side
+            self._next_activation()
+            return
+        u = self.units[opt[1]]
+        u.activated = True
+        u.fired.clear()
+        self.active = u.uid
+        self.actions_left = 2
+        self.phase = "action"
+        self.events.append(ev.UnitActivated(side, u.uid))
+
+    def _end_activation(self) -> None:
+        u = self.units[self.active]
+        if u.leader_lost and self.actions_left <= 0 and u.in_play and u.confidence != ROUTED:
+            self._appoint_leader(u)
+        self.events.append(ev.ActivationEnded(u.uid))
+        self.active = -1
+        self.actions_left = 0
+        if self._check_decisive():
+            return
+        self.current = 1 - u.side
+        self.phase = "activate"
+        self._next_activation()
+
+    # ------------------------------------------------------------------ decisions
+    def _make_decision(self) -> Decision:
+        if self.phase == "initiative":
+            return Decision(self.current, "initiative", -1, (("first",), ("second",)))
+        if self.phase == "activate":
+            side = self.current
+            opts = [("activate", uid) for uid in self.side_units[side]
+                    if not self.units[uid].activated and self.units[uid].in_play]
+            if self._unactivated(side) < self._unactivated(1 - side):
+                opts.append(("pass",))
+            return Decision(side, "activate", -1, tuple(opts))
+        u = self.units[self.active]
+        return Decision(u.side, "action", u.uid, tuple(self._action_options(u)))
+
+    def _enemy_units(self, side: int):
+        for uid in self.side_units[1 - side]:
+            e = self.units[uid]
+            if e.in_play:
+                yield e
+
+    def _action_options(self, u: Unit) -> list:
+        bf = self.bf
+        if u.confidence == ROUTED:
+            return [("withdraw",)]
+        if u.leader_lost:
+            return [("reorganise", "leader")]
+        in_cover = bf.in_cover(u.x, u.y)
+        suppressed = u.suppression > 0
+        if u.confidence == BROKEN and not in_cover and not suppressed:
+            return [("withdraw",)]
+        opts: list = [("end",)]
+        if suppressed:
+            opts.append(("recover",))
+        if u.disorganised():
+            if not suppressed:
+                opts.extend(self._move_options(u, in_cover))
+            return opts
+        if not suppressed:
+            if not u.propped:
+                opts.extend(self._move_options(u, in_cover))
+            if u.confidence == BROKEN:
+                opts.append(("withdraw",))
+        if not u.propped:
+            opts.append(("prop",))
+        elif not suppressed:
+            opts.append(("unprop",))
+        if not suppressed or in_cover:
+            if u.complete_concealment:
+                opts.append(("reorganise", "reveal"))
+            elif bf.conceals(u.x, u.y):
+                opts.append(("reorganise", "conceal"))
+            if u.loose:
+                opts.append(("reorganise", "rearrange"))
+        if not suppressed and not u.complete_concealment and (u.confidence != BROKEN or in_cover):
+            opts.extend(self._shoot_options(u))
+        return opts
+
+    def _move_options(self, u: Unit, in_cover: bool) -> list:
+        bf = self.bf
+        opts = []
+        broken = u.confidence == BROKEN
+        for d in range(DIRECTIONS):
+            for k in range(len(DISTANCES)):
+                px, py = nominated_point(u, d, k)
+                if not bf.on_table(px, py) or bf.move_cost(px, py) is None:
+                    continue
+                if broken and not bf.in_cover(px, py):
+                    continue  # broken units may not leave cover except to withdraw
+                opts.append(("move", d, k))
+        return opts
+
+    # --- shooting: which weapons fire in each mode
+    def _firing_party(self, u: Unit, t: Unit, mode: str, dist: float):
+        """(small-arms figure indices, support figure indices, grenade throwers) or None if nothing can fire."""
+        weapons, _ = armoury()
+        sa, sup = [], []
+        for i, f in enumerate(u.figures):
+            if f.status != OK or i in u.fired:
+                continue
+            w = weapons[f.weapon]
+            if w.max_range and dist > w.max_range:
+                continue
+            (sa if w.cls == "small_arms" else sup).append(i)
+        throwers: list[int] = []
+        if mode in ("all", "suppressive"):
+            pass
+        elif mode == "small_arms":
+            if not sa or not sup:
+                return None  # identical to "all"
+            sup = []
+        elif mode == "support":
+            if not sup:
+                return None
+            sa = []
+        elif mode == "half":
+            if len(sa) < 2:
+                return None
+            sa = sa[: (len(sa) + 1) // 2]
+            sup = []
+        elif mode == "grenades":
+            if not u.grenades or dist > weapons["hand_grenade"].max_range or not sa:
+                return None
+            throwers = sa[:GRENADE_THROWERS]
+            sa = sa[GRENADE_THROWERS:]
+        if not sa and not sup and not throwers:
+            return None
+        return sa, sup, throwers
+
+    def _shoot_geometry(self, u: Unit, t: Unit):
+        s = self.bf.sight(u.x, u.y, t.x, t.y)
+        if not s.visible:
+            return None
+        if t.complete_concealment:
+            conc = 2
+        elif s.concealed or self.bf.conceals(t.x, t.y):
+            conc = 1
+        else:
+            conc = 0
+        cover = max(s.cover, self.bf.cover_at(t.x, t.y))
+        return conc, cover
+
+    def _shot_plan(self, u: Unit, t: Unit, mode: str):
+        dist = math.hypot(t.x - u.x, t.y - u.y)
+        geo = self._shoot_geometry(u, t)
+        if geo is None:
+            return None
+        party = self._firing_party(u, t, mode, dist)
+        if party is None:
+            return None
+        sa, sup, throwers = party
+        weapons, _ = armoury()
+        eff = min([weapons[u.figures[i].weapon].effective_range for i in sa + sup] or [48.0])
+        step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
+                          small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
+        if step == NO_ENGAGE:
+            return None
+        return dist, geo, sa, sup, throwers, step
+
+    def _shoot_options(self, u: Unit) -> list:
+        opts = []
+        for t in self._enemy_units(u.side):
+            if t.routed_off:
+                continue
+            geo = self._shoot_geometry(u, t)
+            if geo is None:
+                continue
+            for mode in FIRE_MODES:
+                if self._shot_plan(u, t, mode) is not None:
+                    opts.append(("shoot", t.uid, mode))
+        return opts
+
+    # ------------------------------------------------------------------ actions
+    def _action(self, opt) -> None:
+        u = self.units[self.active]
+        name = opt[0]
+        if name == "end":
+            self.events.append(ev.ActionForgone(u.uid))
+            self.actions_left = 0
+            self._end_activation()
+            return
+        if name == "move":
+            self._do_move(u, opt[1], opt[2])
+        elif name == "withdraw":
+            self._do_withdraw(u)
+        elif name == "shoot":
+            self._do_shoot(u, self.units[opt[1]], opt[2])
+        elif name == "prop":
+            u.propped = True
+            self.events.append(ev.Propped(u.uid, True))
+        elif name == "unprop":
+            u.propped = False
+            self.events.append(ev.Propped(u.uid, False))
+        elif name == "recover":
+            self._do_recover(u)
+        elif name == "reorganise":
+            self._do_reorganise(u, opt[1])
+        self.actions_left -= 1
+        if self.phase == "over":
+            return
+        if self.actions_left <= 0 or not u.in_play:
+            self._end_activation()
+        elif self._check_decisive():
+            return
+
+    def _enemy_figures(self, u: Unit):
+        figs = []
+        for e in self._enemy_units(u.side):
+            figs.extend(e.figure_positions())
+        return figs
+
+    def _do_move(self, u: Unit, d: int, k: int) -> None:
+        px, py = nominated_point(u, d, k)
+        bf = self.bf
+        if u.confidence == SHAKEN:
+            near = self._nearest_enemy(u)
+            toward = near is not None and math.hypot(px - near.x, py - near.y) < math.hypot(u.x - near.x, u.y - near.y)
+            leaving = bf.in_cover(u.x, u.y) and not bf.in_cover(px, py)
+            if (toward or leaving) and not leadership_test(self.dice, u, "shaken unit advancing or leaving cover",
+                                                           self.events):
+                return
+        self._move_to(u, px, py, withdraw=False)
+
+    def _move_to(self, u: Unit, px: float, py: float, withdraw: bool) -> None:
+        roll = self.dice.roll(u.movement)
+        points = 2.0 * roll
+        _, armours = armoury()
+        start = (u.x, u.y)
+        x, y = move_path(self.bf, u, px, py, points, self._enemy_figures(u), armours[u.armour].power_armour)
+        was_disorganised = u.disorganised()
+        u.x, u.y = x, y
+        if was_disorganised:
+            reform(u)
+            u.loose = False
+        if (x, y) != start:
+            u.complete_concealment = False
+        self.events.append(ev.Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
+                                    (round(x, 3), round(y, 3)), withdraw))
+
+    def _nearest_enemy(self, u: Unit):
+        best, bd = None, 1e18
+        for e in self._enemy_units(u.side):
+            d = (e.x - u.x) ** 2 + (e.y - u.y) ** 2
+            if d < bd:
+                best, bd = e, d
+        return best
+
+    def _home_point(self, u: Unit) -> tuple[float, float]:
+        edge = self.home_edges[u.side]
+        if edge == "south":
+            return u.x, 0.0
+        if edge == "north":
+            return u.x, self.bf.height
+        if edge == "west":
+            return 0.0, u.y
+        return self.bf.width, u.y
+
+    def _withdraw_point(self, u: Unit) -> tuple[float, float]:
+        """Away from the nearest enemy towards cover if possible (routed units head for their home edge)."""
+        if u.confidence == ROUTED:
+            return self._home_point(u)
+        e = self._nearest_enemy(u)
+        if e is None:
+            return self._home_point(u)
+        de = math.hypot(u.x - e.x, u.y - e.y)
+        best, bd = None, 1e18
+        for cx, cy in self.bf.cover_points():
+            if math.hypot(cx - e.x, cy - e.y) <= de + 1.0:
+                continue
+            d = math.hypot(cx - u.x, cy - u.y)
+            if d < bd:
+                best, bd = (cx, cy), d
+        return best if best is not None else self._home_point(u)
+
+    def _do_withdraw(self, u: Unit) -> None:
+        px, py = self._withdraw_point(u)
+        self._move_to(u, px, py, withdraw=True)
+        if u.confidence == ROUTED:
+            hx, hy = self._home_point(u)
+            if math.hypot(u.x - hx, u.y - hy) < 0.5:
+                u.routed_off = True
+                self.events.append(ev.RoutedOff(u.uid))
+
+    def _do_recover(self, u: Unit) -> None:
+        roll = self.dice.roll(u.quality)
+        ok = roll > u.lv
+        if ok:
+            u.suppression -= 1
+        self.events.append(ev.SuppressionRecovered(u.uid, roll, u.lv, ok, u.suppression))
+
+    def _do_reorganise(self, u: Unit, what: str) -> None:
+        if what == "conceal":
+            u.complete_concealment = True
+            self.events.append(ev.ConcealmentChanged(u.uid, True))
+        elif what == "reveal":
+            u.complete_concealment = False
+            self.events.append(ev.ConcealmentChanged(u.uid, False))
+        elif what == "rearrange":
+            reform(u)
+            u.loose = False
+            self.events.append(ev.Rearranged(u.uid))
+        # "leader": the reorganising itself; the appointment happens at the end of the activation
+
+    def _appoint_leader(self, u: Unit) -> None:
+        """Death of a Leader: a new leader is appointed; D6 1-2 worse LV, 6 better (LV kept within 1..3)."""
+        able = u.able()
+        if not able:
+            return
+        old = u.figures[u.leader]
+        new = able[0]
+        nf = u.figures[new]
+        u.x, u.y = u.x + (nf.dx - old.dx), u.y + (nf.dy - old.dy)
+        u.leader = new
+        roll = self.dice.roll(D6)
+        if roll <= 2:
+            u.lv = min(3, u.lv + 1)
+        elif roll == 6:
+            u.lv = max(1, u.lv - 1)
+        u.leader_lost = False
+        u.loose = True
+        self.events.append(ev.LeaderAppointed(u.uid, new, roll, u.lv))
+
+    def _do_shoot(self, u: Unit, t: Unit, mode: str) -> None:
+        plan = self._shot_plan(u, t, mode)
+        dist, (conc, cover), sa, sup, throwers, step = plan
+        weapons, armours = armoury()
+        firepower = []
+        sa_fp = sum(weapons[u.figures[i].weapon].fp for i in sa)
+        sa_step = small_arms_die(sa_fp)
+        if sa_step is not None:
+            firepower.append(sa_step)
+        for i in sup:
+            firepower.append(weapons[u.figures[i].weapon].fp_die)
+        for _ in throwers:
+            firepower.append(weapons["hand_grenade"].fp_die)
+        if sa or throwers:  # support weapons in the support role: the small arms impact is used
+            impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
+        else:  # support weapons alone (or a squad of only support weapons): the lowest impact
+            impact = min(weapons[u.figures[i].weapon].impact for i in sup)
+        for i in sa + sup + throwers:
+            u.fired.add(i)
+        suppressive = mode == "suppressive"
+        res = resolve_fire(self.dice, quality=u.quality, firepower=firepower, target=step,
+                           suppressive=suppressive, extra_hits=self.options["extra_hits"])
+        self.events.append(ev.ShotResolved(u.uid, t.uid, mode, die_name(step), res.target_roll,
+                                           tuple(die_name(s) for s in [u.quality] + firepower), res.firer_rolls,
+                                           res.successes, res.result, res.hits, suppressive))
+        reasons = []
+        if not t.under_fire_before:
+            t.under_fire_before = True
+            reasons.append("first_under_fire")
+        if res.result != "none":
+            if not t.suppressed_before:
+                t.suppressed_before = True
+                reasons.append("first_suppressed")
+            if t.suppression < 3:
+                t.suppression += 1
+            self.events.append(ev.Suppressed(t.uid, t.suppression))
+        casualties = 0
+        leader_hit = False
+        if res.hits:
+            arm = armours[t.armour]
+            adie = armour_die(arm.die, propped=t.propped, cover=cover)
+            alive = [i for i, f in enumerate(t.figures) if f.status != KILLED]
+            targets = [alive[allocation_roll(self.dice, len(alive))] for _ in range(res.hits)]
+            for fi in targets:
+                f = t.figures[fi]
+                effect, ir, ar = resolve_impact(self.dice, impact=impact, armour=adie, no_armour=arm.no_armour)
+                if f.status == KILLED:
+                    effect_applied = "none"  # already killed by an earlier hit of this attack
+                elif effect == "kill":
+                    before = f.status
+                    f.status = KILLED
+                    effect_applied = "kill"
+                    casualties += before == OK
+                elif effect == "wound":
+                    f.wounds += 1
+                    before = f.status
+                    if f.wounds >= 2:
+                        f.status = KILLED
+                        effect_applied = "kill"
+                    else:
+                        f.status = WOUNDED
+                        effect_applied = "wound"
+                    casualties += before == OK
+                else:
+                    effect_applied = "none"
+                if effect_applied != "none" and fi == t.leader:
+                    leader_hit = True
+                self.events.append(ev.HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
+        if casualties:
+            reasons.append("casualties")
+        if leader_hit and not t.leader_lost:
+            reasons.append("leader_casualty")
+            t.leader_lost = True
+            self.events.append(ev.LeaderLost(t.uid, t.leader))
+        if reasons and t.in_play:
+            confidence_test(self.dice, t, reasons,
+                            more_casualties_than_survivors=casualties > t.n_able(), events=self.events)
+
+    # ------------------------------------------------------------------ game end
+    def _side_can_fight(self, side: int) -> bool:
+        for uid in self.side_units[side]:
+            u = self.units[uid]
+            if u.in_play and u.confidence != ROUTED:
+                return True
+        return False
+
+    def _check_decisive(self) -> bool:
+        a, b = self._side_can_fight(0), self._side_can_fight(1)
+        if a and b:
+            return False
+        self._end_game("enemy destroyed or routed")
+        if a != b:
+            self.winner = 0 if a else 1
+        return True
+
+    def victory_points(self) -> tuple[int, int]:
+        vp = [0, 0]
+        for _, ox, oy, v in self.objectives:
+            near = [False, False]
+            for u in self.units:
+                if u.in_play and u.confidence != ROUTED and math.hypot(u.x - ox, u.y - oy) <= OBJECTIVE_RADIUS:
+                    near[u.side] = True
+            if near[0] != near[1]:
+                vp[0 if near[0] else 1] += v
+        for u in self.units:
+            if not u.in_play:
+                vp[1 - u.side] += 1
+        return vp[0], vp[1]
+
+    def _end_game(self, reason: str) -> None:
+        self.phase = "over"
+        self._decision = None
+        self.vp = self.victory_points()
+        self.end_reason = reason
+        if self.vp[0] != self.vp[1]:
+            self.winner = 0 if self.vp[0] > self.vp[1] else 1
+        else:
+            self.winner = -1
+        self.events.append(ev.GameEnded(self.winner, self.vp, reason))
+
+    # ------------------------------------------------------------------ save / load / clone
+    def to_dict(self) -> dict:
+        """A save: the scenario, seed, options and every decision (replayed exactly on load)."""
+        if not isinstance(self.dice, SeededDice):
+            raise SaveFormatError("only games rolling the seeded generator can be saved")
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "scenario": self.scenario, "seed": self.seed,
+                "options": self.options, "decisions": [list(o) for o in self.history],
+                "digest": self.state_digest()}
+
+    def save(self, path) -> None:
+        with open(path, "w") as fh:
+            json.dump(self.to_dict(), fh)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Game":
+        if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+            raise SaveFormatError("not a Dustup save (missing format: dustup-save)")
+        if d.get("version") != SAVE_VERSION:
+            raise SaveFormatError(f"unsupported save version {d.get('version')!r} (this engine reads {SAVE_VERSION})")
+        try:
+            g = cls.replay(d["scenario"], d["seed"], d["decisions"], options=d.get("options"))
+        except KeyError as e:
+            raise SaveFormatError(f"save is missing {e}") from None
+        if "digest" in d and d["digest"] != g.state_digest():
+            raise SaveFormatError("save digest does not match the replayed state (corrupt or foreign save)")
+        return g
+
+    @classmethod
+    def load(cls, path) -> "Game":
+        try:
+            with open(path) as fh:
+                d = json.load(fh)
+        except json.JSONDecodeError as e:
+            raise SaveFormatError(f"{path}: not JSON: {e}") from None
+        return cls.from_dict(d)
+
+    @classmethod
+    def replay(cls, scenario, seed: int, decisions, options: dict | None = None) -> "Game":
+        g = cls(scenario, seed=seed, options=options)
+        for i, opt in enumerate(decisions):
+            try:
+                g.apply(tuple(opt))
+            except (IllegalOptionError, GameOverError) as e:
+                raise SaveFormatError(f"decision #{i} does not replay: {e}") from None
+        return g
+
+    def clone(self) -> "Game":
+        memo = {id(self.bf): self.bf, id(self.scenario): self.scenario}
+        return copy.deepcopy(self, memo)
+
+    def snapshot(self) -> dict:
+        """Canonical plain-data snapshot of the whole state (for digests and debugging)."""
+        units = []
+        for u in self.units:
+            units.append([u.uid, u.x, u.y, u.leader, u.lv, u.quality, u.confidence, u.suppression, u.propped,
+                          u.complete_concealment, u.activated, sorted(u.fired), u.under_fire_before,
+                          u.suppressed_before, u.leader_lost, u.routed_off, u.loose,
+                          [[f.status, f.wounds, f.dx, f.dy] for f in u.figures]])
+        return {"turn": self.turn, "phase": self.phase, "current": self.current, "active": self.active,
+                "actions_left": self.actions_left, "initiative": self.initiative_winner, "winner": self.winner,
+                "units": units, "dice": self.dice.getstate(), "n_events": len(self.events)}
+
+    def state_digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.snapshot(), sort_keys=True).encode()).hexdigest()[:16]

@@ -1,0 +1,73 @@
+"""Morale (seed 000 "MORALE"): confidence tests, leadership tests and the commitment tables.
+
+Panic, terror and the death-of-a-commander tests arrive with issue 3 (see docs/rules-coverage.md).
+"""
+from __future__ import annotations
+
+from .dice import DiceSource
+from .events import ConfidenceTested, LeadershipTested
+from .forces import CONFIDENCE_NAMES, ROUTED, Unit
+
+NTR = None  # no test required
+
+# Circumstances requiring a confidence test: target value by commitment (low, medium, high).
+TRIGGERS = {
+    "first_under_fire": (1, NTR, NTR),
+    "first_suppressed": (2, 1, NTR),
+    "casualties": (2, 1, 0),
+    "leader_casualty": (3, 2, 1),
+    "abandon_wounded": (3, 2, 1),
+    "vehicle_damage": (3, 2, 1),
+}
+# Modifiers to the required score, by commitment.
+MODIFIERS = {
+    "artillery": (2, 1, 0),
+    "per_untreated": (2, 1, 0),
+    "more_casualties_than_survivors": (4, 2, 1),
+    "travel_mode": (4, 3, 2),
+    "per_vehicle_damage": (2, 1, 0),
+}
+
+
+def trigger_value(reason: str, commitment: int):
+    return TRIGGERS[reason][commitment]
+
+
+def confidence_test(dice: DiceSource, unit: Unit, reasons: list[str], *, more_casualties_than_survivors=False,
+                    events: list | None = None) -> int:
+    """One confidence test for the highest applicable trigger.  Returns levels dropped (0, 1, 2).
+
+    Required score = the table value + modifiers + the unit's leadership.  Score higher to pass;
+    fail drops one level; scoring less than half the required score (rounded down) drops two.
+    """
+    c = unit.commitment
+    best, best_reason = None, None
+    for r in reasons:
+        v = TRIGGERS[r][c]
+        if v is not None and (best is None or v > best):
+            best, best_reason = v, r
+    if best is None:
+        return 0
+    needed = best + unit.lv + MODIFIERS["per_untreated"][c] * unit.n_untreated()
+    if more_casualties_than_survivors:
+        needed += MODIFIERS["more_casualties_than_survivors"][c]
+    roll = dice.roll(unit.quality)
+    if roll > needed:
+        drop = 0
+    elif roll < needed // 2:
+        drop = 2
+    else:
+        drop = 1
+    unit.confidence = min(ROUTED, unit.confidence + drop)
+    if events is not None:
+        events.append(ConfidenceTested(unit.uid, best_reason, roll, needed, drop, CONFIDENCE_NAMES[unit.confidence]))
+    return drop
+
+
+def leadership_test(dice: DiceSource, unit: Unit, reason: str, events: list | None = None) -> bool:
+    """Roll the quality die; pass by scoring higher than the unit's leadership value."""
+    roll = dice.roll(unit.quality)
+    ok = roll > unit.lv
+    if events is not None:
+        events.append(LeadershipTested(unit.uid, roll, unit.lv, ok, reason))
+    return ok

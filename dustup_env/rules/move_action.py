@@ -1,0 +1,88 @@
+"""Move Action (seed 000 "Move Action", "Terrain Effects on Movement", "Crossing Obstacles").
+
+The unit nominates a point (a compass direction and a distance from its leader), rolls its
+movement die x2 for movement points and moves its leader in a straight line toward the point as
+far as it is able (terrain costs per inch, obstacle crossing costs, impassable terrain) or to the
+point, whichever is closer.  It cannot end closer than 2" to an enemy figure.  Friendly units
+interpenetrate freely.  Figures keep their places around the leader (re-formed compactly if the
+unit was disorganised).
+"""
+from __future__ import annotations
+
+import math
+
+from .forces import KILLED, Unit, compact_offsets
+
+DIRECTIONS = 16
+DISTANCES = (3.0, 6.0, 12.0, 24.0)
+DIR_VECTORS = tuple((math.sin(2 * math.pi * k / DIRECTIONS), math.cos(2 * math.pi * k / DIRECTIONS))
+                    for k in range(DIRECTIONS))  # k=0 is "north" (+y), clockwise
+STEP = 0.5
+TWO_INCH = 2.0
+
+
+def nominated_point(unit: Unit, d: int, k: int) -> tuple[float, float]:
+    vx, vy = DIR_VECTORS[d]
+    dist = DISTANCES[k]
+    return unit.x + vx * dist, unit.y + vy * dist
+
+
+def _too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) -> bool:
+    for fx, fy in enemy_figs:
+        ddx, ddy = fx - x, fy - y
+        if ddx * ddx + ddy * ddy > 144.0:  # cheap reject: offsets are < 6" + 2"
+            continue
+        for ax, ay in ox:
+            ex, ey = x + ax - fx, y + ay - fy
+            if ex * ex + ey * ey < TWO_INCH * TWO_INCH - 1e-9:
+                return True
+    return False
+
+
+def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: bool = False):
+    """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point."""
+    x0, y0 = unit.x, unit.y
+    dx, dy = px - x0, py - y0
+    dist = math.hypot(dx, dy)
+    if dist < 1e-9 or points <= 0:
+        return x0, y0
+    ux, uy = dx / dist, dy / dist
+    lf = unit.figures[unit.leader]
+    offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
+    spent = 0.0
+    travelled = 0.0
+    x, y = x0, y0
+    cost_fn = bf.move_cost
+    crossing = bf.obstacle_crossing_cost if bf.obstacles else None
+    while travelled < dist - 1e-9:
+        seg = min(STEP, dist - travelled)
+        nx, ny = x + ux * seg, y + uy * seg
+        c = cost_fn(x + ux * seg * 0.5, y + uy * seg * 0.5, power_armour)
+        if c is None:
+            break
+        extra = crossing(x, y, nx, ny) if crossing else 0.0
+        need = seg * c + extra
+        if spent + need > points + 1e-9:
+            # as far as able: a partial step if no obstacle is crossed in it
+            if extra == 0.0:
+                part = (points - spent) / c
+                if part > 1e-6:
+                    qx, qy = x + ux * part, y + uy * part
+                    if not _too_close(offsets, qx, qy, enemy_figs):
+                        x, y = qx, qy
+            break
+        if not bf.on_table(nx, ny) or _too_close(offsets, nx, ny, enemy_figs):
+            break
+        x, y = nx, ny
+        spent += need
+        travelled += seg
+    return x, y
+
+
+def reform(unit: Unit) -> None:
+    """Place figures compactly around the leader (used after moving a disorganised unit)."""
+    alive = [i for i, f in enumerate(unit.figures) if f.status != KILLED]
+    offs = compact_offsets(len(alive), alive.index(unit.leader) if unit.leader in alive else 0)
+    lf = unit.figures[unit.leader]
+    for i, (ox, oy) in zip(alive, offs):
+        unit.figures[i].dx, unit.figures[i].dy = lf.dx + ox, lf.dy + oy
