@@ -1,9 +1,182 @@
-"""Scripted heuristic bot (placeholder being written)."""
-from .base import AGENTS, RandomAgent
+"""Scripted heuristic bot: a sensible baseline for the infantry firefight.
+
+Doctrine:
+- Initiative: go first.
+- Activation order: units with the best shot first, then suppressed units (to recover), then the
+  rest, nearest to the enemy first.
+- Each action: a suppressed unit recovers; a unit with a worthwhile shot shoots the target with
+  the best expected effect (casualties first, then suppression of unsuppressed enemies); otherwise
+  it advances toward its objective, preferring move options that end in cover; a unit on its
+  objective or in cover with nothing to shoot props.
+- Objectives are shared out greedily (nearest unit first) so every objective gets a squad.
+
+It uses only the legal-option API plus read-only previews (``game.fire_plan``).
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from dustup_env.rules.dice import die_max, die_sides
+from dustup_env.rules.forces import BROKEN, ROUTED
+from dustup_env.rules.move_action import nominated_point
+
+from .base import AGENTS, Agent
 
 
-class ScriptedAgent(RandomAgent):
+@lru_cache(maxsize=65536)
+def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour: int) -> tuple[float, float]:
+    """(P(at least one success), expected wounds+kills) -- a quick analytic estimate for scoring.
+
+    Exact per target roll for the success count; the hit count uses the expected dice total.
+    """
+    ts = die_sides(target)
+    tmax = die_max(target)
+    dice = (quality,) + firepower
+    p_any = 0.0
+    e_hits = 0.0
+    for t in range(1, ts + 1):
+        ps = [max(0.0, (die_sides(d) - t) / die_sides(d)) for d in dice]
+        # distribution of the number of successes
+        dist = [1.0]
+        for p in ps:
+            nd = [0.0] * (len(dist) + 1)
+            for k, q in enumerate(dist):
+                nd[k] += q * (1 - p)
+                nd[k + 1] += q * p
+            dist = nd
+        p_major = sum(dist[2:])
+        p_any += (1 - dist[0]) / ts
+        mean_total = sum((die_sides(d) + 1) / 2 for d in dice)
+        e_hits += p_major * (mean_total / tmax) / ts
+    ia, aa = die_sides(impact), die_sides(armour)
+    p_wound = sum(1 for i in range(1, ia + 1) for a in range(1, aa + 1) if i > a) / (ia * aa)
+    return p_any, e_hits * p_wound
+
+
+class ScriptedAgent(Agent):
     name = "scripted"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self._goals = None
+        self._game_id = None
+
+    def _goal(self, game, u):
+        if self._goals is None or self._game_id != id(game):
+            self._game_id = id(game)
+            self._goals = {}
+            objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
+            mine = [game.units[i] for i in game.side_units[u.side]]
+            squads = sorted(mine, key=lambda m: (m.kind == "hq", m.uid))
+            taken = {}
+            for m in squads:
+                # the least-covered objective, then the nearest
+                best = min(range(len(objs)), key=lambda k: (taken.get(k, 0),
+                                                            math.hypot(objs[k][0] - m.x, objs[k][1] - m.y)))
+                taken[best] = taken.get(best, 0) + 1
+                self._goals[m.uid] = objs[best]
+        return self._goals.get(u.uid, (game.bf.width / 2, game.bf.height / 2))
+
+    # ---------------------------------------------------------------- scoring
+    def _shot_score(self, game, uid, opt):
+        plan = game.fire_plan(uid, opt[1], opt[2])
+        if plan is None:
+            return -1.0
+        p_any, e_cas = shot_value(plan["quality"], tuple(plan["firepower"]), plan["target_die"], plan["impact"],
+                                  plan["armour"])
+        t = game.units[opt[1]]
+        mode = opt[2]
+        if mode == "suppressive":
+            e_cas = 0.0
+        sup_value = p_any * (1.0 if t.suppression == 0 else 0.35 if t.suppression < 3 else 0.0)
+        score = 3.0 * e_cas + sup_value
+        if mode in ("half", "small_arms", "support"):
+            score *= 0.8  # keep weapons for a second shot only when it pays
+        return score
+
+    def _best_shot(self, game, d):
+        best, bs = None, 0.15
+        for opt in d.options:
+            if opt[0] == "shoot":
+                s = self._shot_score(game, d.unit, opt)
+                if s > bs:
+                    best, bs = opt, s
+        return best, bs
+
+    # ---------------------------------------------------------------- decisions
+    def choose(self, game, d):
+        if d.kind == "initiative":
+            return ("first",)
+        if d.kind == "activate":
+            return self._choose_unit(game, d)
+        return self._choose_action(game, d)
+
+    def _choose_unit(self, game, d):
+        best, bscore = None, -1e9
+        for opt in d.options:
+            if opt[0] != "activate":
+                continue
+            u = game.units[opt[1]]
+            score = 0.0
+            if u.suppression and u.confidence != ROUTED:
+                score += 1.0
+            # rough shot quality: nearest visible enemy distance
+            near = 1e9
+            for e in game._enemy_units(u.side):
+                dd = math.hypot(e.x - u.x, e.y - u.y)
+                if dd < near and game.bf.has_los(u.x, u.y, e.x, e.y):
+                    near = dd
+            if near < 1e9 and not u.suppression:
+                score += 2.0 + max(0.0, 48.0 - near) / 24.0
+            score -= u.uid * 1e-3
+            if score > bscore:
+                best, bscore = opt, score
+        return best if best is not None else d.options[0]
+
+    def _choose_action(self, game, d):
+        opts = d.options
+        if len(opts) == 1:
+            return opts[0]
+        u = game.units[d.unit]
+        names = {o[0] for o in opts}
+        if ("reorganise", "leader") in opts:
+            return ("reorganise", "leader")
+        if "recover" in names:
+            return ("recover",)
+        shot, score = self._best_shot(game, d)
+        if shot is not None:
+            return shot
+        bf = game.bf
+        gx, gy = self._goal(game, u)
+        dist_goal = math.hypot(gx - u.x, gy - u.y)
+        in_cover = bf.in_cover(u.x, u.y)
+        if dist_goal <= 2.5 or (u.confidence >= BROKEN and in_cover):
+            if ("prop",) in opts:
+                return ("prop",)
+            return ("end",)
+        if ("unprop",) in opts:
+            return ("unprop",)
+        if ("reorganise", "rearrange") in opts:
+            return ("reorganise", "rearrange")
+        best, bscore = None, -1e9
+        for o in opts:
+            if o[0] != "move":
+                continue
+            px, py = nominated_point(u, o[1], o[2])
+            dd = math.hypot(gx - px, gy - py)
+            score = -dd
+            if bf.in_cover(px, py):
+                score += 2.0
+            if bf.move_cost(px, py) != 1:
+                score -= 1.0
+            if score > bscore:
+                best, bscore = o, score
+        if best is not None and bscore > -dist_goal + 0.5:
+            return best
+        if ("prop",) in opts:
+            return ("prop",)
+        return ("end",) if ("end",) in opts else opts[0]
 
 
 AGENTS["scripted"] = ScriptedAgent

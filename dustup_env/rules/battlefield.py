@@ -67,9 +67,13 @@ class Battlefield:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
         self.obstacles = []  # (type, name, linestring, cost, segments)
+        self._obstacle_segs = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
         for f in scenario.get("obstacles", []):
             ls = LineString(f["line"])
             segs = list(zip(f["line"][:-1], f["line"][1:]))
+            for (ax, ay), (bx, by) in segs:
+                self._obstacle_segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
+                                            float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
         self.blockers = [(ty, poly, pp, poly.bounds) for ty, _, poly, pp in self.features
                          if TERRAIN_TYPES[ty][2]]
@@ -143,16 +147,25 @@ class Battlefield:
     def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float) -> float:
         """Extra movement points to cross obstacles on the segment (each obstacle segment crossed)."""
         total = 0.0
-        for _, _, ls, cost, segs in self.obstacles:
-            for (ax, ay), (bx, by) in segs:
-                if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):
-                    total += cost
+        if x0 < x1:
+            lox, hix = x0, x1
+        else:
+            lox, hix = x1, x0
+        if y0 < y1:
+            loy, hiy = y0, y1
+        else:
+            loy, hiy = y1, y0
+        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in self._obstacle_segs:
+            if maxx < lox or minx > hix or maxy < loy or miny > hiy:
+                continue
+            if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):
+                total += cost
         return total
 
     # --- line of sight ------------------------------------------------------------------------
     def sight(self, ax: float, ay: float, bx: float, by: float) -> Sight:
         """Line of sight from leader A to leader B, with concealment/cover from the line itself."""
-        key = (round(ax, 3), round(ay, 3), round(bx, 3), round(by, 3))
+        key = (ax, ay, bx, by)
         s = self._sight_cache.get(key)
         if s is None:
             s = self._compute_sight(ax, ay, bx, by)

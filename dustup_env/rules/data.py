@@ -82,8 +82,26 @@ def scenario_names() -> list[str]:
     return sorted(p.name[:-5] for p in (DATA / "scenarios").iterdir() if p.name.endswith(".json"))
 
 
+_SCENARIO_CACHE: dict = {}
+
+
 def load_scenario(name_or_path: str | dict) -> dict:
-    """Load and validate a scenario by built-in name, file path, or an already-parsed dict."""
+    """Load and validate a scenario by built-in name, file path, or an already-parsed dict.
+
+    Built-in scenarios and files are validated once and cached (files by path and mtime); the
+    returned document must be treated as read-only.
+    """
+    if isinstance(name_or_path, str):
+        p = Path(name_or_path)
+        key = (name_or_path, p.stat().st_mtime if p.suffix == ".json" and p.exists() else None)
+        doc = _SCENARIO_CACHE.get(key)
+        if doc is None:
+            doc = _SCENARIO_CACHE[key] = _load_scenario(name_or_path)
+        return doc
+    return _load_scenario(name_or_path)
+
+
+def _load_scenario(name_or_path: str | dict) -> dict:
     if isinstance(name_or_path, dict):
         doc, where = name_or_path, f"scenario {name_or_path.get('name', '?')!r}"
     else:

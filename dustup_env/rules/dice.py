@@ -254,26 +254,44 @@ def enumerate_outcomes(procedure, *, exact: bool = True):
     success): the enumeration follows each branch.  Yields ``(probability, result)`` pairs
     whose probabilities sum to 1 (as Fractions when ``exact``).
     """
+    for denom, result in enumerate_weighted(procedure):
+        yield (Fraction(1, denom) if exact else 1.0 / denom), result
+
+
+def enumerate_weighted(procedure):
+    """Like :func:`enumerate_outcomes` but yields ``(denominator, result)``: the outcome has
+    probability ``1/denominator`` (the product of the faces of the dice rolled on its branch)."""
     prefix: list[int] = []
     while True:
         dice = EnumeratingDice(prefix)
         result = procedure(dice)
         used = dice.i
+        faces = dice.faces
         del prefix[used:]
-        p = Fraction(1)
-        for f in dice.faces:
-            p /= f
-        yield (p if exact else float(p)), result
+        denom = 1
+        for f in faces:
+            denom *= f
+        yield denom, result
         # advance the odometer over the rolled dice (last die first)
         k = used - 1
         while k >= 0:
-            if prefix[k] < dice.faces[k]:
+            if prefix[k] < faces[k]:
                 prefix[k] += 1
                 del prefix[k + 1:]
                 break
             k -= 1
         if k < 0:
             return
+
+
+def exact_distribution(procedure, key=lambda r: r) -> dict:
+    """Exact distribution ``{key(result): Fraction}`` of a dice procedure, by enumeration."""
+    counts: dict = {}
+    for denom, result in enumerate_weighted(procedure):
+        k = key(result)
+        byd = counts.setdefault(k, {})
+        byd[denom] = byd.get(denom, 0) + 1
+    return {k: sum((Fraction(c, d) for d, c in byd.items()), Fraction(0)) for k, byd in counts.items()}
 
 
 def clockface_direction(dice: DiceSource) -> int:

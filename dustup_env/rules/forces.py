@@ -121,6 +121,10 @@ def compact_offsets(n: int, leader: int = 0) -> list[tuple[float, float]]:
     for i in range(n):
         rank, file_ = divmod(i, per_rank)
         out.append(((file_ - (per_rank - 1) / 2) * 1.5, rank * 1.5 - 0.75 * (math.ceil(n / per_rank) - 1)))
+    # the leader takes the slot nearest the formation's centre (a corner leader left a 9- or
+    # 10-figure squad more than 6" from its far corner: disorganised from the start)
+    c = min(range(n), key=lambda i: (out[i][0] ** 2 + out[i][1] ** 2, i))
+    out[leader], out[c] = out[c], out[leader]
     lx, ly = out[leader]
     return [(x - lx, y - ly) for x, y in out]
 

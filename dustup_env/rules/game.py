@@ -30,7 +30,10 @@ from .dice import D6, D8, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
 from .morale import confidence_test, leadership_test
-from .move_action import DIRECTIONS, DISTANCES, move_path, nominated_point, reform
+from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominated_point, reform
+
+_WEAPONS = armoury()[0]
+MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
 from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, allocation_roll, armour_die, resolve_fire,
                            resolve_impact, small_arms_die, target_die)
 
@@ -306,30 +309,40 @@ class Game:
         bf = self.bf
         opts = []
         broken = u.confidence == BROKEN
-        for d in range(DIRECTIONS):
-            for k in range(len(DISTANCES)):
-                px, py = nominated_point(u, d, k)
-                if not bf.on_table(px, py) or bf.move_cost(px, py) is None:
+        w, h = bf.width, bf.height
+        x, y = u.x, u.y
+        cost = bf.move_cost
+        for d, (vx, vy) in enumerate(DIR_VECTORS):
+            for k, dist in enumerate(DISTANCES):
+                px, py = x + vx * dist, y + vy * dist
+                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py) is None:
                     continue
                 if broken and not bf.in_cover(px, py):
                     continue  # broken units may not leave cover except to withdraw
-                opts.append(("move", d, k))
+                opts.append(MOVE_OPTIONS[d][k])
         return opts
 
     # --- shooting: which weapons fire in each mode
-    def _firing_party(self, u: Unit, t: Unit, mode: str, dist: float):
-        """(small-arms figure indices, support figure indices, grenade throwers) or None if nothing can fire."""
-        weapons, _ = armoury()
+    def _weapons_ready(self, u: Unit, dist: float):
+        """Able figures whose weapon has not fired this activation and reaches ``dist``: (small arms, support)."""
+        weapons = _WEAPONS
         sa, sup = [], []
+        fired = u.fired
         for i, f in enumerate(u.figures):
-            if f.status != OK or i in u.fired:
+            if f.status != OK or i in fired:
                 continue
             w = weapons[f.weapon]
             if w.max_range and dist > w.max_range:
                 continue
             (sa if w.cls == "small_arms" else sup).append(i)
+        return sa, sup
+
+    @staticmethod
+    def _party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
+        """(small-arms figure indices, support figure indices, grenade throwers) or None if the mode is
+        not available (nothing can fire, or it would duplicate the "all" mode)."""
         throwers: list[int] = []
-        if mode in ("all", "suppressive"):
+        if mode == "all" or mode == "suppressive":
             pass
         elif mode == "small_arms":
             if not sa or not sup:
@@ -345,7 +358,7 @@ class Game:
             sa = sa[: (len(sa) + 1) // 2]
             sup = []
         elif mode == "grenades":
-            if not u.grenades or dist > weapons["hand_grenade"].max_range or not sa:
+            if not u.grenades or dist > _WEAPONS["hand_grenade"].max_range or not sa:
                 return None
             throwers = sa[:GRENADE_THROWERS]
             sa = sa[GRENADE_THROWERS:]
@@ -366,22 +379,62 @@ class Game:
         cover = max(s.cover, self.bf.cover_at(t.x, t.y))
         return conc, cover
 
-    def _shot_plan(self, u: Unit, t: Unit, mode: str):
-        dist = math.hypot(t.x - u.x, t.y - u.y)
-        geo = self._shoot_geometry(u, t)
-        if geo is None:
-            return None
-        party = self._firing_party(u, t, mode, dist)
+    def _plan_mode(self, u: Unit, t: Unit, mode: str, dist: float, geo, ready):
+        party = self._party_for_mode(u, mode, dist, *ready)
         if party is None:
             return None
         sa, sup, throwers = party
-        weapons, _ = armoury()
-        eff = min([weapons[u.figures[i].weapon].effective_range for i in sa + sup] or [48.0])
+        eff = 48.0
+        for i in sa:
+            r = _WEAPONS[u.figures[i].weapon].effective_range
+            if r < eff:
+                eff = r
+        for i in sup:
+            r = _WEAPONS[u.figures[i].weapon].effective_range
+            if r < eff:
+                eff = r
         step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
                           small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
         if step == NO_ENGAGE:
             return None
         return dist, geo, sa, sup, throwers, step
+
+    def _shot_plan(self, u: Unit, t: Unit, mode: str):
+        geo = self._shoot_geometry(u, t)
+        if geo is None:
+            return None
+        dist = math.hypot(t.x - u.x, t.y - u.y)
+        return self._plan_mode(u, t, mode, dist, geo, self._weapons_ready(u, dist))
+
+    def fire_plan(self, uid: int, target: int, mode: str) -> dict | None:
+        """What a shoot option would roll (for bots and previews; rolls nothing)."""
+        u, t = self.units[uid], self.units[target]
+        plan = self._shot_plan(u, t, mode)
+        if plan is None:
+            return None
+        dist, (conc, cover), sa, sup, throwers, step = plan
+        firepower, impact = self._firepower(u, sa, sup, throwers)
+        _, armours = armoury()
+        arm = armours[t.armour]
+        return {"distance": dist, "concealment": conc, "cover": cover, "target_die": step, "quality": u.quality,
+                "firepower": firepower, "impact": impact, "armour": armour_die(arm.die, propped=t.propped, cover=cover),
+                "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
+
+    def _firepower(self, u: Unit, sa, sup, throwers):
+        weapons, _ = armoury()
+        firepower = []
+        sa_step = small_arms_die(sum(weapons[u.figures[i].weapon].fp for i in sa))
+        if sa_step is not None:
+            firepower.append(sa_step)
+        for i in sup:
+            firepower.append(weapons[u.figures[i].weapon].fp_die)
+        for _ in throwers:
+            firepower.append(weapons["hand_grenade"].fp_die)
+        if sa or throwers:  # support weapons in the support role: the small arms impact is used
+            impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
+        else:  # support weapons alone (or a squad of only support weapons): the lowest impact
+            impact = min(weapons[u.figures[i].weapon].impact for i in sup)
+        return firepower, impact
 
     def _shoot_options(self, u: Unit) -> list:
         opts = []
@@ -391,8 +444,10 @@ class Game:
             geo = self._shoot_geometry(u, t)
             if geo is None:
                 continue
+            dist = math.hypot(t.x - u.x, t.y - u.y)
+            ready = self._weapons_ready(u, dist)
             for mode in FIRE_MODES:
-                if self._shot_plan(u, t, mode) is not None:
+                if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
                     opts.append(("shoot", t.uid, mode))
         return opts
 
@@ -549,20 +604,8 @@ class Game:
     def _do_shoot(self, u: Unit, t: Unit, mode: str) -> None:
         plan = self._shot_plan(u, t, mode)
         dist, (conc, cover), sa, sup, throwers, step = plan
-        weapons, armours = armoury()
-        firepower = []
-        sa_fp = sum(weapons[u.figures[i].weapon].fp for i in sa)
-        sa_step = small_arms_die(sa_fp)
-        if sa_step is not None:
-            firepower.append(sa_step)
-        for i in sup:
-            firepower.append(weapons[u.figures[i].weapon].fp_die)
-        for _ in throwers:
-            firepower.append(weapons["hand_grenade"].fp_die)
-        if sa or throwers:  # support weapons in the support role: the small arms impact is used
-            impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
-        else:  # support weapons alone (or a squad of only support weapons): the lowest impact
-            impact = min(weapons[u.figures[i].weapon].impact for i in sup)
+        _, armours = armoury()
+        firepower, impact = self._firepower(u, sa, sup, throwers)
         for i in sa + sup + throwers:
             u.fired.add(i)
         suppressive = mode == "suppressive"

@@ -1,0 +1,204 @@
+"""The ``dustup`` command line.  Every subcommand has ``--help``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _cmd_simulate(args) -> int:
+    from evaluation.simulate import simulate
+
+    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(names) != 2:
+        print(f"dustup simulate: --agents needs exactly two agents separated by a comma, got {args.agents!r}",
+              file=sys.stderr)
+        return 2
+    from agents import make_agent
+
+    for n in names:
+        try:
+            make_agent(n)
+        except ValueError as e:
+            print(f"dustup simulate: {e}", file=sys.stderr)
+            return 2
+    options = json.loads(args.options) if args.options else None
+    res = simulate(names[0], names[1], args.games, scenario=args.scenario, seed=args.seed, options=options,
+                   progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    a, b = list(res["wins"])
+    print(f"scenario {res['scenario']}, {res['games']} games, master seed {res['seed']} "
+          f"(each agent plays each side in half the games)")
+    print(f"{'agent':<12}{'wins':>6}{'draws':>7}{'losses':>8}{'score %':>9}")
+    for n in (a, b):
+        score = (res["wins"][n] + 0.5 * res["draws"]) / max(1, res["games"]) * 100
+        print(f"{n:<12}{res['wins'][n]:>6}{res['draws']:>7}{res['losses'][n]:>8}{score:>9.1f}")
+    print(f"mean length: {res['mean_decisions']:.1f} decisions, {res['mean_turns']:.2f} turns; "
+          f"wins by side: {res['side_wins']}")
+    return 0
+
+
+def _cmd_odds(args) -> int:
+    from evaluation.odds import impact_odds, shoot_odds, to_float
+
+    try:
+        if args.what == "shoot":
+            if not args.firepower:
+                print("dustup odds shoot: give at least one --firepower die (small arms and/or support)",
+                      file=sys.stderr)
+                return 2
+            res = shoot_odds(args.quality, args.firepower, args.target, suppressive=args.suppressive,
+                             extra_hits=not args.no_extra_hits)
+        else:
+            res = impact_odds(args.impact, args.armour, no_armour=args.no_armour)
+    except ValueError as e:
+        print(f"dustup odds {args.what}: {e}", file=sys.stderr)
+        return 2
+    out = to_float(res)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            if isinstance(v, dict):
+                for kk, vv in v.items():
+                    print(f"  {k}={kk}: {vv:.6f}")
+            else:
+                print(f"{k}: {v:.6f}")
+    return 0
+
+
+def _cmd_scenarios(args) -> int:
+    from dustup_env.rules.data import load_scenario, scenario_names
+
+    rows = []
+    for n in scenario_names():
+        s = load_scenario(n)
+        rows.append({"name": n, "table": f"{s['table']['width']}x{s['table']['height']}",
+                     "turn_limit": s["turn_limit"], "units": [len(side["units"]) for side in s["sides"]],
+                     "objectives": len(s.get("objectives", [])), "description": s.get("description", "")})
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(f"{r['name']:<12} {r['table']:>6}\"  turns {r['turn_limit']:>2}  units {r['units'][0]} v "
+                  f"{r['units'][1]}  objectives {r['objectives']}  {r['description']}")
+    return 0
+
+
+def _cmd_replay(args) -> int:
+    from dustup_env.rules import DustupError, Game
+
+    try:
+        g = Game.load(args.file)
+    except (DustupError, OSError) as e:
+        print(f"dustup replay: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"result": g.result(), "events": g.event_log()}))
+    else:
+        for e in g.event_log():
+            print(json.dumps(e))
+        print(json.dumps(g.result()))
+    return 0
+
+
+def _cmd_play(args) -> int:
+    """Play one game between two agents, optionally saving it."""
+    from agents import make_agent
+    from evaluation.simulate import play_game
+
+    names = [a.strip() for a in args.agents.split(",")]
+    if len(names) != 2:
+        print("dustup play: --agents needs two agents, e.g. scripted,random", file=sys.stderr)
+        return 2
+    try:
+        agents = [make_agent(n, seed=args.seed * 2 + i) for i, n in enumerate(names)]
+    except ValueError as e:
+        print(f"dustup play: {e}", file=sys.stderr)
+        return 2
+    g = play_game(args.scenario, agents, args.seed)
+    if args.save:
+        g.save(args.save)
+    res = g.result()
+    res["agents"] = names
+    print(json.dumps(res))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
+                                "agents and evaluation tools.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("simulate", help="play games between two agents (both play both sides equally)",
+                       description="Play N games between two agents; agent A takes side 0 in even games and "
+                                   "side 1 in odd games. Prints wins/draws/losses and mean game length.")
+    s.add_argument("--agents", required=True, help="two agent names, comma separated (e.g. scripted,random)")
+    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("--scenario", default="default", help="built-in scenario name or a scenario JSON file")
+    s.add_argument("--seed", type=int, default=0, help="master seed; per-game seeds derive from it")
+    s.add_argument("--options", help="game rule options as JSON, e.g. '{\"extra_hits\": false}'")
+    s.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    s.set_defaults(func=_cmd_simulate)
+
+    o = sub.add_parser("odds", help="exact probabilities of shooting and impact rolls",
+                       description="Exact odds computed by enumerating the engine's own resolution code over "
+                                   "every die face.")
+    osub = o.add_subparsers(dest="what", required=True, metavar="ROLL")
+    sh = osub.add_parser("shoot", help="one shoot action: none/minor/major, hits distribution",
+                         description="Odds of a shoot action: the firer rolls the quality die plus each "
+                                     "firepower die against the target die.")
+    sh.add_argument("--quality", default="d8", help="firer quality die (default d8)")
+    sh.add_argument("--firepower", action="append", default=[],
+                    help="a firepower die (repeat: small arms die, then support dice)")
+    sh.add_argument("--target", default="d8", help="target die after shifts (default d8)")
+    sh.add_argument("--suppressive", action="store_true", help="suppressive fire: no hits")
+    sh.add_argument("--no-extra-hits", action="store_true", help="turn off the optional additional-hit roll")
+    sh.add_argument("--json", action="store_true", help="print JSON")
+    sh.set_defaults(func=_cmd_odds)
+    im = osub.add_parser("impact", help="one hit: impact die against armour die",
+                         description="Odds of one hit: impact > armour wounds, impact > 2x armour kills.")
+    im.add_argument("--impact", default="d8", help="weapon impact die")
+    im.add_argument("--armour", default="d6", help="armour die after shifts")
+    im.add_argument("--no-armour", action="store_true", help="target has no armour (any non-kill is a wound)")
+    im.add_argument("--json", action="store_true", help="print JSON")
+    im.set_defaults(func=_cmd_odds)
+
+    sc = sub.add_parser("scenarios", help="list the built-in scenarios", description="List built-in scenarios.")
+    sc.add_argument("--json", action="store_true", help="print JSON")
+    sc.set_defaults(func=_cmd_scenarios)
+
+    pl = sub.add_parser("play", help="play one game between two agents (optionally save it)",
+                        description="Play one game and print its result; --save writes a replayable save.")
+    pl.add_argument("--agents", default="scripted,random", help="side 0 agent, side 1 agent")
+    pl.add_argument("--scenario", default="default", help="scenario name or JSON file")
+    pl.add_argument("--seed", type=int, default=0, help="game seed")
+    pl.add_argument("--save", help="write the save (scenario, seed, decisions) to this JSON file")
+    pl.set_defaults(func=_cmd_play)
+
+    rp = sub.add_parser("replay", help="replay a saved game and print its event log",
+                        description="Load a save, replay it exactly, and print every event.")
+    rp.add_argument("file", help="a save written by `dustup play --save`")
+    rp.add_argument("--json", action="store_true", help="one JSON object")
+    rp.set_defaults(func=_cmd_replay)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except Exception as e:  # a clear message instead of a traceback for bad input
+        from dustup_env.rules import DustupError
+
+        if isinstance(e, (DustupError, json.JSONDecodeError)):
+            print(f"dustup {args.command}: {e}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Evaluation: simulations between agents, exact odds, (later) tournaments and ratings."""
