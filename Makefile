@@ -8,7 +8,6 @@ PIP := $(VENV)/bin/pip
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip >/dev/null
 	$(PIP) install torch==2.13.0
 	$(PIP) install -e '.[dev]'
 	touch $@

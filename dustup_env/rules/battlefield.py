@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString, Polygon
 from shapely.prepared import prep
 
 from .errors import ScenarioError
@@ -75,12 +75,15 @@ class Battlefield:
                 self._obstacle_segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
-        self.blockers = [(ty, poly, pp, poly.bounds) for ty, _, poly, pp in self.features
+        # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
+        # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
+        self.blockers = [(ty, list(poly.exterior.coords)[:-1], poly.bounds) for ty, _, poly, _ in self.features
                          if TERRAIN_TYPES[ty][2]]
         self.nx = int(math.ceil(self.width / RES))
         self.ny = int(math.ceil(self.height / RES))
         self._build_raster()
         self._sight_cache: dict[tuple, Sight] = {}
+        self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
 
     # --- raster -------------------------------------------------------------------------------
     def _build_raster(self):
@@ -178,19 +181,15 @@ class Battlefield:
         concealed = False
         minx, maxx = (ax, bx) if ax < bx else (bx, ax)
         miny, maxy = (ay, by) if ay < by else (by, ay)
-        line = None
-        for ty, poly, pp, (x0, y0, x1, y1) in self.blockers:
+        for ty, ring, (x0, y0, x1, y1) in self.blockers:
             if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
                 continue
-            if line is None:
-                line = LineString([(ax, ay), (bx, by)])
-            if not pp.intersects(line):
-                continue
             if ty == "hill":
-                if not pp.contains(Point(ax, ay)) and not pp.contains(Point(bx, by)):
+                if inside_length(ring, ax, ay, bx, by) > 0.0 and not point_in_ring(ring, ax, ay) \
+                        and not point_in_ring(ring, bx, by):
                     return Sight(False, False, 0)
                 continue
-            inside = line.intersection(poly).length
+            inside = inside_length(ring, ax, ay, bx, by)
             if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
                 return Sight(False, False, 0)
             if inside > 0:
@@ -211,6 +210,51 @@ class Battlefield:
         return self.sight(ax, ay, bx, by).visible
 
 
+def point_in_ring(ring, x, y) -> bool:
+    """Even-odd rule point-in-polygon (boundary points may go either way)."""
+    inside = False
+    n = len(ring)
+    px, py = ring[-1]
+    for i in range(n):
+        qx, qy = ring[i]
+        if (qy > y) != (py > y):
+            if x < (px - qx) * (y - qy) / (py - qy) + qx:
+                inside = not inside
+        px, py = qx, qy
+    return inside
+
+
+def inside_length(ring, ax, ay, bx, by) -> float:
+    """Exact length of segment A-B inside the simple polygon ``ring``.
+
+    Cut the segment at every crossing with an edge and add up the pieces whose midpoints lie
+    inside.  Checked against shapely's ``intersection(...).length`` in tests/test_battlefield_geometry.py.
+    """
+    ts = [0.0, 1.0]
+    rx, ry = bx - ax, by - ay
+    n = len(ring)
+    px, py = ring[-1]
+    for i in range(n):
+        qx, qy = ring[i]
+        sx, sy = qx - px, qy - py
+        den = rx * sy - ry * sx
+        if den != 0.0:
+            t = ((px - ax) * sy - (py - ay) * sx) / den
+            u = ((px - ax) * ry - (py - ay) * rx) / den
+            if 0.0 < t < 1.0 and 0.0 <= u <= 1.0:
+                ts.append(t)
+        px, py = qx, qy
+    ts.sort()
+    total = 0.0
+    for t0, t1 in zip(ts, ts[1:]):
+        if t1 - t0 <= 1e-12:
+            continue
+        tm = (t0 + t1) * 0.5
+        if point_in_ring(ring, ax + rx * tm, ay + ry * tm):
+            total += t1 - t0
+    return total * math.hypot(rx, ry)
+
+
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
@@ -220,7 +264,9 @@ def _segments_cross(ax, ay, bx, by, cx, cy, dx, dy) -> bool:
     d2 = _orient(cx, cy, dx, dy, bx, by)
     d3 = _orient(ax, ay, bx, by, cx, cy)
     d4 = _orient(ax, ay, bx, by, dx, dy)
-    return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
+    # half-open: a step that ends exactly on the obstacle crosses it (the next step, starting on it,
+    # does not), so an obstacle lying on a step boundary is not crossed for free
+    return ((d1 > 0 >= d2) or (d1 < 0 <= d2)) and ((d3 >= 0 >= d4) or (d3 <= 0 <= d4))
 
 
 def _segment_intersection_t(ax, ay, bx, by, cx, cy, dx, dy):

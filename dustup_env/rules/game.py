@@ -307,8 +307,15 @@ class Game:
 
     def _move_options(self, u: Unit, in_cover: bool) -> list:
         bf = self.bf
-        opts = []
         broken = u.confidence == BROKEN
+        key = (u.x, u.y, broken)
+        cache = bf.move_option_cache
+        opts = cache.get(key)
+        if opts is not None:
+            return opts
+        if len(cache) > 100_000:
+            cache.clear()
+        opts = cache[key] = []
         w, h = bf.width, bf.height
         x, y = u.x, u.y
         cost = bf.move_cost

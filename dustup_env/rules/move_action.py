@@ -47,6 +47,8 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     if dist < 1e-9 or points <= 0:
         return x0, y0
     ux, uy = dx / dist, dy / dist
+    reach = dist + 14.0  # figures further than this from the start can never come within 2"
+    enemy_figs = [(fx, fy) for fx, fy in enemy_figs if abs(fx - x0) < reach and abs(fy - y0) < reach]
     lf = unit.figures[unit.leader]
     offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
     spent = 0.0
