@@ -1,0 +1,600 @@
+"""Gymnasium environment for Dustup: one step = one decision of the learning side.
+
+See ``docs/observation.md`` for the full observation layout, the action layout and its mirroring,
+the reward and the ``info`` dict.  The opponent (a named agent, an :class:`agents.Agent` or a callable
+``(game, decision) -> option``) plays its decisions inside ``reset``/``step``.
+
+Illegal actions raise :class:`dustup_env.rules.IllegalOptionError` and leave the game untouched (the
+default ``illegal_action="raise"``; the explicit opt-in ``illegal_action="random"`` instead plays a random
+legal action from the env's seeded RNG and reports ``info["illegal_action"] = True``, for maskless
+algorithms and for generic checkers that step actions sampled before a reset).  Use
+``env.action_masks()`` (sb3-contrib ``MaskablePPO`` convention) or ``info["action_mask"]``.  The action
+space is a :class:`MaskedDiscrete`: ``action_space.sample()`` without a mask draws uniformly among the
+*current* legal actions (so generic tools and random baselines produce legal actions).
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from array import array
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .codec import MAX_UNITS, N_ACTIONS, ActionCodec, action_name, side_flips
+from .rules import Game, IllegalOptionError
+from .rules.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
+from .rules.forces import KILLED, OK, ROUTED
+from .rules.game import OBJECTIVE_RADIUS
+
+# ---------------------------------------------------------------------------------------------- layout
+UNIT_FEATURES = (
+    "present", "in_play", "x", "y", "able", "wounded", "killed", "suppression",
+    "conf_confident", "conf_steady", "conf_shaken", "conf_broken", "conf_routed",
+    "propped", "complete_concealment", "activated",
+    "q_d4", "q_d6", "q_d8", "q_d10", "q_d12", "leadership",
+    "in_cover", "cover", "conceals", "visible", "is_active", "leader_lost", "routed_off", "loose",
+    "grenades", "movement", "fired", "small_target", "under_fire_before", "suppressed_before", "on_objective",
+)
+UF = len(UNIT_FEATURES)  # 37
+_F = {n: i for i, n in enumerate(UNIT_FEATURES)}
+GLOBAL_FEATURES = (
+    "turn", "actions_left", "kind_initiative", "kind_activate", "kind_action", "my_decision", "learner_side",
+    "initiative_mine", "my_unactivated", "enemy_unactivated", "my_vp", "enemy_vp", "my_in_play", "enemy_in_play",
+    "mirrored",
+)
+GF = len(GLOBAL_FEATURES)  # 15
+MAX_OBJECTIVES = 6
+OBJ_FEATURES = ("present", "x", "y", "vp", "mine", "theirs", "contested")
+OF = len(OBJ_FEATURES)  # 7
+GRID_W, GRID_H = 12, 8
+TERRAIN_CHANNELS = ("blocks_los", "conceals", "cover", "move_cost", "obstacle")
+TC = len(TERRAIN_CHANNELS)
+
+UNITS_OFF = 0
+GLOBAL_OFF = UNITS_OFF + 2 * MAX_UNITS * UF  # 888
+OBJ_OFF = GLOBAL_OFF + GF  # 903
+TERRAIN_OFF = OBJ_OFF + MAX_OBJECTIVES * OF  # 945
+OBS_SIZE = TERRAIN_OFF + TC * GRID_H * GRID_W  # 1425
+
+KINDS = {"initiative": 0, "activate": 1, "action": 2}
+_VP_SCALE = 10.0
+
+
+# ---------------------------------------------------------------------------------------------- terrain
+_TERRAIN_CACHE: dict = {}
+
+
+def terrain_raster(bf) -> tuple[np.ndarray, np.ndarray]:
+    """Static coarse raster (TC x GRID_H x GRID_W) of a battlefield, unflipped and y-flipped (cached).
+
+    Row 0 is the bottom (y = 0) edge in the unflipped version, the top edge in the flipped one.
+    """
+    hit = _TERRAIN_CACHE.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1], hit[2]
+    g = np.asarray(bf.grid, dtype=np.int64)  # (ny, nx) at 0.5"
+    names = bf.type_names
+    blocks = np.array([1.0 if TERRAIN_TYPES[n][2] else 0.0 for n in names])
+    conceal = np.array([1.0 if TERRAIN_TYPES[n][3] else 0.0 for n in names])
+    cover = np.array([TERRAIN_TYPES[n][4] / 2.0 for n in names])
+    cost = np.array([1.0 if TERRAIN_TYPES[n][0] is None else (TERRAIN_TYPES[n][0] - 1) / 3.0 for n in names])
+    ny, nx = g.shape
+    ri = np.minimum((np.arange(ny) * GRID_H) // ny, GRID_H - 1)
+    ci = np.minimum((np.arange(nx) * GRID_W) // nx, GRID_W - 1)
+    cell = ri[:, None] * GRID_W + ci[None, :]
+    counts = np.bincount(cell.ravel(), minlength=GRID_H * GRID_W).astype(np.float64)
+    out = np.zeros((TC, GRID_H, GRID_W), dtype=np.float32)
+    for c, table in enumerate((blocks, conceal, cover, cost)):
+        s = np.bincount(cell.ravel(), weights=table[g].ravel(), minlength=GRID_H * GRID_W)
+        out[c] = (s / np.maximum(counts, 1)).reshape(GRID_H, GRID_W)
+    for ty, _, ls, _, _ in bf.obstacles:  # obstacle channel: max over obstacles of (conceal + cover) strength
+        strength = (0.5 if OBSTACLE_TYPES[ty][0] else 0.0) + OBSTACLE_TYPES[ty][1] / 4.0 or 0.25
+        n = max(2, int(ls.length / 0.25))
+        for i in range(n + 1):
+            p = ls.interpolate(i / n, normalized=True)
+            r = min(int(p.y / bf.height * GRID_H), GRID_H - 1)
+            c = min(int(p.x / bf.width * GRID_W), GRID_W - 1)
+            out[4, r, c] = max(out[4, r, c], strength)
+    out = np.clip(out, 0.0, 1.0)
+    flipped = np.ascontiguousarray(out[:, ::-1, :])
+    _TERRAIN_CACHE[id(bf)] = (bf, out, flipped)
+    return out, flipped
+
+
+# ---------------------------------------------------------------------------------------------- spaces
+class MaskedDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws among the owning env's current legal actions."""
+
+    def __init__(self, n: int, env=None, seed=None):
+        super().__init__(n, seed=seed)
+        self._env_ref = weakref.ref(env) if env is not None else None
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self._env_ref is not None:
+            env = self._env_ref()
+            if env is not None and env.game is not None and not env.game.over:
+                mask = env.action_masks().astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_env_ref"] = None
+        return state
+
+    def __repr__(self) -> str:
+        return f"MaskedDiscrete({int(self.n)})"
+
+
+# ---------------------------------------------------------------------------------------------- env
+class DustupEnv(gym.Env):
+    """Dustup as a single-agent Gymnasium environment (see module docstring and docs/observation.md)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(self, scenario="default", opponent="random", learner_side=0, options: dict | None = None,
+                 render_mode: str | None = None, max_decisions: int = 5000, illegal_action: str = "raise"):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        if learner_side not in (0, 1, "both", "random"):
+            raise ValueError(f"learner_side must be 0, 1, 'both' or 'random', not {learner_side!r}")
+        if illegal_action not in ("raise", "random"):
+            raise ValueError(f"illegal_action must be 'raise' or 'random', not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.scenario = scenario
+        self.game_options = dict(options) if options else None
+        self.render_mode = render_mode
+        self.max_decisions = int(max_decisions)
+        self.learner_side_mode = learner_side
+        self.codec = ActionCodec()
+        self._opponent_spec = opponent
+        self._opponent, self._opponent_agent = self._make_opponent(opponent)
+
+        probe = Game(scenario, seed=0, options=self.game_options)  # validates scenario and options
+        for s in (0, 1):
+            if len(probe.side_units[s]) > MAX_UNITS:
+                raise ValueError(f"scenario has {len(probe.side_units[s])} units on side {s}; max {MAX_UNITS}")
+        if len(probe.objectives) > MAX_OBJECTIVES:
+            raise ValueError(f"scenario has {len(probe.objectives)} objectives; max {MAX_OBJECTIVES}")
+        self._probe = probe
+        self._terrain = terrain_raster(probe.bf)
+
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+        self.action_space = MaskedDiscrete(N_ACTIONS, env=self)
+
+        self.game: Game | None = None
+        self.learner = 0
+        self._episodes = 0
+        self._buf = array("f", bytes(4 * OBS_SIZE))
+        self._obs_view = np.frombuffer(self._buf, dtype=np.float32)
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask_for = None  # the Decision object the cached mask belongs to
+        self._vis_key = None
+        self._vis = None
+        self._decisions = 0
+        self._opp_decisions = 0
+
+    # ------------------------------------------------------------------ opponent
+    @staticmethod
+    def _make_opponent(opponent):
+        if isinstance(opponent, str):
+            from agents import make_agent
+
+            agent = make_agent(opponent, seed=0)
+            return agent.choose, agent
+        if hasattr(opponent, "choose") and callable(opponent.choose):
+            return opponent.choose, opponent
+        if callable(opponent):
+            return opponent, None
+        raise TypeError("opponent must be an agent name, an Agent (with .choose(game, decision)) or a callable")
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episodes = 0  # an explicit seed restarts the "both" alternation (side 0 first)
+        options = options or {}
+        rng = self.np_random
+        game_seed = int(options.get("game_seed", rng.integers(0, 2**31 - 1)))
+        opp_seed = int(rng.integers(0, 2**31 - 1))
+        self._sub_rng = np.random.default_rng(int(rng.integers(0, 2**31 - 1)))
+        mode = options.get("learner_side", self.learner_side_mode)
+        if mode == "both":
+            self.learner = self._episodes % 2
+        elif mode == "random":
+            self.learner = int(rng.integers(0, 2))
+        elif mode in (0, 1):
+            self.learner = int(mode)
+        else:
+            raise ValueError(f"learner_side must be 0, 1, 'both' or 'random', not {mode!r}")
+        self._episodes += 1
+        if self._opponent_agent is not None and hasattr(self._opponent_agent, "reset"):
+            self._opponent_agent.reset(opp_seed)
+        self.game = Game(self.scenario, seed=game_seed, options=self.game_options)
+        self._flip = side_flips(self.game, self.learner)
+        self._write_static()
+        self._vis_key = None
+        self._mask_for = None
+        self._decisions = 0
+        self._opp_decisions = 0
+        self._play_opponent()
+        if self.game.over:  # pragma: no cover - a game cannot end before the learner's first decision
+            raise RuntimeError("the game ended before the learner's first decision")
+        return self._observation(), self._info()
+
+    def step(self, action):
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before step()")
+        if game.over:
+            raise RuntimeError("the episode is over: call reset()")
+        d = game.decision()
+        a = int(action)
+        if not 0 <= a < N_ACTIONS:
+            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({N_ACTIONS})")
+        mask = self.action_masks()
+        substituted = False
+        if not mask[a] and self.illegal_action == "random":
+            legal_idx = np.flatnonzero(mask)
+            a = int(legal_idx[self._sub_rng.integers(len(legal_idx))])
+            substituted = True
+        if not mask[a]:
+            legal = [f"{i} ({action_name(i)})" for i in np.flatnonzero(mask)[:8]]
+            raise IllegalOptionError(
+                f"action {a} ({action_name(a)}) is not legal for side {d.side}'s {d.kind} decision "
+                f"(turn {game.turn}); {int(mask.sum())} legal actions, e.g. {', '.join(legal)}")
+        game.apply(self.codec.decode(game, d.side, a, d.kind))
+        self._decisions += 1
+        self._play_opponent()
+        out = self._finish_step()
+        if self.illegal_action == "random":
+            out[4]["illegal_action"] = substituted
+        return out
+
+    def _finish_step(self):
+        game = self.game
+        terminated = game.over
+        truncated = (not terminated) and len(game.history) >= self.max_decisions
+        reward = 0.0
+        if terminated and game.winner is not None and game.winner >= 0:
+            reward = 1.0 if game.winner == self.learner else -1.0
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def _play_opponent(self):
+        game = self.game
+        learner = self.learner
+        choose = self._opponent
+        while not game.over:
+            d = game.decision()
+            if d.side == learner:
+                return
+            if len(game.history) >= self.max_decisions:
+                return
+            game.apply(choose(game, d))
+            self._opp_decisions += 1
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask (length N) of the legal actions of the learner's pending decision (all False once over)."""
+        game = self.game
+        if game is None or game.over:
+            return np.zeros(N_ACTIONS, dtype=bool)
+        d = game.decision()
+        if d is not self._mask_for:
+            self.codec.mask(game, d, out=self._mask)
+            self._mask_for = d
+        return self._mask.copy()
+
+    def _info(self) -> dict:
+        game = self.game
+        info = {"side": self.learner, "decisions": self._decisions, "opponent_decisions": self._opp_decisions,
+                "turn": game.turn}
+        if game.over:
+            info.update(decision_kind="over", legal_options=0, action_mask=np.zeros(N_ACTIONS, dtype=bool),
+                        winner=game.winner, vp=tuple(game.vp), end_reason=game.end_reason)
+        else:
+            d = game.decision()
+            info.update(decision_kind=d.kind, legal_options=len(d.options), action_mask=self.action_masks())
+            if len(game.history) >= self.max_decisions:
+                info.update(winner=None, vp=tuple(game.victory_points()), end_reason="max_decisions")
+        return info
+
+    # ------------------------------------------------------------------ observation
+    def _write_static(self):
+        """Zero the buffer and write the parts that are fixed for an episode (terrain, objectives' places)."""
+        buf = self._obs_view
+        buf[:] = 0.0
+        terr = self._terrain[1 if self._flip else 0]
+        buf[TERRAIN_OFF:] = terr.ravel()
+        g = self.game
+        bf = g.bf
+        W, H = bf.width, bf.height
+        for i, (_, ox, oy, vp) in enumerate(g.objectives):
+            o = OBJ_OFF + i * OF
+            buf[o] = 1.0
+            buf[o + 1] = ox / W
+            buf[o + 2] = (H - oy) / H if self._flip else oy / H
+            buf[o + 3] = min(vp / 5.0, 1.0)
+        gb = GLOBAL_OFF
+        buf[gb + 6] = float(self.learner)
+        buf[gb + 14] = 1.0 if self._flip else 0.0
+        # unit constants
+        me = self.learner
+        for side, base_slot in ((me, 0), (1 - me, MAX_UNITS)):
+            for slot, uid in enumerate(g.side_units[side]):
+                u = g.units[uid]
+                o = UNITS_OFF + (base_slot + slot) * UF
+                buf[o] = 1.0
+                buf[o + _F["grenades"]] = 1.0 if u.grenades else 0.0
+                buf[o + _F["movement"]] = min(u.movement / 4.0, 1.0)
+        self._unit_slots = [(g.units[uid], UNITS_OFF + (s * MAX_UNITS + k) * UF)
+                            for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
+        self._unit_cache = [None] * len(self._unit_slots)
+
+    def _visibility(self, g) -> dict:
+        """uid -> visible flag, cached on the leaders' positions.
+
+        Enemy slot: seen from some own in-play leader; own slot: seen by some enemy in-play leader.  Line of
+        sight (``bf.sight(own, enemy).visible``) is symmetric (hills and woods depth do not depend on the
+        direction), so each pair is queried once, in the own -> enemy direction the engine also uses.
+        """
+        units = g.units
+        key = [(u.x, u.y, u.in_play) for u in units]
+        if key == self._vis_key:
+            return self._vis
+        bf = g.bf
+        sight = bf.sight
+        cached = bf._sight_cache.get  # peek both directions first (the engine queries firer -> target)
+        me = self.learner
+        mine = [units[i] for i in g.side_units[me] if units[i].in_play]
+        theirs = [(units[i], units[i].x, units[i].y) for i in g.side_units[1 - me] if units[i].in_play]
+        vis = {}
+        for o in mine:
+            ox, oy = o.x, o.y
+            seen = False
+            for e, ex, ey in theirs:
+                s = cached((ox, oy, ex, ey)) or cached((ex, ey, ox, oy)) or sight(ox, oy, ex, ey)
+                if s.visible:
+                    seen = True
+                    vis[e.uid] = True
+            vis[o.uid] = seen
+        self._vis_key = key
+        self._vis = vis
+        return vis
+
+    def _observation(self) -> np.ndarray:
+        g = self.game
+        b = self._buf
+        bf = g.bf
+        W, H = bf.width, bf.height
+        flip = self._flip
+        me = self.learner
+        active = g.active if g.phase == "action" else -1
+        d = None if g.over else g.decision()  # first: the engine's option generation warms the sight cache
+        vis = self._visibility(g)
+        objs = g.objectives
+        near0 = [False] * len(objs)
+        near1 = [False] * len(objs)
+        cell_of = bf._cell
+        conceal_t, cover_t = bf._conceal, bf._cover
+        r2 = OBJECTIVE_RADIUS * OBJECTIVE_RADIUS
+        unact = [0, 0]
+        inplay = [0, 0]
+        lost = [0, 0]
+        cache = self._unit_cache
+        for j, (u, o) in enumerate(self._unit_slots):
+            st = [f.status for f in u.figures]
+            x, y, c = u.x, u.y, u.confidence
+            key = (x, y, u.suppression, c, u.propped, u.complete_concealment, u.activated, u.leader_lost,
+                   u.routed_off, u.loose, len(u.fired), u.lv, u.under_fire_before, u.suppressed_before, st)
+            ent = cache[j]
+            if ent is None or ent[0] != key:
+                able = st.count(OK)
+                killed = st.count(KILLED)
+                wounded = len(st) - able - killed
+                ip = able > 0 and not u.routed_off
+                b[o + 1] = 1.0 if ip else 0.0
+                b[o + 2] = x / W
+                b[o + 3] = (H - y) / H if flip else y / H
+                b[o + 4] = able * 0.1 if able < 10 else 1.0
+                b[o + 5] = wounded * 0.1 if wounded < 10 else 1.0
+                b[o + 6] = killed * 0.1 if killed < 10 else 1.0
+                b[o + 7] = u.suppression / 3.0
+                b[o + 8] = b[o + 9] = b[o + 10] = b[o + 11] = b[o + 12] = 0.0
+                b[o + 8 + c] = 1.0
+                b[o + 13] = 1.0 if u.propped else 0.0
+                b[o + 14] = 1.0 if u.complete_concealment else 0.0
+                b[o + 15] = 1.0 if u.activated else 0.0
+                q = u.quality if u.quality < 4 else 4
+                b[o + 16] = b[o + 17] = b[o + 18] = b[o + 19] = b[o + 20] = 0.0
+                b[o + 16 + q] = 1.0
+                b[o + 21] = u.lv / 3.0
+                cell = cell_of(x, y)
+                cv = cover_t[cell]
+                cn = conceal_t[cell]
+                b[o + 22] = 1.0 if (cn or cv > 0) else 0.0
+                b[o + 23] = cv * 0.5
+                b[o + 24] = 1.0 if cn else 0.0
+                b[o + 27] = 1.0 if u.leader_lost else 0.0
+                b[o + 28] = 1.0 if u.routed_off else 0.0
+                b[o + 29] = 1.0 if u.loose else 0.0
+                nf = len(st)
+                b[o + 32] = len(u.fired) / nf if u.fired else 0.0
+                b[o + 33] = 1.0 if nf - killed == 1 else 0.0
+                b[o + 34] = 1.0 if u.under_fire_before else 0.0
+                b[o + 35] = 1.0 if u.suppressed_before else 0.0
+                on = []
+                if ip and c != ROUTED:
+                    for i, (_, ox, oy, _v) in enumerate(objs):
+                        dx, dy = x - ox, y - oy
+                        if dx * dx + dy * dy <= r2:
+                            on.append(i)
+                b[o + 36] = 1.0 if on else 0.0
+                ent = cache[j] = (key, ip, on)
+            ip = ent[1]
+            s = u.side
+            b[o + 25] = 1.0 if vis.get(u.uid, False) else 0.0
+            b[o + 26] = 1.0 if u.uid == active else 0.0
+            if ip:
+                inplay[s] += 1
+                if not u.activated:
+                    unact[s] += 1
+                near = near1 if s else near0
+                for i in ent[2]:
+                    near[i] = True
+            else:
+                lost[s] += 1
+        vp = [lost[1], lost[0]]
+        for i, (_, _ox, _oy, v) in enumerate(objs):
+            n0, n1 = near0[i], near1[i]
+            o = OBJ_OFF + i * OF
+            mine, theirs = (n0, n1) if me == 0 else (n1, n0)
+            b[o + 4] = 1.0 if mine and not theirs else 0.0
+            b[o + 5] = 1.0 if theirs and not mine else 0.0
+            b[o + 6] = 1.0 if mine and theirs else 0.0
+            if n0 != n1:
+                vp[0 if n0 else 1] += v
+        gb = GLOBAL_OFF
+        b[gb] = g.turn / g.turn_limit
+        b[gb + 1] = g.actions_left * 0.5 if g.phase == "action" else 0.0
+        b[gb + 2] = b[gb + 3] = b[gb + 4] = 0.0
+        if d is None:
+            b[gb + 5] = 0.0
+        else:
+            b[gb + 2 + KINDS[d.kind]] = 1.0
+            b[gb + 5] = 1.0 if d.side == me else 0.0
+        b[gb + 7] = 1.0 if g.initiative_winner == me else 0.0
+        b[gb + 8] = unact[me] / MAX_UNITS
+        b[gb + 9] = unact[1 - me] / MAX_UNITS
+        mv, ev = vp[me] / _VP_SCALE, vp[1 - me] / _VP_SCALE
+        b[gb + 10] = mv if mv < 1.0 else 1.0
+        b[gb + 11] = ev if ev < 1.0 else 1.0
+        b[gb + 12] = inplay[me] / MAX_UNITS
+        b[gb + 13] = inplay[1 - me] / MAX_UNITS
+        return self._obs_view.copy()
+
+    # ------------------------------------------------------------------ rendering
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode (choose 'ansi' or 'rgb_array')")
+            return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return render_ansi(self.game)
+        return render_rgb(self.game)
+
+
+# ---------------------------------------------------------------------------------------------- renderers
+_TERRAIN_LETTERS = {
+    "open": ".", "light_scrub": ",", "rough": "r", "cultivated": "c", "slopes": "s", "road": "=",
+    "light_woods": "w", "dense_woods": "W", "swamp": "~", "open_water": "O", "river": "R", "hill": "h",
+    "building": "B",
+}
+_SIDE_LETTERS = "AB"
+
+
+def render_ansi(game: Game) -> str:
+    """Text map at 2" per character (north at the top), then one status line per unit."""
+    from .rules.forces import CONFIDENCE_NAMES
+
+    bf = game.bf
+    cols, rows = int(math.ceil(bf.width / 2.0)), int(math.ceil(bf.height / 2.0))
+    grid = [[_TERRAIN_LETTERS.get(bf.terrain_at(c * 2.0 + 1.0, r * 2.0 + 1.0), "?") for c in range(cols)]
+            for r in range(rows)]
+    for _, _, ls, _, _ in bf.obstacles:
+        n = max(2, int(ls.length / 1.0))
+        for i in range(n + 1):
+            p = ls.interpolate(i / n, normalized=True)
+            c, r = min(int(p.x / 2.0), cols - 1), min(int(p.y / 2.0), rows - 1)
+            grid[r][c] = "#"
+    for i, (_, ox, oy, _) in enumerate(game.objectives):
+        c, r = min(int(ox / 2.0), cols - 1), min(int(oy / 2.0), rows - 1)
+        grid[r][c] = str(i + 1) if i < 9 else "*"
+    for s in (0, 1):
+        for slot, uid in enumerate(game.side_units[s]):
+            u = game.units[uid]
+            if not u.in_play:
+                continue
+            c, r = min(max(int(u.x / 2.0), 0), cols - 1), min(max(int(u.y / 2.0), 0), rows - 1)
+            grid[r][c] = _SIDE_LETTERS[s]
+            if c + 1 < cols:
+                grid[r][c + 1] = format(slot, "x")
+    lines = ["+" + "-" * cols + "+"]
+    for r in range(rows - 1, -1, -1):
+        lines.append("|" + "".join(grid[r]) + "|")
+    lines.append("+" + "-" * cols + "+")
+    status = "over" if game.over else f"{game.decision().kind} side {game.decision().side}"
+    lines.append(f"turn {game.turn}/{game.turn_limit}  {status}  vp {game.victory_points()}"
+                 + (f"  winner {game.winner}" if game.over else ""))
+    for s in (0, 1):
+        for slot, uid in enumerate(game.side_units[s]):
+            u = game.units[uid]
+            lines.append(
+                f"{_SIDE_LETTERS[s]}{slot:x} {u.name:<14.14} figs {u.n_able()}/{len(u.figures)} "
+                f"sup {u.suppression} {CONFIDENCE_NAMES[u.confidence]:<9} "
+                f"{'propped ' if u.propped else ''}{'concealed ' if u.complete_concealment else ''}"
+                f"{'activated ' if u.activated else ''}{'OUT' if not u.in_play else ''}".rstrip())
+    lines.append("legend: " + " ".join(f"{v}={k}" for k, v in _TERRAIN_LETTERS.items()) + " #=obstacle 1..=objective")
+    return "\n".join(lines) + "\n"
+
+
+_TERRAIN_COLOURS = {
+    "open": (200, 210, 160), "light_scrub": (170, 190, 120), "rough": (170, 150, 110), "cultivated": (215, 200, 120),
+    "slopes": (185, 175, 135), "road": (150, 140, 120), "light_woods": (90, 150, 80), "dense_woods": (40, 100, 50),
+    "swamp": (110, 140, 120), "open_water": (70, 120, 200), "river": (90, 140, 210), "hill": (160, 130, 90),
+    "building": (120, 90, 80),
+}
+_OBSTACLE_COLOURS = {"wall": (90, 90, 90), "hedge": (30, 80, 30), "fence": (130, 100, 60)}
+_SIDE_COLOURS = ((40, 70, 200), (200, 40, 40))
+PX_PER_INCH = 10
+
+
+def render_rgb(game: Game, scale: int = PX_PER_INCH) -> np.ndarray:
+    """An H x W x 3 uint8 picture of the table (north at the top)."""
+    from PIL import Image, ImageDraw
+
+    bf = game.bf
+    Wp, Hp = int(round(bf.width * scale)), int(round(bf.height * scale))
+    img = Image.new("RGB", (Wp, Hp), _TERRAIN_COLOURS["open"])
+    dr = ImageDraw.Draw(img)
+
+    def P(x, y):
+        return (x * scale, Hp - y * scale)
+
+    for ty, _, poly, _ in bf.features:
+        dr.polygon([P(x, y) for x, y in poly.exterior.coords], fill=_TERRAIN_COLOURS.get(ty, (128, 128, 128)),
+                   outline=(60, 60, 60))
+    for ty, _, ls, _, _ in bf.obstacles:
+        dr.line([P(x, y) for x, y in ls.coords], fill=_OBSTACLE_COLOURS.get(ty, (0, 0, 0)), width=max(2, scale // 4))
+    for i, (name, ox, oy, vp) in enumerate(game.objectives):
+        cx, cy = P(ox, oy)
+        r = OBJECTIVE_RADIUS * scale
+        dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=2)
+        dr.text((cx - r, cy - r - 11), f"{name} ({vp})", fill=(0, 0, 0))
+    fr = max(2, scale * 0.4)
+    for s in (0, 1):
+        for slot, uid in enumerate(game.side_units[s]):
+            u = game.units[uid]
+            if u.routed_off:
+                continue
+            col = _SIDE_COLOURS[s]
+            if u.activated:
+                col = tuple((c + 255) // 2 for c in col)
+            lf = u.figures[u.leader]
+            bx, by = u.x - lf.dx, u.y - lf.dy
+            for i, f in enumerate(u.figures):
+                if f.status == KILLED:
+                    continue
+                cx, cy = P(bx + f.dx, by + f.dy)
+                fill = col if f.status == OK else (150, 150, 150)
+                dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=fill)
+                if i == u.leader:
+                    rr = fr + 2
+                    dr.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(255, 255, 255), width=2)
+            lx, ly = P(u.x, u.y)
+            for k in range(u.suppression):
+                px = lx + fr + 4 + k * 5
+                dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
+            dr.text((lx + fr + 3, ly + 2), f"{_SIDE_LETTERS[s]}{slot:x}", fill=(0, 0, 0))
+    return np.asarray(img, dtype=np.uint8).copy()

@@ -1,0 +1,357 @@
+"""Tests of the Gymnasium environment (dustup_env.env) and the action codec (dustup_env.codec)."""
+from __future__ import annotations
+
+import random
+import time
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import dustup_env  # noqa: F401  (registers Dustup-v0)
+from dustup_env.codec import (ACTIVATE0, MOVE0, N_ACTIONS, N_DIST, SHOOT0, ActionCodec, mirror_direction,
+                              side_flips)
+from dustup_env.env import GLOBAL_OFF, OBS_SIZE, UF, UNITS_OFF, DustupEnv
+from dustup_env.rules import IllegalOptionError
+from dustup_env.rules.shoot_action import FIRE_MODES
+
+
+def random_masked_action(env, rng):
+    legal = np.flatnonzero(env.action_masks())
+    return int(legal[rng.randrange(len(legal))])
+
+
+# ------------------------------------------------------------------------------------------- checkers
+@pytest.mark.parametrize("side", [0, 1])
+def test_gymnasium_check_env(side):
+    from gymnasium.utils.env_checker import check_env
+
+    # Gymnasium's check_step_determinism samples an action *before* it resets the env (from whatever state
+    # the previous check left), so with the strict default that action is usually illegal after the reset.
+    # The opt-in illegal_action="random" mode exists for such generic tools; everything else is checked on
+    # the strict default below (sb3 checker, illegal-action tests).
+    env = gym.make("Dustup-v0", learner_side=side, illegal_action="random")
+    check_env(env.unwrapped)
+    env.close()
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_sb3_check_env_strict_default(side):
+    from stable_baselines3.common.env_checker import check_env
+
+    env = gym.make("Dustup-v0", learner_side=side)
+    check_env(env.unwrapped)  # action_space.sample() draws among the current legal actions
+    env.close()
+
+
+def test_action_space_sample_is_legal():
+    env = DustupEnv()
+    env.reset(seed=3)
+    env.action_space.seed(0)
+    for _ in range(300):
+        a = env.action_space.sample()
+        assert env.action_masks()[a]
+        _, _, term, trunc, _ = env.step(a)
+        if term or trunc:
+            env.reset()
+
+
+# ------------------------------------------------------------------------------------------- codec / mask
+def _check_codec(codec, game, d, mask):
+    idx = np.flatnonzero(mask)
+    decoded = [codec.decode(game, d.side, int(i), d.kind) for i in idx]
+    assert all(o in d.options for o in decoded), (d, decoded)
+    encoded = [codec.encode(game, d.side, o) for o in d.options]
+    assert all(mask[i] for i in encoded)
+    assert len(set(encoded)) == len(d.options) == len(idx)  # a bijection on the legal options
+    assert sorted(encoded) == list(idx)
+    for o, i in zip(d.options, encoded):
+        assert codec.decode(game, d.side, i, d.kind) == o
+
+
+@pytest.mark.parametrize("scenario", ["default", "skirmish"])
+def test_mask_equals_engine_options(scenario):
+    checked = {"opp": 0}
+    opp_codec = ActionCodec()
+    orng = random.Random(7)
+
+    def opponent(game, d):  # also checks the codec from the opponent's (possibly mirrored) side
+        m = opp_codec.mask(game, d)
+        _check_codec(opp_codec, game, d, m)
+        checked["opp"] += 1
+        return d.options[orng.randrange(len(d.options))]
+
+    env = DustupEnv(scenario=scenario, opponent=opponent, learner_side="both")
+    rng = random.Random(1)
+    obs, info = env.reset(seed=11)
+    kinds = set()
+    sides = set()
+    steps = 0
+    while steps < 1500:
+        game = env.game
+        d = game.decision()
+        assert d.side == env.learner
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.shape == (N_ACTIONS,)
+        assert np.array_equal(mask, info["action_mask"])
+        assert info["legal_options"] == len(d.options) == int(mask.sum())
+        assert info["decision_kind"] == d.kind and info["side"] == env.learner
+        _check_codec(env.codec, game, d, mask)
+        kinds.add(d.kind)
+        sides.add(env.learner)
+        obs, r, term, trunc, info = env.step(random_masked_action(env, rng))
+        steps += 1
+        if term or trunc:
+            obs, info = env.reset()
+    assert kinds == {"initiative", "activate", "action"}
+    assert sides == {0, 1}
+    assert checked["opp"] > 500
+
+
+def test_codec_layout_and_mirroring():
+    env = DustupEnv()
+    env.reset(seed=0)
+    g = env.game
+    c = env.codec
+    assert c.n == N_ACTIONS == 159
+    assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0
+    assert c.decode(g, 0, 0, "activate") == ("pass",) and c.decode(g, 0, 0, "action") == ("end",)
+    assert c.encode(g, 0, ("first",)) == 1 and c.encode(g, 1, ("second",)) == 2
+    for side in (0, 1):
+        for slot, uid in enumerate(g.side_units[side]):
+            assert c.encode(g, side, ("activate", uid)) == ACTIVATE0 + slot
+        for slot, uid in enumerate(g.side_units[1 - side]):
+            for m, mode in enumerate(FIRE_MODES):
+                assert c.encode(g, side, ("shoot", uid, mode)) == SHOOT0 + 6 * slot + m
+    assert not side_flips(g, 0) and side_flips(g, 1)
+    for d in range(16):
+        for k in range(N_DIST):
+            assert c.encode(g, 0, ("move", d, k)) == MOVE0 + 4 * d + k
+            assert c.encode(g, 1, ("move", d, k)) == MOVE0 + 4 * ((8 - d) % 16) + k
+            assert c.decode(g, 1, MOVE0 + 4 * d + k) == ("move", mirror_direction(d), k)
+    # north (0) for side 1 is south (8) in its mirrored frame; east/west are unchanged
+    assert mirror_direction(0) == 8 and mirror_direction(4) == 4 and mirror_direction(12) == 12
+    assert mirror_direction(2) == 6
+
+
+def test_observation_mirroring():
+    e0, e1 = DustupEnv(learner_side=0), DustupEnv(learner_side=1)
+    o0, _ = e0.reset(seed=5)
+    o1, _ = e1.reset(seed=5)
+    g = e1.game
+    H, W = g.bf.height, g.bf.width
+    for slot, uid in enumerate(g.side_units[1]):  # side 1's own units come first, y flipped
+        u = g.units[uid]
+        base = UNITS_OFF + slot * UF
+        assert o1[base] == 1.0
+        assert o1[base + 2] == pytest.approx(u.x / W)
+        assert o1[base + 3] == pytest.approx((H - u.y) / H)
+    for slot, uid in enumerate(e0.game.side_units[0]):
+        u = e0.game.units[uid]
+        assert o0[UNITS_OFF + slot * UF + 3] == pytest.approx(u.y / H)
+    # both sides start near their own (bottom) edge in their own view
+    assert o0[UNITS_OFF + 3] < 0.2 and o1[UNITS_OFF + 3] < 0.2
+    assert o0[GLOBAL_OFF + 6] == 0.0 and o1[GLOBAL_OFF + 6] == 1.0
+
+
+# ------------------------------------------------------------------------------------------- illegal actions
+def test_illegal_action_raises_and_leaves_state_unchanged():
+    env = DustupEnv()
+    rng = random.Random(2)
+    env.reset(seed=4)
+    tried = 0
+    for _ in range(120):
+        mask = env.action_masks()
+        illegal = np.flatnonzero(~mask)
+        digest = env.game.state_digest()
+        hist = len(env.game.history)
+        obs_before = env._observation()
+        for a in (int(illegal[rng.randrange(len(illegal))]), int(illegal[0])):
+            with pytest.raises(IllegalOptionError, match="not legal"):
+                env.step(a)
+            tried += 1
+        for bad in (-1, N_ACTIONS, 10_000):
+            with pytest.raises(IllegalOptionError, match="out of range"):
+                env.step(bad)
+        assert env.game.state_digest() == digest
+        assert len(env.game.history) == hist
+        assert np.array_equal(env.action_masks(), mask)
+        assert np.array_equal(env._observation(), obs_before)
+        _, _, term, trunc, _ = env.step(random_masked_action(env, rng))
+        if term or trunc:
+            env.reset()
+    assert tried == 240
+
+
+def test_illegal_action_random_mode_is_explicit():
+    env = DustupEnv(illegal_action="random")
+    env.reset(seed=1)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    _, _, _, _, info = env.step(bad)
+    assert info["illegal_action"] is True
+    good = int(np.flatnonzero(env.action_masks())[0])
+    _, _, _, _, info = env.step(good)
+    assert info["illegal_action"] is False
+    with pytest.raises(ValueError):
+        DustupEnv(illegal_action="ignore")
+
+
+# ------------------------------------------------------------------------------------------- determinism
+def _rollout(seed, n, side=0, opponent="random"):
+    env = DustupEnv(learner_side=side, opponent=opponent)
+    rng = random.Random(seed)
+    obs, info = env.reset(seed=seed)
+    out = [obs]
+    rewards = []
+    for _ in range(n):
+        obs, r, term, trunc, info = env.step(random_masked_action(env, rng))
+        out.append(obs)
+        rewards.append(r)
+        if term or trunc:
+            obs, info = env.reset()
+            out.append(obs)
+    return np.array(out), rewards, env.game.state_digest()
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_determinism(side):
+    a, ra, da = _rollout(9, 400, side)
+    b, rb, db = _rollout(9, 400, side)
+    assert np.array_equal(a, b) and ra == rb and da == db
+    c, _, dc = _rollout(10, 400, side)
+    assert dc != da or not np.array_equal(a[: len(c)], c[: len(a)])
+
+
+def test_returned_observations_are_fresh_arrays():
+    env = DustupEnv()
+    o1, _ = env.reset(seed=0)
+    o2, _, _, _, _ = env.step(random_masked_action(env, random.Random(0)))
+    assert o1 is not o2 and not np.shares_memory(o1, o2)
+
+
+# ------------------------------------------------------------------------------------------- observation
+@pytest.mark.parametrize("scenario", ["default", "skirmish"])
+def test_observation_dtype_shape_bounds(scenario):
+    env = DustupEnv(scenario=scenario, learner_side="random")
+    assert env.observation_space.shape == (OBS_SIZE,)
+    rng = random.Random(3)
+    obs, _ = env.reset(seed=3)
+    finished = 0
+    for _ in range(1500):
+        assert obs.dtype == np.float32 and obs.shape == (OBS_SIZE,)
+        assert np.all(np.isfinite(obs)) and obs.min() >= 0.0 and obs.max() <= 1.0
+        assert env.observation_space.contains(obs)
+        obs, r, term, trunc, info = env.step(random_masked_action(env, rng))
+        if term or trunc:
+            assert env.observation_space.contains(obs)
+            finished += 1
+            obs, _ = env.reset()
+    assert finished >= 1
+
+
+def test_terminal_reward_and_info():
+    env = DustupEnv(scenario="skirmish", learner_side="both")
+    rng = random.Random(5)
+    env.reset(seed=5)
+    results = set()
+    episodes = 0
+    while episodes < 12:
+        _, r, term, trunc, info = env.step(random_masked_action(env, rng))
+        if not (term or trunc):
+            assert r == 0.0 and "winner" not in info
+            continue
+        assert term and not trunc
+        w = info["winner"]
+        assert w in (0, 1, -1) and w == env.game.winner
+        assert info["vp"] == tuple(env.game.vp)
+        assert r == (0.0 if w == -1 else (1.0 if w == info["side"] else -1.0))
+        assert not info["action_mask"].any() and info["decision_kind"] == "over"
+        results.add(r)
+        episodes += 1
+        env.reset()
+    assert len(results) >= 2
+
+
+def test_max_decisions_truncates():
+    env = DustupEnv(max_decisions=30)
+    rng = random.Random(0)
+    env.reset(seed=0)
+    for _ in range(40):
+        _, r, term, trunc, info = env.step(random_masked_action(env, rng))
+        if trunc:
+            assert not term and r == 0.0 and info["end_reason"] == "max_decisions"
+            break
+    else:
+        pytest.fail("did not truncate")
+
+
+def test_opponent_kinds():
+    from agents import make_agent
+
+    for opp in ("random", make_agent("random", seed=3), lambda game, d: d.options[0]):
+        env = DustupEnv(scenario="skirmish", opponent=opp)
+        env.reset(seed=1)
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(ValueError):
+        DustupEnv(opponent="no-such-agent")
+    with pytest.raises(ValueError):
+        DustupEnv(learner_side=2)
+
+
+def test_observation_speed():
+    env = DustupEnv()
+    env.reset(seed=0)
+    rng = random.Random(0)
+    for _ in range(50):
+        env.step(random_masked_action(env, rng))
+    n = 2000
+    t = time.perf_counter()
+    for _ in range(n):
+        env._vis_key = None  # force the visibility recomputation path too (sight results are cached)
+        env._unit_cache = [None] * len(env._unit_cache)  # and every unit's features
+        env._observation()
+    per_call = (time.perf_counter() - t) / n
+    assert per_call < 500e-6  # generous bound for CI machines; typically ~40-60 us uncached
+
+
+# ------------------------------------------------------------------------------------------- render
+def test_render_modes():
+    env = DustupEnv(render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    assert "A0" in text and "B3" in text and "turn 1/8" in text
+    rows = text.splitlines()
+    assert rows[0] == "+" + "-" * 36 + "+" and len(rows[1]) == 38
+    env = DustupEnv(render_mode="rgb_array")
+    env.reset(seed=0)
+    rng = random.Random(0)
+    for _ in range(30):
+        env.step(random_masked_action(env, rng))
+    img = env.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8
+    assert img.shape == (480, 720, 3)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 10
+    env = gym.make("Dustup-v0", scenario="skirmish", render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.render().shape == (360, 360, 3)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert DustupEnv().render() is None  # no render_mode: warns, returns None
+    with pytest.raises(ValueError):
+        DustupEnv(render_mode="human")
+
+
+# ------------------------------------------------------------------------------------------- training
+def test_maskable_ppo_learns_without_error():
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("Dustup-v0", learner_side="both")
+    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, n_epochs=2, seed=0, verbose=0,
+                        device="cpu")
+    t = time.perf_counter()
+    model.learn(total_timesteps=2048)
+    assert model.num_timesteps >= 2048
+    assert time.perf_counter() - t < 60
+    obs, _ = env.reset(seed=1)
+    a, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+    assert env.unwrapped.action_masks()[int(a)]

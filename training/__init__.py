@@ -1,0 +1,1 @@
+"""Training scripts for Dustup AI agents."""
