@@ -98,7 +98,8 @@ class Unit:
 
     @property
     def small_target(self) -> bool:
-        return self.n_alive() == 1
+        """Single-figure units are small targets (a squad worn down to one figure is not; rules-notes RN-008)."""
+        return self.kind == "single"
 
     def disorganised(self) -> bool:
         """Seed 000 "Cohesion": every figure must be within 6" of the leader."""
