@@ -420,7 +420,7 @@ class DustupEnv(gym.Env):
                 b[o + 29] = 1.0 if u.loose else 0.0
                 nf = len(st)
                 b[o + 32] = len(u.fired) / nf if u.fired else 0.0
-                b[o + 33] = 1.0 if nf - killed == 1 else 0.0
+                b[o + 33] = 1.0 if u.kind == "single" else 0.0
                 b[o + 34] = 1.0 if u.under_fire_before else 0.0
                 b[o + 35] = 1.0 if u.suppressed_before else 0.0
                 on = []

@@ -83,6 +83,7 @@ class Battlefield:
         self.ny = int(math.ceil(self.height / RES))
         self._build_raster()
         self._sight_cache: dict[tuple, Sight] = {}
+        self._core_cache: dict[tuple, Sight] = {}
         self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
 
     # --- raster -------------------------------------------------------------------------------
@@ -171,13 +172,25 @@ class Battlefield:
         key = (ax, ay, bx, by)
         s = self._sight_cache.get(key)
         if s is None:
-            s = self._compute_sight(ax, ay, bx, by)
             if len(self._sight_cache) > 200_000:
                 self._sight_cache.clear()
+                self._core_cache.clear()
+            # the terrain part is symmetric: computed once per unordered pair of points
+            ck = key if (ax, ay) <= (bx, by) else (bx, by, ax, ay)
+            core = self._core_cache.get(ck)
+            if core is None:
+                core = self._core_cache[ck] = self._terrain_sight(ax, ay, bx, by)
+            if core is _BLOCKED:
+                s = core
+            elif self.obstacles:
+                s = self._obstacle_sight(ax, ay, bx, by, core.concealed)
+            else:
+                s = core
             self._sight_cache[key] = s
         return s
 
-    def _compute_sight(self, ax, ay, bx, by) -> Sight:
+    def _terrain_sight(self, ax, ay, bx, by) -> Sight:
+        """Blocking terrain only (hills, woods, buildings): symmetric in A and B."""
         concealed = False
         minx, maxx = (ax, bx) if ax < bx else (bx, ax)
         miny, maxy = (ay, by) if ay < by else (by, ay)
@@ -185,29 +198,54 @@ class Battlefield:
             if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
                 continue
             if ty == "hill":
-                if inside_length(ring, ax, ay, bx, by) > 0.0 and not point_in_ring(ring, ax, ay) \
-                        and not point_in_ring(ring, bx, by):
-                    return Sight(False, False, 0)
+                # blocked when the line crosses the hill and neither leader stands on it
+                if not point_in_ring(ring, ax, ay) and not point_in_ring(ring, bx, by) \
+                        and _crosses_ring(ring, ax, ay, bx, by):
+                    return _BLOCKED
                 continue
             inside = inside_length(ring, ax, ay, bx, by)
             if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
-                return Sight(False, False, 0)
+                return _BLOCKED
             if inside > 0:
                 concealed = True
+        return _CONCEALED if concealed else _CLEAR
+
+    def _obstacle_sight(self, ax, ay, bx, by, concealed: bool) -> Sight:
+        """Obstacles on the line of fire within 4" of the target (B) conceal and/or cover it."""
         cover = 0
-        if self.obstacles:
-            d = math.hypot(bx - ax, by - ay)
-            for ty, _, ls, _, segs in self.obstacles:
-                conceal_o, cover_o = OBSTACLE_TYPES[ty]
-                for (px, py), (qx, qy) in segs:
-                    t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
-                    if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
-                        concealed = concealed or conceal_o
-                        cover = max(cover, cover_o)
+        d = math.hypot(bx - ax, by - ay)
+        for ty, _, ls, _, segs in self.obstacles:
+            conceal_o, cover_o = OBSTACLE_TYPES[ty]
+            for (px, py), (qx, qy) in segs:
+                t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
+                if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
+                    concealed = concealed or conceal_o
+                    cover = max(cover, cover_o)
         return Sight(True, concealed, cover)
+
+    def _compute_sight(self, ax, ay, bx, by) -> Sight:
+        """Uncached line of sight (reference for tests)."""
+        core = self._terrain_sight(ax, ay, bx, by)
+        if core is _BLOCKED or not self.obstacles:
+            return core
+        return self._obstacle_sight(ax, ay, bx, by, core.concealed)
 
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
+
+
+_BLOCKED = Sight(False, False, 0)
+_CLEAR = Sight(True, False, 0)
+_CONCEALED = Sight(True, True, 0)
+
+
+def _crosses_ring(ring, ax, ay, bx, by) -> bool:
+    px, py = ring[-1]
+    for qx, qy in ring:
+        if _segments_cross(ax, ay, bx, by, px, py, qx, qy):
+            return True
+        px, py = qx, qy
+    return False
 
 
 def point_in_ring(ring, x, y) -> bool:
