@@ -21,7 +21,7 @@ import copy
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import events as ev
 from .battlefield import Battlefield
@@ -60,6 +60,40 @@ class Decision:
     def __contains__(self, option) -> bool:
         return tuple(option) in self.options
 
+
+@dataclass(slots=True)
+class Frame:
+    """One entry of the game's stack (plain data, so games deep-copy and digest).
+
+    ``type == "activation"``: a unit taking its actions (``ordered``: activated by a commander's
+    order, which places no activation marker).  Any other type names a *procedure* registered in
+    :data:`PROCEDURES` (e.g. an assault) that is waiting for a decision; ``data`` holds its state.
+    The top frame owns the pending decision.
+    """
+
+    type: str
+    unit: int = -1
+    actions_left: int = 0
+    ordered: bool = False
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStatus:
+    """What restricts a unit's actions right now (computed once per decision)."""
+
+    in_cover: bool
+    suppressed: bool
+    disorganised: bool
+
+
+# Extension points for rules modules (each registers itself on import; see rules/__init__.py):
+#   ACTIONS[name](game, unit, option)                 applies an action option ("name", ...)
+#   ACTION_PROVIDERS: [f(game, unit, status) -> options]  extra legal action options
+#   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
+ACTIONS: dict = {}
+ACTION_PROVIDERS: list = []
+PROCEDURES: dict = {}
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -115,8 +149,7 @@ class Game:
         self.phase = "start"
         self.current = 0  # side whose activation it is (or who decides the initiative)
         self.initiative_winner = -1
-        self.active = -1
-        self.actions_left = 0
+        self.stack: list[Frame] = []
         self.winner: int | None = None
         self.vp = (0, 0)
         self.end_reason = ""
@@ -161,11 +194,38 @@ class Game:
             self._choose_initiative(opt)
         elif kind == "activate":
             self._activate(opt)
-        else:
+        elif self.stack[-1].type == "activation":
             self._action(opt)
+        else:
+            top = self.stack[-1]
+            PROCEDURES[top.type].apply(self, top, opt)
 
     def unit(self, uid: int) -> Unit:
         return self.units[uid]
+
+    @property
+    def active(self) -> int:
+        """The unit taking actions (top activation frame), or -1."""
+        for f in reversed(self.stack):
+            if f.type == "activation":
+                return f.unit
+        return -1
+
+    @property
+    def actions_left(self) -> int:
+        for f in reversed(self.stack):
+            if f.type == "activation":
+                return f.actions_left
+        return 0
+
+    def activation_frame(self) -> Frame | None:
+        for f in reversed(self.stack):
+            if f.type == "activation":
+                return f
+        return None
+
+    def emit(self, event) -> None:
+        self.events.append(event)
 
     def event_log(self) -> list[dict]:
         return [e.to_dict() for e in self.events]
@@ -229,20 +289,38 @@ class Game:
             return
         u = self.units[opt[1]]
         u.activated = True
-        u.fired.clear()
-        self.active = u.uid
-        self.actions_left = 2
-        self.phase = "action"
         self.events.append(ev.UnitActivated(side, u.uid))
+        self.start_activation(u, ordered=False)
+
+    def start_activation(self, u: Unit, ordered: bool = False) -> None:
+        """Push an activation frame: the unit takes two actions (an order's activation places no marker)."""
+        u.fired.clear()
+        self.stack.append(Frame("activation", u.uid, 2, ordered))
+        self.phase = "action"
+
+    def action_done(self, u: Unit, used: int = 1) -> None:
+        """Count ``used`` actions of the top activation frame and end it when none are left."""
+        if self.phase == "over":
+            return
+        f = self.activation_frame()
+        f.actions_left -= used
+        if f.actions_left <= 0 or not u.in_play:
+            self._end_activation()
+        else:
+            self._check_decisive()
 
     def _end_activation(self) -> None:
-        u = self.units[self.active]
-        if u.leader_lost and self.actions_left <= 0 and u.in_play and u.confidence != ROUTED:
+        f = self.stack.pop()
+        u = self.units[f.unit]
+        if u.leader_lost and f.actions_left <= 0 and u.in_play and u.confidence != ROUTED:
             self._appoint_leader(u)
         self.events.append(ev.ActivationEnded(u.uid))
-        self.active = -1
-        self.actions_left = 0
         if self._check_decisive():
+            return
+        if self.stack:  # an ordered activation ends: the commander's frame continues
+            below = self.stack[-1]
+            if below.type == "activation":
+                self.action_done(self.units[below.unit])
             return
         self.current = 1 - u.side
         self.phase = "activate"
@@ -259,7 +337,10 @@ class Game:
             if self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
             return Decision(side, "activate", -1, tuple(opts))
-        u = self.units[self.active]
+        top = self.stack[-1]
+        if top.type != "activation":
+            return PROCEDURES[top.type].decision(self, top)
+        u = self.units[top.unit]
         return Decision(u.side, "action", u.uid, tuple(self._action_options(u)))
 
     def _enemy_units(self, side: int):
@@ -284,6 +365,10 @@ class Game:
         if u.disorganised():
             if not suppressed:
                 opts.extend(self._move_options(u, in_cover))
+            if ACTION_PROVIDERS:
+                status = UnitStatus(in_cover, suppressed, True)
+                for provider in ACTION_PROVIDERS:
+                    opts.extend(provider(self, u, status))
             return opts
         if not suppressed:
             if not u.propped:
@@ -303,6 +388,10 @@ class Game:
                 opts.append(("reorganise", "rearrange"))
         if not suppressed and not u.complete_concealment and (u.confidence != BROKEN or in_cover):
             opts.extend(self._shoot_options(u))
+        if ACTION_PROVIDERS:
+            status = UnitStatus(in_cover, suppressed, False)
+            for provider in ACTION_PROVIDERS:
+                opts.extend(provider(self, u, status))
         return opts
 
     def _move_options(self, u: Unit, in_cover: bool) -> list:
@@ -460,11 +549,12 @@ class Game:
 
     # ------------------------------------------------------------------ actions
     def _action(self, opt) -> None:
-        u = self.units[self.active]
+        f = self.stack[-1]
+        u = self.units[f.unit]
         name = opt[0]
         if name == "end":
             self.events.append(ev.ActionForgone(u.uid))
-            self.actions_left = 0
+            f.actions_left = 0
             self._end_activation()
             return
         if name == "move":
@@ -483,13 +573,11 @@ class Game:
             self._do_recover(u)
         elif name == "reorganise":
             self._do_reorganise(u, opt[1])
-        self.actions_left -= 1
-        if self.phase == "over":
-            return
-        if self.actions_left <= 0 or not u.in_play:
-            self._end_activation()
-        elif self._check_decisive():
-            return
+        else:
+            handler = ACTIONS[name]
+            if handler(self, u, opt) is False:
+                return  # the handler manages the activation itself (e.g. it pushed a procedure)
+        self.action_done(u)
 
     def _enemy_figures(self, u: Unit):
         figs = []
@@ -774,8 +862,9 @@ class Game:
                           u.complete_concealment, u.activated, sorted(u.fired), u.under_fire_before,
                           u.suppressed_before, u.leader_lost, u.routed_off, u.loose,
                           [[f.status, f.wounds, f.dx, f.dy] for f in u.figures]])
-        return {"turn": self.turn, "phase": self.phase, "current": self.current, "active": self.active,
-                "actions_left": self.actions_left, "initiative": self.initiative_winner, "winner": self.winner,
+        return {"turn": self.turn, "phase": self.phase, "current": self.current,
+                "stack": [[f.type, f.unit, f.actions_left, f.ordered, f.data] for f in self.stack],
+                "initiative": self.initiative_winner, "winner": self.winner,
                 "units": units, "dice": self.dice.getstate(), "n_events": len(self.events)}
 
     def state_digest(self) -> str:
