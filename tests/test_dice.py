@@ -1,10 +1,11 @@
 """Core Mechanic: die types, open/closed die shifts, opposed rolls, clockface, dice sources."""
+import math
 from fractions import Fraction
 
 import pytest
 
 from dustup_env.rules import D4, D6, D8, D10, D12, DiceScriptError, ScriptedDice, SeededDice, die_name, parse_die
-from dustup_env.rules.dice import (OpposedResult, clockface_direction, die_max, die_sides, enumerate_outcomes,
+from dustup_env.rules.dice import (OpposedResult, shift_open_both, clockface_direction, die_max, die_sides, enumerate_outcomes,
                                    shift_closed, shift_open, value_to_die)
 from dustup_env.rules.shoot_action import allocation_roll
 
@@ -90,13 +91,34 @@ def test_more_than_double_and_less_than_half():
 
 
 # --- clockface --------------------------------------------------------------------------------------
-def test_clockface_rolls_a_d12():
-    assert clockface_direction(ScriptedDice([("d12", 7)])) == 7
+@pytest.mark.parametrize("hour,vec", [(12, (0.0, 1.0)), (3, (1.0, 0.0)), (6, (0.0, -1.0)), (9, (-1.0, 0.0)),
+                                       (7, (-0.5, -math.sqrt(3) / 2)), (1, (0.5, math.sqrt(3) / 2))])
+def test_clockface_rolls_a_d12_and_turns_clockwise(hour, vec):
+    x, y = clockface_direction(ScriptedDice([("d12", hour)]))
+    assert x == pytest.approx(vec[0], abs=1e-12) and y == pytest.approx(vec[1], abs=1e-12)
+
+
+def test_clockface_twelve_oclock_can_be_nominated():
+    # 12 o'clock nominated as east: 3 o'clock is then south
+    x, y = clockface_direction(ScriptedDice([("d12", 3)]), twelve=(1.0, 0.0))
+    assert x == pytest.approx(0.0, abs=1e-12) and y == pytest.approx(-1.0, abs=1e-12)
     with pytest.raises(DiceScriptError):
         clockface_direction(ScriptedDice([("d8", 7)]))
     d = SeededDice(3)
-    seen = {clockface_direction(d) for _ in range(500)}
-    assert seen == set(range(1, 13))
+    seen = {tuple(round(c, 6) for c in clockface_direction(d)) for _ in range(500)}
+    assert len(seen) == 12
+
+
+@pytest.mark.parametrize("a,sa,b,sb,out", [
+    (D10, +2, D6, 0, (D12, D4)),      # the seed's example: the second shift moves to the opponent
+    (D12, +1, D12, +1, (D10, D10)),   # both overflow by one: each excess shifts the other die down
+    (D12, +2, D8, +1, (D12, D6)),     # a: +2 over D12 -> b -2; b: D10 stays, then -2 -> D6
+    (D4, -2, D8, 0, (D4, D12)),       # below D4 becomes positive shifts of the opponent
+    (D6, -3, D12, +1, (D4, D12)),     # a -1 over the bottom -> b +1 (capped); b's +1 over the top -> a -1 (capped)
+    (D8, +1, D8, -1, (D10, D6)),      # no overflow: plain shifts
+])
+def test_open_shifts_on_both_dice(a, sa, b, sb, out):
+    assert shift_open_both(a, sa, b, sb) == out
 
 
 # --- dice sources -------------------------------------------------------------------------------------

@@ -128,3 +128,11 @@ def test_builtin_scenarios_load():
         g = Game(name, seed=3)
         assert g.units and all(not u.disorganised() for u in g.units)
         assert {u.side for u in g.units} == {0, 1}
+
+
+@pytest.mark.parametrize("fatigue,rolls,conf", [("tired", [4], STEADY), ("tired", [1, 3], SHAKEN),
+                                                 ("tired", [1, 1], SHAKEN), ("exhausted", [1, 1], SHAKEN),
+                                                 ("fresh", [1, 1], SHAKEN)])
+def test_random_confidence_drops_from_the_fatigue_level_never_below_shaken(fatigue, rolls, conf):
+    g = one({"confidence": "random", "fatigue": fatigue}, dice=[("d6", r) for r in rolls])
+    assert g.units[0].confidence == conf == g.units[0].initial_confidence

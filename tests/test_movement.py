@@ -310,3 +310,23 @@ def test_routed_unit_only_withdraws_and_routs_off_its_home_edge():
     assert g.units[0].confidence == ROUTED
     assert g.current == 1  # the activation passed to the enemy
     assert ("activate", 0) not in g.decision().options
+
+
+def test_broken_unit_moving_towards_the_enemy_inside_cover_must_test():
+    # restrictions are cumulative (RN-016): broken units also take shaken's leadership test
+    scn = shaken_scn()
+    scn["sides"][0]["units"][0]["confidence"] = "broken"
+    g = move(scn, ("move", NORTH, D3), [("d8", 1)])  # towards the enemy, staying in the woods
+    t = last_event(g, "LeadershipTested")
+    assert (t["roll"], t["needed"], t["passed"]) == (1, 2, False)
+    assert (g.units[0].x, g.units[0].y) == (24.0, 10.0)
+
+
+def test_a_forced_withdraw_ends_the_propped_state():
+    scn = scenario([unit("M", (24, 20), figures=ONE, confidence="broken")], [unit("E", (24, 40), figures=ONE)],
+                   terrain=[rect("light_woods", 4, 2, 12, 10)])
+    g = begin(scn, [("d6", 6)])
+    g.units[0].propped = True
+    activate(g, 0)
+    g.apply(("withdraw",))
+    assert g.units[0].propped is False

@@ -98,6 +98,21 @@ def shift_open(own: int, shift: int, other: int) -> tuple[int, int]:
     return s, other
 
 
+def shift_open_both(a: int, shift_a: int, b: int, shift_b: int) -> tuple[int, int]:
+    """Open shifts on both dice of an opposed roll (rules-notes RN-027).
+
+    Each side's net shift is applied; each side's excess beyond D12 (or below D4) moves once to the
+    other die with the opposite sign; then both dice are clamped (closed).  Shifts never pass back.
+    """
+    na, nb = a + shift_a, b + shift_b
+    xa = na - D12 if na > D12 else (na - D4 if na < D4 else 0)  # + above D12, - below D4
+    xb = nb - D12 if nb > D12 else (nb - D4 if nb < D4 else 0)
+    na -= xa
+    nb -= xb
+    na, nb = na - xb, nb - xa
+    return min(max(na, D4), D12), min(max(nb, D4), D12)
+
+
 @dataclass(frozen=True, slots=True)
 class OpposedResult:
     """Outcome of an opposed roll from the active side's ('roller') view."""
@@ -294,6 +309,16 @@ def exact_distribution(procedure, key=lambda r: r) -> dict:
     return {k: sum((Fraction(c, d) for d, c in byd.items()), Fraction(0)) for k, byd in counts.items()}
 
 
-def clockface_direction(dice: DiceSource) -> int:
-    """Random direction by the clockface method: a D12 gives the hour (12 = the nominated 12 o'clock)."""
-    return dice.roll(D12)
+def clockface_direction(dice: DiceSource, twelve: tuple[float, float] = (0.0, 1.0)) -> tuple[float, float]:
+    """Random direction by the clockface method: a D12 gives the hour, 30 degrees clockwise per hour
+    from the nominated 12 o'clock direction ``twelve`` (default: +y, towards the far edge from the
+    south side; rules-notes RN-028).  Returns a unit vector."""
+    import math
+
+    hour = dice.roll(D12)
+    ang = math.radians(30.0 * (hour % 12))
+    tx, ty = twelve
+    n = math.hypot(tx, ty) or 1.0
+    tx, ty = tx / n, ty / n
+    # clockwise rotation when +y is "up" on the table
+    return (tx * math.cos(ang) + ty * math.sin(ang), -tx * math.sin(ang) + ty * math.cos(ang))

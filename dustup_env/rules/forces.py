@@ -142,13 +142,16 @@ def random_leadership(dice: DiceSource) -> int:
     return 3 if r == 1 else (1 if r == 6 else 2)
 
 
-def random_confidence(dice: DiceSource) -> int:
-    """Optional random initial confidence: D6, a 1 drops to steady and re-rolls; a second 1 drops to shaken."""
+def random_confidence(dice: DiceSource, start: int = CONFIDENT) -> int:
+    """Optional random initial confidence: D6, a 1 drops one level and re-rolls; a second 1 drops another.
+
+    The drops apply from the fatigue level ``start`` but never below shaken (rules-notes RN-017).
+    """
     if dice.roll(D6) != 1:
-        return CONFIDENT
+        return start
     if dice.roll(D6) != 1:
-        return STEADY
-    return SHAKEN
+        return max(start, min(SHAKEN, start + 1))
+    return max(start, min(SHAKEN, start + 2))
 
 
 def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: dict, dice: DiceSource) -> Unit:
@@ -158,7 +161,7 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     lv = random_leadership(dice) if lv == "random" else int(lv)
     conf = spec.get("confidence")
     if conf == "random":
-        confidence = random_confidence(dice)
+        confidence = random_confidence(dice, FATIGUE_CONFIDENCE[spec.get("fatigue", "fresh")])
     elif conf is not None:
         confidence = CONFIDENCE_NAMES.index(conf)
     else:

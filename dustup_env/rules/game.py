@@ -107,6 +107,19 @@ def _battlefield(doc: dict) -> Battlefield:
     return bf
 
 
+def _plain(obj):
+    """Plain-data view of a dataclass instance (every field, recursively; sets sorted)."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: _plain(getattr(obj, k)) for k in obj.__dataclass_fields__}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    return obj
+
+
 class Game:
     """One game of Dustup."""
 
@@ -588,7 +601,7 @@ class Game:
     def _do_move(self, u: Unit, d: int, k: int) -> None:
         px, py = nominated_point(u, d, k)
         bf = self.bf
-        if u.confidence == SHAKEN:
+        if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
             near = self._nearest_enemy(u)
             toward = near is not None and math.hypot(px - near.x, py - near.y) < math.hypot(u.x - near.x, u.y - near.y)
             leaving = bf.in_cover(u.x, u.y) and not bf.in_cover(px, py)
@@ -605,6 +618,8 @@ class Game:
         x, y = move_path(self.bf, u, px, py, points, self._enemy_figures(u), armours[u.armour].power_armour)
         was_disorganised = u.disorganised()
         u.x, u.y = x, y
+        if withdraw:
+            u.propped = False  # a forced move ends the propped state at no cost (RN-048)
         if was_disorganised:
             reform(u)
             u.loose = False
@@ -856,14 +871,9 @@ class Game:
 
     def snapshot(self) -> dict:
         """Canonical plain-data snapshot of the whole state (for digests and debugging)."""
-        units = []
-        for u in self.units:
-            units.append([u.uid, u.x, u.y, u.leader, u.lv, u.quality, u.confidence, u.suppression, u.propped,
-                          u.complete_concealment, u.activated, sorted(u.fired), u.under_fire_before,
-                          u.suppressed_before, u.leader_lost, u.routed_off, u.loose,
-                          [[f.status, f.wounds, f.dx, f.dy] for f in u.figures]])
+        units = [_plain(u) for u in self.units]
         return {"turn": self.turn, "phase": self.phase, "current": self.current,
-                "stack": [[f.type, f.unit, f.actions_left, f.ordered, f.data] for f in self.stack],
+                "stack": [_plain(f) for f in self.stack],
                 "initiative": self.initiative_winner, "winner": self.winner,
                 "units": units, "dice": self.dice.getstate(), "n_events": len(self.events)}
 
