@@ -1,22 +1,23 @@
 """ActionCodec: engine option tuples <-> flat ``Discrete(N)`` action indices.
 
-The layout is FIXED (independent of the game state and of the scenario, given ``MAX_UNITS``):
+The layout is FIXED (independent of the game state and of the scenario, given ``MAX_UNITS`` and
+``MAX_MARKERS``).  It is declared as a list of option *families* (:data:`FAMILIES`): each family is
+an option name and the kinds of its arguments; its block of indices is the product of the argument
+sizes.  Argument kinds:
 
-=========  =====================================================================
-index      option
-=========  =====================================================================
-0          ``("end",)`` in action decisions, ``("pass",)`` in activate decisions
-1          ``("first",)``
-2          ``("second",)``
-3..14      ``("activate", uid)``: own-unit slot 0..11 (slot = position in ``game.side_units[side]``)
-15         ``("prop",)``
-16         ``("unprop",)``
-17         ``("recover",)``
-18         ``("withdraw",)``
-19..22     ``("reorganise", x)`` for x = conceal, reveal, rearrange, leader
-23..86     ``("move", d, k)``: ``23 + 4 * d' + k`` (16 directions d' x 4 distances k)
-87..158    ``("shoot", uid, mode)``: ``87 + 6 * slot + m`` (enemy slot 0..11 x FIRE_MODES)
-=========  =====================================================================
+=========  ======================================================================================
+``own``    a unit of the acting side: slot = position of the uid in ``game.side_units[side]``
+``enemy``  a unit of the other side: slot = position in ``game.side_units[1 - side]``
+``dir``    a 16-point compass direction (mirrored for a flipped side, see below)
+``dist``   an index into ``move_action.DISTANCES``
+``mode``   a fire mode name from ``shoot_action.FIRE_MODES``
+``marker`` a hidden-unit marker: slot = index in ``game.markers`` (``MAX_MARKERS`` slots)
+a tuple    an enumeration of literal values (e.g. the reorganise tasks)
+=========  ======================================================================================
+
+Index 0 is shared: ``("pass",)`` in activate decisions, ``("end",)`` otherwise.  The first 159
+indices (issue #2's vocabulary) are unchanged; the close assault, command, detachment, medical,
+detection and initiative options follow (see ``docs/observation.md`` and ``action_name``).
 
 Mirroring: every side sees its home edge at the bottom.  A side whose home edge is ``north`` (and,
 for west/east scenarios, side 1) sees the table flipped vertically (``y -> height - y``).  Move
@@ -26,6 +27,8 @@ index "move north" always means "towards the enemy's side of the table" from the
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .rules import IllegalOptionError
@@ -33,9 +36,63 @@ from .rules.move_action import DIRECTIONS, DISTANCES
 from .rules.shoot_action import FIRE_MODES
 
 MAX_UNITS = 12
+MAX_MARKERS = 24
 N_DIST = len(DISTANCES)
 N_MODES = len(FIRE_MODES)
 REORGANISE = ("conceal", "reveal", "rearrange", "leader")
+REORGANISE_MORE = ("column", "tactical", "mount", "dismount", "extract", "assume_command", "task")
+DETACH = ("half", "support", "scout")
+
+# (name, argument kinds); "end"/"pass" is index 0 and not listed.
+FAMILIES: tuple = (
+    ("first", ()), ("second", ()),
+    ("activate", ("own",)),
+    ("prop", ()), ("unprop", ()), ("recover", ()), ("withdraw", ()),
+    ("reorganise", (REORGANISE,)),
+    ("move", ("dir", "dist")),
+    ("shoot", ("enemy", "mode")),
+    # --- issue 3: the rest of infantry Dustup --------------------------------------------------
+    ("reorganise", (REORGANISE_MORE,)),
+    ("assault", ("enemy",)),            # Assault Action: declare a close assault on an enemy unit
+    ("stand", ()),                      # the defender stands and takes the courage test
+    ("occupy", ()),                     # the attacker occupies the withdrawn defender's position
+    ("contact", ()),                    # the attacker (first or second move) attempts to contact
+    ("halt", ()),                       # the attacker gives up the second move to contact
+    ("fire", ("mode",)),                # final defensive fire with these weapons
+    ("hold_fire", ()),                  # no final defensive fire
+    ("resolve", ("enemy",)),            # which pairing of a multiple-unit combat is resolved next
+    ("order", ("own",)),                # Order Action: (re)activate a subordinate
+    ("rally", ("own",)),                # Rally Action
+    ("combined_assault", ("enemy",)),   # a commander orders two subordinates to assault this unit
+    ("choose", ("own",)),               # pick a unit of one's own (e.g. the units of a combined assault)
+    ("detach", (DETACH,)),              # Detach Element Action
+    ("activate_detachment", ("own",)),  # the parent's leader activates its detachment
+    ("regroup", ("own",)),              # Regroup Action with this unit
+    ("treat", ("own",)),                # Medical Treatment Action on this unit
+    ("detect", ("marker",)),            # Detect Action on a hidden-unit marker
+    ("panic_test", ()),                 # a panicking unit's activation: both actions test
+    ("seize", ("own",)),                # Seize the Initiative: activate this unit out of sequence
+    ("decline", ()),                    # do not seize the initiative
+)
+
+_SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,
+         "marker": MAX_MARKERS}
+
+
+def _arg_size(kind) -> int:
+    return len(kind) if isinstance(kind, tuple) else _SIZE[kind]
+
+
+# block start of each family (a family name may have several blocks, e.g. "reorganise")
+_BLOCKS: list = []  # (start, name, kinds, size)
+_n = 1
+for _name, _kinds in FAMILIES:
+    _size = 1
+    for _k in _kinds:
+        _size *= _arg_size(_k)
+    _BLOCKS.append((_n, _name, _kinds, _size))
+    _n += _size
+N_ACTIONS = _n
 
 END = PASS = 0
 FIRST = 1
@@ -48,7 +105,8 @@ WITHDRAW = PROP + 3
 REORG0 = PROP + 4  # 19..22
 MOVE0 = REORG0 + len(REORGANISE)  # 23
 SHOOT0 = MOVE0 + DIRECTIONS * N_DIST  # 87
-N_ACTIONS = SHOOT0 + MAX_UNITS * N_MODES  # 159
+assert [b[0] for b in _BLOCKS[:7]] == [FIRST, SECOND, ACTIVATE0, PROP, UNPROP, RECOVER, WITHDRAW]
+assert _BLOCKS[8][0] == MOVE0 and _BLOCKS[9][0] == SHOOT0
 
 
 def mirror_direction(d: int) -> int:
@@ -71,61 +129,77 @@ def action_name(a: int) -> str:
     a = int(a)
     if a == 0:
         return "end/pass"
-    if a == FIRST:
-        return "first"
-    if a == SECOND:
-        return "second"
-    if ACTIVATE0 <= a < PROP:
-        return f"activate own slot {a - ACTIVATE0}"
-    if a in (PROP, UNPROP, RECOVER, WITHDRAW):
-        return ("prop", "unprop", "recover", "withdraw")[a - PROP]
-    if REORG0 <= a < MOVE0:
-        return f"reorganise {REORGANISE[a - REORG0]}"
-    if MOVE0 <= a < SHOOT0:
-        d, k = divmod(a - MOVE0, N_DIST)
-        return f"move dir {d} (mirrored frame) {DISTANCES[k]:g}in"
-    if SHOOT0 <= a < N_ACTIONS:
-        s, m = divmod(a - SHOOT0, N_MODES)
-        return f"shoot enemy slot {s} mode {FIRE_MODES[m]}"
+    for start, name, kinds, size in _BLOCKS:
+        if start <= a < start + size:
+            off = a - start
+            parts = []
+            for k in reversed(kinds):
+                n = _arg_size(k)
+                off, r = divmod(off, n)
+                if isinstance(k, tuple):
+                    parts.append(k[r])
+                elif k == "dist":
+                    parts.append(f"{DISTANCES[r]:g}in")
+                elif k == "mode":
+                    parts.append(FIRE_MODES[r])
+                elif k == "dir":
+                    parts.append(f"dir {r} (mirrored frame)")
+                else:
+                    parts.append(f"{k} slot {r}")
+            return " ".join([name] + parts[::-1])
     return f"out of range ({a})"
 
 
 class _Tables:
     """Per-(game, side) lookup tables: option tuple -> index and index -> option (kind-dependent slot 0)."""
 
-    __slots__ = ("enc", "dec")
+    __slots__ = ("enc", "dec", "key")
 
-    def __init__(self, game, side: int):
+    def __init__(self, game, side: int, key):
         if len(game.side_units[side]) > MAX_UNITS or len(game.side_units[1 - side]) > MAX_UNITS:
             raise ValueError(f"the codec supports at most {MAX_UNITS} units per side")
+        markers = getattr(game, "markers", ())
+        if len(markers) > MAX_MARKERS:
+            raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
         flip = side_flips(game, side)
-        enc: dict[tuple, int] = {("end",): END, ("pass",): PASS, ("first",): FIRST, ("second",): SECOND,
-                                 ("prop",): PROP, ("unprop",): UNPROP, ("recover",): RECOVER,
-                                 ("withdraw",): WITHDRAW}
-        for i, r in enumerate(REORGANISE):
-            enc[("reorganise", r)] = REORG0 + i
-        for slot, uid in enumerate(game.side_units[side]):
-            enc[("activate", uid)] = ACTIVATE0 + slot
-        for d in range(DIRECTIONS):
-            dd = mirror_direction(d) if flip else d
-            for k in range(N_DIST):
-                enc[("move", d, k)] = MOVE0 + dd * N_DIST + k
-        for slot, uid in enumerate(game.side_units[1 - side]):
-            for m, mode in enumerate(FIRE_MODES):
-                enc[("shoot", uid, mode)] = SHOOT0 + slot * N_MODES + m
+        values = {
+            "own": list(game.side_units[side]),
+            "enemy": list(game.side_units[1 - side]),
+            "dir": list(range(DIRECTIONS)),
+            "dist": list(range(N_DIST)),
+            "mode": list(FIRE_MODES),
+            "marker": list(range(len(markers))),
+        }
+        enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
+        for start, name, kinds, size in _BLOCKS:
+            if not kinds:
+                enc[(name,)] = start
+                continue
+            axes = []
+            for k in kinds:
+                vals = list(k) if isinstance(k, tuple) else values[k]
+                axes.append(list(enumerate(vals)))
+            for combo in itertools.product(*axes):
+                idx = 0
+                for (slot, _), k in zip(combo, kinds):
+                    if k == "dir" and flip:
+                        slot = mirror_direction(slot)
+                    idx = idx * _arg_size(k) + slot
+                enc[(name,) + tuple(v for _, v in combo)] = start + idx
         dec: list = [None] * N_ACTIONS
         for opt, i in enc.items():
             if i != 0:
                 dec[i] = opt
         self.enc = enc
         self.dec = dec
+        self.key = key
 
 
 class ActionCodec:
     """Maps a game's option tuples to and from the fixed flat index layout (see module docstring).
 
     ``encode(game, side, option)`` / ``decode(game, side, action, kind=None)`` / ``mask(game, decision)``.
-    Lookup tables are built once per game (the codec remembers the last game it saw).
+    Lookup tables are built once per game and rebuilt when units (detachments) or markers are added.
     """
 
     n = N_ACTIONS
@@ -138,9 +212,10 @@ class ActionCodec:
         if game is not self._game:
             self._game = game
             self._tables = [None, None]
+        key = (len(game.side_units[0]), len(game.side_units[1]), len(getattr(game, "markers", ())))
         t = self._tables[side]
-        if t is None:
-            t = self._tables[side] = _Tables(game, side)
+        if t is None or t.key != key:
+            t = self._tables[side] = _Tables(game, side, key)
         return t
 
     def encode(self, game, side: int, option) -> int:
@@ -166,7 +241,10 @@ class ActionCodec:
 
     def indices(self, game, decision) -> list[int]:
         enc = self._t(game, decision.side).enc
-        return [enc[o] for o in decision.options]
+        try:
+            return [enc[o] for o in decision.options]
+        except KeyError as e:
+            raise IllegalOptionError(f"legal option {e.args[0]!r} has no action index: extend codec.FAMILIES") from None
 
     def mask(self, game, decision, out: np.ndarray | None = None) -> np.ndarray:
         """Boolean mask of the decision's legal options (exactly those, no more)."""

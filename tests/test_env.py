@@ -113,7 +113,15 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 159
+    assert c.n == N_ACTIONS == 326
+    # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
+    assert c.encode(g, 0, ("reorganise", "column")) == 159
+    assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
+    assert c.encode(g, 1, ("assault", g.side_units[0][2])) == 166 + 2
+    assert c.encode(g, 0, ("fire", "half")) == 182 + FIRE_MODES.index("half")
+    assert c.encode(g, 0, ("decline",)) == N_ACTIONS - 1
+    enc = c._t(g, 0).enc
+    assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0
     assert c.decode(g, 0, 0, "activate") == ("pass",) and c.decode(g, 0, 0, "action") == ("end",)
     assert c.encode(g, 0, ("first",)) == 1 and c.encode(g, 1, ("second",)) == 2
