@@ -461,7 +461,7 @@ class DustupEnv(gym.Env):
         if d is None:
             b[gb + 5] = 0.0
         else:
-            b[gb + 2 + KINDS[d.kind]] = 1.0
+            b[gb + 2 + KINDS.get(d.kind, 2)] = 1.0  # procedure decisions (assault steps...) count as "action"
             b[gb + 5] = 1.0 if d.side == me else 0.0
         b[gb + 7] = 1.0 if g.initiative_winner == me else 0.0
         b[gb + 8] = unact[me] / MAX_UNITS
