@@ -133,3 +133,15 @@ def test_killed_tournament_resumes_from_the_command_line(tmp_path):
     r2 = subprocess.run(cmd[:cmd.index("--out") + 1] + [str(fresh)] + cmd[cmd.index("--out") + 2:],
                         capture_output=True, text=True)
     assert json.loads(r2.stdout)["ratings"] == resumed["ratings"]
+
+
+def test_ray_backend_gives_identical_results(tmp_path):
+    ray = pytest.importorskip("ray")  # installed with the dev extras
+    local = T.run(["random", "scripted"], ["skirmish"], 4, tmp_path / "l", seed=9, concurrency=2, progress=False)
+    try:
+        viaray = T.run(["random", "scripted"], ["skirmish"], 4, tmp_path / "r", seed=9, concurrency=2,
+                       backend="ray", progress=False)
+    finally:
+        ray.shutdown()
+    strip = lambda rs: [(r["key"], r["winner"], r["vp"], r["decisions"]) for r in rs]
+    assert strip(local) == strip(viaray)
