@@ -391,7 +391,7 @@ class DustupEnv(gym.Env):
         for j, (u, o) in enumerate(self._unit_slots):
             if u.hidden and u.side != me:  # a hidden enemy unit: an empty slot (only its marker shows)
                 if cache[j] != "hidden":
-                    b[o:o + UF] = 0.0
+                    self._obs_view[o:o + UF] = 0.0
                     cache[j] = "hidden"
                 if u.in_play:
                     inplay[u.side] += 1
