@@ -203,3 +203,18 @@ def test_env_episode_with_hidden_units_masks_match():
             obs, r, term, trunc, info = env.step(a)
             assert obs.shape == env.observation_space.shape and env.observation_space.contains(obs)
             done = term or trunc
+
+
+@pytest.mark.parametrize("options", [{}, {"seize_tokens": 2}, {"activation": "cards"}])
+def test_scripted_agent_detects_and_declines_seizing(options):
+    from agents import make_agent
+
+    sa, _ = twin_scenarios()
+    agents = [make_agent("scripted", seed=0), make_agent("random", seed=1)]
+    for a in agents:
+        a.reset(0)
+    g = Game(sa, seed=3, options=options)
+    while not g.over:
+        d = g.decision()
+        g.apply(agents[d.side].choose(g, d))
+    assert any(e["type"] == "DetectionAttempted" for e in g.event_log())
