@@ -66,6 +66,17 @@ class Unit:
     leader_lost: bool = False  # leader became a casualty: next activation reorganises
     routed_off: bool = False
     loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
+    # --- Command and Morale (rules/command.py, rules/morale.py) ---------------------------------
+    commander: int = -1  # uid of the superior (commanding) unit, -1 = none (top of the command tree)
+    second_in_command: bool = False  # an HQ whose second in command takes over if the commander falls
+    command_lost: bool = False  # this unit's commander fell with no second in command: it commands no one
+    promotion_pending: bool = False  # its side may promote a subordinate in its place (a decision)
+    assume_command: int = -1  # promoted: uid of the lost command unit whose command it assumes
+    terror: bool = False  # provokes terror
+    panicked: bool = False
+    panic_passed: bool = False  # passed a panic test: never tests again
+    panic_triggers: int = 0  # bit set of panic triggers already met (see morale.PANIC_*)
+    panic_routed: bool = False  # routed while panicking: may never be rallied
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -180,4 +191,5 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
-                grenades=bool(spec.get("grenades", False)))
+                grenades=bool(spec.get("grenades", False)),
+                second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)))
