@@ -349,7 +349,7 @@ def promotion_game(dice=()):
 
 
 def test_no_second_in_command_the_side_may_promote_a_subordinate():
-    g = promotion_game([("d6", 3), ("d8", 5)])
+    g = promotion_game([("d6", 3)])
     d = g.decision()
     assert (d.side, d.kind, d.unit) == (0, "promote", 0)
     assert d.options == (("choose", 1), ("choose", 2), ("decline",))
@@ -366,7 +366,7 @@ def test_no_second_in_command_the_side_may_promote_a_subordinate():
     assert last_event(g, "LeaderAppointed")["unit"] == 1
     assert g.units[2].commander == 1 and g.units[1].commander == -1 and g.units[0].commander == 1
     assert command.is_commander(g, g.units[1]) and not command.is_commander(g, g.units[0])
-    assert g.dice.remaining == 1
+    assert g.dice.remaining == 0
 
 
 def test_promoted_unit_orders_its_new_subordinates():
