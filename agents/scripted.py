@@ -112,7 +112,39 @@ class ScriptedAgent(Agent):
             return self._choose_unit(game, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens
             return ("decline",)
+        if d.kind != "action":  # procedure decisions (promotion, choosing units): the first real choice
+            for o in d.options:
+                if o[0] not in ("decline", "end", "hold_fire"):
+                    return o
+            return d.options[0]
         return self._choose_action(game, d)
+
+    def _command(self, game, d):
+        """A commander rallies shaken/broken/routed units first, then orders a unit that has a good shot."""
+        best, bs = None, 0.0
+        for o in d.options:
+            if o[0] == "rally":
+                v = game.units[o[1]]
+                s = 10.0 + v.confidence
+                if v.confidence >= 2 and s > bs:  # shaken or worse
+                    best, bs = o, s
+        if best is not None:
+            return best
+        for o in d.options:
+            if o[0] != "order":
+                continue
+            v = game.units[o[1]]
+            if v.suppression or v.leader_lost or v.confidence >= BROKEN:
+                continue
+            near = 1e9
+            for e in game._enemy_units(v.side):
+                dd = math.hypot(e.x - v.x, e.y - v.y)
+                if dd < near and dd <= 36.0 and game.bf.has_los(v.x, v.y, e.x, e.y):
+                    near = dd
+            s = 0.0 if near >= 1e9 else 1.0 + (36.0 - near) / 36.0 + (0.5 if not v.activated else 0.0)
+            if s > bs:
+                best, bs = o, s
+        return best
 
     def _choose_unit(self, game, d):
         best, bscore = None, -1e9
@@ -146,6 +178,10 @@ class ScriptedAgent(Agent):
             return ("reorganise", "leader")
         if "recover" in names:
             return ("recover",)
+        if "rally" in names or "order" in names:
+            cmd = self._command(game, d)
+            if cmd is not None:
+                return cmd
         shot, score = self._best_shot(game, d)
         if shot is not None:
             return shot

@@ -167,8 +167,11 @@ def test_chit_quality_variant_counts_and_end_of_turn_rule():
     # the bag is empty, Red still has unit 2: it may activate it (the side that did not draw last first)
     d = g.decision()
     assert (d.side, d.kind, d.options) == (1, "activate", (("activate", 2), ("pass",)))
-    g.dice.results.extend(g.dice.__class__([("d4", 4)]).results)
+    # unit 2 is untrained: its first activation in sight of the enemy takes a panic test first
+    # (D4 4 > LV 2, passed), then the next turn's chit draw rolls (4 chits)
+    g.dice.results.extend(g.dice.__class__([("d4", 4), ("d4", 4)]).results)
     activate(g, 2)
+    assert last_event(g, "PanicTested")["passed"] is True
     end_activation(g)
     assert g.turn == 2 and g.dice.remaining == 0
 

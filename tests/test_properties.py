@@ -27,6 +27,7 @@ class Invariants:
 
     def __init__(self, g: Game):
         self.n_figures = [len(u.figures) for u in g.units]
+        self.n_events = len(g.events)
         self.killed = [{i for i, f in enumerate(u.figures) if f.status == KILLED} for u in g.units]
         self.conf = [u.confidence for u in g.units]
         self.routed_off = [u.routed_off for u in g.units]
@@ -35,13 +36,15 @@ class Invariants:
 
     def check(self, g: Game):
         assert [len(u.figures) for u in g.units] == self.n_figures
+        rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "RallyTested"}
+        self.n_events = len(g.events)
         for k, u in enumerate(g.units):
             killed = {i for i, f in enumerate(u.figures) if f.status == KILLED}
             assert self.killed[k] <= killed, f"unit {k}: a killed figure came back"
             self.killed[k] = killed
             assert 0 <= u.suppression <= 3
             assert 0 <= u.confidence <= 4
-            assert u.confidence >= self.conf[k], f"unit {k}: confidence improved (no rally in these rules)"
+            assert u.confidence >= self.conf[k] or k in rallied, f"unit {k}: confidence improved without a rally"
             self.conf[k] = u.confidence
             assert u.routed_off >= self.routed_off[k]
             self.routed_off[k] = u.routed_off
@@ -58,11 +61,12 @@ class Invariants:
         else:
             d = g.decision()
             assert isinstance(d, Decision)
-            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action")
+            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action", "promote", "choose")
             assert len(d.options) > 0
             assert len(set(d.options)) == len(d.options)
             if d.kind == "action":
-                assert g.units[d.unit].side == d.side and g.units[d.unit].activated
+                ordered = any(f.ordered and f.unit == d.unit for f in g.stack)  # orders place no marker
+                assert g.units[d.unit].side == d.side and (g.units[d.unit].activated or ordered)
 
 
 def aggressive(g, rng):

@@ -72,6 +72,17 @@ class Unit:
     revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
     sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
     size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
+    # --- Command and Morale (rules/command.py, rules/morale.py) ---------------------------------
+    commander: int = -1  # uid of the superior (commanding) unit, -1 = none (top of the command tree)
+    second_in_command: bool = False  # an HQ whose second in command takes over if the commander falls
+    command_lost: bool = False  # this unit's commander fell with no second in command: it commands no one
+    promotion_pending: bool = False  # its side may promote a subordinate in its place (a decision)
+    assume_command: int = -1  # promoted: uid of the lost command unit whose command it assumes
+    terror: bool = False  # provokes terror
+    panicked: bool = False
+    panic_passed: bool = False  # passed a panic test: never tests again
+    panic_triggers: int = 0  # bit set of panic triggers already met (see morale.PANIC_*)
+    panic_routed: bool = False  # routed while panicking: may never be rallied
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -188,4 +199,5 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
                 grenades=bool(spec.get("grenades", False)), hidden=bool(spec.get("hidden", False)),
                 was_hidden=bool(spec.get("hidden", False)), sensor=SENSORS[spec.get("sensor", "unaided")],
-                size=int(spec.get("size", 1)))
+                size=int(spec.get("size", 1)),
+                second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)))

@@ -49,6 +49,8 @@ DEFAULT_OPTIONS = {
     "seize_tokens": 0,  # "Seize the Initiative": tokens per side (an int, or [side 0, side 1]); 0 = off
     "activation": "alternate",  # "Random Activation": "alternate" (standard) | "chits" | "cards"
     "chit_quality_variant": False,  # chits: +1 chit per veteran/elite unit, -1 per militia (untrained) unit
+    "rally_double_half": False,  # optional Rally rule: > 2x target raises two levels, < half drops one
+    "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -95,6 +97,11 @@ class UnitStatus:
 #   ACTIONS[name](game, unit, option)                 applies an action option ("name", ...)
 #   ACTION_PROVIDERS: [f(game, unit, status) -> options]  extra legal action options
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
+#   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replaces a unit's whole option list (e.g. panic)
+#   REORGANISE_TASKS[what](game, unit)                applies a ("reorganise", what) task the core does not know
+#   HOOKS[point]: [f(game, ...)]                      rule callbacks at fixed points (see Game.run_hooks):
+#     "init" (game), "activation" (game, unit), "moved" (game, unit), "shot" (game, shooter, target),
+#     "leader_lost" (game, unit), "between_activations" (game) -> True if it pushed a procedure frame
 ACTIONS: dict = {}
 ACTION_PROVIDERS: list = []
 PROCEDURES: dict = {}
@@ -109,6 +116,9 @@ BEFORE_APPLY: list = []
 AFTER_APPLY: list = []
 ACTIVATION_HOOKS: list = []
 ACTIVATION_SEQUENCES: dict = {}
+OPTION_OVERRIDES: list = []
+REORGANISE_TASKS: dict = {}
+HOOKS: dict = {"init": [], "activation": [], "moved": [], "shot": [], "leader_lost": [], "between_activations": []}
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -189,6 +199,7 @@ class Game:
         for hook in INIT_HOOKS:
             hook(self)
         self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
+        self.run_hooks("init")
         self._start_turn()
 
     # ------------------------------------------------------------------ public API
@@ -276,6 +287,13 @@ class Game:
         from .hidden_units import view
         return view(self, side)
 
+    def run_hooks(self, point: str, *args) -> bool:
+        """Run the rule callbacks registered at ``point``; True if one of them returned True (and stop there)."""
+        for hook in HOOKS[point]:
+            if hook(self, *args):
+                return True
+        return False
+
     def result(self) -> dict:
         return {"winner": self.winner, "vp": list(self.vp), "reason": self.end_reason, "turns": self.turn,
                 "decisions": len(self.history)}
@@ -333,6 +351,10 @@ class Game:
                 self._start_turn()
                 return
         self.phase = "activate"
+        if HOOKS["between_activations"]:
+            self.run_hooks("between_activations")  # may push a procedure frame (phase "action")
+            if self.stack:
+                return
         for hook in ACTIVATION_HOOKS:
             hook(self)
 
@@ -353,6 +375,8 @@ class Game:
         u.fired.clear()
         self.stack.append(Frame("activation", u.uid, 2, ordered))
         self.phase = "action"
+        if HOOKS["activation"]:
+            self.run_hooks("activation", u)
 
     def action_done(self, u: Unit, used: int = 1) -> None:
         """Count ``used`` actions of the top activation frame and end it when none are left."""
@@ -410,6 +434,10 @@ class Game:
         bf = self.bf
         if u.confidence == ROUTED:
             return [("withdraw",)]
+        for override in OPTION_OVERRIDES:
+            forced = override(self, u, self.stack[-1])
+            if forced is not None:
+                return forced
         if u.leader_lost:
             return [("reorganise", "leader")]
         in_cover = bf.in_cover(u.x, u.y)
@@ -674,6 +702,8 @@ class Game:
             u.complete_concealment = False
         self.events.append(ev.Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
                                     (round(x, 3), round(y, 3)), withdraw))
+        if HOOKS["moved"]:
+            self.run_hooks("moved", u)
 
     def _nearest_enemy(self, u: Unit):
         best, bd = None, 1e18
@@ -737,6 +767,8 @@ class Game:
             reform(u)
             u.loose = False
             self.events.append(ev.Rearranged(u.uid))
+        elif what in REORGANISE_TASKS:
+            REORGANISE_TASKS[what](self, u)
         # "leader": the reorganising itself; the appointment happens at the end of the activation
 
     def _appoint_leader(self, u: Unit) -> None:
@@ -816,13 +848,18 @@ class Game:
                 self.events.append(ev.HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
         if casualties:
             reasons.append("casualties")
-        if leader_hit and not t.leader_lost:
+        newly_lost = leader_hit and not t.leader_lost
+        if newly_lost:
             reasons.append("leader_casualty")
             t.leader_lost = True
             self.events.append(ev.LeaderLost(t.uid, t.leader))
         if reasons and t.in_play:
             confidence_test(self.dice, t, reasons,
                             more_casualties_than_survivors=casualties > t.n_able(), events=self.events)
+        if newly_lost and HOOKS["leader_lost"]:
+            self.run_hooks("leader_lost", t)
+        if HOOKS["shot"]:
+            self.run_hooks("shot", u, t)
 
     # ------------------------------------------------------------------ game end
     def _side_can_fight(self, side: int) -> bool:
