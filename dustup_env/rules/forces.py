@@ -66,6 +66,10 @@ class Unit:
     leader_lost: bool = False  # leader became a casualty: next activation reorganises
     routed_off: bool = False
     loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
+    cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
+    terror: bool = False  # provokes terror (seed 000 Terror; courage-test row "terror")
+    night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
+    abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -180,4 +184,6 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
-                grenades=bool(spec.get("grenades", False)))
+                grenades=bool(spec.get("grenades", False)),
+                cc_impact=parse_die(spec.get("cc_impact", "d6")), terror=bool(spec.get("terror", False)),
+                night_vision=bool(spec.get("night_vision", False)))

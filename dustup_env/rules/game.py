@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from . import events as ev
 from .battlefield import Battlefield
 from .data import armoury, load_scenario
-from .dice import D6, D8, DiceSource, SeededDice, die_name
+from .dice import D6, D8, D12, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
 from .morale import confidence_test, leadership_test
@@ -45,6 +45,9 @@ DEFAULT_OPTIONS = {
     "random_quality": False,  # optional random quality table (overrides scenario qualities)
     "random_leadership": False,
     "random_confidence": False,
+    "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
+    "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
+    "night": False,  # seed 003 Night Fighting: +2 target die shift for firers without night vision
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -94,6 +97,8 @@ class UnitStatus:
 ACTIONS: dict = {}
 ACTION_PROVIDERS: list = []
 PROCEDURES: dict = {}
+#   INIT_HOOKS: [f(game)] called at the end of Game.__init__ (validate options, load rule tables)
+INIT_HOOKS: list = []
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -170,6 +175,8 @@ class Game:
         self.history: list[tuple] = []
         self._decision: Decision | None = None
         self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
+        for hook in INIT_HOOKS:
+            hook(self)
         self._start_turn()
 
     # ------------------------------------------------------------------ public API
@@ -325,7 +332,8 @@ class Game:
     def _end_activation(self) -> None:
         f = self.stack.pop()
         u = self.units[f.unit]
-        if u.leader_lost and f.actions_left <= 0 and u.in_play and u.confidence != ROUTED:
+        if (u.leader_lost and f.actions_left <= 0 and u.in_play and u.confidence != ROUTED
+                and not f.data.get("no_appoint")):  # no_appoint: the leader fell during this activation
             self._appoint_leader(u)
         self.events.append(ev.ActivationEnded(u.uid))
         if self._check_decisive():
@@ -504,6 +512,8 @@ class Game:
                 eff = r
         step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
                           small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
+        if self.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
+            step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
             return None
         return dist, geo, sa, sup, throwers, step
@@ -711,7 +721,9 @@ class Game:
         u.loose = True
         self.events.append(ev.LeaderAppointed(u.uid, new, roll, u.lv))
 
-    def _do_shoot(self, u: Unit, t: Unit, mode: str) -> None:
+    def _do_shoot(self, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
+        """Resolve a shot; returns the casualties caused.  ``reaction``: final defensive fire (an
+        assault reaction): suppression results are ignored and no confidence test follows."""
         plan = self._shot_plan(u, t, mode)
         dist, (conc, cover), sa, sup, throwers, step = plan
         _, armours = armoury()
@@ -728,7 +740,7 @@ class Game:
         if not t.under_fire_before:
             t.under_fire_before = True
             reasons.append("first_under_fire")
-        if res.result != "none":
+        if res.result != "none" and not reaction:
             if not t.suppressed_before:
                 t.suppressed_before = True
                 reasons.append("first_suppressed")
@@ -773,9 +785,10 @@ class Game:
             reasons.append("leader_casualty")
             t.leader_lost = True
             self.events.append(ev.LeaderLost(t.uid, t.leader))
-        if reasons and t.in_play:
+        if reasons and t.in_play and not reaction:
             confidence_test(self.dice, t, reasons,
                             more_casualties_than_survivors=casualties > t.n_able(), events=self.events)
+        return casualties
 
     # ------------------------------------------------------------------ game end
     def _side_can_fight(self, side: int) -> bool:
