@@ -361,7 +361,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
 # ---------------------------------------------------------------------------------------- courage test
 
 def courage_shifts(game, u: Unit, enemy: Unit, *, defender: bool, final: bool, own_figs=None, enemy_figs=None,
-                   casualties: dict | None = None) -> list[tuple[str, int]]:
+                   casualties: dict | None = None, skip=()) -> list[tuple[str, int]]:
     """The table rows that apply to ``u`` (its own die) as ``(row id, total shift)`` pairs."""
     rows = load_courage_table(game.options["courage_table"])
     n = outnumbered(strength(u, own_figs), strength(enemy, enemy_figs))
@@ -382,7 +382,7 @@ def courage_shifts(game, u: Unit, enemy: Unit, *, defender: bool, final: bool, o
     }
     out = []
     for r in rows:
-        if r.get("final_only") and not final:
+        if (r.get("final_only") and not final) or r["id"] in skip:
             continue
         c = counts[r["id"]]
         if not r.get("per"):
@@ -393,12 +393,12 @@ def courage_shifts(game, u: Unit, enemy: Unit, *, defender: bool, final: bool, o
 
 
 def courage_roll(game, att: Unit, dfn: Unit, *, final: bool, att_figs=None, def_figs=None, att_cas=None,
-                 def_cas=None, extra_att=(), extra_def=()):
+                 def_cas=None, extra_att=(), extra_def=(), skip=()):
     """Opposed quality roll with open shifts on both dice.  Returns (A, D, a_die, d_die, a_sh, d_sh)."""
     a_sh = courage_shifts(game, att, dfn, defender=False, final=final, own_figs=att_figs, enemy_figs=def_figs,
-                          casualties=att_cas) + list(extra_att)
+                          casualties=att_cas, skip=skip) + list(extra_att)
     d_sh = courage_shifts(game, dfn, att, defender=True, final=final, own_figs=def_figs, enemy_figs=att_figs,
-                          casualties=def_cas) + list(extra_def)
+                          casualties=def_cas, skip=skip) + list(extra_def)
     a_die, d_die = shift_open_both(att.quality, sum(s for _, s in a_sh), dfn.quality, sum(s for _, s in d_sh))
     a = game.dice.roll(a_die)
     d = game.dice.roll(d_die)

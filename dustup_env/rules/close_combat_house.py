@@ -35,6 +35,7 @@ from .events import LeaderLost
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
 
 HOUSE_MAX_ROUNDS = 3
+MORALE_ROWS = ("confident", "shaken")  # the house rules put morale on the quality die instead
 MORALE_SHIFT = {SHAKEN: -1, BROKEN: -2, ROUTED: -3}
 
 __all__ = ["house_start", "house_decision", "house_apply", "melee_dice", "resolve_melee", "HOUSE_MAX_ROUNDS"]
@@ -204,6 +205,12 @@ def house_apply(game, frame, opt) -> None:
         away = [units[p["d"] if p["a"] == uid else p["a"]] for p in h["pairs"] if uid in (p["a"], p["d"])]
         withdraw(game, units[uid], away, 1, "voluntary withdrawal from close combat")
         d["result"][str(uid)] = "withdrew"
+        # units left with no opponent in the combat are not asked
+        engaged = set()
+        for p in h["pairs"]:
+            if p["a"] not in h["withdrew"] and p["d"] not in h["withdrew"]:
+                engaged.update((p["a"], p["d"]))
+        h["queue"] = [u for u in h["queue"] if u in engaged]
     _advance(game, frame)
 
 
@@ -217,7 +224,6 @@ def _reactions(game, frame) -> None:
                  and units[p["a"]].in_play and units[p["d"]].in_play]
     outcomes = []
     again = []
-    table_has = {"confident", "shaken"}
     for p in remaining:
         a, x = units[p["a"]], units[p["d"]]
         # total casualties suffered by each unit this round (multiple squads: the whole unit's)
@@ -227,17 +233,11 @@ def _reactions(game, frame) -> None:
             extra_a.append(("threat", -p["threat_a"]))
         if p["threat_d"]:
             extra_d.append(("threat", -p["threat_d"]))
-        # the house rules put morale on the quality die: cancel the table's confidence rows
-        from .assault_action import courage_shifts
-        for u, extra, enemy, is_def in ((a, extra_a, x, False), (x, extra_d, a, True)):
-            for rid, sh in courage_shifts(game, u, enemy, defender=is_def, final=False):
-                if rid in table_has:
-                    extra.append((rid + "_cancelled", -sh))
         a_gone, d_gone = a.n_able() == 0, x.n_able() == 0
         if a_gone or d_gone:
             continue
         A, D, ad, dd, ash, dsh = courage_roll(game, a, x, final=True, att_cas=p["a_cas"], def_cas=p["d_cas"],
-                                              extra_att=extra_a, extra_def=extra_d)
+                                              extra_att=extra_a, extra_def=extra_d, skip=MORALE_ROWS)
         if A > D:
             res, loser, lv = ("defender_loses_two" if A > 2 * D else "defender_loses"), "d", (2 if A > 2 * D else 1)
         elif D > A:
