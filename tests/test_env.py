@@ -103,7 +103,7 @@ def test_mask_equals_engine_options(scenario):
         steps += 1
         if term or trunc:
             obs, info = env.reset()
-    assert kinds == {"initiative", "activate", "action"}
+    assert {"initiative", "activate", "action"} <= kinds  # plus procedure kinds (assault steps) when they occur
     assert sides == {0, 1}
     assert checked["opp"] > 500
 

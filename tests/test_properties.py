@@ -58,11 +58,15 @@ class Invariants:
         else:
             d = g.decision()
             assert isinstance(d, Decision)
-            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action")
+            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action") + PROCEDURE_KINDS
             assert len(d.options) > 0
             assert len(set(d.options)) == len(d.options)
             if d.kind == "action":
                 assert g.units[d.unit].side == d.side and g.units[d.unit].activated
+
+
+# decision kinds of procedure frames (the assault steps); the acting side may be either side
+PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
 def aggressive(g, rng):
@@ -176,7 +180,7 @@ def sweep_states(scn, seed, every, policy=uniform):
                     assert len(c.decision().options) > 0
             before = g.state_digest()
             n_events = len(g.events)
-            other_kind = {"initiative": ("pass",), "activate": ("first",), "action": ("activate", 0)}[d.kind]
+            other_kind = {"initiative": ("pass",), "activate": ("first",)}.get(d.kind, ("activate", 0))
             for bad in BOGUS + [other_kind]:
                 if bad in d.options:
                     continue
