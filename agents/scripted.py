@@ -54,6 +54,19 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
     return p_any, e_hits * p_wound
 
 
+ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
+
+
+def _assault_enemies(game, uid):
+    """The units assaulting ``uid`` in the pending assault procedure (read-only)."""
+    for f in reversed(game.stack):
+        if f.type == "assault":
+            if uid in f.data.get("defenders", ()):
+                return f.data.get("attackers", ())
+            return f.data.get("defenders", ())
+    return ()
+
+
 class ScriptedAgent(Agent):
     name = "scripted"
 
@@ -112,6 +125,8 @@ class ScriptedAgent(Agent):
             return self._choose_unit(game, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens
             return ("decline",)
+        if d.kind in ASSAULT_KINDS:
+            return self._assault_answer(game, d)
         if d.kind != "action":  # procedure decisions (promotion, choosing units): the first real choice
             for o in d.options:
                 if o[0] not in ("decline", "end", "hold_fire"):
@@ -145,6 +160,22 @@ class ScriptedAgent(Agent):
             if s > bs:
                 best, bs = o, s
         return best
+
+    @staticmethod
+    def _assault_answer(game, d):
+        """Assault decisions: stand unless outnumbered 2:1 or worse; press on to contact; fire with all."""
+        opts = d.options
+        if d.kind == "assault_response" and ("withdraw",) in opts:
+            u = game.units[d.unit]
+            enemy = sum(game.units[a].n_able() for a in _assault_enemies(game, u.uid))
+            if enemy >= 2 * max(1, u.n_able()) or ("stand",) not in opts:
+                return ("withdraw",)
+            return ("stand",)
+        for pref in (("fire", "all"), ("contact",), ("stand",)):
+            if pref in opts:
+                return pref
+        fire = [o for o in opts if o[0] == "fire"]
+        return fire[0] if fire else opts[0]
 
     def _choose_unit(self, game, d):
         best, bscore = None, -1e9

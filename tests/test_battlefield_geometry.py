@@ -19,6 +19,8 @@ def test_inside_length_matches_shapely(k, ax, ay, bx, by):
     ring = RINGS[k]
     if math.hypot(bx - ax, by - ay) < 1e-6:
         return
+    if LineString([(ax, ay), (bx, by)]).intersection(Polygon(ring).exterior).length > 1e-6:
+        return  # a segment running along an edge: boundary length may go either way (as for points below)
     exp = LineString([(ax, ay), (bx, by)]).intersection(Polygon(ring)).length
     assert abs(inside_length(ring, ax, ay, bx, by) - exp) < 1e-6
 

@@ -427,13 +427,14 @@ def test_promotion_lapses_if_the_promoted_leader_falls_first():
 
 # ------------------------------------------------------------------ combined assault (command side)
 class FakeAssault:
-    """Stands in for assault_action (built on another branch): records the call, then counts the action."""
+    """Stands in for assault_action.begin_assault: records the call (the end-to-end combined assault is in
+    test_combined_assault_end_to_end below)."""
 
     def __init__(self):
         self.calls = []
 
-    def begin_assault(self, game, attackers, defender):
-        self.calls.append(([a.uid for a in attackers], defender.uid))
+    def begin_assault(self, game, attackers, defender):  # the real signature: uids
+        self.calls.append((list(attackers), defender))
 
 
 @pytest.fixture
@@ -522,3 +523,31 @@ def test_random_games_with_command_and_panic_stay_encodable():
             g.apply(opt)
         assert Game.from_dict(g.to_dict()).state_digest() == g.state_digest()
     assert {"order", "rally", "panic_test"} <= seen
+
+
+def test_combined_assault_end_to_end_with_the_real_assault_engine():
+    from dustup_env.rules import assault_action
+
+    command._ASSAULT = False  # re-detect the real module
+    assert command.assault_module() is assault_action
+    from dustup_env.rules import Game
+
+    for seed in range(40):  # seeded dice: the first game in which both orders get through
+        g = Game(assault_scn(), seed=seed)
+        while g.decision().kind != "activate" or g.decision().side != 0:
+            d = g.decision()
+            g.apply(("first",) if d.kind == "initiative" and d.side == 0 else ("second",) if d.kind == "initiative"
+                    else d.options[-1] if ("pass",) in d.options else d.options[0])
+        g.apply(("activate", 0))
+        g.apply(("combined_assault", 3))
+        g.apply(("choose", 2))
+        g.apply(("choose", 1))
+        e = last_event(g, "CombinedAssaultOrdered")
+        if e["success"] == [True, True]:
+            break
+    assert e["units"] == [2, 1] and e["success"] == [True, True]
+    # the assault is under way (or resolved): both attackers and the defender count as activated
+    assert g.units[1].activated and g.units[2].activated and g.units[3].activated
+    while not g.over and g.decision().kind != "activate":
+        g.apply(g.decision().options[0])
+    assert any(ev["type"].startswith(("Courage", "Assault", "Combat", "Withdr")) for ev in g.event_log())

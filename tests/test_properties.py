@@ -61,12 +61,17 @@ class Invariants:
         else:
             d = g.decision()
             assert isinstance(d, Decision)
-            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action", "promote", "choose")
+            assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action", "promote", "choose",
+                                                   "seize") + PROCEDURE_KINDS
             assert len(d.options) > 0
             assert len(set(d.options)) == len(d.options)
             if d.kind == "action":
                 ordered = any(f.ordered and f.unit == d.unit for f in g.stack)  # orders place no marker
                 assert g.units[d.unit].side == d.side and (g.units[d.unit].activated or ordered)
+
+
+# decision kinds of procedure frames (the assault steps); the acting side may be either side
+PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
 def aggressive(g, rng):
@@ -180,7 +185,7 @@ def sweep_states(scn, seed, every, policy=uniform):
                     assert len(c.decision().options) > 0
             before = g.state_digest()
             n_events = len(g.events)
-            other_kind = {"initiative": ("pass",), "activate": ("first",), "action": ("activate", 0)}[d.kind]
+            other_kind = {"initiative": ("pass",), "activate": ("first",)}.get(d.kind, ("activate", 0))
             for bad in BOGUS + [other_kind]:
                 if bad in d.options:
                     continue

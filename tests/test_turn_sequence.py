@@ -246,7 +246,7 @@ def test_unsuppressed_unit_options():
     scn = scenario([unit("S", (24, 10))], [unit("E", (24, 30))])
     g = begin(scn)
     activate(g, 0)
-    assert kinds(g.decision().options) == {"end", "move", "prop", "shoot"}
+    assert kinds(g.decision().options) == {"end", "move", "prop", "shoot", "assault"}  # 20" <= 2 x 12"
 
 
 @pytest.mark.parametrize("roll,removed", [(3, True), (8, True), (2, False), (1, False)])

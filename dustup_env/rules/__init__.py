@@ -4,6 +4,7 @@ from .errors import (DiceScriptError, DustupError, GameOverError, IllegalOptionE
                      ScenarioError)
 from .game import DEFAULT_OPTIONS, Decision, Game
 from . import command  # noqa: E402,F401  (registers orders, rally, commander casualties, panic)
+from . import assault_action  # noqa: F401  (registers the Assault Action)
 
 __all__ = ["Game", "Decision", "DEFAULT_OPTIONS", "ScriptedDice", "SeededDice", "DustupError", "IllegalOptionError",
            "GameOverError", "ScenarioError", "SaveFormatError", "DiceScriptError", "D4", "D6", "D8", "D10", "D12",

@@ -345,7 +345,7 @@ class CombinedAssaultProcedure:
         if all(oks):
             f.actions_left = 1  # both of the commander's actions: the assault's end counts the last one
             f.data.setdefault("ordered", []).extend(d["chosen"])
-            assault_module().begin_assault(game, units, target)
+            assault_module().begin_assault(game, [v.uid for v in units], target.uid)
             if not game.over and game.stack and game.stack[-1] is f and f.actions_left == 1:
                 game.action_done(c)  # the assault resolved at once without counting the action
         elif any(oks):

@@ -46,6 +46,8 @@ class Weapon:
     impact: int
     effective_range: float
     max_range: float  # 0 = unlimited
+    strike: float = 1.0  # close-combat strike value (seed 000 Strike Value; most weapons 1)
+    strike_die: int = -1  # a special close-combat weapon's strike die (-1: none; it then adds no strike value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +73,10 @@ def armoury() -> tuple[dict[str, Weapon], dict[str, Armour]]:
             if not isinstance(fp, str):
                 raise ScenarioError(f"weapons.json: {name}: support weapon firepower must be a die type")
             fpv, fpd = 0.0, parse_die(fp)
+        st = w.get("strike", 1)
+        sv, sd = (0.0, parse_die(st)) if isinstance(st, str) else (float(st), -1)
         weapons[name] = Weapon(name, w["class"], fpv, fpd, parse_die(w["impact"]),
-                               float(w.get("effective_range", 48)), float(w.get("max_range", 0)))
+                               float(w.get("effective_range", 48)), float(w.get("max_range", 0)), sv, sd)
     armours = {name: Armour(name, parse_die(a["die"]), bool(a.get("no_armour", False)),
                             bool(a.get("power_armour", False))) for name, a in doc["armour"].items()}
     return weapons, armours

@@ -83,6 +83,9 @@ class Unit:
     panic_passed: bool = False  # passed a panic test: never tests again
     panic_triggers: int = 0  # bit set of panic triggers already met (see morale.PANIC_*)
     panic_routed: bool = False  # routed while panicking: may never be rallied
+    cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
+    night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
+    abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -200,4 +203,5 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 grenades=bool(spec.get("grenades", False)), hidden=bool(spec.get("hidden", False)),
                 was_hidden=bool(spec.get("hidden", False)), sensor=SENSORS[spec.get("sensor", "unaided")],
                 size=int(spec.get("size", 1)),
-                second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)))
+                second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)),
+                cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)))

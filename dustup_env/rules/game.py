@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from . import events as ev
 from .battlefield import Battlefield
 from .data import armoury, load_scenario
-from .dice import D6, D8, DiceSource, SeededDice, die_name
+from .dice import D6, D8, D12, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
 from .morale import confidence_test, leadership_test
@@ -45,12 +45,15 @@ DEFAULT_OPTIONS = {
     "random_quality": False,  # optional random quality table (overrides scenario qualities)
     "random_leadership": False,
     "random_confidence": False,
-    "night": False,  # "Night Vision": unaided (and aided) detection ranges divided by 3
+    "night": False,  # a night game: "Night Vision" (unaided/aided detection ranges / 3) and seed 003 Night
+    #                  Fighting (+2 target die shift for firers without night vision)
     "seize_tokens": 0,  # "Seize the Initiative": tokens per side (an int, or [side 0, side 1]); 0 = off
     "activation": "alternate",  # "Random Activation": "alternate" (standard) | "chits" | "cards"
     "chit_quality_variant": False,  # chits: +1 chit per veteran/elite unit, -1 per militia (untrained) unit
     "rally_double_half": False,  # optional Rally rule: > 2x target raises two levels, < half drops one
     "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
+    "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
+    "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -392,7 +395,8 @@ class Game:
     def _end_activation(self) -> None:
         f = self.stack.pop()
         u = self.units[f.unit]
-        if u.leader_lost and f.actions_left <= 0 and u.in_play and u.confidence != ROUTED:
+        if (u.leader_lost and f.actions_left <= 0 and u.in_play and u.confidence != ROUTED
+                and not f.data.get("no_appoint")):  # no_appoint: the leader fell during this activation
             self._appoint_leader(u)
         self.events.append(ev.ActivationEnded(u.uid))
         if self._check_decisive():
@@ -576,6 +580,8 @@ class Game:
                 eff = r
         step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
                           small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
+        if self.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
+            step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
             return None
         return dist, geo, sa, sup, throwers, step
@@ -779,7 +785,10 @@ class Game:
         old = u.figures[u.leader]
         new = able[0]
         nf = u.figures[new]
-        u.x, u.y = u.x + (nf.dx - old.dx), u.y + (nf.dy - old.dy)
+        # the new leader's figure marks the unit from now on (kept on the table: figures may stand
+        # just beyond an edge in the abstract formation)
+        u.x = min(max(u.x + (nf.dx - old.dx), 0.0), self.bf.width)
+        u.y = min(max(u.y + (nf.dy - old.dy), 0.0), self.bf.height)
         u.leader = new
         roll = self.dice.roll(D6)
         if roll <= 2:
@@ -790,7 +799,9 @@ class Game:
         u.loose = True
         self.events.append(ev.LeaderAppointed(u.uid, new, roll, u.lv))
 
-    def _do_shoot(self, u: Unit, t: Unit, mode: str) -> None:
+    def _do_shoot(self, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
+        """Resolve a shot; returns the casualties caused.  ``reaction``: final defensive fire (an
+        assault reaction): suppression results are ignored and no confidence test follows."""
         plan = self._shot_plan(u, t, mode)
         dist, (conc, cover), sa, sup, throwers, step = plan
         _, armours = armoury()
@@ -807,7 +818,7 @@ class Game:
         if not t.under_fire_before:
             t.under_fire_before = True
             reasons.append("first_under_fire")
-        if res.result != "none":
+        if res.result != "none" and not reaction:
             if not t.suppressed_before:
                 t.suppressed_before = True
                 reasons.append("first_suppressed")
@@ -853,13 +864,14 @@ class Game:
             reasons.append("leader_casualty")
             t.leader_lost = True
             self.events.append(ev.LeaderLost(t.uid, t.leader))
-        if reasons and t.in_play:
+        if reasons and t.in_play and not reaction:
             confidence_test(self.dice, t, reasons,
                             more_casualties_than_survivors=casualties > t.n_able(), events=self.events)
         if newly_lost and HOOKS["leader_lost"]:
             self.run_hooks("leader_lost", t)
         if HOOKS["shot"]:
             self.run_hooks("shot", u, t)
+        return casualties
 
     # ------------------------------------------------------------------ game end
     def _side_can_fight(self, side: int) -> bool:
