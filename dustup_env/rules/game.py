@@ -45,6 +45,7 @@ DEFAULT_OPTIONS = {
     "random_quality": False,  # optional random quality table (overrides scenario qualities)
     "random_leadership": False,
     "random_confidence": False,
+    "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -91,9 +92,27 @@ class UnitStatus:
 #   ACTIONS[name](game, unit, option)                 applies an action option ("name", ...)
 #   ACTION_PROVIDERS: [f(game, unit, status) -> options]  extra legal action options
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
+#   REORGANISE_ACTIONS[what](game, unit)              applies ("reorganise", what) beyond the core four
+#   ACTION_FILTERS: [f(game, unit, options) -> options]  remove options a unit state forbids (travel mode)
+#   MOVEMENT_DIE_HOOKS: [f(game, unit, die) -> die]      movement die changes (encumbrance, cavalry)
+#   MOVEMENT_ROLL_HOOKS: [f(game, unit, die) -> roll | None]  a fixed roll instead of rolling (travel mode)
+#   MOVE_BLOCKER_HOOKS: [f(game, unit) -> [(x, y)]]      more figures a move must stop 2" from
+#   MOVE_HOOKS: [f(game, unit, start, withdraw)]         after a move (figures left behind)
+#   HIT_HOOKS: [f(game, target, figure, effect) -> applied effect | None]  replace a hit's effect
+#   SHOT_HOOKS: [f(game, firer, target, result, reasons)]  after a shot, before its confidence test
+#   VP_HOOKS: [f(game, vp)]                              add victory points (vp: a 2-list)
 ACTIONS: dict = {}
 ACTION_PROVIDERS: list = []
 PROCEDURES: dict = {}
+ACTION_FILTERS: list = []
+REORGANISE_ACTIONS: dict = {}
+MOVEMENT_DIE_HOOKS: list = []
+MOVEMENT_ROLL_HOOKS: list = []
+MOVE_BLOCKER_HOOKS: list = []
+MOVE_HOOKS: list = []
+HIT_HOOKS: list = []
+SHOT_HOOKS: list = []
+VP_HOOKS: list = []
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -274,11 +293,16 @@ class Game:
         self.phase = "activate"
         self._next_activation()
 
+    def can_activate(self, u: Unit) -> bool:
+        """May activate in the normal sequence (a detachment acts only through its parent while that is in play)."""
+        if u.activated or not u.in_play:
+            return False
+        return u.parent < 0 or not self.units[u.parent].in_play
+
     def _unactivated(self, side: int) -> int:
         n = 0
         for uid in self.side_units[side]:
-            u = self.units[uid]
-            if not u.activated and u.in_play:
+            if self.can_activate(self.units[uid]):
                 n += 1
         return n
 
@@ -345,8 +369,7 @@ class Game:
             return Decision(self.current, "initiative", -1, (("first",), ("second",)))
         if self.phase == "activate":
             side = self.current
-            opts = [("activate", uid) for uid in self.side_units[side]
-                    if not self.units[uid].activated and self.units[uid].in_play]
+            opts = [("activate", uid) for uid in self.side_units[side] if self.can_activate(self.units[uid])]
             if self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
             return Decision(side, "activate", -1, tuple(opts))
@@ -382,6 +405,8 @@ class Game:
                 status = UnitStatus(in_cover, suppressed, True)
                 for provider in ACTION_PROVIDERS:
                     opts.extend(provider(self, u, status))
+            for filt in ACTION_FILTERS:
+                opts = filt(self, u, opts)
             return opts
         if not suppressed:
             if not u.propped:
@@ -405,6 +430,8 @@ class Game:
             status = UnitStatus(in_cover, suppressed, False)
             for provider in ACTION_PROVIDERS:
                 opts.extend(provider(self, u, status))
+        for filt in ACTION_FILTERS:
+            opts = filt(self, u, opts)
         return opts
 
     def _move_options(self, u: Unit, in_cover: bool) -> list:
@@ -503,7 +530,8 @@ class Game:
             if r < eff:
                 eff = r
         step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
-                          small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
+                          small=t.small_target, firer_quality=u.quality, travel=t.travel,
+                          suppressive=mode == "suppressive")
         if step == NO_ENGAGE:
             return None
         return dist, geo, sa, sup, throwers, step
@@ -610,12 +638,28 @@ class Game:
                 return
         self._move_to(u, px, py, withdraw=False)
 
+    def movement_die(self, u: Unit) -> int:
+        die = u.movement
+        for hook in MOVEMENT_DIE_HOOKS:
+            die = hook(self, u, die)
+        return die
+
     def _move_to(self, u: Unit, px: float, py: float, withdraw: bool) -> None:
-        roll = self.dice.roll(u.movement)
+        die = self.movement_die(u)
+        roll = None
+        for hook in MOVEMENT_ROLL_HOOKS:
+            roll = hook(self, u, die)
+            if roll is not None:
+                break
+        if roll is None:
+            roll = self.dice.roll(die)
         points = 2.0 * roll
         _, armours = armoury()
         start = (u.x, u.y)
-        x, y = move_path(self.bf, u, px, py, points, self._enemy_figures(u), armours[u.armour].power_armour)
+        blockers = self._enemy_figures(u)
+        for hook in MOVE_BLOCKER_HOOKS:
+            blockers.extend(hook(self, u))
+        x, y = move_path(self.bf, u, px, py, points, blockers, armours[u.armour].power_armour)
         was_disorganised = u.disorganised()
         u.x, u.y = x, y
         if withdraw:
@@ -627,6 +671,8 @@ class Game:
             u.complete_concealment = False
         self.events.append(ev.Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
                                     (round(x, 3), round(y, 3)), withdraw))
+        for hook in MOVE_HOOKS:
+            hook(self, u, start, withdraw)
 
     def _nearest_enemy(self, u: Unit):
         best, bd = None, 1e18
@@ -691,6 +737,8 @@ class Game:
             u.loose = False
             self.events.append(ev.Rearranged(u.uid))
         # "leader": the reorganising itself; the appointment happens at the end of the activation
+        elif what in REORGANISE_ACTIONS:
+            REORGANISE_ACTIONS[what](self, u)
 
     def _appoint_leader(self, u: Unit) -> None:
         """Death of a Leader: a new leader is appointed; D6 1-2 worse LV, 6 better (LV kept within 1..3)."""
@@ -728,7 +776,7 @@ class Game:
         if not t.under_fire_before:
             t.under_fire_before = True
             reasons.append("first_under_fire")
-        if res.result != "none":
+        if res.result != "none" or t.travel:  # a unit in travel mode is suppressed whenever fired on
             if not t.suppressed_before:
                 t.suppressed_before = True
                 reasons.append("first_suppressed")
@@ -738,14 +786,24 @@ class Game:
         casualties = 0
         leader_hit = False
         if res.hits:
-            arm = armours[t.armour]
-            adie = armour_die(arm.die, propped=t.propped, cover=cover)
             alive = [i for i, f in enumerate(t.figures) if f.status != KILLED]
             targets = [alive[allocation_roll(self.dice, len(alive))] for _ in range(res.hits)]
             for fi in targets:
                 f = t.figures[fi]
+                arm = armours[f.armour or t.armour]
+                adie = armour_die(arm.die, propped=t.propped, cover=cover)
                 effect, ir, ar = resolve_impact(self.dice, impact=impact, armour=adie, no_armour=arm.no_armour)
-                if f.status == KILLED:
+                before = f.status
+                hooked = None
+                if f.status != KILLED:
+                    for hook in HIT_HOOKS:
+                        hooked = hook(self, t, fi, effect)
+                        if hooked is not None:
+                            break
+                if hooked is not None:
+                    effect_applied = hooked
+                    casualties += before == OK and f.status in (WOUNDED, TREATED, KILLED)
+                elif f.status == KILLED:
                     effect_applied = "none"  # already killed by an earlier hit of this attack
                 elif effect == "kill":
                     before = f.status
@@ -764,11 +822,13 @@ class Game:
                     casualties += before == OK
                 else:
                     effect_applied = "none"
-                if effect_applied != "none" and fi == t.leader:
+                if fi == t.leader and before != f.status and f.status != OK:
                     leader_hit = True
                 self.events.append(ev.HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
         if casualties:
             reasons.append("casualties")
+        for hook in SHOT_HOOKS:
+            hook(self, u, t, res, reasons)
         if leader_hit and not t.leader_lost:
             reasons.append("leader_casualty")
             t.leader_lost = True
@@ -804,8 +864,10 @@ class Game:
             if near[0] != near[1]:
                 vp[0 if near[0] else 1] += v
         for u in self.units:
-            if not u.in_play:
+            if not u.in_play and not u.merged:
                 vp[1 - u.side] += 1
+        for hook in VP_HOOKS:
+            hook(self, vp)
         return vp[0], vp[1]
 
     def _end_game(self, reason: str) -> None:
