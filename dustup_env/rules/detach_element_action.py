@@ -156,9 +156,20 @@ def _options(game, u: Unit, status) -> list:
         if leader_distance(u, d) <= COMMAND_RANGE + 1e-9:
             opts.append(("regroup", d.uid))
     if u.parent < 0 and len(game.side_units[u.side]) < MAX_UNITS_PER_SIDE:
-        for what in DETACH_KINDS:
-            if detach_figures(u, what) is not None:
-                opts.append(("detach", what))
+        n_able = 0
+        support = False
+        weapons = _game._WEAPONS
+        for i, f in enumerate(u.figures):
+            if f.status == OK and i != u.leader:
+                n_able += 1
+                if not support and weapons[f.weapon].cls != "small_arms":
+                    support = True
+        if n_able >= 1:  # with the (able) leader: half of at least two
+            opts.append(("detach", "half"))
+        if support:
+            opts.append(("detach", "support"))
+        if n_able >= 2:
+            opts.append(("detach", "scout"))
     return opts
 
 
