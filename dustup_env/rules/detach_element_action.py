@@ -92,6 +92,7 @@ def add_figures(u: Unit, src: Unit) -> None:
         f.dx, f.dy = sbx + f.dx - bx, sby + f.dy - by
         u.figures.append(f)
     src.figures = []
+    src.fired = set()
 
 
 def leader_distance(a: Unit, b: Unit) -> float:
@@ -180,6 +181,8 @@ def detach(game, u: Unit, what: str) -> Unit:
     able_first = sorted(idxs, key=lambda i: (u.figures[i].status != OK, i))
     lead = able_first[0]
     lx, ly = positions[lead]
+    lx = min(max(lx, 0.0), game.bf.width)  # figures of a formation may hang over the table edge
+    ly = min(max(ly, 0.0), game.bf.height)
     figs = remove_figures(u, idxs)
     by_old = dict(zip(sorted(idxs), figs))
     figs = [by_old[i] for i in able_first]
