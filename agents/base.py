@@ -41,7 +41,7 @@ AGENTS = {"random": RandomAgent}
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """Build an agent from a name such as ``random`` or ``scripted``."""
     if spec not in AGENTS:
-        from . import scripted  # noqa: F401  (registers itself)
+        from . import ladder, scripted  # noqa: F401  (register themselves)
     if spec not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}")
     return AGENTS[spec](seed=seed)

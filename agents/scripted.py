@@ -111,6 +111,8 @@ class ScriptedAgent(Agent):
             return ("first",)
         if d.kind == "activate":
             return self._choose_unit(game, d)
+        if d.kind == "seize":  # Seize the Initiative: keep the tokens
+            return ("decline",)
         return self._choose_action(game, d)
 
     def _choose_unit(self, game, d):
@@ -155,6 +157,8 @@ class ScriptedAgent(Agent):
             for o in opts:
                 if o[0] == "treat":
                     return o
+        if "detect" in names:  # nothing to shoot at: try to find a hidden enemy
+            return next(o for o in opts if o[0] == "detect")
         bf = game.bf
         gx, gy = self._goal(game, u)
         dist_goal = math.hypot(gx - u.x, gy - u.y)

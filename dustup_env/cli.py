@@ -127,6 +127,74 @@ def _cmd_play(args) -> int:
     return 0
 
 
+def _cmd_tournament(args) -> int:
+    from evaluation import tournament as T
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    if len(agents) + (1 if args.gauntlet and args.gauntlet not in agents else 0) < 2:
+        print("dustup tournament: need at least two agents", file=sys.stderr)
+        return 2
+    try:
+        records = T.run(agents, scenarios, args.games, args.out, seed=args.seed, gauntlet=args.gauntlet,
+                        concurrency=args.concurrency, backend=args.backend, max_decisions=args.max_decisions,
+                        decision_time=args.decision_time, replays=args.replays, progress=not args.no_progress)
+    except (ValueError, RuntimeError) as e:
+        print(f"dustup tournament: {e}", file=sys.stderr)
+        return 2
+    obj = T.report(records, args.out, anchor=args.anchor, bootstrap=args.bootstrap, seed=args.seed)
+    if args.json:
+        print(json.dumps({"ratings": obj["ratings"], "games": obj["games"], "anchor": obj["anchor"],
+                          "side_advantage_elo": obj["side_advantage_elo"], "los": obj["los"],
+                          "order": obj["order"], "report": str(args.out)}))
+        return 0
+    print(f"{'rank':<5}{'agent':<12}{'Elo':>7}   95% CI")
+    for i, a in enumerate(obj["order"]):
+        r = obj["ratings"][a]
+        print(f"{i + 1:<5}{a:<12}{r['elo']:>+7.0f}   [{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}]")
+    print(f"{obj['games']} games; side-0 advantage {obj['side_advantage_elo']:+.0f} Elo; "
+          f"report: {args.out}/report.md (plots scores.png, ratings.png; data ratings.json, results.jsonl)")
+    return 0
+
+
+def _cmd_sprt(args) -> int:
+    from evaluation.ratings import sprt_bounds, sprt_llr
+    from evaluation.tournament import run
+
+    names = [a.strip() for a in args.agents.split(",")]
+    if len(names) != 2 or names[0] == names[1]:
+        print("dustup sprt: --agents needs two different agents: CANDIDATE,BASELINE", file=sys.stderr)
+        return 2
+    lo, hi = sprt_bounds(args.alpha, args.beta)
+    games, verdict, llr = 0, "inconclusive", 0.0
+    w = d = l = 0
+    while games < args.max_games:
+        games = min(args.max_games, games + args.batch)
+        try:
+            recs = run(names, [args.scenario], games, args.out, seed=args.seed, gauntlet=names[0],
+                       concurrency=args.concurrency, progress=False)
+        except (ValueError, RuntimeError) as e:
+            print(f"dustup sprt: {e}", file=sys.stderr)
+            return 2
+        w = sum(1 for r in recs if r["winner"] in (0, 1) and r["agents"][r["winner"]] == names[0])
+        l = sum(1 for r in recs if r["winner"] in (0, 1) and r["agents"][r["winner"]] == names[1])
+        d = len(recs) - w - l
+        llr = sprt_llr(w, d, l, args.elo0, args.elo1)
+        print(f"games {len(recs)}: W {w} D {d} L {l}  LLR {llr:+.3f}  bounds [{lo:.3f}, {hi:.3f}]", file=sys.stderr)
+        if llr >= hi:
+            verdict = "H1"
+            break
+        if llr <= lo:
+            verdict = "H0"
+            break
+    res = {"candidate": names[0], "baseline": names[1], "wins": w, "draws": d, "losses": l, "llr": llr,
+           "bounds": [lo, hi], "elo0": args.elo0, "elo1": args.elo1, "verdict": verdict}
+    print(json.dumps(res) if args.json else
+          f"{names[0]} vs {names[1]}: {verdict} (H1: {names[0]} is at least {args.elo1} Elo better than "
+          f"{args.elo0}; LLR {llr:+.3f})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
                                 "agents and evaluation tools.")
@@ -178,6 +246,44 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0, help="game seed")
     pl.add_argument("--save", help="write the save (scenario, seed, decisions) to this JSON file")
     pl.set_defaults(func=_cmd_play)
+
+    t = sub.add_parser("tournament", help="round-robin or gauntlet tournament with Elo ratings and a report",
+                       description="Every pairing plays --games games per scenario as paired games (same seed, "
+                                   "sides swapped). Results are appended to OUT/results.jsonl: re-running the same "
+                                   "command resumes. Writes OUT/report.md, ratings.json, scores.png, ratings.png.")
+    t.add_argument("--agents", required=True, help="comma-separated agent names")
+    t.add_argument("--gauntlet", help="play only this agent against each of --agents")
+    t.add_argument("--scenarios", default="default", help="comma-separated scenarios (default: default)")
+    t.add_argument("--games", type=int, default=20, help="games per pairing per scenario (rounded up to even)")
+    t.add_argument("--seed", type=int, default=0, help="master seed; game seeds derive from it")
+    t.add_argument("--concurrency", type=int, default=None, help="worker processes (default: all cores)")
+    t.add_argument("--backend", default="local", choices=["local", "ray"], help="process pool backend")
+    t.add_argument("--out", default="runs/tournament", help="output folder (results, report, plots)")
+    t.add_argument("--max-decisions", type=int, default=20000, help="decision cap per game (reached: draw)")
+    t.add_argument("--decision-time", type=float, default=5.0, help="seconds per decision before forfeit")
+    t.add_argument("--replays", type=int, default=0, help="save replays of the first N scheduled games")
+    t.add_argument("--anchor", default="random", help="agent fixed at 0 Elo")
+    t.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for the 95%% intervals")
+    t.add_argument("--json", action="store_true", help="print the ratings object as JSON")
+    t.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    t.set_defaults(func=_cmd_tournament)
+
+    sp = sub.add_parser("sprt", help="sequential probability ratio test: is CANDIDATE better than BASELINE?",
+                        description="Plays paired games in batches until the GSPRT log-likelihood ratio crosses "
+                                    "a bound (H1: elo >= elo1, H0: elo <= elo0) or --max-games is reached.")
+    sp.add_argument("--agents", required=True, help="CANDIDATE,BASELINE")
+    sp.add_argument("--elo0", type=float, default=0.0, help="H0 Elo difference")
+    sp.add_argument("--elo1", type=float, default=50.0, help="H1 Elo difference")
+    sp.add_argument("--alpha", type=float, default=0.05, help="false positive rate")
+    sp.add_argument("--beta", type=float, default=0.05, help="false negative rate")
+    sp.add_argument("--max-games", type=int, default=1000, help="stop after this many games")
+    sp.add_argument("--batch", type=int, default=20, help="games between checks")
+    sp.add_argument("--scenario", default="default", help="scenario")
+    sp.add_argument("--seed", type=int, default=0, help="master seed")
+    sp.add_argument("--concurrency", type=int, default=None, help="worker processes (default: all cores)")
+    sp.add_argument("--out", default="runs/sprt", help="results folder (resumable)")
+    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.set_defaults(func=_cmd_sprt)
 
     rp = sub.add_parser("replay", help="replay a saved game and print its event log",
                         description="Load a save, replay it exactly, and print every event.")

@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .codec import MAX_UNITS, N_ACTIONS, ActionCodec, action_name, side_flips
+from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name, side_flips
 from .rules import Game, IllegalOptionError
 from .rules.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
 from .rules.forces import KILLED, OK, ROUTED
@@ -56,9 +56,12 @@ UNITS_OFF = 0
 GLOBAL_OFF = UNITS_OFF + 2 * MAX_UNITS * UF  # 888
 OBJ_OFF = GLOBAL_OFF + GF  # 903
 TERRAIN_OFF = OBJ_OFF + MAX_OBJECTIVES * OF  # 945
-OBS_SIZE = TERRAIN_OFF + TC * GRID_H * GRID_W  # 1425
+MARKER_FEATURES = ("present", "x", "y", "mine", "real", "unit_slot")
+MF = len(MARKER_FEATURES)  # 6
+MARKER_OFF = TERRAIN_OFF + TC * GRID_H * GRID_W  # 1425
+OBS_SIZE = MARKER_OFF + MAX_MARKERS * MF  # 1569
 
-KINDS = {"initiative": 0, "activate": 1, "action": 2}
+KINDS = {"initiative": 0, "activate": 1, "action": 2, "seize": 1}
 _VP_SCALE = 10.0
 
 
@@ -157,6 +160,8 @@ class DustupEnv(gym.Env):
                 raise ValueError(f"scenario has {len(probe.side_units[s])} units on side {s}; max {MAX_UNITS}")
         if len(probe.objectives) > MAX_OBJECTIVES:
             raise ValueError(f"scenario has {len(probe.objectives)} objectives; max {MAX_OBJECTIVES}")
+        if len(probe.markers) > MAX_MARKERS:
+            raise ValueError(f"scenario has {len(probe.markers)} hidden-unit markers; max {MAX_MARKERS}")
         self._probe = probe
         self._terrain = terrain_raster(probe.bf)
 
@@ -305,7 +310,7 @@ class DustupEnv(gym.Env):
         buf = self._obs_view
         buf[:] = 0.0
         terr = self._terrain[1 if self._flip else 0]
-        buf[TERRAIN_OFF:] = terr.ravel()
+        buf[TERRAIN_OFF:MARKER_OFF] = terr.ravel()
         g = self.game
         bf = g.bf
         W, H = bf.width, bf.height
@@ -344,7 +349,7 @@ class DustupEnv(gym.Env):
         direction), so each pair is queried once, in the own -> enemy direction the engine also uses.
         """
         units = g.units
-        key = [(u.x, u.y, u.in_play) for u in units]
+        key = [(u.x, u.y, u.in_play, u.hidden) for u in units]
         if key == self._vis_key:
             return self._vis
         bf = g.bf
@@ -352,7 +357,8 @@ class DustupEnv(gym.Env):
         cached = bf._sight_cache.get  # peek both directions first (the engine queries firer -> target)
         me = self.learner
         mine = [units[i] for i in g.side_units[me] if units[i].in_play]
-        theirs = [(units[i], units[i].x, units[i].y) for i in g.side_units[1 - me] if units[i].in_play]
+        theirs = [(units[i], units[i].x, units[i].y) for i in g.side_units[1 - me]
+                  if units[i].in_play and not units[i].hidden]  # hidden enemies are unknown
         vis = {}
         for o in mine:
             ox, oy = o.x, o.y
@@ -391,12 +397,24 @@ class DustupEnv(gym.Env):
             self._write_units()  # a detachment joined the game
             cache = self._unit_cache
         for j, (u, o) in enumerate(self._unit_slots):
+            if u.hidden and u.side != me:  # a hidden enemy unit: an empty slot (only its marker shows)
+                if cache[j] != "hidden":
+                    self._obs_view[o:o + UF] = 0.0
+                    cache[j] = "hidden"
+                if u.in_play:
+                    inplay[u.side] += 1
+                    if not u.activated:
+                        unact[u.side] += 1
+                continue
             st = [f.status for f in u.figures]
             x, y, c = u.x, u.y, u.confidence
             key = (x, y, u.suppression, c, u.propped, u.complete_concealment, u.activated, u.leader_lost,
                    u.routed_off, u.loose, len(u.fired), u.lv, u.under_fire_before, u.suppressed_before, st)
             ent = cache[j]
-            if ent is None or ent[0] != key:
+            if ent is None or ent == "hidden" or ent[0] != key:
+                b[o] = 1.0
+                b[o + _F["grenades"]] = 1.0 if u.grenades else 0.0
+                b[o + _F["movement"]] = min(u.movement / 4.0, 1.0)
                 able = st.count(OK)
                 killed = st.count(KILLED)
                 wounded = len(st) - able - killed
@@ -462,6 +480,22 @@ class DustupEnv(gym.Env):
             b[o + 6] = 1.0 if mine and theirs else 0.0
             if n0 != n1:
                 vp[0 if n0 else 1] += v
+        markers = g.markers
+        if markers:
+            own = {uid: k for k, uid in enumerate(g.side_units[me])}
+            for i, m in enumerate(markers):
+                o = MARKER_OFF + i * MF
+                if m["removed"]:
+                    b[o] = b[o + 1] = b[o + 2] = b[o + 3] = b[o + 4] = b[o + 5] = 0.0
+                    continue
+                mine = m["side"] == me
+                b[o] = 1.0
+                b[o + 1] = m["x"] / W
+                b[o + 2] = (H - m["y"]) / H if flip else m["y"] / H
+                b[o + 3] = 1.0 if mine else 0.0
+                real = mine and m["unit"] >= 0  # only the owner knows which of its markers are real
+                b[o + 4] = 1.0 if real else 0.0
+                b[o + 5] = own[m["unit"]] / MAX_UNITS if real else 0.0
         gb = GLOBAL_OFF
         b[gb] = g.turn / g.turn_limit
         b[gb + 1] = g.actions_left * 0.5 if g.phase == "action" else 0.0

@@ -11,3 +11,4 @@ from . import (cavalry, detach_element_action, medical_treatment_action, moving_
 __all__ = ["Game", "Decision", "DEFAULT_OPTIONS", "ScriptedDice", "SeededDice", "DustupError", "IllegalOptionError",
            "GameOverError", "ScenarioError", "SaveFormatError", "DiceScriptError", "D4", "D6", "D8", "D10", "D12",
            "die_name", "parse_die"]
+from . import detect_action, hidden_units, random_activation, seize_the_initiative  # noqa: F401,E402  (register rules)

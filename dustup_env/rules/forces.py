@@ -18,6 +18,7 @@ FATIGUE_CONFIDENCE = {"fresh": CONFIDENT, "tired": STEADY, "exhausted": SHAKEN}
 
 QUALITY_NAMES = {D4: "untrained", D6: "green", D8: "experienced", D10: "veteran", D12: "elite"}
 MOVEMENT_DIE = {"encumbered": D4, "infantry": D6, "fast": D8, "cavalry": D10}
+SENSORS = {"unaided": D4, "aided": D6, "enhanced": D8, "superior": D10}
 
 # Figure status
 OK, WOUNDED, TREATED, KILLED = 0, 1, 2, 3  # WOUNDED = untreated wound counter; TREATED = stabilised
@@ -69,6 +70,11 @@ class Unit:
     leader_lost: bool = False  # leader became a casualty: next activation reorganises
     routed_off: bool = False
     loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
+    hidden: bool = False  # "Hidden Units": only a marker shows (the enemy does not know it is there)
+    was_hidden: bool = False  # began the game hidden
+    revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
+    sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
+    size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
     # --- issue 3: detachments, regrouping, medical treatment, travel, cavalry (see rules/*_action.py)
     parent: int = -1  # uid of the parent unit of a detachment (Detach Element Action)
     merged: bool = False  # rejoined / regrouped into another unit: out of play, no victory points
@@ -198,6 +204,8 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
-                grenades=bool(spec.get("grenades", False)), strength=len(figures),
+                grenades=bool(spec.get("grenades", False)), hidden=bool(spec.get("hidden", False)),
+                was_hidden=bool(spec.get("hidden", False)), sensor=SENSORS[spec.get("sensor", "unaided")],
+                size=int(spec.get("size", 1)), strength=len(figures),
                 medical_team=bool(spec.get("medical_team", False)), cavalry=cavalry,
                 mounted=cavalry and bool(spec.get("mounted", True)))

@@ -45,6 +45,10 @@ DEFAULT_OPTIONS = {
     "random_quality": False,  # optional random quality table (overrides scenario qualities)
     "random_leadership": False,
     "random_confidence": False,
+    "night": False,  # "Night Vision": unaided (and aided) detection ranges divided by 3
+    "seize_tokens": 0,  # "Seize the Initiative": tokens per side (an int, or [side 0, side 1]); 0 = off
+    "activation": "alternate",  # "Random Activation": "alternate" (standard) | "chits" | "cards"
+    "chit_quality_variant": False,  # chits: +1 chit per veteran/elite unit, -1 per militia (untrained) unit
     "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
 }
 OBJECTIVE_RADIUS = 3.0
@@ -113,6 +117,17 @@ MOVE_HOOKS: list = []
 HIT_HOOKS: list = []
 SHOT_HOOKS: list = []
 VP_HOOKS: list = []
+#   INIT_HOOKS: [f(game)]  called once at the end of Game.__init__ (before turn 1): scenario extras
+#   BEFORE_APPLY / AFTER_APPLY: [f(game, decision, option)]  around every applied option
+#   ACTIVATION_HOOKS: [f(game)]  a normal (alternating) activation is due; may push a procedure frame
+#     (and set phase "action") to take a decision first (e.g. seizing the initiative)
+#   ACTIVATION_SEQUENCES[options["activation"]]: object with start_turn(game), next(game) and
+#     may_pass(game, side) replacing the alternating sequence (random activation)
+INIT_HOOKS: list = []
+BEFORE_APPLY: list = []
+AFTER_APPLY: list = []
+ACTIVATION_HOOKS: list = []
+ACTIVATION_SEQUENCES: dict = {}
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -188,6 +203,10 @@ class Game:
         self.events: list = []
         self.history: list[tuple] = []
         self._decision: Decision | None = None
+        self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
+        self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
+        for hook in INIT_HOOKS:
+            hook(self)
         self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
         self._start_turn()
 
@@ -219,6 +238,8 @@ class Game:
                 f"{opt!r} is not a legal option for side {d.side}'s {d.kind} decision"
                 + (f" (unit {self.units[d.unit].name!r})" if d.unit >= 0 else "")
                 + f"; {len(d.options)} legal options, e.g. {list(d.options[:5])}")
+        for hook in BEFORE_APPLY:
+            hook(self, d, opt)
         self.history.append(opt)
         self._decision = None
         kind = d.kind
@@ -231,6 +252,8 @@ class Game:
         else:
             top = self.stack[-1]
             PROCEDURES[top.type].apply(self, top, opt)
+        for hook in AFTER_APPLY:
+            hook(self, d, opt)
 
     def unit(self, uid: int) -> Unit:
         return self.units[uid]
@@ -259,8 +282,18 @@ class Game:
     def emit(self, event) -> None:
         self.events.append(event)
 
-    def event_log(self) -> list[dict]:
-        return [e.to_dict() for e in self.events]
+    def event_log(self, side: int | None = None) -> list[dict]:
+        """Every event, or (``side`` given) only what that side may know (hidden units filtered out)."""
+        if side is None:
+            return [e.to_dict() for e in self.events]
+        from .hidden_units import filtered_log
+        return filtered_log(self, side)
+
+    def view(self, side: int) -> dict:
+        """The plain data ``side`` may know: own units fully, enemy units only when not hidden, markers
+        by position only (see :mod:`.hidden_units`)."""
+        from .hidden_units import view
+        return view(self, side)
 
     def result(self) -> dict:
         return {"winner": self.winner, "vp": list(self.vp), "reason": self.end_reason, "turns": self.turn,
@@ -276,6 +309,10 @@ class Game:
         for u in self.units:
             u.activated = False
         self.events.append(ev.TurnStarted(self.turn))
+        seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
+        if seq is not None:
+            seq.start_turn(self)
+            return
         while True:  # D8 each; ties are re-rolled
             r0 = self.dice.roll(D8)
             r1 = self.dice.roll(D8)
@@ -309,6 +346,10 @@ class Game:
     def _next_activation(self) -> None:
         if self.phase == "over":
             return
+        seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
+        if seq is not None:
+            seq.next(self)
+            return
         if self._unactivated(self.current) == 0:
             self.current = 1 - self.current
             if self._unactivated(self.current) == 0:
@@ -316,6 +357,8 @@ class Game:
                 self._start_turn()
                 return
         self.phase = "activate"
+        for hook in ACTIVATION_HOOKS:
+            hook(self)
 
     def _activate(self, opt) -> None:
         side = self.current
@@ -370,7 +413,8 @@ class Game:
         if self.phase == "activate":
             side = self.current
             opts = [("activate", uid) for uid in self.side_units[side] if self.can_activate(self.units[uid])]
-            if self._unactivated(side) < self._unactivated(1 - side):
+            seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
+            if seq.may_pass(self, side) if seq is not None else self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
             return Decision(side, "activate", -1, tuple(opts))
         top = self.stack[-1]
@@ -382,7 +426,7 @@ class Game:
     def _enemy_units(self, side: int):
         for uid in self.side_units[1 - side]:
             e = self.units[uid]
-            if e.in_play:
+            if e.in_play and not e.hidden:  # hidden units are unknown to the enemy (marker only)
                 yield e
 
     def _action_options(self, u: Unit) -> list:
@@ -624,6 +668,9 @@ class Game:
         figs = []
         for e in self._enemy_units(u.side):
             figs.extend(e.figure_positions())
+        for m in self.markers:  # enemy hidden-unit markers (real or dummy) block movement like one figure
+            if m["side"] != u.side and not m["removed"]:
+                figs.append((m["x"], m["y"]))
         return figs
 
     def _do_move(self, u: Unit, d: int, k: int) -> None:
@@ -937,6 +984,7 @@ class Game:
         return {"turn": self.turn, "phase": self.phase, "current": self.current,
                 "stack": [_plain(f) for f in self.stack],
                 "initiative": self.initiative_winner, "winner": self.winner,
+                "markers": copy.deepcopy(self.markers), "extra": copy.deepcopy(self.extra),
                 "units": units, "dice": self.dice.getstate(), "n_events": len(self.events)}
 
     def state_digest(self) -> str:

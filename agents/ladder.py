@@ -1,0 +1,189 @@
+"""The scripted ladder: graded opponents with distinct doctrines (see docs/agents.md).
+
+- ``easy``: naive.  Shoots the nearest visible enemy with everything; otherwise walks straight at
+  the nearest objective; never props, never seeks cover.
+- ``medium``: the ``scripted`` bot.  Expected-value shooting (casualties first, then suppressing
+  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective.
+- ``hard``: medium plus suppress-then-manoeuvre (units with a suppressing shot activate first,
+  movers after), concentrated fire (finishing weakened and already-suppressed units), no moves into
+  open ground under the eyes of unsuppressed enemies, close assaults on suppressed or weakened units
+  when the rules offer them, commanders' rallies and orders when available.
+- ``defensive``: holds the objectives nearest its own table edge from cover, props, shoots at
+  anything worth shooting, and only advances when nothing is in sight.
+
+All are deterministic (no randomness at all) and use only the legal-option API.
+"""
+from __future__ import annotations
+
+import math
+
+from dustup_env.rules.forces import BROKEN, SHAKEN
+from dustup_env.rules.move_action import nominated_point
+
+from .base import AGENTS, Agent
+from .scripted import ScriptedAgent
+
+
+def _dist(a, b) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+class EasyAgent(Agent):
+    name = "easy"
+
+    def choose(self, game, d):
+        opts = d.options
+        if d.kind == "initiative":
+            return ("first",)
+        if d.kind == "activate":
+            for o in opts:
+                if o[0] == "activate":
+                    return o
+            return opts[0]
+        if d.kind != "action":
+            return _first_of(opts, ("stand",), ("contact",), ("fire", "all"), ("decline",)) or opts[0]
+        if len(opts) == 1:
+            return opts[0]
+        u = game.units[d.unit]
+        if ("recover",) in opts:
+            return ("recover",)
+        shots = [o for o in opts if o[0] == "shoot" and o[2] == "all"]
+        if shots:
+            return min(shots, key=lambda o: (_dist(u, game.units[o[1]]), o[1]))
+        objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
+        gx, gy = min(objs, key=lambda p: math.hypot(p[0] - u.x, p[1] - u.y))
+        if math.hypot(gx - u.x, gy - u.y) <= 2.5:
+            return ("end",) if ("end",) in opts else opts[0]
+        moves = [o for o in opts if o[0] == "move"]
+        if ("unprop",) in opts:
+            return ("unprop",)
+        if moves:
+            return min(moves, key=lambda o: (math.hypot(gx - nominated_point(u, o[1], o[2])[0],
+                                                        gy - nominated_point(u, o[1], o[2])[1]), o))
+        return ("end",) if ("end",) in opts else opts[0]
+
+
+def _first_of(opts, *wanted):
+    for w in wanted:
+        if w in opts:
+            return w
+    return None
+
+
+class MediumAgent(ScriptedAgent):
+    name = "medium"
+
+
+class HardAgent(ScriptedAgent):
+    name = "hard"
+
+    def _shot_score(self, game, uid, opt):
+        s = super()._shot_score(game, uid, opt)
+        if s <= 0:
+            return s
+        t = game.units[opt[1]]
+        n = max(1, t.n_able())
+        # concentrate fire: finish weakened units, keep suppressed units pinned
+        bonus = 1.0 + (0.6 if n <= 3 else 0.0) + (0.3 if t.suppression else 0.0)
+        if t.confidence >= SHAKEN:
+            bonus += 0.3
+        return s * bonus
+
+    def _choose_unit(self, game, d):
+        # suppress first (units with a worthwhile shot), then the rest by the base ordering
+        best, bs = None, 0.0
+        for o in d.options:
+            if o[0] != "activate":
+                continue
+            u = game.units[o[1]]
+            if u.suppression:
+                continue
+            score = 0.0
+            for e in game._enemy_units(u.side):
+                if e.suppression == 0 and _dist(u, e) <= 36 and game.bf.has_los(u.x, u.y, e.x, e.y):
+                    score = max(score, 2.0 - _dist(u, e) / 36.0)
+            if score > bs:
+                best, bs = o, score
+        return best if best is not None else super()._choose_unit(game, d)
+
+    def _goal(self, game, u):
+        """Dynamic objective choice: the most valuable objective not already held by another friendly
+        unit, weighted by distance."""
+        objs = game.objectives
+        if not objs:
+            return super()._goal(game, u)
+        best, bs = None, -1e9
+        for _, ox, oy, vp in objs:
+            taken = any(m.uid != u.uid and m.in_play and math.hypot(m.x - ox, m.y - oy) <= 3.0
+                        for m in (game.units[i] for i in game.side_units[u.side]))
+            enemy = any(math.hypot(e.x - ox, e.y - oy) <= 3.0 for e in game._enemy_units(u.side))
+            score = (vp + (1.0 if enemy else 0.0)) / (1.0 + math.hypot(ox - u.x, oy - u.y) / 12.0)
+            if taken:
+                score *= 0.3
+            if score > bs:
+                best, bs = (ox, oy), score
+        return best
+
+    def _choose_action(self, game, d):
+        opts = d.options
+        if len(opts) == 1:
+            return opts[0]
+        u = game.units[d.unit]
+        # commanders: rally a wavering unit
+        rallies = [o for o in opts if o[0] == "rally" and game.units[o[1]].confidence >= SHAKEN]
+        if rallies:
+            return max(rallies, key=lambda o: (game.units[o[1]].confidence, -o[1]))
+        # close assault on suppressed or weakened enemies
+        assaults = [o for o in opts if o[0] == "assault"]
+        for o in sorted(assaults, key=lambda o: (game.units[o[1]].n_able(), o[1])):
+            t = game.units[o[1]]
+            if t.suppression or t.n_able() * 2 <= u.n_able() or t.confidence >= BROKEN:
+                return o
+        # endgame: get onto an objective unless a shot is excellent
+        if game.turn >= game.turn_limit - 1 and ("recover",) not in opts:
+            gx, gy = self._goal(game, u)
+            if math.hypot(gx - u.x, gy - u.y) > 2.5 and any(o[0] == "move" for o in opts):
+                shot, score = self._best_shot(game, d)
+                if shot is not None and score > 1.0:
+                    return shot
+                if ("unprop",) in opts:
+                    return ("unprop",)
+                moves = [o for o in opts if o[0] == "move"]
+                return min(moves, key=lambda o: (math.hypot(gx - nominated_point(u, o[1], o[2])[0],
+                                                            gy - nominated_point(u, o[1], o[2])[1]), o))
+        return super()._choose_action(game, d)
+
+
+class DefensiveAgent(ScriptedAgent):
+    name = "defensive"
+
+    def _goal(self, game, u):
+        if self._goals is None or self._game_id != id(game):
+            self._game_id = id(game)
+            self._goals = {}
+            objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
+            hx, hy = game._home_point(u)
+            # the half of the objectives nearest the home edge, at least one
+            objs = sorted(objs, key=lambda p: math.hypot(p[0] - hx, p[1] - hy))[: max(1, (len(objs) + 1) // 2)]
+            mine = sorted((game.units[i] for i in game.side_units[u.side]), key=lambda m: m.uid)
+            for k, m in enumerate(mine):
+                self._goals[m.uid] = objs[k % len(objs)]
+        return self._goals.get(u.uid, (game.bf.width / 2, game.bf.height / 2))
+
+    def _choose_action(self, game, d):
+        opts = d.options
+        if len(opts) == 1:
+            return opts[0]
+        u = game.units[d.unit]
+        if ("recover",) in opts:
+            return ("recover",)
+        shot, _ = self._best_shot(game, d)
+        if shot is not None:
+            return shot
+        gx, gy = self._goal(game, u)
+        if math.hypot(gx - u.x, gy - u.y) <= 6.0 and game.bf.in_cover(u.x, u.y):
+            return ("prop",) if ("prop",) in opts else ("end",) if ("end",) in opts else opts[0]
+        return super()._choose_action(game, d)
+
+
+AGENTS.update(easy=EasyAgent, medium=MediumAgent, hard=HardAgent, defensive=DefensiveAgent)

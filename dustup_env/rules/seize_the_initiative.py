@@ -1,0 +1,123 @@
+"""Seize the Initiative (seed 000, "RULES OVERVIEW" > "Seize the Initiative").
+
+Game option ``"seize_tokens"``: tokens per side (an int for both, or ``[side 0, side 1]``; 0 = the
+standard rules).  Only with the alternating activation sequence ("interrupt the normal alternating
+activation sequence").
+
+The window: whenever a normal activation is due (side A is about to choose a unit), the other side B
+gets a decision of kind ``"seize"`` if it has a token and an unactivated unit in play:
+``("seize", uid)`` spends a token to activate that unit now, ``("decline",)`` lets A activate.  After
+a seize, A may take the initiative back if it has a token: ``("seize", uid)`` (decision kind
+``"seize"`` for A) spends A's token, cancels B's activation (B's token stays spent, B's unit stays
+unactivated) and activates A's unit instead; ``("decline",)`` lets B's unit activate.  Only one
+take-back per window.  After the out-of-sequence activation the alternation continues with the other
+side (after B's seized activation A is due again; after A's take-back, B is due).
+"""
+from __future__ import annotations
+
+from . import events as ev
+from . import game as _game
+from .errors import ScenarioError
+from .events import Event, _event
+
+
+@_event
+class InitiativeSeized(Event):
+    side: int
+    unit: int
+    tokens_left: int
+
+
+@_event
+class InitiativeTakenBack(Event):
+    side: int
+    unit: int
+    tokens_left: int
+
+
+def _tokens_option(game) -> list[int]:
+    t = game.options["seize_tokens"]
+    if isinstance(t, bool) or not (isinstance(t, int) or (isinstance(t, (list, tuple)) and len(t) == 2
+                                                          and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                  for x in t))):
+        raise ScenarioError(f"game option seize_tokens must be an int or a list of two ints, not {t!r}")
+    tokens = [t, t] if isinstance(t, int) else list(t)
+    if min(tokens) < 0:
+        raise ScenarioError(f"game option seize_tokens must not be negative: {t!r}")
+    return tokens
+
+
+def _setup(game) -> None:
+    tokens = _tokens_option(game)
+    if any(tokens):
+        if game.options["activation"] != "alternate":
+            raise ScenarioError("seize_tokens needs the alternating activation sequence (activation: alternate)")
+        game.extra["seize_tokens"] = tokens
+
+
+def _candidates(game, side: int) -> list:
+    return [uid for uid in game.side_units[side] if game.can_activate(game.units[uid])]
+
+
+def _window(game) -> None:
+    """ACTIVATION_HOOK: side ``game.current`` is due; the other side may seize the initiative."""
+    tokens = game.extra.get("seize_tokens")
+    if not tokens:
+        return
+    other = 1 - game.current
+    if tokens[other] > 0 and _candidates(game, other):
+        game.stack.append(_game.Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
+        game.phase = "action"
+
+
+def _activate_now(game, side: int, uid: int) -> None:
+    u = game.units[uid]
+    u.activated = True
+    game.current = side
+    game.emit(ev.UnitActivated(side, uid))
+    game.start_activation(u, ordered=False)
+
+
+class SeizeProcedure:
+    """Frame "seize": data = {seizer, due, unit (-1 before the seize, else the seizing unit)}."""
+
+    @staticmethod
+    def decision(game, frame):
+        data = frame.data
+        side = data["seizer"] if data["unit"] < 0 else data["due"]
+        opts = [("seize", uid) for uid in _candidates(game, side)]
+        opts.append(("decline",))
+        return _game.Decision(side, "seize", -1, tuple(opts))
+
+    @staticmethod
+    def apply(game, frame, opt) -> None:
+        data = frame.data
+        tokens = game.extra["seize_tokens"]
+        if data["unit"] < 0:  # the side not due decides whether to seize
+            if opt[0] == "decline":
+                game.stack.pop()
+                game.phase = "activate"
+                return
+            seizer = data["seizer"]
+            tokens[seizer] -= 1
+            data["unit"] = opt[1]
+            game.emit(InitiativeSeized(seizer, opt[1], tokens[seizer]))
+            due = data["due"]
+            if tokens[due] > 0:
+                return  # the due side may take the initiative back (next decision)
+            game.stack.pop()
+            _activate_now(game, seizer, opt[1])
+            return
+        game.stack.pop()  # the due side answers the seize
+        if opt[0] == "decline":
+            _activate_now(game, data["seizer"], data["unit"])
+            return
+        due = data["due"]
+        tokens[due] -= 1
+        game.emit(InitiativeTakenBack(due, opt[1], tokens[due]))
+        _activate_now(game, due, opt[1])
+
+
+_game.INIT_HOOKS.append(_setup)
+_game.ACTIVATION_HOOKS.append(_window)
+_game.PROCEDURES["seize"] = SeizeProcedure()
