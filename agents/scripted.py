@@ -5,7 +5,8 @@ Doctrine:
 - Activation order: units with the best shot first, then suppressed units (to recover), then the
   rest, nearest to the enemy first.
 - Each action: a suppressed unit recovers; a unit with a worthwhile shot shoots the target with
-  the best expected effect (casualties first, then suppression of unsuppressed enemies); otherwise
+  the best expected effect (casualties first, then suppression of unsuppressed enemies); an
+  unsuppressed unit with nothing to shoot treats wounded (its own first); otherwise
   it advances toward its objective, preferring move options that end in cover; a unit on its
   objective or in cover with nothing to shoot props.
 - Objectives are shared out greedily (nearest unit first) so every objective gets a squad.
@@ -216,6 +217,13 @@ class ScriptedAgent(Agent):
         shot, score = self._best_shot(game, d)
         if shot is not None:
             return shot
+        if u.suppression == 0:  # not under fire: treat the wounded (own unit first)
+            for o in opts:
+                if o[0] == "treat" and o[1] == u.uid:
+                    return o
+            for o in opts:
+                if o[0] == "treat":
+                    return o
         if "detect" in names:  # nothing to shoot at: try to find a hidden enemy
             return next(o for o in opts if o[0] == "detect")
         bf = game.bf

@@ -323,7 +323,12 @@ class DustupEnv(gym.Env):
         gb = GLOBAL_OFF
         buf[gb + 6] = float(self.learner)
         buf[gb + 14] = 1.0 if self._flip else 0.0
-        # unit constants
+        self._write_units()
+
+    def _write_units(self):
+        """Unit constants and slots (again whenever a detachment adds a unit mid-game)."""
+        g = self.game
+        buf = self._obs_view
         me = self.learner
         for side, base_slot in ((me, 0), (1 - me, MAX_UNITS)):
             for slot, uid in enumerate(g.side_units[side]):
@@ -388,6 +393,9 @@ class DustupEnv(gym.Env):
         inplay = [0, 0]
         lost = [0, 0]
         cache = self._unit_cache
+        if len(self._unit_slots) != len(g.side_units[0]) + len(g.side_units[1]):
+            self._write_units()  # a detachment joined the game
+            cache = self._unit_cache
         for j, (u, o) in enumerate(self._unit_slots):
             if u.hidden and u.side != me:  # a hidden enemy unit: an empty slot (only its marker shows)
                 if cache[j] != "hidden":
@@ -610,7 +618,7 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH) -> np.ndarray:
     for s in (0, 1):
         for slot, uid in enumerate(game.side_units[s]):
             u = game.units[uid]
-            if u.routed_off:
+            if u.routed_off or not u.figures:
                 continue
             col = _SIDE_COLOURS[s]
             if u.activated:

@@ -26,22 +26,44 @@ class Invariants:
     """Checks every step of a game against the previous step."""
 
     def __init__(self, g: Game):
-        self.n_figures = [len(u.figures) for u in g.units]
+        # figures move between units (detachments, regrouping) and are left behind, but each side's total
+        # is conserved and killed figures never come back
+        self.n_figures = self.side_figures(g)
+        self.killed = self.side_killed(g)
         self.n_events = len(g.events)
-        self.killed = [{i for i, f in enumerate(u.figures) if f.status == KILLED} for u in g.units]
         self.conf = [u.confidence for u in g.units]
         self.routed_off = [u.routed_off for u in g.units]
         self.out = [not u.in_play for u in g.units]
         self.check(g)
 
+    @staticmethod
+    def side_figures(g):
+        n = [0, 0]
+        for u in g.units:
+            n[u.side] += len(u.figures) + len(u.left_behind)
+        return n
+
+    @staticmethod
+    def side_killed(g):
+        n = [0, 0]
+        for u in g.units:
+            n[u.side] += sum(1 for f in u.figures if f.status == KILLED)
+            n[u.side] += sum(1 for f in u.left_behind if f[2] == KILLED)
+        return n
+
     def check(self, g: Game):
-        assert [len(u.figures) for u in g.units] == self.n_figures
+        assert self.side_figures(g) == self.n_figures
+        killed = self.side_killed(g)
+        assert killed[0] >= self.killed[0] and killed[1] >= self.killed[1], "a killed figure came back"
+        self.killed = killed
+        for k in range(len(self.conf), len(g.units)):  # a detachment joined the game
+            u = g.units[k]
+            self.conf.append(u.confidence)
+            self.routed_off.append(u.routed_off)
+            self.out.append(not u.in_play)
         rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "RallyTested"}
         self.n_events = len(g.events)
         for k, u in enumerate(g.units):
-            killed = {i for i, f in enumerate(u.figures) if f.status == KILLED}
-            assert self.killed[k] <= killed, f"unit {k}: a killed figure came back"
-            self.killed[k] = killed
             assert 0 <= u.suppression <= 3
             assert 0 <= u.confidence <= 4
             assert u.confidence >= self.conf[k] or k in rallied, f"unit {k}: confidence improved without a rally"
@@ -51,7 +73,7 @@ class Invariants:
             assert (not u.in_play) >= self.out[k], f"unit {k} came back into play"
             self.out[k] = not u.in_play
             assert 1 <= u.lv <= 3
-            assert 0 <= u.leader < len(u.figures)
+            assert 0 <= u.leader < len(u.figures) or u.merged
             for f in u.figures:
                 assert f.wounds <= 2 and (f.wounds < 2 or f.status == KILLED)
         if g.over:

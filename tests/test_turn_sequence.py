@@ -246,7 +246,8 @@ def test_unsuppressed_unit_options():
     scn = scenario([unit("S", (24, 10))], [unit("E", (24, 30))])
     g = begin(scn)
     activate(g, 0)
-    assert kinds(g.decision().options) == {"end", "move", "prop", "shoot", "assault"}  # 20" <= 2 x 12"
+    # issue 3 adds the assault (20" <= 2 x 12"), detach (a squad of five) and the travel column (a reorganise action)
+    assert kinds(g.decision().options) == {"end", "move", "prop", "shoot", "assault", "detach", "reorganise"}
 
 
 @pytest.mark.parametrize("roll,removed", [(3, True), (8, True), (2, False), (1, False)])

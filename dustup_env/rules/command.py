@@ -456,7 +456,7 @@ def _register() -> None:
     G.HOOKS["between_activations"].append(_between_activations)
     morale.register(G)  # panic: the option override comes first
     G.OPTION_OVERRIDES.append(_command_overrides)
-    G.REORGANISE_TASKS["assume_command"] = _assume_command
+    G.REORGANISE_ACTIONS["assume_command"] = _assume_command
 
 
 _register()

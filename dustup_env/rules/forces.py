@@ -17,11 +17,12 @@ COMMITMENTS = ("low", "medium", "high")
 FATIGUE_CONFIDENCE = {"fresh": CONFIDENT, "tired": STEADY, "exhausted": SHAKEN}
 
 QUALITY_NAMES = {D4: "untrained", D6: "green", D8: "experienced", D10: "veteran", D12: "elite"}
-MOVEMENT_DIE = {"encumbered": D4, "infantry": D6, "fast": D8}
+MOVEMENT_DIE = {"encumbered": D4, "infantry": D6, "fast": D8, "cavalry": D10}
 SENSORS = {"unaided": D4, "aided": D6, "enhanced": D8, "superior": D10}
 
 # Figure status
 OK, WOUNDED, TREATED, KILLED = 0, 1, 2, 3  # WOUNDED = untreated wound counter; TREATED = stabilised
+DISABLED = 4  # power armour suit wrecked: the trooper is unhurt but cannot act (Power Armour Troops as Casualties)
 
 COHESION = 6.0  # inches from the leader
 
@@ -33,6 +34,8 @@ class Figure:
     wounds: int = 0
     dx: float = 0.0  # offset from the unit leader
     dy: float = 0.0
+    medic: bool = False  # a trained unit medic (Medical Treatment Action: D8)
+    armour: str = ""  # per-figure armour overriding the unit's (an occupant extracted from a wrecked suit)
 
     @property
     def alive(self) -> bool:
@@ -86,6 +89,17 @@ class Unit:
     cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
     night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
     abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
+    # --- issue 3: detachments, regrouping, medical treatment, travel, cavalry (see rules/*_action.py)
+    parent: int = -1  # uid of the parent unit of a detachment (Detach Element Action)
+    merged: bool = False  # rejoined / regrouped into another unit: out of play, no victory points
+    strength: int = 0  # figures at the start of the game (or when detached): "depleted" for Regroup
+    medical_team: bool = False  # a dedicated medical team (Medical Treatment Action: D10)
+    travel: bool = False  # in travel mode (column)
+    cavalry: bool = False
+    mounted: bool = False  # cavalry on its mounts
+    mounts_detached: bool = False  # dismounted cavalry that left its mounts with a detachment
+    left_behind: list = field(default_factory=list)  # [x, y, status] of figures left behind (abandoned)
+    tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -98,7 +112,7 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        return not self.routed_off and not self.destroyed
+        return not self.routed_off and not self.merged and not self.destroyed
 
     def able(self) -> list[int]:
         return [i for i, f in enumerate(self.figures) if f.status == OK]
@@ -195,13 +209,19 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     kind = spec.get("kind", "single" if len(figures) == 1 else "squad")
     x, y = spec["position"]
     armour = spec.get("armour", "basic_battledress")
-    movement = MOVEMENT_DIE[spec.get("movement", "infantry")]
+    movement_class = spec.get("movement", "infantry")
+    movement = MOVEMENT_DIE[movement_class]
+    for fig, fspec in zip(figures, [f for f in spec["figures"] for _ in range(f.get("count", 1))]):
+        fig.medic = bool(fspec.get("medic", False))
+    cavalry = movement_class == "cavalry"
     return Unit(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,
                 grenades=bool(spec.get("grenades", False)), hidden=bool(spec.get("hidden", False)),
                 was_hidden=bool(spec.get("hidden", False)), sensor=SENSORS[spec.get("sensor", "unaided")],
-                size=int(spec.get("size", 1)),
+                size=int(spec.get("size", 1)), strength=len(figures),
                 second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)),
-                cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)))
+                cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)),
+                medical_team=bool(spec.get("medical_team", False)), cavalry=cavalry,
+                mounted=cavalry and bool(spec.get("mounted", True)))

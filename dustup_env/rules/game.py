@@ -54,6 +54,7 @@ DEFAULT_OPTIONS = {
     "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
     "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
     "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
+    "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -101,13 +102,30 @@ class UnitStatus:
 #   ACTION_PROVIDERS: [f(game, unit, status) -> options]  extra legal action options
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
 #   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replaces a unit's whole option list (e.g. panic)
-#   REORGANISE_TASKS[what](game, unit)                applies a ("reorganise", what) task the core does not know
 #   HOOKS[point]: [f(game, ...)]                      rule callbacks at fixed points (see Game.run_hooks):
 #     "init" (game), "activation" (game, unit), "moved" (game, unit), "shot" (game, shooter, target),
 #     "leader_lost" (game, unit), "between_activations" (game) -> True if it pushed a procedure frame
+#   REORGANISE_ACTIONS[what](game, unit)              applies ("reorganise", what) beyond the core four
+#   ACTION_FILTERS: [f(game, unit, options) -> options]  remove options a unit state forbids (travel mode)
+#   MOVEMENT_DIE_HOOKS: [f(game, unit, die) -> die]      movement die changes (encumbrance, cavalry)
+#   MOVEMENT_ROLL_HOOKS: [f(game, unit, die) -> roll | None]  a fixed roll instead of rolling (travel mode)
+#   MOVE_BLOCKER_HOOKS: [f(game, unit) -> [(x, y)]]      more figures a move must stop 2" from
+#   MOVE_HOOKS: [f(game, unit, start, withdraw)]         after a move (figures left behind)
+#   HIT_HOOKS: [f(game, target, figure, effect) -> applied effect | None]  replace a hit's effect
+#   SHOT_HOOKS: [f(game, firer, target, result, reasons)]  after a shot, before its confidence test
+#   VP_HOOKS: [f(game, vp)]                              add victory points (vp: a 2-list)
 ACTIONS: dict = {}
 ACTION_PROVIDERS: list = []
 PROCEDURES: dict = {}
+ACTION_FILTERS: list = []
+REORGANISE_ACTIONS: dict = {}
+MOVEMENT_DIE_HOOKS: list = []
+MOVEMENT_ROLL_HOOKS: list = []
+MOVE_BLOCKER_HOOKS: list = []
+MOVE_HOOKS: list = []
+HIT_HOOKS: list = []
+SHOT_HOOKS: list = []
+VP_HOOKS: list = []
 #   INIT_HOOKS: [f(game)]  called once at the end of Game.__init__ (before turn 1): scenario extras
 #   BEFORE_APPLY / AFTER_APPLY: [f(game, decision, option)]  around every applied option
 #   ACTIVATION_HOOKS: [f(game)]  a normal (alternating) activation is due; may push a procedure frame
@@ -120,7 +138,6 @@ AFTER_APPLY: list = []
 ACTIVATION_HOOKS: list = []
 ACTIVATION_SEQUENCES: dict = {}
 OPTION_OVERRIDES: list = []
-REORGANISE_TASKS: dict = {}
 HOOKS: dict = {"init": [], "activation": [], "moved": [], "shot": [], "leader_lost": [], "between_activations": []}
 
 _BF_CACHE: dict[str, Battlefield] = {}
@@ -332,11 +349,16 @@ class Game:
         self.phase = "activate"
         self._next_activation()
 
+    def can_activate(self, u: Unit) -> bool:
+        """May activate in the normal sequence (a detachment acts only through its parent while that is in play)."""
+        if u.activated or not u.in_play:
+            return False
+        return u.parent < 0 or not self.units[u.parent].in_play
+
     def _unactivated(self, side: int) -> int:
         n = 0
         for uid in self.side_units[side]:
-            u = self.units[uid]
-            if not u.activated and u.in_play:
+            if self.can_activate(self.units[uid]):
                 n += 1
         return n
 
@@ -416,8 +438,7 @@ class Game:
             return Decision(self.current, "initiative", -1, (("first",), ("second",)))
         if self.phase == "activate":
             side = self.current
-            opts = [("activate", uid) for uid in self.side_units[side]
-                    if not self.units[uid].activated and self.units[uid].in_play]
+            opts = [("activate", uid) for uid in self.side_units[side] if self.can_activate(self.units[uid])]
             seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
             if seq.may_pass(self, side) if seq is not None else self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
@@ -439,7 +460,7 @@ class Game:
         if u.confidence == ROUTED:
             return [("withdraw",)]
         for override in OPTION_OVERRIDES:
-            forced = override(self, u, self.stack[-1])
+            forced = override(self, u, self.stack[-1] if self.stack else None)
             if forced is not None:
                 return forced
         if u.leader_lost:
@@ -458,6 +479,8 @@ class Game:
                 status = UnitStatus(in_cover, suppressed, True)
                 for provider in ACTION_PROVIDERS:
                     opts.extend(provider(self, u, status))
+            for filt in ACTION_FILTERS:
+                opts = filt(self, u, opts)
             return opts
         if not suppressed:
             if not u.propped:
@@ -481,6 +504,8 @@ class Game:
             status = UnitStatus(in_cover, suppressed, False)
             for provider in ACTION_PROVIDERS:
                 opts.extend(provider(self, u, status))
+        for filt in ACTION_FILTERS:
+            opts = filt(self, u, opts)
         return opts
 
     def _move_options(self, u: Unit, in_cover: bool) -> list:
@@ -579,7 +604,8 @@ class Game:
             if r < eff:
                 eff = r
         step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
-                          small=t.small_target, firer_quality=u.quality, suppressive=mode == "suppressive")
+                          small=t.small_target, firer_quality=u.quality, travel=t.travel,
+                          suppressive=mode == "suppressive")
         if self.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
             step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
@@ -691,12 +717,28 @@ class Game:
                 return
         self._move_to(u, px, py, withdraw=False)
 
+    def movement_die(self, u: Unit) -> int:
+        die = u.movement
+        for hook in MOVEMENT_DIE_HOOKS:
+            die = hook(self, u, die)
+        return die
+
     def _move_to(self, u: Unit, px: float, py: float, withdraw: bool) -> None:
-        roll = self.dice.roll(u.movement)
+        die = self.movement_die(u)
+        roll = None
+        for hook in MOVEMENT_ROLL_HOOKS:
+            roll = hook(self, u, die)
+            if roll is not None:
+                break
+        if roll is None:
+            roll = self.dice.roll(die)
         points = 2.0 * roll
         _, armours = armoury()
         start = (u.x, u.y)
-        x, y = move_path(self.bf, u, px, py, points, self._enemy_figures(u), armours[u.armour].power_armour)
+        blockers = self._enemy_figures(u)
+        for hook in MOVE_BLOCKER_HOOKS:
+            blockers.extend(hook(self, u))
+        x, y = move_path(self.bf, u, px, py, points, blockers, armours[u.armour].power_armour)
         was_disorganised = u.disorganised()
         u.x, u.y = x, y
         if withdraw:
@@ -710,6 +752,8 @@ class Game:
                                     (round(x, 3), round(y, 3)), withdraw))
         if HOOKS["moved"]:
             self.run_hooks("moved", u)
+        for hook in MOVE_HOOKS:
+            hook(self, u, start, withdraw)
 
     def _nearest_enemy(self, u: Unit):
         best, bd = None, 1e18
@@ -773,8 +817,8 @@ class Game:
             reform(u)
             u.loose = False
             self.events.append(ev.Rearranged(u.uid))
-        elif what in REORGANISE_TASKS:
-            REORGANISE_TASKS[what](self, u)
+        elif what in REORGANISE_ACTIONS:  # column/tactical, mount/dismount, extract, assume_command, task
+            REORGANISE_ACTIONS[what](self, u)
         # "leader": the reorganising itself; the appointment happens at the end of the activation
 
     def _appoint_leader(self, u: Unit) -> None:
@@ -818,7 +862,7 @@ class Game:
         if not t.under_fire_before:
             t.under_fire_before = True
             reasons.append("first_under_fire")
-        if res.result != "none" and not reaction:
+        if (res.result != "none" or t.travel) and not reaction:  # travel mode: suppressed whenever fired on
             if not t.suppressed_before:
                 t.suppressed_before = True
                 reasons.append("first_suppressed")
@@ -828,14 +872,24 @@ class Game:
         casualties = 0
         leader_hit = False
         if res.hits:
-            arm = armours[t.armour]
-            adie = armour_die(arm.die, propped=t.propped, cover=cover)
             alive = [i for i, f in enumerate(t.figures) if f.status != KILLED]
             targets = [alive[allocation_roll(self.dice, len(alive))] for _ in range(res.hits)]
             for fi in targets:
                 f = t.figures[fi]
+                arm = armours[f.armour or t.armour]
+                adie = armour_die(arm.die, propped=t.propped, cover=cover)
                 effect, ir, ar = resolve_impact(self.dice, impact=impact, armour=adie, no_armour=arm.no_armour)
-                if f.status == KILLED:
+                before = f.status
+                hooked = None
+                if f.status != KILLED:
+                    for hook in HIT_HOOKS:
+                        hooked = hook(self, t, fi, effect)
+                        if hooked is not None:
+                            break
+                if hooked is not None:
+                    effect_applied = hooked
+                    casualties += before == OK and f.status in (WOUNDED, TREATED, KILLED)
+                elif f.status == KILLED:
                     effect_applied = "none"  # already killed by an earlier hit of this attack
                 elif effect == "kill":
                     before = f.status
@@ -854,11 +908,13 @@ class Game:
                     casualties += before == OK
                 else:
                     effect_applied = "none"
-                if effect_applied != "none" and fi == t.leader:
+                if fi == t.leader and before != f.status and f.status != OK:
                     leader_hit = True
                 self.events.append(ev.HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
         if casualties:
             reasons.append("casualties")
+        for hook in SHOT_HOOKS:
+            hook(self, u, t, res, reasons)
         newly_lost = leader_hit and not t.leader_lost
         if newly_lost:
             reasons.append("leader_casualty")
@@ -900,8 +956,10 @@ class Game:
             if near[0] != near[1]:
                 vp[0 if near[0] else 1] += v
         for u in self.units:
-            if not u.in_play:
+            if not u.in_play and not u.merged:
                 vp[1 - u.side] += 1
+        for hook in VP_HOOKS:
+            hook(self, vp)
         return vp[0], vp[1]
 
     def _end_game(self, reason: str) -> None:

@@ -29,6 +29,12 @@ MODIFIERS = {
     "travel_mode": (4, 3, 2),
     "per_vehicle_damage": (2, 1, 0),
 }
+# Events that require a test but are not rows of the seed's table (value by commitment):
+# "fired_on_in_travel": Travel Movement "If fired on, the unit ... must take a confidence test" (value 0; the
+# travel-mode modifier applies to every test of a unit in travel mode).
+EXTRA_TRIGGERS = {
+    "fired_on_in_travel": (0, 0, 0),
+}
 
 
 def trigger_value(reason: str, commitment: int):
@@ -51,7 +57,7 @@ def confidence_test(dice: DiceSource, unit: Unit, reasons: list[str], *, more_ca
     c = unit.commitment
     best, best_reason = None, None
     for r in reasons:
-        v = TRIGGERS[r][c]
+        v = (TRIGGERS.get(r) or EXTRA_TRIGGERS[r])[c]
         if v is not None and (best is None or v > best):
             best, best_reason = v, r
     if best is None:
@@ -63,7 +69,7 @@ def confidence_test(dice: DiceSource, unit: Unit, reasons: list[str], *, more_ca
         needed += MODIFIERS["more_casualties_than_survivors"][c]
     if artillery:
         needed += MODIFIERS["artillery"][c]
-    if travel:
+    if travel or getattr(unit, "travel", False):  # a unit in travel mode (column)
         needed += MODIFIERS["travel_mode"][c]
     needed += MODIFIERS["per_vehicle_damage"][c] * vehicle_damage
     roll = dice.roll(unit.quality)

@@ -141,7 +141,7 @@ class CardDraw:
             uid = deck.pop(roll - 1 if roll else 0)
             game.emit(CardDrawn(uid, roll, len(deck)))
             u = game.units[uid]
-            if not u.in_play or u.activated:
+            if not game.can_activate(u):  # (a detachment acts through its parent)
                 continue
             u.activated = True
             game.current = u.side

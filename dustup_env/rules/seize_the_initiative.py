@@ -56,7 +56,7 @@ def _setup(game) -> None:
 
 
 def _candidates(game, side: int) -> list:
-    return [uid for uid in game.side_units[side] if not game.units[uid].activated and game.units[uid].in_play]
+    return [uid for uid in game.side_units[side] if game.can_activate(game.units[uid])]
 
 
 def _window(game) -> None:
