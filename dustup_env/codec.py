@@ -195,6 +195,9 @@ class _Tables:
         self.key = key
 
 
+_TABLE_CACHE: dict = {}
+
+
 class ActionCodec:
     """Maps a game's option tuples to and from the fixed flat index layout (see module docstring).
 
@@ -215,7 +218,15 @@ class ActionCodec:
         key = (len(game.side_units[0]), len(game.side_units[1]), len(getattr(game, "markers", ())))
         t = self._tables[side]
         if t is None or t.key != key:
-            t = self._tables[side] = _Tables(game, side, key)
+            # the tables depend only on the unit ids, the marker count and the mirroring: shared by every
+            # game of a scenario (a new game or a detachment then costs a dict lookup, not a rebuild)
+            gkey = (tuple(game.side_units[side]), tuple(game.side_units[1 - side]), key[2], side_flips(game, side))
+            t = _TABLE_CACHE.get(gkey)
+            if t is None:
+                if len(_TABLE_CACHE) > 4096:
+                    _TABLE_CACHE.clear()
+                t = _TABLE_CACHE[gkey] = _Tables(game, side, key)
+            self._tables[side] = t
         return t
 
     def encode(self, game, side: int, option) -> int:
