@@ -67,6 +67,7 @@ class Invariants:
             assert 0 <= u.suppression <= 3
             assert 0 <= u.confidence <= 4
             assert u.confidence >= self.conf[k] or k in rallied, f"unit {k}: confidence improved without a rally"
+            assert u.confidence >= u.initial_confidence, f"unit {k}: rallied above its starting confidence"
             self.conf[k] = u.confidence
             assert u.routed_off >= self.routed_off[k]
             self.routed_off[k] = u.routed_off
@@ -118,8 +119,8 @@ def long_skirmish(turns=30):
     return doc
 
 
-def play_checked(scn, seed, pick_seed, *, policy=uniform, max_decisions=20_000):
-    g = Game(scn, seed=seed)
+def play_checked(scn, seed, pick_seed, *, policy=uniform, max_decisions=20_000, options=None):
+    g = Game(scn, seed=seed, options=options)
     inv = Invariants(g)
     rng = random.Random(pick_seed)
     taken = []
@@ -396,3 +397,38 @@ def test_scenario_file_round_trip(tmp_path):
     p.write_text(json.dumps(base()))
     g = Game(str(p), seed=4)
     assert [u.name for u in g.units] == ["A", "B"]
+
+
+# --- every game option on: 1,000 random games -----------------------------------------------------------
+def all_options(k: int) -> dict:
+    """Every optional rule on, cycling the multi-valued ones (activation, close combat, night, extra hits);
+    seizing the initiative goes with alternating activation and the chit variant with chits (the rules
+    modules refuse the other combinations)."""
+    act = ("alternate", "chits", "cards")[k % 3]
+    return {"seize_tokens": 2 if act == "alternate" else 0, "activation": act, "chit_quality_variant": act == "chits",
+            "night": k % 2 == 0, "rally_double_half": True, "jamming": True,
+            "close_combat": ("dustup", "house")[(k // 3) % 2], "random_quality": True, "random_leadership": True,
+            "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0}
+
+
+def _with_jammers(name):
+    doc = copy.deepcopy(load_scenario(name))
+    doc["sides"][0]["jammer"] = "d8"
+    doc["sides"][1]["jammer"] = "d6"
+    return doc
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_invariants_with_every_option_on(chunk):
+    """1,000 games in all: 220 per chunk on skirmish (uniform and fight-biased play) and 30 on default
+    (with its command tree: orders, rallies, combined assaults), every optional rule on."""
+    skirmish, default = _with_jammers("skirmish"), _with_jammers("default")
+    kinds = set()
+    for k in range(250):
+        i = chunk * 250 + k
+        scn = default if k < 30 else skirmish
+        policy = aggressive if k % 2 else uniform
+        g, taken = play_checked(scn, 50_000 + i, i, policy=policy, options=all_options(i))
+        kinds.update(o[0] for o in taken)
+    # the options really were exercised
+    assert {"seize", "decline", "assault", "order"} <= kinds, kinds
