@@ -15,7 +15,8 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed
 
 run: setup
-	$(VENV)/bin/dustup simulate --agents scripted,random --games 20 --seed 1
+	rm -rf runs/quickstart
+	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive --games 20 --seed 1 --out runs/quickstart
 
 test: setup
 	$(PY) -m pytest -n 2 tests
