@@ -551,3 +551,45 @@ def test_combined_assault_end_to_end_with_the_real_assault_engine():
     while not g.over and g.decision().kind != "activate":
         g.apply(g.decision().options[0])
     assert any(ev["type"].startswith(("Courage", "Assault", "Combat", "Withdr")) for ev in g.event_log())
+
+
+def test_combined_assault_needs_two_units_that_may_assault():
+    # a propped or shaken subordinate may not be ordered into an assault (courage-test notes * and **)
+    for change in ({"propped": True}, {"confidence": 2}):
+        g = begin(assault_scn())
+        for k, v in change.items():
+            setattr(g.units[2], k, v)
+        activate(g, 0)
+        assert not [o for o in g.decision().options if o[0] == "combined_assault"], change
+    g = begin(assault_scn())
+    activate(g, 0)
+    assert ("combined_assault", 3) in g.decision().options
+
+
+def test_a_commander_falling_in_close_combat_makes_the_subordinates_test():
+    """The leader_lost hook runs for close-combat casualties too (RN-250): seeded games until a Red
+    assault kills or wounds the Platoon HQ's leader in combat."""
+    from dustup_env.rules import Game
+    from dustup_env.rules.assault_action import begin_assault
+
+    for seed in range(300):
+        scn = platoon(hq_pos=(24, 30), squads=((10, 20), (38, 20)), red=[unit("R", (24, 33.5), (("rifle", 10),))])
+        g = Game(scn, seed=seed)
+        while g.decision().kind == "initiative":
+            g.apply(("first",))
+        d = g.decision()
+        if d.side != 1:
+            g.apply(("pass",) if ("pass",) in d.options else ("activate", 1))
+            g.apply(("end",))
+        g.apply(("activate", 3))
+        g.apply(("assault", 0))
+        while not g.over and g.decision().kind != "activate" and g.decision().kind != "promote":
+            g.apply(g.decision().options[0])
+        if any(e["type"] == "LeaderLost" and e["unit"] == 0 for e in g.event_log()):
+            break
+    else:
+        pytest.fail("no seed made the HQ leader a close-combat casualty")
+    lost = last_event(g, "CommanderLost")
+    assert lost["unit"] == 0 and sorted(lost["subordinates"]) == [1, 2]
+    tests = [e for e in g.event_log() if e["type"] == "ConfidenceTested" and e["reason"] == "commander_casualty"]
+    assert sorted(e["unit"] for e in tests) == [1, 2]

@@ -18,7 +18,7 @@ Phases: courage test (opposed quality dice with open shifts from the data table
 (two simultaneous rounds) and outcome (a second courage test with the casualty rows).  Several
 units (one attacker against several defenders, or a combined assault of several attackers against
 one defender, :func:`begin_assault`) fight as detachments matched to the opposing sizes; each parent
-unit obeys the worst result.  Readings of garbled passages: ``docs/notes/assault-notes.md``.
+unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md RN-203 to RN-217 (house rules RN-252 to RN-254).
 """
 from __future__ import annotations
 
@@ -558,6 +558,7 @@ def fight_pairs(game, pairs: list[dict]) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
+                game.run_hooks("leader_lost", u)  # a commander falling in close combat: subordinates test
 
 
 def pair_outcome(game, p: dict) -> tuple[str, int, int]:
@@ -1023,25 +1024,35 @@ def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = F
 
 # ---------------------------------------------------------------------------------------- action + provider
 
+def may_assault(u: Unit) -> bool:
+    """The attacker's own restrictions: not suppressed, propped, disorganised, panicking or leaderless,
+    and Confident or Steady (notes * and ** of the courage test)."""
+    return (u.in_play and not u.suppression and not u.propped and u.confidence <= STEADY
+            and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised())
+
+
+def target_in_reach(game, u: Unit, e: Unit) -> bool:
+    """The target's leader within twice a maximum move, in line of sight, not completely concealed."""
+    if e.complete_concealment or not e.in_play:
+        return False
+    reach = assault_reach(u)
+    dx, dy = e.x - u.x, e.y - u.y
+    if dx * dx + dy * dy > reach * reach:
+        return False
+    return game.bf.has_los(u.x, u.y, e.x, e.y)
+
+
+def can_assault(game, u: Unit, e: Unit) -> bool:
+    """Could ``u`` assault ``e`` now (used by the command module's combined assault too)."""
+    return may_assault(u) and target_in_reach(game, u, e)
+
+
 def assault_options(game, u: Unit, status) -> list:
     """("assault", enemy) for an unsuppressed, unpropped, Confident/Steady unit: the target's leader
     within twice a maximum move and in line of sight, not completely concealed, not routed off."""
     if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
         return []
-    reach = assault_reach(u)
-    r2 = reach * reach
-    opts = []
-    bf = game.bf
-    for e in game._enemy_units(u.side):
-        if e.complete_concealment:
-            continue
-        dx, dy = e.x - u.x, e.y - u.y
-        if dx * dx + dy * dy > r2:
-            continue
-        if not bf.has_los(u.x, u.y, e.x, e.y):
-            continue
-        opts.append(("assault", e.uid))
-    return opts
+    return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e)]
 
 
 def do_assault(game, u: Unit, opt) -> bool:

@@ -14,7 +14,7 @@ subordinate is a commander.  Options (vocabulary fixed by ``codec.FAMILIES``):
   promotion (decision kind ``promote``: ``("choose", uid)`` / ``("decline",)``); the promoted unit's next
   activation is ``("reorganise", "assume_command")`` then ``("reorganise", "leader")``.
 
-Readings of unclear passages: docs/notes/command-notes.md.
+Readings of unclear passages: docs/rules-notes.md RN-219 to RN-225 and RN-247 to RN-251.
 """
 from __future__ import annotations
 

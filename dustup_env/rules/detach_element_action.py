@@ -15,7 +15,7 @@ Options (one action each):
   able-bodied support-weapon figure; ``half``: half of the able-bodied figures (rounded down) and
   every treated wounded figure ("Once treated, wounded may be left in the care of a detachment").
   The detachment's first figure leads it; it copies the parent's quality, LV, confidence,
-  commitment, suppression and prop (docs/notes/actions-notes.md).
+  commitment, suppression and prop (docs/rules-notes.md RN-226, RN-227).
 * ``("activate_detachment", uid)``: the parent's leader activates its detachment: automatic within
   6" with line of sight, otherwise the communication test below; on success the detachment takes
   two actions as an ordered activation, after which the parent's activation continues.

@@ -16,7 +16,7 @@ Scenario fields: figure ``"medic": true``, unit ``"medical_team": true``.
 Power armour: "as soon as a power armoured trooper is hit, roll a D6 ... 1 killed; 2-4 stabilised
 (wound marker); 5 unhurt but the suit is wrecked (disabled marker); 6+ resume normal duty."  The
 roll replaces the *wound* result of the impact roll for a figure in power armour (an impact that
-kills still kills; see docs/notes/actions-notes.md).  A disabled figure (``DISABLED``) cannot act
+kills still kills; see docs/rules-notes.md RN-230, RN-231).  A disabled figure (``DISABLED``) cannot act
 and is left behind when its unit moves.  Optional rule (game option ``power_armour_extraction``):
 ``("reorganise", "extract")`` turns one disabled figure into an unarmoured (armour ``none``)
 able-bodied figure carrying on with the unit.
