@@ -34,13 +34,17 @@ def _attach(view: DustupEnv, game, side: int) -> None:
     view._mask_for = None
 
 
-def run(games: int, scenario: str, seed: int = 0) -> dict:
+def run(games: int, scenario: str, seed: int = 0, warmup: int = 20) -> dict:
+    """``warmup`` games (other seeds, not timed) first: steady-state throughput, as in a long training
+    run, with the static-terrain caches (line of sight per pair of points, move options) warm."""
     from dustup_env.rules import Game
 
     views = [_view(scenario, 0), _view(scenario, 1)]
     codec = views[0].codec
     n = 0
     obs_sum = 0.0
+    for i in range(games, games + warmup):
+        _play(Game(scenario, seed=seed + 1_000_000 + i), views, codec, random.Random(i))
     t0 = time.perf_counter()
     for i in range(games):
         g = Game(scenario, seed=seed + i)
@@ -58,9 +62,21 @@ def run(games: int, scenario: str, seed: int = 0) -> dict:
             g.apply(codec.decode(g, d.side, a, d.kind))
             n += 1
     dt = time.perf_counter() - t0
-    return {"benchmark": "random_play_mask_obs", "scenario": scenario, "games": games, "decisions": n,
+    return {"benchmark": "random_play_mask_obs", "scenario": scenario, "games": games, "warmup_games": warmup,
+            "decisions": n,
             "seconds": round(dt, 3), "decisions_per_s": round(n / dt), "games_per_s": round(games / dt, 2),
             "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+
+
+def _play(g, views, codec, rng) -> None:
+    for s in (0, 1):
+        _attach(views[s], g, s)
+    while not g.over:
+        d = g.decision()
+        v = views[d.side]
+        v._observation()
+        legal = np.flatnonzero(v.action_masks())
+        g.apply(codec.decode(g, d.side, int(legal[rng.randrange(len(legal))]), d.kind))
 
 
 def main() -> None:
@@ -68,6 +84,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=200, help="games of random play (default 200)")
     p.add_argument("--scenario", default="default", help="scenario (default: default)")
     p.add_argument("--seed", type=int, default=0, help="first game seed")
+    p.add_argument("--warmup", type=int, default=20, help="untimed warm-up games first (default 20)")
     p.add_argument("--engine-only", action="store_true", help="bare engine: no mask, no observation")
     a = p.parse_args()
     if a.engine_only:
@@ -75,7 +92,7 @@ def main() -> None:
 
         print(json.dumps(run_engine(a.games, a.scenario, a.seed)))
     else:
-        print(json.dumps(run(a.games, a.scenario, a.seed)))
+        print(json.dumps(run(a.games, a.scenario, a.seed, a.warmup)))
 
 
 if __name__ == "__main__":
