@@ -492,3 +492,90 @@ def test_random_games_with_assaults_keep_save_load_exact():
     assert seen
     h = Game.from_dict(g.to_dict())
     assert h.state_digest() == g.state_digest()
+
+
+# ------------------------------------------------------------------ terror (RN-217, courage table row 9)
+
+def test_terror_defender_shifts_the_attackers_courage_die_down_two():
+    # the defender provokes terror: the attacker's d8 is shifted -2 to d4 (row 9); the defender's d10 is not.
+    # (the experienced d8 attacker first passes its first-sight-of-terror panic test, d8=8, RN-248)
+    g = start(duel(dfn={"terror": True}), [("d8", 8), ("d4", 3), ("d10", 5)])
+    assert last_event(g, "PanicTested")["passed"]
+    g.apply(("assault", 1))
+    g.apply(("stand",))
+    ct = last_event(g, "CourageTested")
+    assert dict(map(tuple, ct["attacker_shifts"])) == {"terror": -2}
+    assert dict(map(tuple, ct["defender_shifts"])) == {}
+    assert (ct["attacker_die"], ct["defender_die"], ct["result"]) == ("d4", "d10", "fail")
+    assert g.decision().kind == "action" and g.actions_left == 1 and g.dice.remaining == 0
+
+
+def test_terror_attacker_shifts_the_defenders_courage_die_in_both_tests():
+    # the attacker provokes terror: the defender's d10 becomes d6 in the courage test and in the final test
+    g = start(duel(att={"terror": True}), [])
+    g.apply(("assault", 1))
+    from conftest import add_dice
+    add_dice(g, ("d8", 6), ("d6", 5), ("d6", 4),  # courage 6 vs 5: contact; d6=4 -> 8" reaches
+             ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1),  # two rounds, no success
+             ("d8", 5), ("d6", 5), ("d6", 2), *END_TURN)  # final 5 vs 5 draw: the attacker withdraws
+    g.apply(("stand",))
+    ct = events_of(g, "CourageTested")
+    assert [dict(map(tuple, c["defender_shifts"])) for c in ct] == [{"terror": -2}, {"terror": -2}]
+    assert [dict(map(tuple, c["attacker_shifts"])) for c in ct] == [{}, {}]
+    assert [(c["attacker_die"], c["defender_die"], c["result"]) for c in ct] == [
+        ("d8", "d6", "contact"), ("d8", "d6", "draw")]
+    assert g.dice.remaining == 0 and g.decision().kind == "initiative"
+
+
+def test_terror_does_not_shift_a_unit_that_itself_provokes_terror():
+    g = begin(duel(att={"terror": True}, dfn={"terror": True}), [])
+    a, b = g.units
+    assert courage_shifts(g, a, b, defender=False, final=True) == []
+    assert courage_shifts(g, b, a, defender=True, final=True) == []
+
+
+# ------------------------------------------------------------------ move to contact across an obstacle
+
+def _walled(dice, wall_y=17.0):
+    # a wall (crossing cost 2") across the attacker's path, between it and the defender's front row (y 20);
+    # courage 6 vs 5: contact.  Without the wall 7.5" of movement brings the attacker's front row within 1".
+    from conftest import wall
+    g = start(duel(obstacles=[wall("wall", 0, wall_y, 48, wall_y, cost=2)]), [("d8", 6), ("d10", 5), *dice])
+    g.apply(("assault", 1))
+    return g
+
+
+def test_contact_move_short_of_the_obstacle_crossing_cost_fails_to_contact():
+    # d6=4: 8 points < 7.5 + 2 (crossing): stops at the wall, 2" from the defender; defensive fire follows
+    g = _walled([("d6", 4)])
+    g.apply(("stand",))
+    cm = last_event(g, "ContactMove")
+    assert (cm["points"], cm["reached"], cm["end"]) == (8.0, False, [24.0, 16.5])
+    assert figure_gap(g.units[0], g.units[1]) >= 2.0 - 1e-9
+    assert g.decision().kind == "final_defensive_fire" and g.dice.remaining == 0
+
+
+def test_contact_move_paying_the_obstacle_crossing_cost_reaches_the_defender():
+    # d6=5: 10 points >= 7.5 + 2: crosses the wall and contacts; then the same combat as the plain duel
+    g = _walled([("d6", 5), ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1),
+                 ("d8", 5), ("d10", 5), ("d6", 2), *END_TURN])
+    g.apply(("stand",))
+    cm = events_of(g, "ContactMove")[0]
+    assert (cm["points"], cm["reached"], cm["end"]) == (10.0, True, [24.0, 17.5])
+    assert last_event(g, "CourageTested")["final"]
+    assert g.dice.remaining == 0 and g.decision().kind == "initiative"
+
+
+def test_contact_across_a_wall_right_in_front_of_the_defender_pays_its_cost():
+    # wall 0.5" in front of the defender's front row: "the attacker must roll enough movement to cover the
+    # movement cost of crossing the obstacle" -> 8 points < 7.5 + 2: no contact, defensive fire follows
+    g = _walled([("d6", 4)], wall_y=19.5)
+    g.apply(("stand",))
+    cm = last_event(g, "ContactMove")
+    assert cm["points"] == 8.0 and cm["reached"] is False
+    assert g.decision().kind == "final_defensive_fire" and g.dice.remaining == 0
+    # 10 points pay the 7.5" walk and the 2" wall: contact
+    g = _walled([("d6", 5), ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1),
+                 ("d8", 5), ("d10", 5), ("d6", 2), *END_TURN], wall_y=19.5)
+    g.apply(("stand",))
+    assert events_of(g, "ContactMove")[0]["reached"] is True and g.dice.remaining == 0

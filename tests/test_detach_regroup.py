@@ -226,3 +226,47 @@ def test_regroup_out_of_reach_not_offered():
     assert ("regroup", 1) not in g.decision().options
     with pytest.raises(IllegalOptionError):
         g.apply(("regroup", 1))
+
+
+# --- Regroup under a commander's orders (RN-233) -----------------------------------------------------------
+def ordered_pair(b_activated=True):
+    """Blue HQ (uid 0) orders squad A (uid 1, within 6" with LOS: automatic) whose partner B (uid 2) has
+    already activated this turn; all three are depleted."""
+    hq = unit("HQ", (10, 9), figures=(("rifle", 3),), kind="hq", quality="d8", leadership=1)
+    a = unit("A", (10, 14), figures=(("rifle", 6),), commander="HQ", leadership=2)
+    b = unit("B", (14, 14), figures=(("rifle", 5),), commander="HQ", leadership=2)
+    g = begin(scenario([hq, a, b], [unit("R", (40, 45))]))
+    for uid, k in ((0, 1), (1, 2), (2, 2)):
+        for f in g.units[uid].figures[-k:]:
+            f.status = KILLED
+    g.units[2].activated = b_activated
+    return g
+
+
+def test_an_ordered_unit_may_regroup_with_an_already_activated_partner():
+    g = ordered_pair()
+    activate(g, 0)
+    g.apply(("order", 1))
+    assert last_event(g, "OrderGiven")["success"] and g.stack[-1].ordered
+    d = g.decision()
+    assert d.unit == 1 and ("regroup", 2) in d.options
+    assert ("regroup", 0) not in d.options  # the ordering commander's activation is in progress
+    g.apply(("regroup", 2))
+    u, p = g.units[1], g.units[2]
+    assert p.merged and not p.in_play and u.n_alive() == 7
+    assert last_event(g, "Regrouped")["partner"] == 2
+    d = g.decision()  # the ordered activation is used up; the commander's continues with its second action
+    assert (d.kind, d.unit, g.actions_left) == ("action", 0, 1)
+    assert g.dice.remaining == 0
+
+
+def test_without_orders_an_already_activated_partner_may_not_regroup():
+    g = ordered_pair()
+    activate(g, 0)  # the commander's own activation is not an ordered one
+    assert ("regroup", 2) not in g.decision().options and ("regroup", 1) in g.decision().options
+    g.apply(("end",))
+    g.apply(("activate", 3))
+    g.apply(("end",))
+    activate(g, 1)
+    assert ("regroup", 2) not in g.decision().options
+    assert g.dice.remaining == 0

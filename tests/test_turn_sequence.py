@@ -300,3 +300,73 @@ def test_initial_state_digest_is_stable_for_the_same_script():
     b = new_game(sides(2, 2), SIDE0_WINS)
     b.apply(("first",))
     assert a.state_digest() == b.state_digest()
+
+
+# --- victory: routed units (RN-032) --------------------------------------------------------------------------------
+def test_an_enemy_unit_routed_off_the_table_scores_one_vp():
+    # R is routed 1" from its home (north) edge: its only option is to withdraw, d6=2 -> 4" takes it off
+    scn = scenario([unit("B", (6, 4), figures=ONE)],
+                   [unit("R", (24, 47), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)],
+                   turn_limit=1)
+    g = begin(scn, [("d6", 2)])
+    activate_and_end(g, 0)
+    activate(g, 1)
+    assert g.decision().options == (("withdraw",),)
+    g.apply(("withdraw",))
+    r = g.units[1]
+    assert r.routed_off and not r.in_play and last_event(g, "RoutedOff")["unit"] == 1
+    assert not g.over  # S still fights
+    assert g.victory_points() == (1, 0)
+    activate_and_end(g, 2)
+    e = last_event(g, "GameEnded")
+    assert (e["reason"], e["vp"], e["winner"]) == ("turn limit", [1, 0], 0)
+    assert g.dice.remaining == 0
+
+
+def test_a_routed_unit_still_on_the_table_scores_nothing():
+    scn = scenario([unit("B", (6, 4), figures=ONE)],
+                   [unit("R", (24, 30), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)],
+                   turn_limit=1)
+    g = begin(scn)
+    assert g.units[1].in_play and g.victory_points() == (0, 0)
+
+
+def test_a_side_whose_remaining_units_are_all_routed_loses_at_once():
+    # Red: R already routed (in play, on the table), S a lone figure that B's shot kills (as in
+    # test_eliminating_the_enemy_ends_the_game): Red's only remaining unit is routed, so the game ends at once
+    scn = scenario([unit("B", (24, 10), figures=(("hmg", 1), ("rifle", 4)))],
+                   [unit("S", (24, 30), figures=ONE, armour="none"),
+                    unit("R", (6, 40), figures=ONE, confidence="routed")], turn_limit=6)
+    g = begin(scn, [("d10", 1), ("d8", 8), ("d4", 4), ("d10", 8), ("d8", 8), ("d4", 1), ("d8", 1), ("d4", 1)])
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    assert g.units[2].in_play and not g.units[2].routed_off  # R is still on the table
+    assert g.over and g.turn == 1
+    e = last_event(g, "GameEnded")
+    assert (e["reason"], e["vp"]) == ("enemy destroyed or routed", [1, 0])  # S destroyed; R not off the table
+    assert g.winner == 0 and e["winner"] == 0
+    assert g.dice.remaining == 0
+
+
+def test_routing_the_last_fighting_unit_ends_the_game_at_the_end_of_the_activation():
+    scn = scenario([unit("B", (6, 4), figures=ONE)],
+                   [unit("R", (24, 30), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)])
+    g = begin(scn)
+    activate(g, 0)
+    from dustup_env.rules.forces import ROUTED
+    g.units[2].confidence = ROUTED  # e.g. routed by this activation's fire
+    g.apply(("end",))
+    e = last_event(g, "GameEnded")
+    assert g.over and e["reason"] == "enemy destroyed or routed" and g.winner == 0
+    assert g.dice.remaining == 0
+
+
+def test_game_ended_event_names_the_decisive_winner_even_on_equal_vp():
+    scn = scenario([unit("B", (6, 4), figures=ONE)],
+                   [unit("R", (24, 30), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)])
+    g = begin(scn)
+    activate(g, 0)
+    from dustup_env.rules.forces import ROUTED
+    g.units[2].confidence = ROUTED
+    g.apply(("end",))
+    assert last_event(g, "GameEnded")["winner"] == g.winner == 0

@@ -237,20 +237,27 @@ def _offsets(u: Unit):
 def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: bool):
     """Walk the leader toward the target's leader with ``points`` movement points (terrain and obstacle
     costs).  Returns ``(x, y, reached)``; reached when a figure comes within CONTACT of a target figure.
-    Other enemy figures still stop the walk at 2"."""
+    Other enemy figures still stop the walk at 2".  Contact across an obstacle lying between the point of
+    contact and the defender (e.g. a wall right in front of it) must still pay that obstacle's crossing
+    cost: "If defenders are behind some form of obstacle ... the attacker must roll enough movement to
+    cover the movement cost of crossing the obstacle" (RN-209)."""
     x, y = u.x, u.y
     tx, ty = target.x, target.y
     dist = math.hypot(tx - x, ty - y)
     offs = _offsets(u)
     tfigs = target.figure_positions()
+    crossing = bf.obstacle_crossing_cost if bf.obstacles else None
+
+    def affordable(px, py, paid):  # the obstacles still between the contact point and the defender
+        return crossing is None or paid + crossing(px, py, tx, ty) <= points + 1e-9
+
     if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
-        return x, y, True
+        return x, y, affordable(x, y, 0.0)
     if dist < 1e-9:
         return x, y, False
     ux, uy = (tx - x) / dist, (ty - y) / dist
     spent = travelled = 0.0
     cost_fn = bf.move_cost
-    crossing = bf.obstacle_crossing_cost if bf.obstacles else None
     from .move_action import _too_close
     while travelled < dist - 1e-9:
         seg = min(STEP, dist - travelled)
@@ -265,7 +272,7 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
                 part = (points - spent) / c
                 qx, qy = x + ux * part, y + uy * part
                 if part > 1e-6 and _gap_at(offs, qx, qy, tfigs) <= CONTACT + 1e-9 \
-                        and not _too_close(offs, qx, qy, other_figs):
+                        and not _too_close(offs, qx, qy, other_figs) and affordable(qx, qy, points):
                     return qx, qy, True
             return x, y, False
         if not bf.on_table(nx, ny) or _too_close(offs, nx, ny, other_figs):
@@ -274,9 +281,9 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
         spent += need
         travelled += seg
         if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
-            # the exact point of contact within this step
-            return x, y, True
-    return x, y, _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9
+            # the exact point of contact within this step; an obstacle still in between must be paid
+            return x, y, affordable(x, y, spent)
+    return x, y, _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9 and affordable(x, y, spent)
 
 
 def _enemy_figs(game, u: Unit, exclude=()):

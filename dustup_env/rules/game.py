@@ -941,9 +941,7 @@ class Game:
         a, b = self._side_can_fight(0), self._side_can_fight(1)
         if a and b:
             return False
-        self._end_game("enemy destroyed or routed")
-        if a != b:
-            self.winner = 0 if a else 1
+        self._end_game("enemy destroyed or routed", winner=(0 if a else 1) if a != b else None)
         return True
 
     def victory_points(self) -> tuple[int, int]:
@@ -962,12 +960,16 @@ class Game:
             hook(self, vp)
         return vp[0], vp[1]
 
-    def _end_game(self, reason: str) -> None:
+    def _end_game(self, reason: str, winner: int | None = None) -> None:
+        """End the game: ``winner`` decides it (a side that can no longer fight loses at once),
+        otherwise the victory points do (equal VP: a draw)."""
         self.phase = "over"
         self._decision = None
         self.vp = self.victory_points()
         self.end_reason = reason
-        if self.vp[0] != self.vp[1]:
+        if winner is not None:
+            self.winner = winner
+        elif self.vp[0] != self.vp[1]:
             self.winner = 0 if self.vp[0] > self.vp[1] else 1
         else:
             self.winner = -1

@@ -9,14 +9,15 @@ the larger unit (or the lowest value if they are the same size) and the worse co
 two units."
 
 ``("regroup", uid)`` is offered as the activating unit's FIRST action with a friendly unit that
-has not activated this turn, when both have lost figures ("depleted": fewer able-bodied figures
-than they started with), neither is a detachment, and they wear the same armour (and cavalry with
-cavalry, mounted alike).  If the leaders are more than 6" apart, the option includes the one move:
-it is offered only when the partner is within 6" plus the unit's best possible move, and only to a
-unit that may move (not suppressed, propped, shaken or worse, or in travel mode).  Applying it
-first moves toward the partner's leader (a rolled move, one action); if the leaders are then
-within 6" the units combine, using the rest of the activation, otherwise the move was the first
-action and the unit keeps its second.
+has not activated this turn (in an activation ordered by a commander, also with one that has; never
+with a unit whose activation is in progress, e.g. the ordering commander), when both have lost
+figures ("depleted": fewer able-bodied figures than they started with), neither is a detachment,
+and they wear the same armour (and cavalry with cavalry, mounted alike).  If the leaders are more
+than 6" apart, the option includes the one move: it is offered only when the partner is within 6"
+plus the unit's best possible move, and only to a unit that may move (not suppressed, propped,
+shaken or worse, or in travel mode).  Applying it first moves toward the partner's leader (a
+rolled move, one action); if the leaders are then within 6" the units combine, using the rest of
+the activation, otherwise the move was the first action and the unit keeps its second.
 
 ``("regroup", uid)`` with one's own detachment is the detachment rejoining (one action; see
 ``detach_element_action``).
@@ -51,9 +52,16 @@ def _may_move(game, u: Unit, status) -> bool:
 
 
 def _partners(game, u: Unit):
+    # "neither may already be activated unless the regroup is a result of a commander issuing orders to
+    # reactivate one or both units" (RN-233): in an ordered activation the partner may already be activated
+    # (the acting unit itself may be, by the command rules), but never one with an activation in progress.
+    f = game.activation_frame()
+    ordered = f is not None and f.ordered
+    busy = {fr.unit for fr in game.stack}
     for uid in game.side_units[u.side]:
         p = game.units[uid]
-        if (p is u or not p.in_play or p.activated or p.parent >= 0 or p.leader_lost or p.confidence == ROUTED
+        if (p is u or not p.in_play or (p.activated and not ordered) or p.uid in busy or p.parent >= 0
+                or p.leader_lost or p.confidence == ROUTED
                 or p.armour != u.armour or p.cavalry != u.cavalry or p.mounted != u.mounted or p.travel
                 or not depleted(p)):
             continue
