@@ -49,7 +49,7 @@ def _nll(params, a0, a1, res, n_agents, anchor, side_term, draw_term):
     d = r[a0] - r[a1] + h
     e_p, e_m, nu = np.exp(d / 2), np.exp(-d / 2), math.exp(theta)
     z = e_p + nu + e_m
-    win, draw, loss = res == 1.0, res == 0.5, res == 0.0
+    win, draw = res == 1.0, res == 0.5
     ll = np.where(win, d / 2, np.where(draw, theta, -d / 2)) - np.log(z)
     # gradients
     p_w, p_l, p_d = e_p / z, e_m / z, nu / z

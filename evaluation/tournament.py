@@ -241,7 +241,7 @@ def report(records, out: str | Path, anchor: str = "random", bootstrap: int = 20
                mean_decisions=sum(r["decisions"] for r in records) / max(1, len(records)))
     (out / "ratings.json").write_text(json.dumps(obj, indent=1))
     _plots(obj, out)
-    lines = [f"# Tournament report", "", f"{len(records)} games; anchor `{anchor}` = 0 Elo; "
+    lines = ["# Tournament report", "", f"{len(records)} games; anchor `{anchor}` = 0 Elo; "
              f"side-0 advantage {ratings['side_advantage_elo']:+.1f} Elo; 95% intervals from a bootstrap over "
              f"paired games ({bootstrap} resamples).", "", "| rank | agent | Elo | 95% CI |", "| --- | --- | --- | --- |"]
     for i, a in enumerate(agents):

@@ -27,8 +27,8 @@ import math
 from pathlib import Path
 
 from . import game as _game
-from .data import DATA, _schema, armoury, validate
-from .dice import D4, D12, die_max, die_name, shift_closed, shift_open_both, value_to_die
+from .data import DATA, armoury, validate
+from .dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
 from .errors import ScenarioError
 from .events import Event, HitResolved, LeaderLost, Moved, RoutedOff, _event
 from .forces import BROKEN, CONFIDENCE_NAMES, KILLED, OK, ROUTED, SHAKEN, STEADY, TREATED, WOUNDED, Unit, CONFIDENT

@@ -24,13 +24,10 @@ Night Fighting is the game option ``night`` (see ``Game._plan_mode``).
 """
 from __future__ import annotations
 
-import math
 
 from . import game as _game
-from .assault_action import (CourageTested, StrikeResolved, apply_hits, assault_reach, courage_roll, drop_confidence,
-                             withdraw)
-from .data import armoury
-from .dice import D4, D12, die_max, die_name, shift_closed, value_to_die
+from .assault_action import CourageTested, StrikeResolved, apply_hits, courage_roll, strike_dice, withdraw
+from .dice import die_max, die_name, shift_closed
 from .events import LeaderLost
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
 
@@ -47,18 +44,9 @@ def morale_shift(u) -> int:
 
 def melee_dice(u, figs) -> tuple[list[int], bool]:
     """Melee die (sum of melee values rounded up to a die, D4 at least) + special melee dice; returns
-    (dice, over_12): a total above 12 rolls a D12 and the defender takes one -1 shift."""
-    weapons = armoury()[0]
-    total = 0.0
-    special = []
-    for i in figs:
-        w = weapons[u.figures[i].weapon]
-        if w.strike_die >= 0:
-            special.append(w.strike_die)
-        else:
-            total += w.strike
-    dice = [value_to_die(math.ceil(total - 1e-9))] if total > 0 else []
-    return dice + special, total > 12
+    (dice, over_12): a total above 12 rolls a D12 and the defender takes one -1 shift.  The same pool
+    as the Assault Action's strike dice."""
+    return strike_dice(u, figs)
 
 
 def resolve_melee(dice, *, quality: int, melee: list[int], target: int, extra_hits: bool = True):

@@ -31,7 +31,7 @@ import math
 from . import game as _game
 from .dice import D6
 from .events import Event, _event
-from .forces import OK, TREATED, WOUNDED, Figure, Unit
+from .forces import OK, TREATED, Figure, Unit
 from .move_action import reform
 
 MAX_UNITS_PER_SIDE = 12

@@ -475,13 +475,7 @@ class Game:
         if u.disorganised():
             if not suppressed:
                 opts.extend(self._move_options(u, in_cover))
-            if ACTION_PROVIDERS:
-                status = UnitStatus(in_cover, suppressed, True)
-                for provider in ACTION_PROVIDERS:
-                    opts.extend(provider(self, u, status))
-            for filt in ACTION_FILTERS:
-                opts = filt(self, u, opts)
-            return opts
+            return self._extension_options(u, opts, UnitStatus(in_cover, suppressed, True))
         if not suppressed:
             if not u.propped:
                 opts.extend(self._move_options(u, in_cover))
@@ -500,10 +494,12 @@ class Game:
                 opts.append(("reorganise", "rearrange"))
         if not suppressed and not u.complete_concealment and (u.confidence != BROKEN or in_cover):
             opts.extend(self._shoot_options(u))
-        if ACTION_PROVIDERS:
-            status = UnitStatus(in_cover, suppressed, False)
-            for provider in ACTION_PROVIDERS:
-                opts.extend(provider(self, u, status))
+        return self._extension_options(u, opts, UnitStatus(in_cover, suppressed, False))
+
+    def _extension_options(self, u: Unit, opts: list, status: UnitStatus) -> list:
+        """The rules modules' extra options (ACTION_PROVIDERS), then their filters (ACTION_FILTERS)."""
+        for provider in ACTION_PROVIDERS:
+            opts.extend(provider(self, u, status))
         for filt in ACTION_FILTERS:
             opts = filt(self, u, opts)
         return opts
