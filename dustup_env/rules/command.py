@@ -445,7 +445,7 @@ def _assume_command(game, u: Unit) -> None:
 
 # ---------------------------------------------------------------------------------------------- registration
 def _register() -> None:
-    G.HOOKS["init"].append(build_command_tree)
+    G.INIT_HOOKS.append(build_command_tree)
     G.ACTIONS["order"] = _order
     G.ACTIONS["rally"] = _rally
     G.ACTIONS["combined_assault"] = _combined_assault

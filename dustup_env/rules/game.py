@@ -97,28 +97,44 @@ class UnitStatus:
     disorganised: bool
 
 
-# Extension points for rules modules (each registers itself on import; see rules/__init__.py):
-#   ACTIONS[name](game, unit, option)                 applies an action option ("name", ...)
+# Extension points for rules modules (each registers itself on import; see rules/__init__.py).
+# Options and actions:
+#   ACTIONS[name](game, unit, option)                    applies an action option ("name", ...)
 #   ACTION_PROVIDERS: [f(game, unit, status) -> options]  extra legal action options
+#   ACTION_FILTERS: [f(game, unit, options) -> options]   remove options a unit state forbids (travel mode)
+#   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replace a unit's whole option list (panic)
+#   REORGANISE_ACTIONS[what](game, unit)                  applies ("reorganise", what) beyond the core four
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
-#   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replaces a unit's whole option list (e.g. panic)
-#   HOOKS[point]: [f(game, ...)]                      rule callbacks at fixed points (see Game.run_hooks):
-#     "init" (game), "activation" (game, unit), "moved" (game, unit), "shot" (game, shooter, target),
-#     "leader_lost" (game, unit), "between_activations" (game) -> True if it pushed a procedure frame
-#   REORGANISE_ACTIONS[what](game, unit)              applies ("reorganise", what) beyond the core four
-#   ACTION_FILTERS: [f(game, unit, options) -> options]  remove options a unit state forbids (travel mode)
+# Turn sequence:
+#   INIT_HOOKS: [f(game)]  once at the end of Game.__init__ (validate options, markers, command tree)
+#   BEFORE_APPLY / AFTER_APPLY: [f(game, decision, option)]  around every applied option
+#   ACTIVATION_HOOKS: [f(game)]  a normal (alternating) activation is due; may push a procedure frame
+#     (and set phase "action") to take a decision first (e.g. seizing the initiative)
+#   ACTIVATION_SEQUENCES[options["activation"]]: object with start_turn(game), next(game) and
+#     may_pass(game, side) replacing the alternating sequence (random activation)
+#   HOOKS[point]: [f(game, ...)]  rule callbacks run by Game.run_hooks: "activation" (game, unit),
+#     "shot" (game, shooter, target), "leader_lost" (game, unit), "between_activations" (game) -> True
+#     if it pushed a procedure frame
+# Movement, fire and scoring:
 #   MOVEMENT_DIE_HOOKS: [f(game, unit, die) -> die]      movement die changes (encumbrance, cavalry)
 #   MOVEMENT_ROLL_HOOKS: [f(game, unit, die) -> roll | None]  a fixed roll instead of rolling (travel mode)
 #   MOVE_BLOCKER_HOOKS: [f(game, unit) -> [(x, y)]]      more figures a move must stop 2" from
-#   MOVE_HOOKS: [f(game, unit, start, withdraw)]         after a move (figures left behind)
+#   MOVE_HOOKS: [f(game, unit, start, withdraw)]         after a move (panic on sight, figures left behind)
 #   HIT_HOOKS: [f(game, target, figure, effect) -> applied effect | None]  replace a hit's effect
 #   SHOT_HOOKS: [f(game, firer, target, result, reasons)]  after a shot, before its confidence test
 #   VP_HOOKS: [f(game, vp)]                              add victory points (vp: a 2-list)
 ACTIONS: dict = {}
 ACTION_PROVIDERS: list = []
-PROCEDURES: dict = {}
 ACTION_FILTERS: list = []
+OPTION_OVERRIDES: list = []
 REORGANISE_ACTIONS: dict = {}
+PROCEDURES: dict = {}
+INIT_HOOKS: list = []
+BEFORE_APPLY: list = []
+AFTER_APPLY: list = []
+ACTIVATION_HOOKS: list = []
+ACTIVATION_SEQUENCES: dict = {}
+HOOKS: dict = {"activation": [], "shot": [], "leader_lost": [], "between_activations": []}
 MOVEMENT_DIE_HOOKS: list = []
 MOVEMENT_ROLL_HOOKS: list = []
 MOVE_BLOCKER_HOOKS: list = []
@@ -126,19 +142,6 @@ MOVE_HOOKS: list = []
 HIT_HOOKS: list = []
 SHOT_HOOKS: list = []
 VP_HOOKS: list = []
-#   INIT_HOOKS: [f(game)]  called once at the end of Game.__init__ (before turn 1): scenario extras
-#   BEFORE_APPLY / AFTER_APPLY: [f(game, decision, option)]  around every applied option
-#   ACTIVATION_HOOKS: [f(game)]  a normal (alternating) activation is due; may push a procedure frame
-#     (and set phase "action") to take a decision first (e.g. seizing the initiative)
-#   ACTIVATION_SEQUENCES[options["activation"]]: object with start_turn(game), next(game) and
-#     may_pass(game, side) replacing the alternating sequence (random activation)
-INIT_HOOKS: list = []
-BEFORE_APPLY: list = []
-AFTER_APPLY: list = []
-ACTIVATION_HOOKS: list = []
-ACTIVATION_SEQUENCES: dict = {}
-OPTION_OVERRIDES: list = []
-HOOKS: dict = {"init": [], "activation": [], "moved": [], "shot": [], "leader_lost": [], "between_activations": []}
 
 _BF_CACHE: dict[str, Battlefield] = {}
 
@@ -219,7 +222,6 @@ class Game:
         for hook in INIT_HOOKS:
             hook(self)
         self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
-        self.run_hooks("init")
         self._start_turn()
 
     # ------------------------------------------------------------------ public API
@@ -746,8 +748,6 @@ class Game:
             u.complete_concealment = False
         self.events.append(ev.Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
                                     (round(x, 3), round(y, 3)), withdraw))
-        if HOOKS["moved"]:
-            self.run_hooks("moved", u)
         for hook in MOVE_HOOKS:
             hook(self, u, start, withdraw)
 

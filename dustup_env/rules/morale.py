@@ -249,7 +249,7 @@ def _on_activation(game, u: Unit) -> None:
     check_sight(game, u)
 
 
-def _on_moved(game, u: Unit) -> None:
+def _on_moved(game, u: Unit, start=None, withdraw=False) -> None:
     check_sight(game, u)
     for uid in game.side_units[1 - u.side]:
         e = game.units[uid]
@@ -268,5 +268,5 @@ def register(game_module) -> None:
     game_module.OPTION_OVERRIDES.append(_panic_options)
     game_module.ACTIONS["panic_test"] = _panic_test_action
     game_module.HOOKS["activation"].append(_on_activation)
-    game_module.HOOKS["moved"].append(_on_moved)
+    game_module.MOVE_HOOKS.append(_on_moved)
     game_module.HOOKS["shot"].append(_on_shot)
