@@ -42,6 +42,7 @@ N_MODES = len(FIRE_MODES)
 REORGANISE = ("conceal", "reveal", "rearrange", "leader")
 REORGANISE_MORE = ("column", "tactical", "mount", "dismount", "extract", "assume_command", "task")
 DETACH = ("half", "support", "scout")
+REORGANISE_CASUALTY = ("recover_wounded", "hide")  # issue 3 (assault/casualty gaps): more reorganise actions
 
 # (name, argument kinds); "end"/"pass" is index 0 and not listed.
 FAMILIES: tuple = (
@@ -73,6 +74,14 @@ FAMILIES: tuple = (
     ("panic_test", ()),                 # a panicking unit's activation: both actions test
     ("seize", ("own",)),                # Seize the Initiative: activate this unit out of sequence
     ("decline", ()),                    # do not seize the initiative
+    # --- issue 3: assault/casualty gaps --------------------------------------------------------
+    ("add_defender", ("enemy",)),       # assault declaration: add another defender to the same assault
+    ("defenders_chosen", ()),           # assault declaration / follow-up: no more units to add
+    ("follow", ("enemy",)),             # several defenders withdrew: continue the assault on this one
+    ("split_special", ()),              # Special Close Combat Weapons: their figures fight as a detachment
+    ("no_split", ()),                   # ... or stay in the unit's strike pool (the unit's impact)
+    ("abandon", ()),                    # Moving Casualties: leave the unit's wounded where they lie
+    ("reorganise", (REORGANISE_CASUALTY,)),  # pick up wounded left on the table; become hidden again
 )
 
 _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,

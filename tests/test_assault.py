@@ -579,3 +579,117 @@ def test_contact_across_a_wall_right_in_front_of_the_defender_pays_its_cost():
                  ("d8", 5), ("d10", 5), ("d6", 2), *END_TURN], wall_y=19.5)
     g.apply(("stand",))
     assert events_of(g, "ContactMove")[0]["reached"] is True and g.dice.remaining == 0
+
+# ------------------------------------------------------------------ issue 3: one assault on several defenders
+
+def two_small_units(c_pos=(28, 20), att_figs=10):
+    """Blue A (uid 0, 10 rifles) facing Red B (uid 1, 4 rifles) and C (uid 2, 6 rifles); all Steady."""
+    return scenario([unit("A", (24, 10), figures=(("rifle", att_figs),), confidence="steady")],
+                    [unit("B", (20, 20), figures=(("rifle", 4),), confidence="steady"),
+                     unit("C", c_pos, figures=(("rifle", 6),), confidence="steady")])
+
+
+def test_one_assault_is_declared_on_two_defenders_by_the_attacker():
+    g = begin(two_small_units(), [("d8", 3), ("d8", 3), ("d8", 7), ("d8", 3), ("d6", 2)])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    d = g.decision()
+    assert (d.kind, d.side, d.unit) == ("assault_targets", 0, 0)
+    assert d.options == (("defenders_chosen",), ("add_defender", 2))
+    assert not events_of(g, "AssaultDeclared") and g.dice.remaining == 5  # nothing rolled or marked yet
+    g.apply(("add_defender", 2))  # no third enemy: the assault begins at once
+    assert last_event(g, "AssaultDeclared")["defenders"] == [1, 2]
+    assert g.units[1].activated and g.units[2].activated
+    assert (g.decision().kind, g.decision().unit) == ("assault_response", 1)
+    g.apply(("stand",))
+    g.apply(("stand",))
+    # the 10 figures split 4/6 against B/C; B's pair fails, C is forced out; the whole unit obeys the failure
+    assert [e["result"] for e in events_of(g, "CourageTested")] == ["fail", "defender_withdraws"]
+    assert g.units[2].confidence == SHAKEN
+    assert g.decision().kind == "action" and g.actions_left == 1 and g.dice.remaining == 0
+
+
+def test_declaring_on_one_defender_only_is_the_plain_assault():
+    g = begin(two_small_units(), [("d8", 6), ("d8", 5)])
+    activate(g, 0)
+    g.apply(("assault", 2))
+    g.apply(("defenders_chosen",))
+    assert last_event(g, "AssaultDeclared")["defenders"] == [2]
+    assert not g.units[1].activated and g.decision().unit == 2
+
+
+def test_units_too_far_apart_or_too_many_for_the_attacker_are_not_offered():
+    # B and C 22" apart: no detachment pair could keep within 6" of the leader (RN-300)
+    g = begin(two_small_units(c_pos=(42, 20)), [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    assert g.decision().kind == "assault_response" and last_event(g, "AssaultDeclared")["defenders"] == [1]
+    # a single figure cannot split into two detachments
+    g = begin(two_small_units(att_figs=1), [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    assert g.decision().kind == "assault_response"
+
+
+def _both_withdraw():
+    """A declares on B and C; both withdraw voluntarily (d6 1 each: 2" straight away from A)."""
+    g = begin(two_small_units(), [("d6", 1), ("d6", 1)])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    g.apply(("add_defender", 2))
+    g.apply(("withdraw",))
+    g.apply(("withdraw",))
+    return g
+
+
+def _no_strike(target_die, quality_die, strike_die):
+    return [(target_die, int(target_die[1:])), (quality_die, 1), (strike_die, 1)]
+
+
+def test_both_defenders_withdraw_the_attacker_chooses_to_follow_both():
+    g = _both_withdraw()
+    d = g.decision()
+    assert (d.kind, d.side, d.unit) == ("assault_follow_up", 0, 0)
+    assert d.options == (("occupy",), ("follow", 1), ("follow", 2))
+    g.apply(("follow", 2))
+    assert g.decision().options == (("defenders_chosen",), ("follow", 1))
+    from conftest import add_dice
+    add_dice(g, ("d6", 6),  # one contact move (12") toward the nearer chosen unit reaches it
+             # round 1: A's 4 vs B (shaken after withdrawing: d8 target), A's 6 vs C; round 2 back: all miss
+             *_no_strike("d8", "d8", "d4"), *_no_strike("d8", "d8", "d6"),
+             *_no_strike("d8", "d8", "d4"), *_no_strike("d8", "d8", "d6"),
+             # final tests: A (d8) against B and C (shaken: d6): 5 vs 3 each, defenders lose one level
+             ("d8", 5), ("d6", 3), ("d8", 5), ("d6", 3), ("d6", 1), ("d6", 1), *END_TURN)
+    g.apply(("follow", 1))  # nobody left to add: the attacker moves
+    assert last_event(g, "ContactMove")["reached"]
+    strikes = events_of(g, "StrikeResolved")
+    assert [(s["striker"], s["target"], s["round"], s["striker_dice"]) for s in strikes] == [
+        (0, 1, 1, ["d8", "d4"]), (0, 2, 1, ["d8", "d6"]), (1, 0, 2, ["d8", "d4"]), (2, 0, 2, ["d8", "d6"])]
+    assert [e["result"] for e in events_of(g, "CourageTested")] == ["defender_loses", "defender_loses"]
+    assert g.units[1].confidence == BROKEN and g.units[2].confidence == BROKEN
+    assert g.dice.remaining == 0
+
+
+def test_both_defenders_withdraw_the_attacker_follows_only_one():
+    g = _both_withdraw()
+    g.apply(("follow", 2))
+    from conftest import add_dice
+    add_dice(g, ("d6", 6), *_no_strike("d8", "d8", "d10"), *_no_strike("d8", "d8", "d6"),
+             ("d8", 5), ("d6", 3), ("d6", 1), *END_TURN)
+    g.apply(("defenders_chosen",))
+    assert last_event(g, "ContactMove")["target"] == 2
+    strikes = events_of(g, "StrikeResolved")
+    assert [(s["striker"], s["target"]) for s in strikes] == [(0, 2), (2, 0)]  # B is left alone
+    assert strikes[0]["striker_dice"] == ["d8", "d10"]  # the whole unit (10 bayonets) against C
+    assert g.units[1].confidence == SHAKEN and g.units[2].confidence == BROKEN
+    assert g.dice.remaining == 0
+
+
+def test_a_withdrawn_unit_too_far_from_the_first_choice_cannot_be_followed_with_it():
+    g = _both_withdraw()
+    g.units[2].x += 20.0  # C is now far from B
+    from conftest import add_dice
+    add_dice(g, ("d6", 1))  # the contact move (2") falls short
+    g.apply(("follow", 1))  # C cannot join: the attacker goes at once
+    assert last_event(g, "ContactMove")["target"] == 1 and not last_event(g, "ContactMove")["reached"]
+    assert g.decision().kind == "second_move" and g.dice.remaining == 0

@@ -113,13 +113,20 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 326
+    assert c.n == N_ACTIONS == 356
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
     assert c.encode(g, 1, ("assault", g.side_units[0][2])) == 166 + 2
     assert c.encode(g, 0, ("fire", "half")) == 182 + FIRE_MODES.index("half")
-    assert c.encode(g, 0, ("decline",)) == N_ACTIONS - 1
+    assert c.encode(g, 0, ("decline",)) == 325
+    # issue 3 (assault/casualty gaps) families follow at 326..355
+    assert c.encode(g, 0, ("add_defender", g.side_units[1][0])) == 326
+    assert c.encode(g, 0, ("defenders_chosen",)) == 338
+    assert c.encode(g, 1, ("follow", g.side_units[0][3])) == 339 + 3
+    assert [c.encode(g, 0, (o,)) for o in ("split_special", "no_split", "abandon")] == [351, 352, 353]
+    assert c.encode(g, 0, ("reorganise", "recover_wounded")) == 354
+    assert c.encode(g, 0, ("reorganise", "hide")) == N_ACTIONS - 1
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

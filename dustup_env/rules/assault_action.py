@@ -7,10 +7,15 @@ are taken by the right side:
 =========================  =======  =====================================================
 kind                       side     options
 =========================  =======  =====================================================
+``assault_targets``        attacker ``("defenders_chosen",)``, ``("add_defender", uid)``... (frame
+                                    ``"assault_declare"``: one assault on several enemy units)
 ``assault_response``       defender ``("stand",)``, ``("withdraw",)``
-``assault_follow_up``      attacker ``("occupy",)``, ``("contact",)`` (the defender withdrew)
+``assault_follow_up``      attacker ``("occupy",)``, ``("contact",)`` (the defender withdrew), or with
+                                    several withdrawn defenders ``("follow", uid)``... and then
+                                    ``("defenders_chosen",)`` / ``("follow", uid)`` for one more
 ``final_defensive_fire``   defender ``("fire", mode)``..., ``("hold_fire",)``
 ``second_move``            attacker ``("contact",)``, ``("halt",)``
+``special_weapons``        owner    ``("no_split",)``, ``("split_special",)`` (before combat resolution)
 =========================  =======  =====================================================
 
 Phases: courage test (opposed quality dice with open shifts from the data table
@@ -31,12 +36,17 @@ from .data import DATA, armoury, validate
 from .dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
 from .errors import ScenarioError
 from .events import Event, HitResolved, LeaderLost, Moved, RoutedOff, _event
-from .forces import BROKEN, CONFIDENCE_NAMES, KILLED, OK, ROUTED, SHAKEN, STEADY, TREATED, WOUNDED, Unit, CONFIDENT
+from .forces import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, TREATED,
+                     WOUNDED, Unit)
 from .morale import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform
 from .shoot_action import FIRE_MODES, allocation_roll, resolve_impact
 
 CONTACT = 1.0  # figure-to-figure distance (inches) that counts as base contact
+# One unit against several enemy units: its detachments must each stay within 6" of its leader ("the attacker
+# must be able to maintain unit coherency"), so the enemy units it takes on together may be at most 12" apart
+# (closest figures) -- RN-300.
+DEFENDER_SPREAD = 2.0 * COHESION
 TWO_INCH_TOLERANCE = 0.05
 WITHDRAW_FALLBACK = 24.0
 
@@ -630,10 +640,16 @@ class AssaultProcedure:
             return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
         if st == "follow_up":
             a = units[d["cur"]]
+            chosen = d["follow"].get(str(a.uid))
+            if chosen:  # following several withdrawn defenders: one more, or go
+                return _game.Decision(a.side, "assault_follow_up", a.uid, (("defenders_chosen",),) + tuple(
+                    ("follow", x) for x in followable(game, d, a, chosen)))
             opts = [("occupy",)]
-            t = units[d["target"][str(a.uid)]]
-            if t.in_play:
+            cands = followable(game, d, a, [])
+            if len(cands) == 1:
                 opts.append(("contact",))
+            else:  # "continue the assault on one or both of the withdrawing enemy"
+                opts.extend(("follow", x) for x in cands)
             return _game.Decision(a.side, "assault_follow_up", a.uid, tuple(opts))
         if st == "dfire":
             a = units[d["cur"]]
@@ -670,6 +686,14 @@ class AssaultProcedure:
                                 False))
                 d["result"][str(a.uid)] = "occupied"
                 self._next_mover(d)
+            elif opt[0] == "follow":
+                key = str(a.uid)
+                chosen = d["follow"].setdefault(key, [])
+                chosen.append(int(opt[1]))
+                if not followable(game, d, a, chosen):
+                    self._follow(game, d, a)
+            elif opt[0] == "defenders_chosen":
+                self._follow(game, d, a)
             else:
                 self._contact_move(game, d, a, first=True, can_fire=False)
         elif st == "dfire":
@@ -738,7 +762,7 @@ class AssaultProcedure:
                 key = str(a.uid)
                 standing = [x for x in d["pairs"][key] if x not in d["withdrawn"] and units[x].in_play]
                 if not standing:
-                    tgt = [x for x in d["pairs"][key] if x in d["withdrawn"]]
+                    tgt = followable(game, d, a, []) or [x for x in d["pairs"][key] if x in d["withdrawn"]]
                     if not tgt:
                         d["result"][key] = "no_target"
                         self._next_mover(d)
@@ -859,7 +883,7 @@ class AssaultProcedure:
                               (round(x, 3), round(y, 3)), reached))
         if reached:
             d["contact"].append(a.uid)
-            d["engaged"][key] = t.uid
+            d["engaged"][key] = list(d["follow"].get(key) or [t.uid])  # followed units fight it together
             self._next_mover(d)
             return
         if first and can_fire and t.uid not in d["withdrawn"] and _can_fire(game, t, a):
@@ -899,6 +923,14 @@ class AssaultProcedure:
         d["result"][key] = "fell_short"
         self._next_mover(d)
 
+    def _follow(self, game, d, a: Unit) -> None:
+        """Continue the assault on the chosen withdrawn defenders: one contact move toward the nearest; if it
+        reaches, every chosen unit is engaged (they lie within DEFENDER_SPREAD of each other)."""
+        key = str(a.uid)
+        units = game.units
+        d["target"][key] = min(d["follow"][key], key=lambda x: (math.hypot(units[x].x - a.x, units[x].y - a.y), x))
+        self._contact_move(game, d, a, first=True, can_fire=False)
+
     def _next_mover(self, d) -> None:
         if d["movers"]:
             d["movers"].pop(0)
@@ -912,7 +944,7 @@ class AssaultProcedure:
             for x in d["pairs"][str(a_uid)]:
                 t = units[x]
                 if t.in_play and units[a_uid].in_play and (x not in d["withdrawn"]
-                                                           or d["engaged"].get(str(a_uid)) == x):
+                                                           or x in d["engaged"].get(str(a_uid), ())):
                     engaged.append((a_uid, x))
         pairs = []
         by_a: dict = {}
@@ -1017,7 +1049,7 @@ def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = F
         "via_action": bool(via_action), "count_below": int(count_below),
         "pairs": pairs, "pair_of_def": pair_of_def,
         "queue": [] if two_inch else list(defenders), "withdrawn": [], "old_pos": {},
-        "movers": [], "cur": attackers[0], "target": {}, "start": {}, "contact": [], "engaged": {},
+        "movers": [], "cur": attackers[0], "target": {}, "start": {}, "contact": [], "engaged": {}, "follow": {},
         "second_ok": {str(a): (not via_action) or game.activation_frame().actions_left >= 2 for a in attackers},
         "result": {}, "end": {}, "drops": {},
         "leader_ok": {str(a): not units[a].leader_lost for a in attackers},
@@ -1062,8 +1094,65 @@ def assault_options(game, u: Unit, status) -> list:
     return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e)]
 
 
+def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:
+    """Enemy units that ``u`` may take on in the same assault as ``chosen`` (seed 000 Multiple Units in Close
+    Combat: "one large unit assaults two smaller units that are close enough together to be reached in the same
+    move ... the attacker must be able to maintain unit coherency"): each a legal target on its own, within
+    DEFENDER_SPREAD of every chosen unit, and one able figure at least for every detachment (RN-300)."""
+    if len(chosen) >= u.n_able():
+        return []
+    units = game.units
+    out = []
+    for e in game._enemy_units(u.side):
+        if e.uid in chosen or not target_in_reach(game, u, e):
+            continue
+        if all(figure_gap(e, units[c]) <= DEFENDER_SPREAD + 1e-9 for c in chosen):
+            out.append(e.uid)
+    return out
+
+
+def followable(game, d: dict, a: Unit, chosen: list[int]) -> list[int]:
+    """Withdrawn defenders (still on the table) of attacker ``a`` that it may follow together with ``chosen``."""
+    units = game.units
+    out = []
+    for x in d["pairs"][str(a.uid)]:
+        if x in chosen or x not in d["withdrawn"] or not units[x].in_play:
+            continue
+        if all(figure_gap(units[x], units[c]) <= DEFENDER_SPREAD + 1e-9 for c in chosen):
+            out.append(x)
+    return out
+
+
+class DeclareProcedure:
+    """Frame ``"assault_declare"``: after ``("assault", uid)`` the attacker may add more defenders (decision
+    kind ``assault_targets``), then the assault begins against all of them."""
+
+    def decision(self, game, frame):
+        d = frame.data
+        u = game.units[d["attacker"]]
+        return _game.Decision(u.side, "assault_targets", u.uid, (("defenders_chosen",),) + tuple(
+            ("add_defender", e) for e in extra_defenders(game, u, d["defenders"])))
+
+    def apply(self, game, frame, opt):
+        d = frame.data
+        u = game.units[d["attacker"]]
+        if opt[0] == "add_defender":
+            d["defenders"].append(int(opt[1]))
+            if extra_defenders(game, u, d["defenders"]):
+                return  # one more, or go
+        game.stack.pop()
+        begin_assault(game, [u.uid], d["defenders"], via_action=True)
+
+
+DECLARE = DeclareProcedure()
+
+
 def do_assault(game, u: Unit, opt) -> bool:
-    begin_assault(game, [u.uid], [int(opt[1])], via_action=True)
+    first = [int(opt[1])]
+    if extra_defenders(game, u, first):  # other enemy units could be taken on in the same assault
+        game.stack.append(_game.Frame("assault_declare", u.uid, 0, False, {"attacker": u.uid, "defenders": first}))
+    else:
+        begin_assault(game, [u.uid], first, via_action=True)
     return False  # the procedure counts the actions
 
 
@@ -1072,6 +1161,7 @@ def register() -> None:
     if assault_options not in _game.ACTION_PROVIDERS:
         _game.ACTION_PROVIDERS.append(assault_options)
     _game.PROCEDURES["assault"] = PROCEDURE
+    _game.PROCEDURES["assault_declare"] = DECLARE
     if _init_hook not in _game.INIT_HOOKS:
         _game.INIT_HOOKS.append(_init_hook)
 
