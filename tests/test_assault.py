@@ -693,3 +693,99 @@ def test_a_withdrawn_unit_too_far_from_the_first_choice_cannot_be_followed_with_
     g.apply(("follow", 1))  # C cannot join: the attacker goes at once
     assert last_event(g, "ContactMove")["target"] == 1 and not last_event(g, "ContactMove")["reached"]
     assert g.decision().kind == "second_move" and g.dice.remaining == 0
+
+
+# ------------------------------------------------------------------ issue 3: special close-combat weapons
+
+def sword_duel(att_figs=(("rifle", 5), ("laser_sword", 1)), dfn_figs=(("rifle", 6),), **kw):
+    """A (5 bayonets + a laser sword, impact D10 in close combat) 2" from B: the two-inch rule, no courage test."""
+    return scenario([unit("A", (24, 10), figures=att_figs, confidence="steady")],
+                    [unit("B", (24, 13.5), figures=dfn_figs, confidence="steady")], **kw)
+
+
+def test_special_weapon_figures_split_off_and_strike_with_their_own_impact():
+    g = begin(sword_duel(), [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    d = g.decision()
+    assert (d.kind, d.side, d.unit, d.options) == ("special_weapons", 0, 0, (("no_split",), ("split_special",)))
+    from conftest import add_dice
+    add_dice(g,
+             # the sword detachment (1 figure) against one of B's figures: minor success 9/8 = 1 r1 (d8 8: none)
+             ("d8", 4), ("d8", 8), ("d8", 1), ("d8", 8),
+             ("d10", 10), ("d4", 2),  # the sword's own impact D10 against basic battledress D4: a kill
+             # the other five (D6 strike) against B's other five: no success
+             ("d8", 8), ("d8", 1), ("d6", 1),
+             # round 2: B's two detachments strike back (d4 for one rifle, d6 for five): no success
+             ("d8", 8), ("d8", 1), ("d4", 1), ("d8", 8), ("d8", 1), ("d6", 1),
+             # final tests: the sword's pair is a total victory; the other pair A 5 vs B 3
+             ("d8", 5), ("d8", 3), ("d6", 1), *END_TURN)
+    g.apply(("split_special",))
+    assert last_event(g, "SpecialWeaponsChoice") == {"type": "SpecialWeaponsChoice", "unit": 0, "split": True}
+    strikes = events_of(g, "StrikeResolved")
+    assert [(s["striker"], s["round"], s["striker_dice"]) for s in strikes] == [
+        (0, 1, ["d8", "d8"]), (0, 1, ["d8", "d6"]), (1, 2, ["d8", "d4"]), (1, 2, ["d8", "d6"])]
+    hit = last_event(g, "HitResolved")
+    assert (hit["impact_die"], hit["effect"]) == ("d10", "kill")
+    assert [e["result"] for e in events_of(g, "CourageTested")] == ["total_victory_attacker", "defender_loses"]
+    assert g.units[1].confidence == SHAKEN and g.dice.remaining == 0
+
+
+def test_without_the_split_the_special_weapon_only_adds_its_strike_die():
+    g = begin(sword_duel(), [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    from conftest import add_dice
+    add_dice(g, ("d8", 4), ("d8", 8), ("d6", 1), ("d8", 1), ("d8", 8),  # one pool: quality, bayonets D6, sword D8
+             ("d6", 6), ("d6", 6), ("d4", 2),  # one hit (10/8), allocated by a d6; the unit's impact D6
+             ("d8", 8), ("d8", 1), ("d6", 1),  # B strikes back: nothing
+             ("d8", 5), ("d4", 3), ("d6", 1), *END_TURN)  # B's die d8 -2 for the kill
+    g.apply(("no_split",))
+    assert events_of(g, "StrikeResolved")[0]["striker_dice"] == ["d8", "d6", "d8"]
+    assert events_of(g, "HitResolved")[0]["impact_die"] == "d6"
+    assert g.dice.remaining == 0
+
+
+def test_no_split_offered_without_a_better_weapon_other_troopers_or_two_opposing_figures():
+    from dustup_env.rules.assault_action import split_special
+    cases = [((("rifle", 6),), (("rifle", 6),), None),  # no special weapon
+             ((("laser_sword", 3),), (("rifle", 6),), None),  # nobody else: nothing to split from
+             ((("rifle", 5), ("laser_sword", 1)), (("rifle", 1),), None),  # one opposing figure cannot be split
+             ((("rifle", 5), ("laser_sword", 1)), (("rifle", 6),), ([5], [0], [0, 1, 2, 3, 4], [1, 2, 3, 4, 5]))]
+    for att, dfn, want in cases:
+        g = begin(sword_duel(att, dfn), [])
+        p = {"a": 0, "d": 1, "af": g.units[0].able(), "df": g.units[1].able()}
+        got = split_special(g, p, "a")
+        if want is None:
+            assert got is None
+        else:
+            assert [(q["af"], q["df"]) for q in got] == [(want[0], want[1]), (want[2], want[3])]
+            assert got[0]["a_impact"] == D10 and "a_impact" not in got[1]
+
+
+def test_the_defender_may_split_its_special_weapons_too():
+    g = begin(sword_duel(att_figs=(("rifle", 6),), dfn_figs=(("rifle", 5), ("laser_sword", 1))), [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    d = g.decision()
+    assert (d.kind, d.side, d.unit) == ("special_weapons", 1, 1)  # the attacker has no special weapon
+    from conftest import add_dice
+    add_dice(g, *_no_strike("d8", "d8", "d4"), *_no_strike("d8", "d8", "d6"),  # A's 1 + 5 strike: nothing
+             *_no_strike("d8", "d8", "d8"), *_no_strike("d8", "d8", "d6"),  # B's sword alone, then the other five
+             ("d8", 3), ("d8", 5), ("d8", 3), ("d8", 5), ("d6", 1), *END_TURN)  # A loses both pairs
+    g.apply(("split_special",))
+    assert last_event(g, "SpecialWeaponsChoice")["unit"] == 1
+    assert [s["striker_dice"] for s in events_of(g, "StrikeResolved")][2] == ["d8", "d8"]
+    # "if a unit fails two courage tests, it will withdraw one move, but take two losses of confidence"
+    assert [e["result"] for e in events_of(g, "CourageTested")] == ["attacker_loses", "attacker_loses"]
+    assert g.units[0].confidence == BROKEN and len(events_of(g, "Moved")) == 1 and g.dice.remaining == 0
+
+
+def test_special_weapons_split_only_in_the_standard_close_combat():
+    # seed 003 house close combat replaces the seed 000 combat: its first round starts at once
+    g = begin(sword_duel(), [("d8", 8), ("d8", 1), ("d6", 1), ("d8", 1), ("d8", 8), ("d8", 1), ("d6", 1)],
+              options={"close_combat": "house"})
+    activate(g, 0)
+    g.apply(("assault", 1))
+    assert g.decision().kind == "assault_response" and not events_of(g, "SpecialWeaponsChoice")
+    assert g.dice.remaining == 0

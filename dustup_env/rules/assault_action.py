@@ -136,6 +136,12 @@ class WoundedAbandoned(Event):
 
 
 @_event
+class SpecialWeaponsChoice(Event):
+    unit: int
+    split: bool  # the special close-combat weapons fight as their own detachment(s) with their own impact
+
+
+@_event
 class AssaultEnded(Event):
     attackers: tuple
     defenders: tuple
@@ -465,17 +471,19 @@ def resolve_strike(dice, *, quality: int, strike: list[int], target: int, extra_
     return t, tuple(rolls), successes, result, hits
 
 
-def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict) -> None:
+def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict, impact: int | None = None) -> None:
     """Allocate hits at random among the target detachment's figures (not killed), then roll the
-    striker's close-combat impact against the target's armour (no cover or prop shifts)."""
+    striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
+    against the target's armour (no cover or prop shifts)."""
     arm = armoury()[1][target.armour]
+    imp = striker.cc_impact if impact is None else impact
     alive = [i for i in figs if target.figures[i].status != KILLED]
     if not alive or not hits:
         return
     allocated = [alive[allocation_roll(game.dice, len(alive))] for _ in range(hits)]
     for fi in allocated:
         f = target.figures[fi]
-        effect, ir, ar = resolve_impact(game.dice, impact=striker.cc_impact, armour=arm.die, no_armour=arm.no_armour)
+        effect, ir, ar = resolve_impact(game.dice, impact=imp, armour=arm.die, no_armour=arm.no_armour)
         applied = "none"
         if f.status == KILLED:
             applied = "none"
@@ -492,7 +500,7 @@ def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, ca
                 applied = "wound"
         if applied != "none" and fi == target.leader:
             cas["leader"] = True
-        game.emit(HitResolved(target.uid, fi, die_name(striker.cc_impact), ir, die_name(arm.die), ar, applied))
+        game.emit(HitResolved(target.uid, fi, die_name(imp), ir, die_name(arm.die), ar, applied))
 
 
 def casualty_counts(u: Unit, figs, before: dict) -> dict:
@@ -509,10 +517,11 @@ def casualty_counts(u: Unit, figs, before: dict) -> dict:
     return {"wounded": w, "killed": k}
 
 
-def split_figures(u: Unit, opponents: list[int]) -> list[list[int]]:
-    """Split a unit's able figures into detachments matched to the opponents' sizes (seed 000 Multiple
-    Units in Close Combat: "as nearly as possible"); remainders go to the largest opponents."""
-    able = u.able()
+def split_figures(u: Unit, opponents: list[int], figs: list[int] | None = None) -> list[list[int]]:
+    """Split a unit's able figures (or ``figs``) into detachments matched to the opponents' sizes (seed 000
+    Multiple Units in Close Combat: "as nearly as possible"); remainders go to the largest opponents, and no
+    detachment is left empty while another has two figures or more."""
+    able = u.able() if figs is None else list(figs)
     if len(opponents) <= 1:
         return [able]
     n, total = len(able), sum(opponents) or 1
@@ -521,11 +530,48 @@ def split_figures(u: Unit, opponents: list[int]) -> list[list[int]]:
     order = sorted(range(len(opponents)), key=lambda i: (-(quotas[i] - sizes[i]), -opponents[i], i))
     for i in order[: n - sum(sizes)]:
         sizes[i] += 1
+    for i in range(len(sizes)):
+        if sizes[i] == 0:
+            j = max(range(len(sizes)), key=lambda k: (sizes[k], -k))
+            if sizes[j] > 1:
+                sizes[j] -= 1
+                sizes[i] += 1
     out, pos = [], 0
     for s in sizes:
         out.append(able[pos: pos + s])
         pos += s
     return out
+
+
+def special_impact(u: Unit, i: int) -> int:
+    """The close-combat impact of figure ``i``'s special weapon if it is better than the unit's, else -1."""
+    w = armoury()[0][u.figures[i].weapon]
+    return w.cc_impact if w.cc_impact > u.cc_impact else -1
+
+
+def split_special(game, p: dict, side: str) -> list[dict] | None:
+    """Seed 000 Special Close Combat Weapons: "Some close combat weapons have an impact value greater than the
+    normal squad impact value ... the unit should split into detachments as described above" (RN-303).  In the
+    pairing ``p``, ``side``'s ("a" or "d") able figures with such a weapon become their own detachment striking
+    with the weapon's impact (the lowest, if several), the rest another; the opposing detachment is split to
+    match them (Multiple Units in Close Combat).  Returns the two pairings, or None if the split is not possible
+    (no special figure, no other figure, or fewer than two opposing figures)."""
+    units = game.units
+    other = "d" if side == "a" else "a"
+    u, o = units[p[side]], units[p[other]]
+    spec, rest = [], []
+    for i in p[side + "f"]:
+        if u.figures[i].status == OK:
+            (spec if special_impact(u, i) > 0 else rest).append(i)
+    ofigs = [i for i in p[other + "f"] if o.figures[i].status == OK]
+    if not spec or not rest or len(ofigs) < 2:
+        return None
+    o_spec, o_rest = split_figures(o, [strength(u, spec), strength(u, rest)], ofigs)
+    p1 = dict(p)
+    p1[side + "f"], p1[other + "f"], p1[side + "_impact"] = spec, o_spec, min(special_impact(u, i) for i in spec)
+    p2 = dict(p)
+    p2[side + "f"], p2[other + "f"] = rest, o_rest
+    return [p1, p2]
 
 
 def combat_target_die(game, target: Unit, own: int, other: int, striker_over_12: bool) -> int:
@@ -566,7 +612,7 @@ def fight_pairs(game, pairs: list[dict]) -> None:
                                                            extra_hits=game.options["extra_hits"])
             game.emit(StrikeResolved(s.uid, t.uid, rnd, die_name(tdie), tr,
                                      tuple(die_name(x) for x in [s.quality] + dice), rolls, succ, result, hits))
-            apply_hits(game, s, t, tf, hits, cas)
+            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"))
     for p in pairs:
         a, d = units[p["a"]], units[p["d"]]
         p["a_cas"].update(casualty_counts(a, p["af"], p["a_before"]))
@@ -659,6 +705,9 @@ class AssaultProcedure:
         if st == "second":
             a = units[d["cur"]]
             return _game.Decision(a.side, "second_move", a.uid, (("contact",), ("halt",)))
+        if st == "special":
+            u = units[d["special_q"]]
+            return _game.Decision(u.side, "special_weapons", u.uid, (("no_split",), ("split_special",)))
         if st == "house":
             from .close_combat_house import house_decision
             return house_decision(game, frame)
@@ -722,6 +771,13 @@ class AssaultProcedure:
             else:
                 d["result"][str(a.uid)] = "halted"
                 self._next_mover(d)
+        elif st == "special":
+            uid = d["special_q"]
+            d["split_asked"].append(uid)
+            if opt[0] == "split_special":
+                d["split"].append(uid)
+            game.emit(SpecialWeaponsChoice(uid, opt[0] == "split_special"))
+            d["stage"] = "combat"
         elif st == "house":
             from .close_combat_house import house_apply
             house_apply(game, frame, opt)
@@ -789,9 +845,15 @@ class AssaultProcedure:
                     if d["stage"] == "house":
                         return
                 else:
-                    self._combat(game, d)
+                    pairs = self.split_pairs(game, d)
+                    ask = self._next_special(game, d, pairs)
+                    if ask is not None:  # a unit may split off its special close-combat weapons first
+                        d["special_q"] = ask
+                        d["stage"] = "special"
+                        return
+                    self._combat(game, d, pairs)
                     d["stage"] = "done"
-            elif st == "house":
+            elif st in ("house", "special"):
                 return
             elif st == "done":
                 self._finish(game, frame)
@@ -964,8 +1026,33 @@ class AssaultProcedure:
             pairs.append({"a": a_uid, "d": x, "af": afig[(a_uid, x)], "df": dfig[(a_uid, x)]})
         return pairs
 
-    def _combat(self, game, d) -> None:
+    def split_pairs(self, game, d) -> list[dict]:
+        """The combat pairings with the special-weapon detachments chosen so far (in the order chosen)."""
         pairs = self.combat_pairs(game, d)
+        for uid in d["split"]:
+            out = []
+            for p in pairs:
+                side = "a" if p["a"] == uid else ("d" if p["d"] == uid else "")
+                parts = split_special(game, p, side) if side else None
+                out.extend(parts or [p])
+            pairs = out
+        return pairs
+
+    def _next_special(self, game, d, pairs) -> int | None:
+        """The next unit (attackers first) that may split off its special weapons and has not been asked."""
+        order = list(d["attackers"]) + list(d["defenders"])
+        for uid in order:
+            if uid in d["split_asked"]:
+                continue
+            for p in pairs:
+                for side in ("a", "d"):
+                    if p[side] == uid and split_special(game, p, side) is not None:
+                        return uid
+        return None
+
+    def _combat(self, game, d, pairs=None) -> None:
+        if pairs is None:
+            pairs = self.combat_pairs(game, d)
         if not pairs:
             return
         fight_pairs(game, pairs)
@@ -1050,6 +1137,7 @@ def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = F
         "pairs": pairs, "pair_of_def": pair_of_def,
         "queue": [] if two_inch else list(defenders), "withdrawn": [], "old_pos": {},
         "movers": [], "cur": attackers[0], "target": {}, "start": {}, "contact": [], "engaged": {}, "follow": {},
+        "split_asked": [], "split": [],
         "second_ok": {str(a): (not via_action) or game.activation_frame().actions_left >= 2 for a in attackers},
         "result": {}, "end": {}, "drops": {},
         "leader_ok": {str(a): not units[a].leader_lost for a in attackers},

@@ -48,6 +48,7 @@ class Weapon:
     max_range: float  # 0 = unlimited
     strike: float = 1.0  # close-combat strike value (seed 000 Strike Value; most weapons 1)
     strike_die: int = -1  # a special close-combat weapon's strike die (-1: none; it then adds no strike value)
+    cc_impact: int = -1  # a special close-combat weapon's own impact die (-1: none; used only by a detachment, RN-303)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,8 @@ def armoury() -> tuple[dict[str, Weapon], dict[str, Armour]]:
         st = w.get("strike", 1)
         sv, sd = (0.0, parse_die(st)) if isinstance(st, str) else (float(st), -1)
         weapons[name] = Weapon(name, w["class"], fpv, fpd, parse_die(w["impact"]),
-                               float(w.get("effective_range", 48)), float(w.get("max_range", 0)), sv, sd)
+                               float(w.get("effective_range", 48)), float(w.get("max_range", 0)), sv, sd,
+                               parse_die(w["cc_impact"]) if "cc_impact" in w else -1)
     armours = {name: Armour(name, parse_die(a["die"]), bool(a.get("no_armour", False)),
                             bool(a.get("power_armour", False))) for name, a in doc["armour"].items()}
     return weapons, armours
