@@ -136,6 +136,119 @@ def test_leaving_wounded_toward_the_enemy_is_not_abandoning():
     assert g.dice.remaining == 0
 
 
+def wounded_squad(dice=(), blue_extra=(), wounded=(3, 4), red_pos=(10, 45)):
+    """A (uid 0, 5 rifles at 10,20, figures ``wounded`` untreated) facing R at ``red_pos`` (in sight)."""
+    g = begin(scenario([unit("A", (10, 20), figures=(("rifle", 5),)), *blue_extra], [unit("R", red_pos)]),
+              list(dice))
+    for i in wounded:
+        g.units[0].figures[i].status = WOUNDED
+        g.units[0].figures[i].wounds = 1
+    return g
+
+
+def test_abandoning_the_wounded_by_choice_takes_no_action_and_the_unit_moves_unencumbered():
+    g = wounded_squad([("d6", 4), ("d8", 3)])  # D6, not D4: nobody is carried; the test: medium 2 + LV 2 = 4
+    a = g.units[0]
+    activate(g, 0)
+    assert ("abandon",) in g.decision().options
+    g.apply(("abandon",))
+    assert g.actions_left == 2 and g.decision().kind == "action" and ("abandon",) not in g.decision().options
+    assert len(a.figures) == 3 and [e[2] for e in a.left_behind] == [WOUNDED, WOUNDED]
+    assert [e[3:] for e in a.left_behind] == [["rifle", 1, False, ""]] * 2
+    assert last_event(g, "WoundedAbandonedByChoice") == {"type": "WoundedAbandonedByChoice", "unit": 0, "figures": 2}
+    assert not events_of(g, "ConfidenceTested")  # nothing yet: the unit has not moved away
+    g.apply(("move", 8, 2))  # south, away from the visible enemy: the wounded count as abandoned
+    assert last_event(g, "Moved")["roll"] == 4 and g.actions_left == 1
+    c = last_event(g, "ConfidenceTested")
+    assert (c["reason"], c["needed"], c["levels_dropped"]) == ("abandon_wounded", 4, 1)
+    assert a.confidence == STEADY and a.abandon_point == [] and g.dice.remaining == 0
+
+
+def test_wounded_abandoned_by_choice_are_not_tested_when_the_unit_advances():
+    g = wounded_squad([("d6", 4), ("d6", 4)])
+    activate(g, 0)
+    g.apply(("abandon",))
+    g.apply(("move", 0, 1))  # north, toward the enemy: no test, and the abandonment is settled
+    assert g.units[0].abandon_point == []
+    g.apply(("move", 8, 2))  # a later move away does not test again
+    assert not events_of(g, "ConfidenceTested") and g.dice.remaining == 0
+
+
+def test_abandon_is_offered_only_to_a_unit_with_wounded_that_could_move():
+    g = wounded_squad(wounded=(0,))  # only the leader is wounded: always carried
+    activate(g, 0)
+    assert ("abandon",) not in g.decision().options
+    g = wounded_squad()
+    g.units[0].suppression = 1
+    activate(g, 0)
+    assert ("abandon",) not in g.decision().options
+    g = wounded_squad()
+    g.units[0].propped = True
+    activate(g, 0)
+    assert ("abandon",) not in g.decision().options
+    g = wounded_squad()
+    activate(g, 0)
+    g.apply(("reorganise", "column"))
+    assert "abandon" not in kinds(g.decision().options)  # travel mode: move or reorganise only
+
+
+def left_then_friend(b_pos=(14, 20), b_wounded=(3,), dice=()):
+    """A abandons its two wounded and ends; Red passes its activation; Blue's B (4 rifles, ``b_wounded``)
+    activates."""
+    g = wounded_squad(list(dice), blue_extra=[unit("B", b_pos, figures=(("rifle", 4),))])
+    for i in b_wounded:
+        g.units[1].figures[i].status = WOUNDED
+    activate(g, 0)
+    g.apply(("abandon",))
+    g.apply(("end",))
+    activate(g, 2)
+    g.apply(("end",))
+    activate(g, 1)
+    return g
+
+
+def test_a_friendly_unit_picks_up_wounded_left_within_six_inches():
+    g = left_then_friend(dice=[("d4", 3), ("d8", 8), ("d8", 1)])  # B moves D4 (carrying); next turn
+    a, b = g.units[0], g.units[1]
+    assert ("reorganise", "recover_wounded") in g.decision().options
+    g.apply(("reorganise", "recover_wounded"))  # one reorganise action
+    assert g.actions_left == 1 and a.left_behind == [] and len(b.figures) == 6
+    assert [f.status for f in b.figures] == [OK, OK, OK, WOUNDED, WOUNDED, WOUNDED]
+    assert not b.disorganised()  # they lay within 6" of B's leader
+    assert last_event(g, "WoundedRecovered") == {"type": "WoundedRecovered", "unit": 1, "figures": 2, "units": [0, 0]}
+    g.apply(("move", 4, 2))  # B carries all three (three able troopers): encumbered, nobody left
+    assert last_event(g, "Moved")["roll"] == 3 and b.left_behind == [] and len(b.figures) == 6
+    assert g.dice.remaining == 0
+
+
+def test_recovering_takes_only_as_many_wounded_as_can_be_carried_nearest_first():
+    g = left_then_friend(b_wounded=(2, 3))  # 2 able, 2 wounded of its own: no one to spare
+    assert ("reorganise", "recover_wounded") not in g.decision().options
+    g = left_then_friend()
+    b, a = g.units[1], g.units[0]
+    b.figures[2].status = KILLED  # 2 able, 1 wounded: room for one more
+    g._decision = None
+    near = min(a.left_behind, key=lambda e: (e[0] - b.x) ** 2 + (e[1] - b.y) ** 2)
+    far = [e for e in a.left_behind if e is not near]
+    g.apply(("reorganise", "recover_wounded"))
+    assert a.left_behind == far and last_event(g, "WoundedRecovered")["figures"] == 1
+    assert len(b.figures) == 5
+
+
+def test_wounded_out_of_reach_or_under_fire_in_the_open_are_not_recovered():
+    g = left_then_friend(b_pos=(24, 20))  # more than 6" from every wounded
+    assert ("reorganise", "recover_wounded") not in g.decision().options
+    g = wounded_squad(blue_extra=[unit("B", (14, 20), figures=(("rifle", 4),))])
+    activate(g, 0)
+    g.apply(("abandon",))
+    g.apply(("end",))
+    activate(g, 2)
+    g.apply(("end",))
+    g.units[1].suppression = 1  # suppressed in the open: no reorganise action
+    activate(g, 1)
+    assert ("reorganise", "recover_wounded") not in g.decision().options
+
+
 def test_care_detachment_lets_the_parent_move_unencumbered():
     g = travel_game(dice=[("d6", 5)])
     a = g.units[0]

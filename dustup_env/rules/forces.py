@@ -98,7 +98,9 @@ class Unit:
     cavalry: bool = False
     mounted: bool = False  # cavalry on its mounts
     mounts_detached: bool = False  # dismounted cavalry that left its mounts with a detachment
-    left_behind: list = field(default_factory=list)  # [x, y, status] of figures left behind (abandoned)
+    left_behind: list = field(default_factory=list)  # [x, y, status, weapon, wounds, medic, armour] of figures
+    #                                                   left on the table (moving_casualties.left_entry)
+    abandon_point: list = field(default_factory=list)  # [x, y]: wounded abandoned here by choice, until the next move
     tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
 
     # --- derived -----------------------------------------------------------------------
