@@ -593,3 +593,71 @@ def test_a_commander_falling_in_close_combat_makes_the_subordinates_test():
     assert lost["unit"] == 0 and sorted(lost["subordinates"]) == [1, 2]
     tests = [e for e in g.event_log() if e["type"] == "ConfidenceTested" and e["reason"] == "commander_casualty"]
     assert sorted(e["unit"] for e in tests) == [1, 2]
+
+
+# ------------------------------------------------------------------ the promotion cascade (issue 3)
+def cascade_game(dice=()):
+    """Blue: a one-man Company HQ (uid 0) over Platoon HQ P1 (uid 1) over squads S1, S2 (uids 2, 3); Red: R (4).
+    Red kills the Company HQ; P1, S1 and S2 pass the commander-casualty test; Red ends; Blue decides."""
+    blue = [unit("Company HQ", (24, 5), figures=[{"weapon": "rifle"}], **HQ),
+            unit("P1", (24, 12), (("rifle", 3),), commander="Company HQ", **HQ),
+            unit("S1", (10, 20), commander="P1", leadership=2), unit("S2", (38, 20), commander="P1", leadership=2)]
+    g = begin(scenario(blue, [unit("R", (24, 35))]), hq_shot_dice([("d8", 8)] * 3) + list(dice), first=1)
+    activate(g, 4)
+    g.apply(("shoot", 0, "all"))
+    g.apply(("end",))
+    return g
+
+
+def test_a_platoon_commander_promoted_to_company_command_leaves_his_platoon_to_a_squad_leader():
+    g = cascade_game([("d6", 3), ("d6", 3), ("d8", 8), ("d8", 1)])  # two new-leader rolls; turn 2 initiative
+    assert (g.decision().kind, g.decision().options) == ("promote", (("choose", 1), ("decline",)))
+    g.apply(("choose", 1))  # "a platoon commander being promoted to company command"
+    activate(g, 1)
+    g.apply(("reorganise", "assume_command"))
+    assert last_event(g, "CommandVacated") == {"type": "CommandVacated", "unit": 1, "subordinates": [2, 3]}
+    g.apply(("reorganise", "leader"))
+    # the cascade: the platoon P1 commanded is vacant; the side may promote one of its squads into it
+    d = g.decision()
+    assert (d.side, d.kind, d.unit, d.options) == (0, "promote", 1, (("choose", 2), ("choose", 3), ("decline",)))
+    g.apply(("choose", 2))  # "or a squad leader promoted to platoon command"
+    assert last_event(g, "PromotionChosen") == {"type": "PromotionChosen", "side": 0, "lost": 1, "unit": 2}
+    activate(g, 2)
+    assert g.decision().options == (("reorganise", "assume_command"),)
+    g.apply(("reorganise", "assume_command"))
+    assert g.decision().options == (("reorganise", "leader"),)  # ... and S1 appoints a new squad leader
+    g.apply(("reorganise", "leader"))
+    units = g.units
+    assert [u.commander for u in units[:4]] == [1, -1, 1, 2]  # company: P1; platoon: S1 under P1; S2 under S1
+    assert command.is_commander(g, units[1]) and command.is_commander(g, units[2])
+    assert [e["unit"] for e in events_of(g, "LeaderAppointed")] == [1, 2]
+    assert not events_of(g, "CommandVacated")[1:]  # S1 commanded no one: the cascade stops there
+    assert g.decision().kind == "activate" and g.dice.remaining == 2
+
+
+def test_declining_the_cascade_keeps_the_squads_under_the_new_company_commander():
+    g = cascade_game([("d6", 3)])
+    g.apply(("choose", 1))
+    activate(g, 1)
+    g.apply(("reorganise", "assume_command"))
+    g.apply(("reorganise", "leader"))
+    g.apply(("decline",))
+    assert last_event(g, "PromotionChosen")["unit"] == -1 and g.units[1].vacated == []
+    assert [u.commander for u in g.units[:4]] == [1, -1, 1, 1]
+    assert g.decision().kind == "activate" and g.dice.remaining == 0
+
+
+def test_a_cascade_promotion_lapses_and_is_offered_again_if_the_squad_leader_falls_first():
+    g = cascade_game([("d6", 3)])
+    g.apply(("choose", 1))
+    activate(g, 1)
+    g.apply(("reorganise", "assume_command"))
+    g.apply(("reorganise", "leader"))
+    g.apply(("choose", 3))
+    s2 = g.units[3]
+    assert s2.assume_command == 1 and s2.assume_vacancy == [2, 3]
+    s2.leader_lost = True
+    g.run_hooks("leader_lost", s2)  # S2 commands no one yet: nothing rolls
+    assert s2.assume_command == -1 and s2.assume_vacancy == [] and g.units[1].vacated == [2, 3]
+    assert last_event(g, "PromotionLapsed") == {"type": "PromotionLapsed", "unit": 3, "lost": 1}
+    assert g.dice.remaining == 0

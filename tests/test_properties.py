@@ -94,7 +94,8 @@ class Invariants:
 
 
 # decision kinds of procedure frames (the assault steps); the acting side may be either side
-PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
+PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move",
+                   "assault_targets", "special_weapons")
 
 
 def aggressive(g, rng):

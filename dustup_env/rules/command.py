@@ -13,6 +13,9 @@ subordinate is a commander.  Options (vocabulary fixed by ``codec.FAMILIES``):
 - Commander casualty: subordinates test (+1), a second in command takes over, or the side decides on a
   promotion (decision kind ``promote``: ``("choose", uid)`` / ``("decline",)``); the promoted unit's next
   activation is ``("reorganise", "assume_command")`` then ``("reorganise", "leader")``.
+- The cascade: a promoted unit that commanded units of its own leaves that command vacant when it moves up;
+  its side may then promote one of those units into it (the same ``promote`` decision), and so on down the
+  tree (RN-304).
 
 Readings of unclear passages: docs/rules-notes.md RN-219 to RN-225 and RN-247 to RN-251.
 """
@@ -90,6 +93,12 @@ class PromotionLapsed(Event):
 class CommandAssumed(Event):
     unit: int
     lost: int
+
+
+@_event
+class CommandVacated(Event):
+    unit: int  # moved up to a higher command
+    subordinates: tuple  # its former direct subordinates: their command may be filled by a promotion
 
 
 @_event
@@ -363,8 +372,13 @@ def _on_leader_lost(game, u: Unit) -> None:
     if u.assume_command >= 0:  # the promoted figure fell before assuming command: the promotion lapses
         lost = units[u.assume_command]
         u.assume_command = -1
-        lost.promotion_pending = True
+        if u.assume_vacancy:  # a cascade promotion: the vacancy is offered again
+            lost.vacated = u.assume_vacancy
+            u.assume_vacancy = []
+        else:
+            lost.promotion_pending = True
         game.emit(PromotionLapsed(u.uid, lost.uid))
+    u.vacated = []  # its whole command is lost now: the ordinary promotion (below) replaces the cascade
     if u.command_lost:
         return
     subs = descendants(game, u)
@@ -389,6 +403,15 @@ def promotion_candidates(game, lost: Unit) -> list[int]:
             and not units[i].command_lost and units[i].assume_command < 0 and not units[i].panicked]
 
 
+def vacancy_candidates(game, u: Unit) -> list[int]:
+    """The units that may be promoted into the command ``u`` left when it moved up (the cascade)."""
+    units = game.units
+    return [i for i in u.vacated
+            if units[i].commander == u.uid and units[i].in_play and units[i].confidence != ROUTED
+            and not units[i].leader_lost and not units[i].command_lost and units[i].assume_command < 0
+            and not units[i].panicked]
+
+
 def _between_activations(game) -> bool:
     for u in game.units:
         if u.promotion_pending:
@@ -398,21 +421,34 @@ def _between_activations(game) -> bool:
             game.stack.append(G.Frame("promote", u.uid, 0, False, {"lost": u.uid}))
             game.phase = "action"
             return True
+        if u.vacated:
+            if not vacancy_candidates(game, u):
+                u.vacated = []
+                continue
+            game.stack.append(G.Frame("promote", u.uid, 0, False, {"lost": u.uid, "vacancy": True}))
+            game.phase = "action"
+            return True
     return False
 
 
 class PromotionProcedure:
-    """Decision kind ``promote``: ``("choose", uid)`` promotes a direct subordinate, ``("decline",)`` does not."""
+    """Decision kind ``promote``: ``("choose", uid)`` promotes a direct subordinate, ``("decline",)`` does not.
+    With ``frame.data["vacancy"]`` the command is the one ``lost`` left when it was promoted (the cascade)."""
 
     def decision(self, game, frame):
         lost = game.units[frame.data["lost"]]
-        return G.Decision(lost.side, "promote", lost.uid,
-                          tuple(("choose", i) for i in promotion_candidates(game, lost)) + (("decline",),))
+        cands = vacancy_candidates(game, lost) if frame.data.get("vacancy") else promotion_candidates(game, lost)
+        return G.Decision(lost.side, "promote", lost.uid, tuple(("choose", i) for i in cands) + (("decline",),))
 
     def apply(self, game, frame, option):
         lost = game.units[frame.data["lost"]]
-        lost.promotion_pending = False
         uid = option[1] if option[0] == "choose" else -1
+        if frame.data.get("vacancy"):
+            if uid >= 0:  # declined: the promoted commander keeps them under its direct command
+                game.units[uid].assume_vacancy = list(lost.vacated)
+            lost.vacated = []
+        else:
+            lost.promotion_pending = False
         if uid >= 0:
             game.units[uid].assume_command = lost.uid
         game.emit(PromotionChosen(lost.side, lost.uid, uid))
@@ -431,12 +467,23 @@ def _assume_command(game, u: Unit) -> None:
     """First reorganise action of a promoted unit: its leader takes the lost commander's place; the unit then
     reorganises for a new leader of its own (Death of a Leader: a D6 for the new LV) with its second action."""
     lost = game.units[u.assume_command]
-    for i in game.side_units[u.side]:
-        v = game.units[i]
-        if v.commander == lost.uid and v.uid != u.uid:
-            v.commander = u.uid
-    u.commander = lost.commander
-    lost.commander = u.uid  # the leaderless HQ serves under the new commander
+    own = subordinates(game, u)  # the command it leaves (before taking over the new one)
+    if u.assume_vacancy:  # the cascade: it takes over the units its promoted superior commanded, under it
+        for i in u.assume_vacancy:
+            v = game.units[i]
+            if v.commander == lost.uid and v.uid != u.uid:
+                v.commander = u.uid
+        u.assume_vacancy = []
+    else:
+        for i in game.side_units[u.side]:
+            v = game.units[i]
+            if v.commander == lost.uid and v.uid != u.uid:
+                v.commander = u.uid
+        u.commander = lost.commander
+        lost.commander = u.uid  # the leaderless HQ serves under the new commander
+    if own:  # "This may result in a cascade of new leader appointments"
+        u.vacated = own
+        game.emit(CommandVacated(u.uid, tuple(own)))
     u.assume_command = -1
     u.command_lost = False
     u.leader_lost = True  # the second reorganise action appoints the unit's new leader

@@ -81,6 +81,9 @@ class Unit:
     command_lost: bool = False  # this unit's commander fell with no second in command: it commands no one
     promotion_pending: bool = False  # its side may promote a subordinate in its place (a decision)
     assume_command: int = -1  # promoted: uid of the lost command unit whose command it assumes
+    vacated: list = field(default_factory=list)  # promoted upwards: its former direct subordinates, whose command
+    #                                              its side may fill by promoting one of them (the cascade, RN-304)
+    assume_vacancy: list = field(default_factory=list)  # promoted into such a vacancy: the units it takes over
     terror: bool = False  # provokes terror
     panicked: bool = False
     panic_passed: bool = False  # passed a panic test: never tests again
