@@ -294,3 +294,89 @@ def test_save_load_and_random_games_with_hidden_units():
             g.apply(rng.choice(g.decision().options))
         h = Game.from_dict(g.to_dict())
         assert h.state_digest() == g.state_digest() and h.markers == g.markers
+
+
+# ------------------------------------------------------------------------------------------ becoming hidden again
+BLOCK = rect("building", 14, 38, 26, 42)
+
+
+def rehide_scn(a_pos=(20, 31), r_pos=(20, 46)):
+    """Blue A (uid 0) in the woods; Red R (uid 1) behind a building that blocks the line of sight."""
+    return scenario([unit("A", a_pos)], [unit("R", r_pos)], terrain=[WOOD, BLOCK])
+
+
+def test_a_unit_unseen_in_concealing_terrain_may_become_hidden():
+    g = begin(rehide_scn())
+    a = g.units[0]
+    activate(g, 0)
+    assert ("reorganise", "hide") in g.decision().options
+    g.apply(("reorganise", "hide"))
+    assert a.hidden and g.actions_left == 1
+    assert g.markers == [{"side": 0, "x": 20.0, "y": 31.0, "unit": 0, "removed": False}]
+    assert last_event(g, "UnitHidden") == {"type": "UnitHidden", "unit": 0, "marker": 0}
+    assert [e.uid for e in g._enemy_units(1)] == []  # unknown to Red: nothing to shoot or assault
+    assert ("reorganise", "hide") not in g.decision().options  # already hidden
+    g.apply(("end",))
+    activate(g, 1)
+    opts = g.decision().options
+    assert not {"shoot", "assault"} & kinds(opts)
+    assert "detect" not in kinds(opts)  # Red cannot see the marker's position either
+    assert g.dice.remaining == 0
+
+
+def test_no_hiding_in_sight_of_an_enemy_outside_concealing_terrain_or_when_suppressed_in_the_open():
+    g = begin(rehide_scn(r_pos=(20, 37)))  # R sees A from the edge of the woods
+    assert g.bf.has_los(20, 37, 20, 31)
+    activate(g, 0)
+    assert ("reorganise", "hide") not in g.decision().options
+    g = begin(rehide_scn(a_pos=(20, 24)))  # in the open (and out of sight behind the woods)
+    activate(g, 0)
+    assert not g.bf.conceals(20, 24) and ("reorganise", "hide") not in g.decision().options
+    g = begin(rehide_scn())
+    g.units[0].suppression = 1  # suppressed, but in the woods (cover): a reorganise action is allowed
+    activate(g, 0)
+    assert ("reorganise", "hide") in g.decision().options
+    g = begin(rehide_scn())
+    activate(g, 0)
+    g.apply(("reorganise", "column"))
+    assert ("reorganise", "hide") not in g.decision().options  # a column on the march does not hide
+
+
+def test_a_rehidden_unit_is_revealed_by_moving_and_reuses_its_marker():
+    g = begin(rehide_scn(), [("d6", 1), ("d8", 8), ("d8", 1)])
+    a = g.units[0]
+    activate(g, 0)
+    g.apply(("reorganise", "hide"))
+    g.apply(("move", 4, 0))  # east 3": it gives its position away
+    assert not a.hidden and g.markers[0]["removed"]
+    assert last_event(g, "UnitRevealed") == {"type": "UnitRevealed", "unit": 0, "marker": 0, "reason": "moved"}
+    activate(g, 1)
+    g.apply(("end",))  # turn 2
+    g.apply(("first",))
+    activate(g, 0)
+    g.apply(("reorganise", "hide"))
+    assert len(g.markers) == 1 and g.markers[0] == {"side": 0, "x": a.x, "y": a.y, "unit": 0, "removed": False}
+    assert g.dice.remaining == 0
+
+
+def test_the_hidden_period_of_a_rehidden_unit_is_secret_in_the_enemys_log():
+    g = begin(rehide_scn())
+    activate(g, 0)
+    g.apply(("reorganise", "hide"))
+    g.apply(("prop",))
+    red = g.event_log(1)
+    types = [e["type"] for e in red]
+    assert "UnitHidden" in types  # Red sees the unit go to ground ...
+    assert types[types.index("UnitHidden") + 1] == "HiddenActivity"  # ... but not what it does then
+    assert not any(e.get("unit") == 0 for e in red[types.index("UnitHidden") + 1:])
+    assert any(e["type"] == "Propped" for e in g.event_log(0))  # Blue's own log is complete
+
+
+def test_no_new_marker_beyond_the_codec_slots():
+    from dustup_env.codec import MAX_MARKERS
+    from dustup_env.rules.hidden_units import MAX_MARKERS as ENGINE_MAX
+    assert ENGINE_MAX == MAX_MARKERS
+    g = begin(rehide_scn())
+    g.markers = [{"side": 1, "x": float(i), "y": 47.0, "unit": -1, "removed": True} for i in range(MAX_MARKERS)]
+    activate(g, 0)
+    assert ("reorganise", "hide") not in g.decision().options

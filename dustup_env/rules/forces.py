@@ -73,6 +73,7 @@ class Unit:
     hidden: bool = False  # "Hidden Units": only a marker shows (the enemy does not know it is there)
     was_hidden: bool = False  # began the game hidden
     revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
+    hidden_spans: list = field(default_factory=list)  # [first, end) event indices of each hidden period (end -1: now)
     sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
     size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
     # --- Command and Morale (rules/command.py, rules/morale.py) ---------------------------------

@@ -13,6 +13,11 @@ gives its position away: when it takes one of the :data:`REVEALING` options (mov
 assault, ...), or whenever its leader's position changes by any other means, or by a successful
 Detect action (:mod:`.detect_action`).
 
+Becoming hidden during the game ("Units may begin the game hidden, and in some circumstances become
+hidden during the game", RN-305): ``("reorganise", "hide")``, one reorganise action (the usual limits),
+by a unit in concealing terrain whose leader no enemy unit on the table can see.  Its marker is placed
+at its position (no dummies: those come only with deployment).
+
 Information sets: :func:`view` is the plain data a side may know and :func:`filtered_log` the
 event log it may read (events naming an enemy unit while that unit was hidden are replaced by one
 ``{"type": "HiddenActivity", "side": s}`` per run).
@@ -32,6 +37,12 @@ class UnitRevealed(Event):
 
 
 @_event
+class UnitHidden(Event):
+    unit: int
+    marker: int
+
+
+@_event
 class MarkerRemoved(Event):
     marker: int
     reason: str  # "dummy" (a dummy counter found by a Detect action)
@@ -44,6 +55,8 @@ REVEALING = {
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }
+MAX_MARKERS = 24  # marker slots of the env's action codec (codec.MAX_MARKERS); hiding never exceeds them
+
 # event fields that name a unit (used by the filtered log)
 UNIT_FIELDS = ("unit", "target", "observer", "attacker", "defender", "commander", "parent", "subordinate")
 UNIT_LIST_FIELDS = ("units",)
@@ -64,6 +77,7 @@ def _setup(game) -> None:
                                     "but the terrain there cannot conceal it")
             n_hidden += 1
             markers.append({"side": s, "x": u.x, "y": u.y, "unit": uid, "removed": False})
+            u.hidden_spans = [[0, -1]]
         dummies = side.get("dummies", [])
         if len(dummies) > 2 * n_hidden:
             raise ScenarioError(f"side {side['name']!r} has {len(dummies)} dummy markers but only {n_hidden} "
@@ -102,7 +116,48 @@ def reveal(game, u, reason: str) -> None:
         game.markers[i]["removed"] = True
     u.hidden = False
     u.revealed_at = len(game.events)
+    if u.hidden_spans and u.hidden_spans[-1][1] < 0:
+        u.hidden_spans[-1][1] = u.revealed_at
     game.emit(UnitRevealed(u.uid, i, reason))
+
+
+def _marker_slot(game, u) -> int | None:
+    """Where a unit going hidden puts its marker: its own old (removed) marker, else a new one (None: no slot)."""
+    for i in range(len(game.markers) - 1, -1, -1):
+        m = game.markers[i]
+        if m["unit"] == u.uid and m["removed"]:
+            return i
+    return len(game.markers) if len(game.markers) < MAX_MARKERS else None
+
+
+def unseen(game, u) -> bool:
+    """No enemy unit on the table (hidden ones are unknown to ``u``'s side, RN-238) sees ``u``'s leader."""
+    los = game.bf.has_los
+    for e in game._enemy_units(u.side):
+        if los(e.x, e.y, u.x, u.y):
+            return False
+    return True
+
+
+def hide_options(game, u, status) -> list:
+    """ACTION_PROVIDER: ("reorganise", "hide") in concealing terrain, out of every enemy unit's sight (RN-305)."""
+    if (u.hidden or u.travel or status.disorganised or (status.suppressed and not status.in_cover)
+            or not game.bf.conceals(u.x, u.y) or _marker_slot(game, u) is None or not unseen(game, u)):
+        return []
+    return [("reorganise", "hide")]
+
+
+def hide(game, u) -> None:
+    """REORGANISE_ACTIONS["hide"]: the unit becomes hidden; its marker is placed at its position."""
+    i = _marker_slot(game, u)
+    m = {"side": u.side, "x": u.x, "y": u.y, "unit": u.uid, "removed": False}
+    if i == len(game.markers):
+        game.markers.append(m)
+    else:
+        game.markers[i] = m
+    u.hidden = True
+    game.emit(UnitHidden(u.uid, i))
+    u.hidden_spans.append([len(game.events), -1])  # from here on its activity is secret
 
 
 def _before_apply(game, d, opt) -> None:
@@ -132,12 +187,13 @@ def _after_apply(game, d, opt) -> None:
 
 # ---------------------------------------------------------------------------------------------- information
 def _hidden_spans(game, side: int) -> dict:
-    """uid of each enemy unit that began hidden -> index of its reveal event (events before are secret)."""
+    """uid of each enemy unit that was ever hidden -> its hidden periods [(first, end)] (events inside are secret:
+    from the start of the game or its UnitHidden event up to its UnitRevealed event)."""
     spans = {}
     big = len(game.events) + 1
     for u in game.units:
-        if u.side != side and u.was_hidden:
-            spans[u.uid] = big if u.hidden else u.revealed_at
+        if u.side != side and u.hidden_spans:
+            spans[u.uid] = [(a, big if b < 0 else b) for a, b in u.hidden_spans]
     return spans
 
 
@@ -162,7 +218,7 @@ def filtered_log(game, side: int) -> list[dict]:
     secret = {"type": "HiddenActivity", "side": 1 - side}
     for i, e in enumerate(game.events):
         d = e.to_dict()
-        if any(i < spans.get(r, -1) for r in _refs(d)):
+        if any(a <= i < b for r in _refs(d) for a, b in spans.get(r, ())):
             if not out or out[-1] != secret:
                 out.append(dict(secret))
             continue
@@ -203,5 +259,7 @@ def view(game, side: int) -> dict:
 PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
 
 _game.INIT_HOOKS.append(_setup)
+_game.ACTION_PROVIDERS.append(hide_options)
+_game.REORGANISE_ACTIONS["hide"] = hide
 _game.BEFORE_APPLY.append(_before_apply)
 _game.AFTER_APPLY.append(_after_apply)
