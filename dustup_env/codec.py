@@ -17,7 +17,8 @@ a tuple    an enumeration of literal values (e.g. the reorganise tasks)
 
 Index 0 is shared: ``("pass",)`` in activate decisions, ``("end",)`` otherwise.  The first 159
 indices (issue #2's vocabulary) are unchanged; the close assault, command, detachment, medical,
-detection and initiative options follow (see ``docs/observation.md`` and ``action_name``).
+detection and initiative options follow, then the "issue 3: assault/casualty gaps" group (326..355)
+(see ``docs/observation.md`` and ``action_name``).  Families are only ever appended.
 
 Mirroring: every side sees its home edge at the bottom.  A side whose home edge is ``north`` (and,
 for west/east scenarios, side 1) sees the table flipped vertically (``y -> height - y``).  Move

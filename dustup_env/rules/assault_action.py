@@ -551,7 +551,7 @@ def special_impact(u: Unit, i: int) -> int:
 
 def split_special(game, p: dict, side: str) -> list[dict] | None:
     """Seed 000 Special Close Combat Weapons: "Some close combat weapons have an impact value greater than the
-    normal squad impact value ... the unit should split into detachments as described above" (RN-303).  In the
+    normal squad impact value ... the unit should split into detachments as described above" (RN-304).  In the
     pairing ``p``, ``side``'s ("a" or "d") able figures with such a weapon become their own detachment striking
     with the weapon's impact (the lowest, if several), the rest another; the opposing detachment is split to
     match them (Multiple Units in Close Combat).  Returns the two pairings, or None if the split is not possible

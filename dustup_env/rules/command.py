@@ -15,7 +15,7 @@ subordinate is a commander.  Options (vocabulary fixed by ``codec.FAMILIES``):
   activation is ``("reorganise", "assume_command")`` then ``("reorganise", "leader")``.
 - The cascade: a promoted unit that commanded units of its own leaves that command vacant when it moves up;
   its side may then promote one of those units into it (the same ``promote`` decision), and so on down the
-  tree (RN-304).
+  tree (RN-305).
 
 Readings of unclear passages: docs/rules-notes.md RN-219 to RN-225 and RN-247 to RN-251.
 """

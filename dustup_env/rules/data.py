@@ -48,7 +48,7 @@ class Weapon:
     max_range: float  # 0 = unlimited
     strike: float = 1.0  # close-combat strike value (seed 000 Strike Value; most weapons 1)
     strike_die: int = -1  # a special close-combat weapon's strike die (-1: none; it then adds no strike value)
-    cc_impact: int = -1  # a special close-combat weapon's own impact die (-1: none; used only by a detachment, RN-303)
+    cc_impact: int = -1  # a special close-combat weapon's own impact die (-1: none; used only by a detachment, RN-304)
 
 
 @dataclass(frozen=True, slots=True)

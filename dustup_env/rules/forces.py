@@ -83,7 +83,7 @@ class Unit:
     promotion_pending: bool = False  # its side may promote a subordinate in its place (a decision)
     assume_command: int = -1  # promoted: uid of the lost command unit whose command it assumes
     vacated: list = field(default_factory=list)  # promoted upwards: its former direct subordinates, whose command
-    #                                              its side may fill by promoting one of them (the cascade, RN-304)
+    #                                              its side may fill by promoting one of them (the cascade, RN-305)
     assume_vacancy: list = field(default_factory=list)  # promoted into such a vacancy: the units it takes over
     terror: bool = False  # provokes terror
     panicked: bool = False

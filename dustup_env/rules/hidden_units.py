@@ -14,7 +14,7 @@ assault, ...), or whenever its leader's position changes by any other means, or 
 Detect action (:mod:`.detect_action`).
 
 Becoming hidden during the game ("Units may begin the game hidden, and in some circumstances become
-hidden during the game", RN-305): ``("reorganise", "hide")``, one reorganise action (the usual limits),
+hidden during the game", RN-307): ``("reorganise", "hide")``, one reorganise action (the usual limits),
 by a unit in concealing terrain whose leader no enemy unit on the table can see.  Its marker is placed
 at its position (no dummies: those come only with deployment).
 
@@ -140,7 +140,7 @@ def unseen(game, u) -> bool:
 
 
 def hide_options(game, u, status) -> list:
-    """ACTION_PROVIDER: ("reorganise", "hide") in concealing terrain, out of every enemy unit's sight (RN-305)."""
+    """ACTION_PROVIDER: ("reorganise", "hide") in concealing terrain, out of every enemy unit's sight (RN-307)."""
     if (u.hidden or u.travel or status.disorganised or (status.suppressed and not status.in_cover)
             or not game.bf.conceals(u.x, u.y) or _marker_slot(game, u) is None or not unseen(game, u)):
         return []

@@ -20,10 +20,10 @@ taking their wounded with them."
   travel mode): "A player may choose to abandon the wounded, in the hope of being able to return at a
   later point to recover them."  Every wounded figure but the leader is left where it lies.  The
   unit's next move is checked like a forced leaving: further from a visible enemy unit than the
-  point where the wounded were left -> the "forced to abandon wounded" test (RN-301).
+  point where the wounded were left -> the "forced to abandon wounded" test (RN-302).
 * ``("reorganise", "recover_wounded")`` (one reorganise action, the usual reorganise limits): the
   unit picks up friendly wounded left on the table within 6" of its leader (Cohesion: troopers can
-  fan out that far), nearest first, as many as its able troopers can carry (RN-302).
+  fan out that far), nearest first, as many as its able troopers can carry (RN-303).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from .events import Event, _event
 from .forces import COHESION, DISABLED, OK, TREATED, WOUNDED, Figure, Unit
 from .morale import confidence_test
 
-RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-302)
+RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-303)
 
 
 @_event
