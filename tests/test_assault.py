@@ -789,3 +789,44 @@ def test_special_weapons_split_only_in_the_standard_close_combat():
     g.apply(("assault", 1))
     assert g.decision().kind == "assault_response" and not events_of(g, "SpecialWeaponsChoice")
     assert g.dice.remaining == 0
+
+
+# ------------------------------------------------------------------ issue 3 gaps in random play
+
+def gaps_scenario():
+    """Close-packed squads with laser swords and commanders, woods to hide in: random play reaches the new
+    decisions (several defenders, following, special weapons, abandoning, recovering, hiding, the cascade)."""
+    mixed = (("rifle", 5), ("laser_sword", 1))
+    wood = rect("light_woods", 0, 20, 48, 28)
+    blue = [unit("HQ", (24, 8), (("rifle", 3),), kind="hq", confidence="steady"),
+            unit("B1", (18, 14), mixed, commander="HQ", confidence="steady"),
+            unit("B2", (30, 14), mixed, commander="HQ", confidence="steady")]
+    red = [unit("RHQ", (24, 40), (("rifle", 3),), kind="hq", confidence="steady"),
+           unit("R1", (18, 32), mixed, commander="RHQ", confidence="steady"),
+           unit("R2", (30, 32), mixed, commander="RHQ", confidence="steady")]
+    return scenario(blue, red, terrain=[wood], turn_limit=5)
+
+
+def test_random_games_reach_the_new_decisions_and_stay_encodable():
+    import random
+    from dustup_env.codec import ActionCodec
+    codec = ActionCodec()
+    seen = set()
+    wanted = {"assault_targets", "special_weapons", "follow", "abandon", "hide", "recover_wounded", "split_special"}
+    for seed in range(24):
+        g = Game(gaps_scenario(), seed=seed)
+        rng = random.Random(seed)
+        while not g.over and len(g.history) < 3000:
+            d = g.decision()
+            assert sorted(codec.indices(g, d)) == sorted(set(codec.indices(g, d)))  # one index per option
+            assert int(codec.mask(g, d).sum()) == len(d.options)
+            seen.add(d.kind)
+            # prefer the rare options so that random play reaches them
+            rare = [o for o in d.options if o[0] in ("assault", "add_defender", "follow", "split_special", "abandon")
+                    or o in (("reorganise", "hide"), ("reorganise", "recover_wounded"))]
+            o = rare[0] if rare and rng.random() < 0.5 else rng.choice(d.options)
+            seen.add(o[1] if o[0] == "reorganise" else o[0])
+            g.apply(o)
+        h = Game.from_dict(g.to_dict())
+        assert h.state_digest() == g.state_digest()
+    assert wanted <= seen, wanted - seen
