@@ -210,12 +210,13 @@ def left_then_friend(b_pos=(14, 20), b_wounded=(3,), dice=()):
 def test_a_friendly_unit_picks_up_wounded_left_within_six_inches():
     g = left_then_friend(dice=[("d4", 3), ("d8", 8), ("d8", 1)])  # B moves D4 (carrying); next turn
     a, b = g.units[0], g.units[1]
-    assert ("reorganise", "recover_wounded") in g.decision().options
+    assert ("reorganise", "recover_wounded") in g.decision().options and a.abandon_point == [10.0, 20.0]
     g.apply(("reorganise", "recover_wounded"))  # one reorganise action
     assert g.actions_left == 1 and a.left_behind == [] and len(b.figures) == 6
     assert [f.status for f in b.figures] == [OK, OK, OK, WOUNDED, WOUNDED, WOUNDED]
     assert not b.disorganised()  # they lay within 6" of B's leader
     assert last_event(g, "WoundedRecovered") == {"type": "WoundedRecovered", "unit": 1, "figures": 2, "units": [0, 0]}
+    assert a.abandon_point == []  # A's wounded are no longer abandoned: its next move away tests nothing
     g.apply(("move", 4, 2))  # B carries all three (three able troopers): encumbered, nobody left
     assert last_event(g, "Moved")["roll"] == 3 and b.left_behind == [] and len(b.figures) == 6
     assert g.dice.remaining == 0

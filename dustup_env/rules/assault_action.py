@@ -23,7 +23,8 @@ Phases: courage test (opposed quality dice with open shifts from the data table
 (two simultaneous rounds) and outcome (a second courage test with the casualty rows).  Several
 units (one attacker against several defenders, or a combined assault of several attackers against
 one defender, :func:`begin_assault`) fight as detachments matched to the opposing sizes; each parent
-unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md RN-203 to RN-217 (house rules RN-252 to RN-254).
+unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md RN-203 to RN-217 (house rules
+RN-252 to RN-254); several defenders, following withdrawn ones and special-weapon detachments RN-300, RN-301, RN-304.
 """
 from __future__ import annotations
 
@@ -471,7 +472,8 @@ def resolve_strike(dice, *, quality: int, strike: list[int], target: int, extra_
     return t, tuple(rolls), successes, result, hits
 
 
-def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict, impact: int | None = None) -> None:
+def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict,
+               impact: int | None = None) -> None:
     """Allocate hits at random among the target detachment's figures (not killed), then roll the
     striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
     against the target's armour (no cover or prop shifts)."""

@@ -444,9 +444,9 @@ class PromotionProcedure:
         lost = game.units[frame.data["lost"]]
         uid = option[1] if option[0] == "choose" else -1
         if frame.data.get("vacancy"):
-            if uid >= 0:  # declined: the promoted commander keeps them under its direct command
+            if uid >= 0:
                 game.units[uid].assume_vacancy = list(lost.vacated)
-            lost.vacated = []
+            lost.vacated = []  # if declined, the promoted commander keeps those units under its direct command
         else:
             lost.promotion_pending = False
         if uid >= 0:

@@ -180,6 +180,10 @@ def _do_recover_wounded(game, u: Unit) -> None:
         del game.units[uid].left_behind[j]
     u.loose = True
     u.abandon_point = []
+    for uid in set(owners):  # wounded all taken back: moving away no longer abandons them
+        v = game.units[uid]
+        if not any(e[2] in (WOUNDED, TREATED) for e in v.left_behind):
+            v.abandon_point = []
     game.emit(WoundedRecovered(u.uid, len(picks), tuple(owners)))
 
 
