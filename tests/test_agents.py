@@ -32,3 +32,19 @@ def test_unknown_agent_and_scenario_are_clear_errors(capsys):
     assert main(["simulate", "--agents", "scripted,random", "--games", "1", "--scenario", "atlantis",
                  "--no-progress"]) == 2
     assert "atlantis" in capsys.readouterr().err
+
+
+def test_bots_answer_the_new_assault_decisions_as_before():
+    """The issue 3 gap decisions reach the bots' existing fallbacks, which keep their doctrine: one defender per
+    assault, no special-weapon split, occupy after a multiple withdrawal, and the first promotion offered."""
+    from dustup_env.rules import Decision
+    from dustup_env.rules.game import Game
+    g = Game("skirmish", seed=0)
+    cases = [Decision(0, "assault_targets", 0, (("defenders_chosen",), ("add_defender", 5))),
+             Decision(0, "special_weapons", 0, (("no_split",), ("split_special",))),
+             Decision(0, "assault_follow_up", 0, (("occupy",), ("follow", 4), ("follow", 5))),
+             Decision(0, "assault_follow_up", 0, (("defenders_chosen",), ("follow", 5)))]
+    want = [("defenders_chosen",), ("no_split",), ("occupy",), ("defenders_chosen",)]
+    for name in ("scripted", "easy", "medium", "hard", "defensive"):
+        bot = make_agent(name, 0)
+        assert [bot.choose(g, d) for d in cases] == want, name
