@@ -85,7 +85,7 @@ class Invariants:
             d = g.decision()
             assert isinstance(d, Decision)
             assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action", "promote", "choose",
-                                                   "seize") + PROCEDURE_KINDS
+                                                   "seize", "place_leader", "place_formation") + PROCEDURE_KINDS
             assert len(d.options) > 0
             assert len(set(d.options)) == len(d.options)
             if d.kind == "action":
@@ -281,7 +281,7 @@ def test_hypothesis_default_scenario_determinism(seed):
 
 # --- hypothesis: random small scenarios built in code ------------------------------------------------------
 WEAPONS = ["rifle", "assault_rifle", "shotgun", "musket", "pistol", "lmg", "hmg", "agl", "rifle_grenade",
-           "laser_rifle", "plasma_rifle"]
+           "laser_rifle", "plasma_rifle", "average_small_arm"]
 ARMOUR = ["none", "basic_battledress", "partial_light", "full_light", "light_power", "heavy_power"]
 TERRAIN = ["light_scrub", "rough", "light_woods", "dense_woods", "building", "hill", "river", "open_water", "swamp"]
 
@@ -293,6 +293,8 @@ unit_st = st.fixed_dictionaries({
     "confidence": st.sampled_from(["confident", "steady", "shaken", "broken"]),
     "movement": st.sampled_from(["encumbered", "infantry", "fast"]),
     "grenades": st.booleans(),
+    "specialist_grenade": st.sampled_from(["", "at_grenade"]),
+    "amphibious": st.booleans(),
     "x": st.integers(2, 34), "y": st.integers(1, 10),
 })
 
@@ -310,7 +312,8 @@ def test_hypothesis_random_scenarios(blue, red, terrain, commitment, seed, extra
             y = s["y"] if side == 0 else 36 - s["y"]
             out.append(unit(f"u{side}{k}", (s["x"], y), figures=s["figures"], quality=s["quality"],
                             leadership=s["leadership"], armour=s["armour"], confidence=s["confidence"],
-                            movement=s["movement"], grenades=s["grenades"]))
+                            movement=s["movement"], grenades=s["grenades"], amphibious=s["amphibious"],
+                            **({"specialist_grenade": s["specialist_grenade"]} if s["specialist_grenade"] else {})))
         return out
 
     terr = [{"type": t, "polygon": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]} for t, x, y, w, h in terrain]
@@ -367,6 +370,11 @@ MALFORMED = [
     (_mut(["terrain"], [{"type": "rough", "polygon": [[0, 0], [1, 1], [2, 2]]}]), "not a valid polygon"),
     (_mut(["obstacles"], [{"type": "wall", "line": [[0, 0], [1, 1]]}]), "'cost' is a required property"),
     (_mut(["options"], {"no_such_option": True}), "unknown game option"),
+    # issue 3: shooting/reorganise gaps
+    (_mut(["sides", 0, "units", 0, "specialist_grenade"], "lmg"), "specialist_grenade 'lmg' is not a grenade"),
+    (_mut(["sides", 0, "units", 0, "specialist_grenade"], "hand_grenade"), "hand grenades are 'grenades': true"),
+    (_mut(["sides", 0, "units", 0, "wading"], True), "only power armour may wade"),
+    (_mut(["sides", 0, "units", 0, "amphibious"], "yes"), "amphibious"),
 ]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .battlefield import terrain_column
+from .data import DEFAULT_WEAPON  # a figure that names no weapon: "The average small arm" (RN-019)
 from .dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 
 # Confidence levels (seed 000 "Confidence"): higher index = worse.
@@ -100,6 +102,12 @@ class Unit:
     mounts_detached: bool = False  # dismounted cavalry that left its mounts with a detachment
     left_behind: list = field(default_factory=list)  # [x, y, status] of figures left behind (abandoned)
     tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
+    # --- issue 3: shooting/reorganise gaps ----------------------------------------------------------
+    specialist_grenade: str = ""  # weapon name of the unit's specialist grenades (e.g. "at_grenade"), "" = none
+    terrain_column: int = 0  # movement column of the terrain table (battlefield.terrain_column: power armour,
+    #                          amphibious, power armour wading on the bottom of open water)
+    amphibious: bool = False
+    wading: bool = False  # power armour that can wade on the bottom of open water
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -203,7 +211,7 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     figures: list[Figure] = []
     for f in spec["figures"]:
         for _ in range(f.get("count", 1)):
-            figures.append(Figure(f["weapon"]))
+            figures.append(Figure(f.get("weapon", DEFAULT_WEAPON)))
     for fig, (dx, dy) in zip(figures, compact_offsets(len(figures))):
         fig.dx, fig.dy = dx, dy
     kind = spec.get("kind", "single" if len(figures) == 1 else "squad")
@@ -214,6 +222,8 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     for fig, fspec in zip(figures, [f for f in spec["figures"] for _ in range(f.get("count", 1))]):
         fig.medic = bool(fspec.get("medic", False))
     cavalry = movement_class == "cavalry"
+    amphibious = bool(spec.get("amphibious", False))
+    wading = bool(spec.get("wading", False))
     return Unit(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
@@ -224,4 +234,7 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)),
                 cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)),
                 medical_team=bool(spec.get("medical_team", False)), cavalry=cavalry,
-                mounted=cavalry and bool(spec.get("mounted", True)))
+                mounted=cavalry and bool(spec.get("mounted", True)),
+                specialist_grenade=spec.get("specialist_grenade", ""),
+                terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
+                amphibious=amphibious, wading=wading)

@@ -34,8 +34,8 @@ from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominate
 
 _WEAPONS = armoury()[0]
 MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
-from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, allocation_roll, armour_die, resolve_fire,
-                           resolve_impact, small_arms_die, target_die)
+from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, SUPPORT_SLOTS, THROW_MODES, WEAPON_MODES,
+                           allocation_roll, armour_die, resolve_fire, resolve_impact, small_arms_die, target_die)
 
 SAVE_FORMAT = "dustup-save"
 SAVE_VERSION = 1
@@ -166,6 +166,16 @@ def _plain(obj):
     if isinstance(obj, dict):
         return {str(k): _plain(v) for k, v in obj.items()}
     return obj
+
+
+def support_figure(u: Unit, k: int) -> int:
+    """Figure index of the unit's ``k``-th support-weapon figure (figure order), or -1."""
+    for i, f in enumerate(u.figures):
+        if _WEAPONS[f.weapon].cls == "support":
+            if k == 0:
+                return i
+            k -= 1
+    return -1
 
 
 class Game:
@@ -509,7 +519,8 @@ class Game:
     def _move_options(self, u: Unit, in_cover: bool) -> list:
         bf = self.bf
         broken = u.confidence == BROKEN
-        key = (u.x, u.y, broken)
+        col = u.terrain_column
+        key = (u.x, u.y, broken, col)
         cache = bf.move_option_cache
         opts = cache.get(key)
         if opts is not None:
@@ -523,7 +534,7 @@ class Game:
         for d, (vx, vy) in enumerate(DIR_VECTORS):
             for k, dist in enumerate(DISTANCES):
                 px, py = x + vx * dist, y + vy * dist
-                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py) is None:
+                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py, col) is None:
                     continue
                 if broken and not bf.in_cover(px, py):
                     continue  # broken units may not leave cover except to withdraw
@@ -547,9 +558,15 @@ class Game:
 
     @staticmethod
     def _party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
-        """(small-arms figure indices, support figure indices, grenade throwers) or None if the mode is
-        not available (nothing can fire, or it would duplicate the "all" mode)."""
+        """(small-arms figure indices, support figure indices, grenade throwers, grenade thrown, own impact)
+        or None if the mode is not available (nothing can fire, or it would duplicate another mode).
+
+        ``own impact``: the throwers' grenade is used on its own, with its own impact (a hand grenade
+        thrown alone, a specialist grenade); otherwise grenades are support weapons in the unit's fire
+        and use the small arms impact (RN-021, RN-350, RN-351)."""
         throwers: list[int] = []
+        thrown = "hand_grenade"
+        own = False
         if mode == "all" or mode == "suppressive":
             pass
         elif mode == "small_arms":
@@ -570,9 +587,35 @@ class Game:
                 return None
             throwers = sa[:GRENADE_THROWERS]
             sa = sa[GRENADE_THROWERS:]
+        elif mode in WEAPON_MODES:  # one support weapon on its own (RN-055, RN-350)
+            if len(sup) < 2:
+                return None  # a single ready support weapon: the "support" mode already fires it alone
+            fi = support_figure(u, int(mode[6:]))
+            if fi not in sup:
+                return None
+            sa, sup = [], [fi]
+        elif mode == "grenade_one":  # one thrower instead of two, the rest fire as usual (RN-351)
+            if not u.grenades or dist > _WEAPONS["hand_grenade"].max_range or len(sa) < 2:
+                return None
+            throwers = sa[:1]
+            sa = sa[1:]
+        elif mode == "grenade_alone":  # one hand grenade thrown on its own: its own impact (RN-021)
+            if not u.grenades or dist > _WEAPONS["hand_grenade"].max_range or not sa:
+                return None
+            throwers, sa, sup, own = sa[:1], [], [], True
+        elif mode == "specialist_grenade":  # an individual action with its own impact (RN-352)
+            g = u.specialist_grenade
+            if not g or not sa:
+                return None
+            w = _WEAPONS[g]
+            if w.max_range and dist > w.max_range:
+                return None
+            throwers, sa, sup, thrown, own = sa[:1], [], [], g, True
+        else:
+            raise IllegalOptionError(f"unknown fire mode {mode!r}")
         if not sa and not sup and not throwers:
             return None
-        return sa, sup, throwers
+        return sa, sup, throwers, thrown, own
 
     def _shoot_geometry(self, u: Unit, t: Unit):
         s = self.bf.sight(u.x, u.y, t.x, t.y)
@@ -591,7 +634,7 @@ class Game:
         party = self._party_for_mode(u, mode, dist, *ready)
         if party is None:
             return None
-        sa, sup, throwers = party
+        sa, sup, throwers, thrown, own = party
         eff = 48.0
         for i in sa:
             r = _WEAPONS[u.figures[i].weapon].effective_range
@@ -608,7 +651,7 @@ class Game:
             step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
             return None
-        return dist, geo, sa, sup, throwers, step
+        return dist, geo, sa, sup, throwers, step, thrown, own
 
     def _shot_plan(self, u: Unit, t: Unit, mode: str):
         geo = self._shoot_geometry(u, t)
@@ -623,15 +666,15 @@ class Game:
         plan = self._shot_plan(u, t, mode)
         if plan is None:
             return None
-        dist, (conc, cover), sa, sup, throwers, step = plan
-        firepower, impact = self._firepower(u, sa, sup, throwers)
+        dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
+        firepower, impact = self._firepower(u, sa, sup, throwers, thrown, own)
         _, armours = armoury()
         arm = armours[t.armour]
         return {"distance": dist, "concealment": conc, "cover": cover, "target_die": step, "quality": u.quality,
                 "firepower": firepower, "impact": impact, "armour": armour_die(arm.die, propped=t.propped, cover=cover),
                 "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
 
-    def _firepower(self, u: Unit, sa, sup, throwers):
+    def _firepower(self, u: Unit, sa, sup, throwers, thrown: str = "hand_grenade", own: bool = False):
         weapons, _ = armoury()
         firepower = []
         sa_step = small_arms_die(sum(weapons[u.figures[i].weapon].fp for i in sa))
@@ -640,8 +683,10 @@ class Game:
         for i in sup:
             firepower.append(weapons[u.figures[i].weapon].fp_die)
         for _ in throwers:
-            firepower.append(weapons["hand_grenade"].fp_die)
-        if sa or throwers:  # support weapons in the support role: the small arms impact is used
+            firepower.append(weapons[thrown].fp_die)
+        if own:  # a grenade used on its own: its own impact
+            impact = weapons[thrown].impact
+        elif sa or throwers:  # support weapons in the support role: the small arms impact is used
             impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
         else:  # support weapons alone (or a squad of only support weapons): the lowest impact
             impact = min(weapons[u.figures[i].weapon].impact for i in sup)
@@ -660,6 +705,30 @@ class Game:
             for mode in FIRE_MODES:
                 if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
                     opts.append(("shoot", t.uid, mode))
+            if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
+                opts.extend(self._weapon_options(u, t, dist, geo, ready))
+            if ready[0] and (u.grenades or u.specialist_grenade):  # grenades thrown singly (RN-351, RN-352)
+                for what, mode in THROW_MODES.items():
+                    if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
+                        opts.append(("throw", t.uid, what))
+        return opts
+
+    def _weapon_options(self, u: Unit, t: Unit, dist: float, geo, ready) -> list:
+        """``("shoot_weapon", t, k)`` for the first ready figure of each support-weapon type (the k-th
+        support-weapon figure of the unit, k < SUPPORT_SLOTS): firing one of two identical weapons alone
+        is the same shot, so only one of them is offered."""
+        opts, seen = [], set()
+        k = 0
+        for i, f in enumerate(u.figures):
+            if _WEAPONS[f.weapon].cls != "support":
+                continue
+            if k >= SUPPORT_SLOTS:
+                break
+            if i in ready[1] and f.weapon not in seen:
+                seen.add(f.weapon)
+                if self._plan_mode(u, t, WEAPON_MODES[k], dist, geo, ready) is not None:
+                    opts.append(("shoot_weapon", t.uid, k))
+            k += 1
         return opts
 
     # ------------------------------------------------------------------ actions
@@ -678,6 +747,10 @@ class Game:
             self._do_withdraw(u)
         elif name == "shoot":
             self._do_shoot(u, self.units[opt[1]], opt[2])
+        elif name == "shoot_weapon":
+            self._do_shoot(u, self.units[opt[1]], WEAPON_MODES[opt[2]])
+        elif name == "throw":
+            self._do_shoot(u, self.units[opt[1]], THROW_MODES[opt[2]])
         elif name == "prop":
             u.propped = True
             self.events.append(ev.Propped(u.uid, True))
@@ -736,7 +809,7 @@ class Game:
         blockers = self._enemy_figures(u)
         for hook in MOVE_BLOCKER_HOOKS:
             blockers.extend(hook(self, u))
-        x, y = move_path(self.bf, u, px, py, points, blockers, armours[u.armour].power_armour)
+        x, y = move_path(self.bf, u, px, py, points, blockers, u.terrain_column)
         was_disorganised = u.disorganised()
         u.x, u.y = x, y
         if withdraw:
@@ -843,9 +916,9 @@ class Game:
         """Resolve a shot; returns the casualties caused.  ``reaction``: final defensive fire (an
         assault reaction): suppression results are ignored and no confidence test follows."""
         plan = self._shot_plan(u, t, mode)
-        dist, (conc, cover), sa, sup, throwers, step = plan
+        dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
         _, armours = armoury()
-        firepower, impact = self._firepower(u, sa, sup, throwers)
+        firepower, impact = self._firepower(u, sa, sup, throwers, thrown, own)
         for i in sa + sup + throwers:
             u.fired.add(i)
         suppressive = mode == "suppressive"
