@@ -416,7 +416,10 @@ def all_options(k: int) -> dict:
     return {"seize_tokens": 2 if act == "alternate" else 0, "activation": act, "chit_quality_variant": act == "chits",
             "night": k % 2 == 0, "rally_double_half": True, "jamming": True,
             "close_combat": ("dustup", "house")[(k // 3) % 2], "random_quality": True, "random_leadership": True,
-            "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0}
+            "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0,
+            # issue 3: shooting/reorganise gaps
+            "seize_tokens_veterans": act == "alternate", "seize_tokens_objectives": act == "alternate",
+            "turn_end_card": act == "cards", "casevac_vp": 1, "measure": "centimetres" if k % 5 == 0 else "inches"}
 
 
 def _with_jammers(name):

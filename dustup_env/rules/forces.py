@@ -108,6 +108,8 @@ class Unit:
     #                          amphibious, power armour wading on the bottom of open water)
     amphibious: bool = False
     wading: bool = False  # power armour that can wade on the bottom of open water
+    evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
+    evacuated_wounded: int = 0  # wounded figures it carried off
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -120,7 +122,7 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        return not self.routed_off and not self.merged and not self.destroyed
+        return not self.routed_off and not self.merged and not self.evacuated and not self.destroyed
 
     def able(self) -> list[int]:
         return [i for i, f in enumerate(self.figures) if f.status == OK]

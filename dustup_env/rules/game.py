@@ -28,6 +28,7 @@ from .battlefield import Battlefield
 from .data import armoury, load_scenario
 from .dice import D6, D8, D12, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
+from .measurement import to_rules_units
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
 from .morale import confidence_test, leadership_test
 from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominated_point, reform
@@ -48,13 +49,18 @@ DEFAULT_OPTIONS = {
     "night": False,  # a night game: "Night Vision" (unaided/aided detection ranges / 3) and seed 003 Night
     #                  Fighting (+2 target die shift for firers without night vision)
     "seize_tokens": 0,  # "Seize the Initiative": tokens per side (an int, or [side 0, side 1]); 0 = off
+    "seize_tokens_veterans": False,  # + one seize token per veteran or elite unit at the start (RN-355)
+    "seize_tokens_objectives": False,  # + one seize token when a side first holds an objective / does a task
     "activation": "alternate",  # "Random Activation": "alternate" (standard) | "chits" | "cards"
     "chit_quality_variant": False,  # chits: +1 chit per veteran/elite unit, -1 per militia (untrained) unit
+    "turn_end_card": False,  # cards: the deck holds a random "turn end" card (RN-356)
     "rally_double_half": False,  # optional Rally rule: > 2x target raises two levels, < half drops one
     "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
     "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
     "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
     "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
+    "casevac_vp": 0,  # Casualty Evacuation: victory points per wounded figure carried off the table (RN-357)
+    "measure": "inches",  # Battlefield: "inches" or "centimetres" (15mm figures: centimetres for inches, RN-358)
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -183,9 +189,9 @@ class Game:
 
     def __init__(self, scenario="default", seed: int = 0, options: dict | None = None,
                  dice: DiceSource | None = None):
-        self.scenario = load_scenario(scenario)
+        self.source_scenario = load_scenario(scenario)  # as given (saved); self.scenario is in rules units
         opts = dict(DEFAULT_OPTIONS)
-        opts.update(self.scenario.get("options", {}))
+        opts.update(self.source_scenario.get("options", {}))
         if options:
             opts.update(options)
         unknown = set(opts) - set(DEFAULT_OPTIONS)
@@ -193,6 +199,7 @@ class Game:
             raise ScenarioError(f"unknown game option(s): {', '.join(sorted(unknown))}; "
                                 f"known: {', '.join(DEFAULT_OPTIONS)}")
         self.options = opts
+        self.scenario = to_rules_units(self.source_scenario, opts["measure"])  # centimetres for inches (RN-358)
         self.seed = int(seed)
         self.dice = dice if dice is not None else SeededDice(self.seed)
         self.bf = _battlefield(self.scenario)
@@ -778,6 +785,10 @@ class Game:
 
     def _do_move(self, u: Unit, d: int, k: int) -> None:
         px, py = nominated_point(u, d, k)
+        self.move_toward(u, px, py)
+
+    def move_toward(self, u: Unit, px: float, py: float) -> None:
+        """A Move Action towards the nominated point (px, py), with the Shaken leadership test."""
         bf = self.bf
         if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
             near = self._nearest_enemy(u)
@@ -1013,17 +1024,24 @@ class Game:
         self._end_game("enemy destroyed or routed", winner=(0 if a else 1) if a != b else None)
         return True
 
+    def objective_holder(self, ox: float, oy: float) -> int:
+        """The side holding the objective at (ox, oy): an unrouted unit in play within 3" and no enemy one (-1: none)."""
+        near = [False, False]
+        for u in self.units:
+            if u.in_play and u.confidence != ROUTED and math.hypot(u.x - ox, u.y - oy) <= OBJECTIVE_RADIUS:
+                near[u.side] = True
+        if near[0] != near[1]:
+            return 0 if near[0] else 1
+        return -1
+
     def victory_points(self) -> tuple[int, int]:
         vp = [0, 0]
         for _, ox, oy, v in self.objectives:
-            near = [False, False]
-            for u in self.units:
-                if u.in_play and u.confidence != ROUTED and math.hypot(u.x - ox, u.y - oy) <= OBJECTIVE_RADIUS:
-                    near[u.side] = True
-            if near[0] != near[1]:
-                vp[0 if near[0] else 1] += v
+            side = self.objective_holder(ox, oy)
+            if side >= 0:
+                vp[side] += v
         for u in self.units:
-            if not u.in_play and not u.merged:
+            if not u.in_play and not u.merged and not u.evacuated:
                 vp[1 - u.side] += 1
         for hook in VP_HOOKS:
             hook(self, vp)
@@ -1049,7 +1067,7 @@ class Game:
         """A save: the scenario, seed, options and every decision (replayed exactly on load)."""
         if not isinstance(self.dice, SeededDice):
             raise SaveFormatError("only games rolling the seeded generator can be saved")
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "scenario": self.scenario, "seed": self.seed,
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "scenario": self.source_scenario, "seed": self.seed,
                 "options": self.options, "decisions": [list(o) for o in self.history],
                 "digest": self.state_digest()}
 
@@ -1091,7 +1109,7 @@ class Game:
         return g
 
     def clone(self) -> "Game":
-        memo = {id(self.bf): self.bf, id(self.scenario): self.scenario}
+        memo = {id(self.bf): self.bf, id(self.scenario): self.scenario, id(self.source_scenario): self.source_scenario}
         return copy.deepcopy(self, memo)
 
     def snapshot(self) -> dict:
