@@ -108,6 +108,7 @@ class Unit:
     #                          amphibious, power armour wading on the bottom of open water)
     amphibious: bool = False
     wading: bool = False  # power armour that can wade on the bottom of open water
+    heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
     evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
 
@@ -239,4 +240,4 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 mounted=cavalry and bool(spec.get("mounted", True)),
                 specialist_grenade=spec.get("specialist_grenade", ""),
                 terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
-                amphibious=amphibious, wading=wading)
+                amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)))

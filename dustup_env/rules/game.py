@@ -9,8 +9,13 @@ kind ``activate``         ``("activate", uid)``, ``("pass",)`` (only with fewer 
 kind ``action``           ``("move", direction, distance)``, ``("withdraw",)``, ``("prop",)``,
                           ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
                           ``("reorganise", "conceal" | "reveal" | "rearrange" | "leader")``,
+                          ``("shoot_weapon", target_uid, k)`` (the k-th support weapon alone),
+                          ``("throw", target_uid, "one" | "alone" | "specialist")`` (grenades thrown singly),
                           ``("end",)`` (forgo the remaining actions of this activation)
 ========================  ===========================================================
+
+The rules modules add more option names (assault, order, detach, treat, place, evacuate, ...) through
+the registries below; ``dustup_env/codec.py`` lists every option family.
 
 ``apply(option)`` checks the option against the legal list before touching anything, so an
 illegal option raises :class:`IllegalOptionError` and leaves the state untouched.

@@ -109,6 +109,7 @@ def combine(game, u: Unit, p: Unit) -> None:
     u.complete_concealment = False
     u.grenades = u.grenades or p.grenades
     u.specialist_grenade = u.specialist_grenade or p.specialist_grenade
+    u.heavy_equipment = u.heavy_equipment or p.heavy_equipment
     if (u.amphibious, u.wading) != (p.amphibious, p.wading):  # the merged unit keeps only what both can do
         u.amphibious = u.amphibious and p.amphibious
         u.wading = (u.wading or u.amphibious) and (p.wading or p.amphibious) and not u.amphibious
