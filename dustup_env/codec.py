@@ -77,7 +77,7 @@ FAMILIES: tuple = (
     # --- issue 3: shooting/reorganise gaps ------------------------------------------------------
     ("shoot_weapon", ("enemy", tuple(range(SUPPORT_SLOTS)))),  # fire the unit's k-th support-weapon figure alone
     ("throw", ("enemy", THROWS)),       # grenades thrown singly: one thrower and the rest, one alone, a specialist one
-    ("place", ()),                      # Reorganise Action: place the figures (the leader, then the formation)
+    ("reorganise", (("place",),)),      # Reorganise Action: place the figures (the leader, then the formation)
     ("stay", ()),                       # placement: the leader stays where it is
     ("shift", ("dir",)),                # placement: the leader moves 2" in this direction (mirrored like moves)
     ("formation", (FORMATIONS,)),       # placement: the figures take this formation around the leader

@@ -48,8 +48,8 @@ def spread_west(g):
 
 def test_place_is_one_reorganise_action_with_a_leader_step_and_a_formation_step():
     g = placing(squad())
-    assert ("place",) in g.decision().options
-    g.apply(("place",))
+    assert ("reorganise", "place") in g.decision().options
+    g.apply(("reorganise", "place"))
     d = g.decision()
     assert (d.kind, d.unit) == ("place_leader", 0)
     assert ("stay",) in d.options and shifts(d.options) == set(range(16))
@@ -72,7 +72,7 @@ def test_place_is_one_reorganise_action_with_a_leader_step_and_a_formation_step(
 
 def test_file_faces_the_nearest_enemy():
     g = placing(squad(enemy=(44, 10)))  # the enemy is due east
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     g.apply(("stay",))
     g.apply(("formation", "file"))
     pos = sorted(world(g.units[0]))
@@ -82,7 +82,7 @@ def test_file_faces_the_nearest_enemy():
 
 def test_figures_move_at_most_six_inches_and_end_within_coherence():
     g = placing(squad(), setup=spread_west)
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     opts = g.decision().options
     assert WEST in shifts(opts)  # the bunch stays within 6" of a leader 2" further west
     assert EAST not in shifts(opts)  # 7.9" from the leader: no formation can bring it back within 6" moves
@@ -95,7 +95,7 @@ def test_figures_move_at_most_six_inches_and_end_within_coherence():
 
 def test_figures_bunched_to_the_west_can_form_a_file_after_the_leader_moves_west():
     g = placing(squad(), setup=spread_west)
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     g.apply(("shift", WEST))
     opts = formations(g.decision().options)
     assert "keep" in opts
@@ -111,7 +111,7 @@ def test_figures_bunched_to_the_west_can_form_a_file_after_the_leader_moves_west
 def test_the_leader_moves_two_inches_at_most_and_only_where_it_could_walk():
     water = rect("open_water", 25.5, 0, 40, 48)
     g = placing(squad(terrain=[water], obstacles=[wall("wall", 10, 11, 40, 11)]))
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     s = shifts(g.decision().options)
     assert EAST not in s  # into open water
     assert NORTH not in s  # across the wall
@@ -120,7 +120,7 @@ def test_the_leader_moves_two_inches_at_most_and_only_where_it_could_walk():
 
 def test_no_leader_shift_within_two_inches_of_an_enemy():
     g = placing(squad(enemy=(24, 13.5), enemy_n=1))  # 3.5" from the leader: a shift north would end 1.5" away
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     s = shifts(g.decision().options)
     assert NORTH not in s and SOUTH in s
 
@@ -130,7 +130,7 @@ def test_propped_or_hidden_units_place_figures_but_the_leader_stays(attr):
     terrain = [rect("light_scrub", 14, 0, 34, 20)] if attr == "hidden" else []
     g = placing(squad(terrain=terrain, **({"hidden": True} if attr == "hidden" else {})),
                 setup=lambda g: setattr(g.units[0], "propped", True) if attr == "propped" else None)
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     assert g.decision().options == (("stay",),)
     g.apply(("stay",))
     g.apply(("formation", "line"))
@@ -142,13 +142,13 @@ def test_propped_or_hidden_units_place_figures_but_the_leader_stays(attr):
 def test_shaken_unit_may_not_shift_towards_the_enemy_or_out_of_cover():
     woods = rect("light_woods", 20, 6, 28, 11)  # the leader at (24, 10) is 1" inside the north edge of the woods
     g = placing(squad(terrain=[woods], confidence="shaken"))
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     s = shifts(g.decision().options)
     assert NORTH not in s  # both towards the enemy and out of the woods
     assert 1 not in s and 15 not in s  # towards the enemy, still in the woods
     assert EAST in s and WEST in s and SOUTH in s  # along the woods or back: no test needed
     g2 = placing(squad(terrain=[woods]))
-    g2.apply(("place",))
+    g2.apply(("reorganise", "place"))
     assert NORTH in shifts(g2.decision().options)  # a steady unit may
 
 
@@ -156,11 +156,11 @@ def test_complete_concealment_is_kept_unless_the_leader_leaves_concealing_terrai
     scrub = rect("light_scrub", 20, 0, 25, 20)
     g = placing(squad(terrain=[scrub]), setup=lambda g: setattr(g.units[0], "complete_concealment", True))
     c = g.clone()
-    c.apply(("place",))
+    c.apply(("reorganise", "place"))
     c.apply(("shift", WEST))
     c.apply(("formation", "keep"))
     assert c.units[0].complete_concealment is True
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     g.apply(("shift", EAST))  # (26, 10): out of the scrub
     g.apply(("formation", "keep"))
     assert g.units[0].complete_concealment is False
@@ -172,7 +172,7 @@ def test_wounded_figures_stay_where_they_lie():
         g.units[0].figures[4].status = KILLED
     g = placing(squad(), setup=setup)
     before = world(g.units[0])
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     g.apply(("stay",))
     g.apply(("formation", "line"))
     after = world(g.units[0])
@@ -182,23 +182,23 @@ def test_wounded_figures_stay_where_they_lie():
 
 def test_a_single_figure_only_shifts():
     g = placing(squad(n=1))
-    g.apply(("place",))
+    g.apply(("reorganise", "place"))
     g.apply(("stay",))
     assert formations(g.decision().options) == {"keep"}  # every formation is the figure where it stands
 
 
 def test_place_follows_the_reorganise_limits():
-    assert ("place",) in placing(squad()).decision().options
+    assert ("reorganise", "place") in placing(squad()).decision().options
     sup = placing(squad(), setup=lambda g: setattr(g.units[0], "suppression", 1))
-    assert ("place",) not in sup.decision().options  # suppressed in the open
+    assert ("reorganise", "place") not in sup.decision().options  # suppressed in the open
     woods = [rect("light_woods", 20, 6, 28, 14)]
-    assert ("place",) in placing(squad(terrain=woods), setup=lambda g: setattr(g.units[0], "suppression", 1)) \
+    assert ("reorganise", "place") in placing(squad(terrain=woods), setup=lambda g: setattr(g.units[0], "suppression", 1)) \
         .decision().options  # suppressed in cover may reorganise
     g = placing(squad())
     g.apply(("reorganise", "column"))
-    assert ("place",) not in g.decision().options  # travel mode: the column is its own formation
+    assert ("reorganise", "place") not in g.decision().options  # travel mode: the column is its own formation
     dis = placing(squad(), setup=lambda g: setattr(g.units[0].figures[1], "dx", 9.0))
-    assert ("place",) not in dis.decision().options  # disorganised: only move or recover
+    assert ("reorganise", "place") not in dis.decision().options  # disorganised: only move or recover
 
 
 def test_placement_encodes_and_replays():
@@ -215,7 +215,7 @@ def test_placement_encodes_and_replays():
         if d.kind in ("place_leader", "place_formation"):
             for opt in d.options:
                 assert codec.decode(g, d.side, codec.encode(g, d.side, opt)) == opt
-        opts = [o for o in d.options if o[0] in ("place", "shift", "formation")] or list(d.options)
+        opts = [o for o in d.options if o[0] in ("shift", "formation") or o == ("reorganise", "place")] or list(d.options)
         opt = rng.choice(opts)
         placed += opt[0] == "formation"
         g.apply(opt)

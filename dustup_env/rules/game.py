@@ -14,7 +14,7 @@ kind ``action``           ``("move", direction, distance)``, ``("withdraw",)``, 
                           ``("end",)`` (forgo the remaining actions of this activation)
 ========================  ===========================================================
 
-The rules modules add more option names (assault, order, detach, treat, place, evacuate, ...) through
+The rules modules add more option names (assault, order, detach, treat, evacuate, ...) through
 the registries below; ``dustup_env/codec.py`` lists every option family.
 
 ``apply(option)`` checks the option against the legal list before touching anything, so an
@@ -39,6 +39,7 @@ from .morale import confidence_test, leadership_test
 from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominated_point, reform
 
 _WEAPONS = armoury()[0]
+_HAND_GRENADE_RANGE = _WEAPONS["hand_grenade"].max_range
 MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
 from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, SUPPORT_SLOTS, THROW_MODES, WEAPON_MODES,
                            allocation_roll, armour_die, resolve_fire, resolve_impact, small_arms_die, target_die)
@@ -115,6 +116,7 @@ class UnitStatus:
 #   ACTION_FILTERS: [f(game, unit, options) -> options]   remove options a unit state forbids (travel mode)
 #   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replace a unit's whole option list (panic)
 #   REORGANISE_ACTIONS[what](game, unit)                  applies ("reorganise", what) beyond the core four
+#                                                         (returns False if it counts the action itself)
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
 # Turn sequence:
 #   INIT_HOOKS: [f(game)]  once at the end of Game.__init__ (validate options, markers, command tree)
@@ -719,7 +721,7 @@ class Game:
                     opts.append(("shoot", t.uid, mode))
             if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
                 opts.extend(self._weapon_options(u, t, dist, geo, ready))
-            if ready[0] and (u.grenades or u.specialist_grenade):  # grenades thrown singly (RN-351, RN-352)
+            if ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade):  # RN-351, RN-352
                 for what, mode in THROW_MODES.items():
                     if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
                         opts.append(("throw", t.uid, what))
@@ -772,7 +774,8 @@ class Game:
         elif name == "recover":
             self._do_recover(u)
         elif name == "reorganise":
-            self._do_reorganise(u, opt[1])
+            if self._do_reorganise(u, opt[1]) is False:
+                return  # the reorganise manages the activation itself (it pushed a procedure, e.g. "place")
         else:
             handler = ACTIONS[name]
             if handler(self, u, opt) is False:
@@ -891,7 +894,7 @@ class Game:
             u.suppression -= 1
         self.events.append(ev.SuppressionRecovered(u.uid, roll, u.lv, ok, u.suppression))
 
-    def _do_reorganise(self, u: Unit, what: str) -> None:
+    def _do_reorganise(self, u: Unit, what: str):
         if what == "conceal":
             u.complete_concealment = True
             self.events.append(ev.ConcealmentChanged(u.uid, True))
@@ -902,8 +905,8 @@ class Game:
             reform(u)
             u.loose = False
             self.events.append(ev.Rearranged(u.uid))
-        elif what in REORGANISE_ACTIONS:  # column/tactical, mount/dismount, extract, assume_command, task
-            REORGANISE_ACTIONS[what](self, u)
+        elif what in REORGANISE_ACTIONS:  # column/tactical, mount/dismount, extract, assume_command, task, place
+            return REORGANISE_ACTIONS[what](self, u)
         # "leader": the reorganising itself; the appointment happens at the end of the activation
 
     def _appoint_leader(self, u: Unit) -> None:

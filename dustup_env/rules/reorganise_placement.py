@@ -5,7 +5,7 @@ figures can be moved around within the existing unit footprint. A leader figure 
 than 2 inches during a reorganise action Other figures may be moved up to 6 inches as long as they
 start and end within coherence of the unit leader."
 
-``("place",)`` is a reorganise action that opens a two-step decision (frame ``"place"``, RN-353):
+``("reorganise", "place")`` opens a two-step decision (frame ``"place"``, RN-353):
 
 1. kind ``"place_leader"``: ``("stay",)`` or ``("shift", d)``: the leader moves 2" in compass
    direction ``d`` (16 points, mirrored by the codec like moves).  A shift must end on the table in
@@ -204,10 +204,10 @@ def leader_options(game, u: Unit) -> list:
 def _options(game, u: Unit, status) -> list:
     if status.disorganised or (status.suppressed and not status.in_cover) or u.travel:
         return []
-    return [("place",)]
+    return [("reorganise", "place")]
 
 
-def _begin(game, u: Unit, opt) -> bool:
+def _begin(game, u: Unit) -> bool:
     game.stack.append(_game.Frame("place", u.uid, 0, False, {"x": -1.0, "y": -1.0, "shift": -1}))
     return False  # the procedure counts the action when the placement is done
 
@@ -259,5 +259,5 @@ class PlaceProcedure:
 
 
 _game.ACTION_PROVIDERS.append(_options)
-_game.ACTIONS["place"] = _begin
+_game.REORGANISE_ACTIONS["place"] = _begin
 _game.PROCEDURES["place"] = PlaceProcedure()
