@@ -82,6 +82,7 @@ FAMILIES: tuple = (
     ("shift", ("dir",)),                # placement: the leader moves 2" in this direction (mirrored like moves)
     ("formation", (FORMATIONS,)),       # placement: the figures take this formation around the leader
     ("evacuate", ()),                   # Casualty Evacuation: a detachment carries its wounded off its home edge
+    ("inbound", ("own",)),              # The Inbound Chart: move this reinforcement's counter one box (activate decision)
 )
 
 _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,

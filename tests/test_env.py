@@ -113,20 +113,22 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 434
+    assert c.n == N_ACTIONS == 446
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
     assert c.encode(g, 1, ("assault", g.side_units[0][2])) == 166 + 2
     assert c.encode(g, 0, ("fire", "half")) == 182 + FIRE_MODES.index("half")
     assert c.encode(g, 0, ("decline",)) == 325
-    # issue 3: shooting/reorganise gaps (326..433, appended after the rest of infantry Dustup)
+    # issue 3: shooting/reorganise gaps (326..445, appended after the rest of infantry Dustup)
     assert c.encode(g, 0, ("shoot_weapon", g.side_units[1][2], 3)) == 326 + 4 * 2 + 3
     assert c.encode(g, 0, ("throw", g.side_units[1][1], "specialist")) == 374 + 3 * 1 + 2
     assert c.encode(g, 0, ("reorganise", "place")) == 410 and c.encode(g, 0, ("stay",)) == 411
     assert c.encode(g, 0, ("shift", 0)) == 412 and c.encode(g, 1, ("shift", 0)) == 412 + 8  # mirrored like moves
     assert c.encode(g, 0, ("formation", "file")) == 428 + 4
-    assert c.encode(g, 0, ("evacuate",)) == N_ACTIONS - 1
+    assert c.encode(g, 0, ("evacuate",)) == 433
+    assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 434 + 11 % len(g.side_units[0])
+    assert N_ACTIONS == 434 + 12
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -62,6 +62,7 @@ class Invariants:
             self.routed_off.append(u.routed_off)
             self.out.append(not u.in_play)
         rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "RallyTested"}
+        arrived = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "ReinforcementArrived"}
         self.n_events = len(g.events)
         for k, u in enumerate(g.units):
             assert 0 <= u.suppression <= 3
@@ -71,7 +72,7 @@ class Invariants:
             self.conf[k] = u.confidence
             assert u.routed_off >= self.routed_off[k]
             self.routed_off[k] = u.routed_off
-            assert (not u.in_play) >= self.out[k], f"unit {k} came back into play"
+            assert (not u.in_play) >= self.out[k] or k in arrived, f"unit {k} came back into play"
             self.out[k] = not u.in_play
             assert 1 <= u.lv <= 3
             assert 0 <= u.leader < len(u.figures) or u.merged
@@ -295,6 +296,7 @@ unit_st = st.fixed_dictionaries({
     "grenades": st.booleans(),
     "specialist_grenade": st.sampled_from(["", "at_grenade"]),
     "amphibious": st.booleans(),
+    "inbound": st.sampled_from([0, 0, 0, 1, 3]),
     "x": st.integers(2, 34), "y": st.integers(1, 10),
 })
 
@@ -313,7 +315,8 @@ def test_hypothesis_random_scenarios(blue, red, terrain, commitment, seed, extra
             out.append(unit(f"u{side}{k}", (s["x"], y), figures=s["figures"], quality=s["quality"],
                             leadership=s["leadership"], armour=s["armour"], confidence=s["confidence"],
                             movement=s["movement"], grenades=s["grenades"], amphibious=s["amphibious"],
-                            **({"specialist_grenade": s["specialist_grenade"]} if s["specialist_grenade"] else {})))
+                            **({"specialist_grenade": s["specialist_grenade"]} if s["specialist_grenade"] else {}),
+                            **({"inbound": s["inbound"]} if s["inbound"] else {})))
         return out
 
     terr = [{"type": t, "polygon": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]} for t, x, y, w, h in terrain]
@@ -375,6 +378,8 @@ MALFORMED = [
     (_mut(["sides", 0, "units", 0, "specialist_grenade"], "hand_grenade"), "hand grenades are 'grenades': true"),
     (_mut(["sides", 0, "units", 0, "wading"], True), "only power armour may wade"),
     (_mut(["sides", 0, "units", 0, "amphibious"], "yes"), "amphibious"),
+    (_mut(["sides", 0, "units", 0, "inbound"], 5), "inbound"),
+    (_mut(["table", "unit"], "mm"), "table/unit"),
 ]
 
 

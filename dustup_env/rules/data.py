@@ -147,6 +147,8 @@ def _load_scenario(name_or_path: str | dict) -> dict:
                                         "not a specialist_grenade")
             if u.get("armour", "basic_battledress") not in armours:
                 raise ScenarioError(f"{where}: unit {u['name']!r}: unknown armour {u['armour']!r}")
+            if u.get("inbound") and u.get("hidden"):
+                raise ScenarioError(f"{where}: unit {u['name']!r}: a reinforcement (inbound) cannot start hidden")
             if u.get("wading") and not armours[u.get("armour", "basic_battledress")].power_armour:
                 raise ScenarioError(f"{where}: unit {u['name']!r}: only power armour may wade on the bottom of open "
                                     f"water ('wading': true needs power armour, not {u.get('armour', 'basic_battledress')!r})")

@@ -108,6 +108,7 @@ class Unit:
     #                          amphibious, power armour wading on the bottom of open water)
     amphibious: bool = False
     wading: bool = False  # power armour that can wade on the bottom of open water
+    inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table), rules/inbound.py
     heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
     evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
@@ -123,7 +124,8 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        return not self.routed_off and not self.merged and not self.evacuated and not self.destroyed
+        return not self.routed_off and not self.merged and not self.evacuated and not self.inbound \
+            and not self.destroyed
 
     def able(self) -> list[int]:
         return [i for i, f in enumerate(self.figures) if f.status == OK]
@@ -240,4 +242,5 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 mounted=cavalry and bool(spec.get("mounted", True)),
                 specialist_grenade=spec.get("specialist_grenade", ""),
                 terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
-                amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)))
+                amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)),
+                inbound=int(spec.get("inbound", 0)))

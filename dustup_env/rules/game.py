@@ -5,7 +5,8 @@ kind (``kind``) and its legal ``options``.  Options are plain tuples using the r
 
 ========================  ===========================================================
 kind ``initiative``       ``("first",)``, ``("second",)``: the initiative winner's choice
-kind ``activate``         ``("activate", uid)``, ``("pass",)`` (only with fewer unactivated units)
+kind ``activate``         ``("activate", uid)``, ``("inbound", uid)`` (move a reinforcement's counter),
+                          ``("pass",)`` (only with fewer unactivated units)
 kind ``action``           ``("move", direction, distance)``, ``("withdraw",)``, ``("prop",)``,
                           ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
                           ``("reorganise", "conceal" | "reveal" | "rearrange" | "leader")``,
@@ -376,9 +377,12 @@ class Game:
         self._next_activation()
 
     def can_activate(self, u: Unit) -> bool:
-        """May activate in the normal sequence (a detachment acts only through its parent while that is in play)."""
-        if u.activated or not u.in_play:
+        """May activate in the normal sequence (a detachment acts only through its parent while that is in play;
+        a reinforcement's counter on the inbound track moves instead, ``("inbound", uid)``)."""
+        if u.activated:
             return False
+        if not u.in_play:
+            return u.inbound > 0
         return u.parent < 0 or not self.units[u.parent].in_play
 
     def _unactivated(self, side: int) -> int:
@@ -417,6 +421,12 @@ class Game:
             self._next_activation()
             return
         u = self.units[opt[1]]
+        if opt[0] == "inbound":  # instead of activating a unit, a counter moves along the inbound track
+            from .inbound import advance
+            advance(self, u)
+            self.current = 1 - side
+            self._next_activation()
+            return
         u.activated = True
         self.events.append(ev.UnitActivated(side, u.uid))
         self.start_activation(u, ordered=False)
@@ -464,7 +474,9 @@ class Game:
             return Decision(self.current, "initiative", -1, (("first",), ("second",)))
         if self.phase == "activate":
             side = self.current
-            opts = [("activate", uid) for uid in self.side_units[side] if self.can_activate(self.units[uid])]
+            units = self.units
+            opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in self.side_units[side]
+                    if self.can_activate(units[uid])]
             seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
             if seq.may_pass(self, side) if seq is not None else self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
@@ -1021,7 +1033,7 @@ class Game:
     def _side_can_fight(self, side: int) -> bool:
         for uid in self.side_units[side]:
             u = self.units[uid]
-            if u.in_play and u.confidence != ROUTED:
+            if (u.in_play and u.confidence != ROUTED) or u.inbound:  # reinforcements on the way can fight
                 return True
         return False
 
@@ -1049,7 +1061,7 @@ class Game:
             if side >= 0:
                 vp[side] += v
         for u in self.units:
-            if not u.in_play and not u.merged and not u.evacuated:
+            if not u.in_play and not u.merged and not u.evacuated and not u.inbound:
                 vp[1 - u.side] += 1
         for hook in VP_HOOKS:
             hook(self, vp)

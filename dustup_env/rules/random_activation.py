@@ -80,7 +80,7 @@ def chit_count(game, side: int) -> int:
     variant = game.options["chit_quality_variant"]
     for uid in game.side_units[side]:
         u = game.units[uid]
-        if not u.in_play:
+        if not u.in_play and not u.inbound:  # a reinforcement's counter has a chit too (rules/inbound.py)
             continue
         n += 1
         if variant:
@@ -146,7 +146,7 @@ class CardDraw:
     @staticmethod
     def start_turn(game) -> None:
         game.initiative_winner = -1
-        game.extra["deck"] = [u.uid for u in game.units if u.in_play]
+        game.extra["deck"] = [u.uid for u in game.units if u.in_play or u.inbound]
         if game.options["turn_end_card"]:
             game.extra["deck"].append(TURN_END)
         CardDraw.next(game)
@@ -164,6 +164,10 @@ class CardDraw:
             game.emit(CardDrawn(uid, roll, len(deck)))
             u = game.units[uid]
             if not game.can_activate(u):  # (a detachment acts through its parent)
+                continue
+            if u.inbound:  # a reinforcement's card moves its counter along the inbound track
+                from .inbound import advance
+                advance(game, u)
                 continue
             u.activated = True
             game.current = u.side

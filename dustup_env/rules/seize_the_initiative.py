@@ -107,7 +107,8 @@ def _award(game) -> None:
 
 
 def _candidates(game, side: int) -> list:
-    return [uid for uid in game.side_units[side] if game.can_activate(game.units[uid])]
+    return [uid for uid in game.side_units[side]
+            if game.can_activate(game.units[uid]) and not game.units[uid].inbound]  # units only, not counters
 
 
 def _window(game) -> None:
