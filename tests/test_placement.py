@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit, wall
-from dustup_env.rules.forces import KILLED, SHAKEN, WOUNDED
+from conftest import activate, begin, events_of, last_event, rect, scenario, unit, wall
+from dustup_env.rules.forces import KILLED, WOUNDED
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 

@@ -22,7 +22,6 @@ Reinforcements (RN-360):
 """
 from __future__ import annotations
 
-from . import game as _game
 from .events import Event, _event
 from .forces import Unit
 
