@@ -34,7 +34,8 @@ import numpy as np
 
 from .rules import IllegalOptionError
 from .rules.move_action import DIRECTIONS, DISTANCES
-from .rules.shoot_action import FIRE_MODES
+from .rules.reorganise_placement import FORMATIONS
+from .rules.shoot_action import FIRE_MODES, SUPPORT_SLOTS, THROWS
 
 MAX_UNITS = 12
 MAX_MARKERS = 24
@@ -83,6 +84,15 @@ FAMILIES: tuple = (
     ("no_split", ()),                   # ... or stay in the unit's strike pool (the unit's impact)
     ("abandon", ()),                    # Moving Casualties: leave the unit's wounded where they lie
     ("reorganise", (REORGANISE_CASUALTY,)),  # pick up wounded left on the table; become hidden again
+    # --- issue 3: shooting/reorganise gaps ------------------------------------------------------
+    ("shoot_weapon", ("enemy", tuple(range(SUPPORT_SLOTS)))),  # fire the unit's k-th support-weapon figure alone
+    ("throw", ("enemy", THROWS)),       # grenades thrown singly: one thrower and the rest, one alone, a specialist one
+    ("reorganise", (("place",),)),      # Reorganise Action: place the figures (the leader, then the formation)
+    ("stay", ()),                       # placement: the leader stays where it is
+    ("shift", ("dir",)),                # placement: the leader moves 2" in this direction (mirrored like moves)
+    ("formation", (FORMATIONS,)),       # placement: the figures take this formation around the leader
+    ("evacuate", ()),                   # Casualty Evacuation: a detachment carries its wounded off its home edge
+    ("inbound", ("own",)),              # The Inbound Chart: move this reinforcement's counter one box (activate decision)
 )
 
 _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,
@@ -147,7 +157,7 @@ def action_name(a: int) -> str:
                 n = _arg_size(k)
                 off, r = divmod(off, n)
                 if isinstance(k, tuple):
-                    parts.append(k[r])
+                    parts.append(str(k[r]))
                 elif k == "dist":
                     parts.append(f"{DISTANCES[r]:g}in")
                 elif k == "mode":

@@ -409,7 +409,8 @@ class DustupEnv(gym.Env):
             st = [f.status for f in u.figures]
             x, y, c = u.x, u.y, u.confidence
             key = (x, y, u.suppression, c, u.propped, u.complete_concealment, u.activated, u.leader_lost,
-                   u.routed_off, u.loose, len(u.fired), u.lv, u.under_fire_before, u.suppressed_before, st)
+                   u.routed_off, u.loose, len(u.fired), u.lv, u.under_fire_before, u.suppressed_before, st,
+                   u.evacuated, u.inbound)
             ent = cache[j]
             if ent is None or ent == "hidden" or ent[0] != key:
                 b[o] = 1.0
@@ -418,7 +419,7 @@ class DustupEnv(gym.Env):
                 able = st.count(OK)
                 killed = st.count(KILLED)
                 wounded = len(st) - able - killed
-                ip = able > 0 and not u.routed_off
+                ip = able > 0 and not u.routed_off and not u.evacuated and not u.inbound  # = Unit.in_play
                 b[o + 1] = 1.0 if ip else 0.0
                 b[o + 2] = x / W
                 b[o + 3] = (H - y) / H if flip else y / H
@@ -576,7 +577,9 @@ def render_ansi(game: Game) -> str:
                 f"{_SIDE_LETTERS[s]}{slot:x} {u.name:<14.14} figs {u.n_able()}/{len(u.figures)} "
                 f"sup {u.suppression} {CONFIDENCE_NAMES[u.confidence]:<9} "
                 f"{'propped ' if u.propped else ''}{'concealed ' if u.complete_concealment else ''}"
-                f"{'activated ' if u.activated else ''}{'OUT' if not u.in_play else ''}".rstrip())
+                f"{'activated ' if u.activated else ''}"
+                f"{'' if u.in_play else f'inbound box {u.inbound}' if u.inbound else 'evacuated' if u.evacuated else 'OUT'}"
+                .rstrip())
     lines.append("legend: " + " ".join(f"{v}={k}" for k, v in _TERRAIN_LETTERS.items()) + " #=obstacle 1..=objective")
     return "\n".join(lines) + "\n"
 
@@ -618,7 +621,7 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH) -> np.ndarray:
     for s in (0, 1):
         for slot, uid in enumerate(game.side_units[s]):
             u = game.units[uid]
-            if u.routed_off or not u.figures:
+            if u.routed_off or u.evacuated or u.inbound or not u.figures:  # off the table
                 continue
             col = _SIDE_COLOURS[s]
             if u.activated:

@@ -113,3 +113,18 @@ def test_invalid_polygon_is_a_scenario_error():
     scn = scenario([unit("A", (1, 1))], [unit("B", (2, 2))], terrain=[{"type": "rough", "polygon": [[0, 0], [1, 1], [2, 2]]}])
     with pytest.raises(ScenarioError, match="terrain feature #0"):
         Game(scn)
+
+
+# --- issue 3: the movement columns for open water (RN-041, RN-354) ---------------------------------------------
+def test_open_water_cost_by_movement_column():
+    from dustup_env.rules.battlefield import (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, INFANTRY, POWER_ARMOUR,
+                                              WADING_POWER_ARMOUR, terrain_column)
+    b = bf([rect("open_water", 10, 10, 20, 20), rect("rough", 30, 30, 40, 40)])
+    assert [b.move_cost(15, 15, c) for c in range(5)] == [None, None, 2, 2, 3]
+    assert [b.move_cost(35, 35, c) for c in range(5)] == [2, 1, 2, 1, 1]  # other terrain keeps its column
+    assert b.move_cost(15, 15, True) is None and b.move_cost(35, 35, True) == 1
+    assert terrain_column(False) == INFANTRY and terrain_column(True) == POWER_ARMOUR
+    assert terrain_column(False, amphibious=True) == AMPHIBIOUS
+    assert terrain_column(True, amphibious=True, wading=True) == AMPHIBIOUS_POWER_ARMOUR
+    assert terrain_column(True, wading=True) == WADING_POWER_ARMOUR
+    assert terrain_column(False, wading=True) == INFANTRY  # only power armour wades

@@ -113,7 +113,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 356
+    assert c.n == N_ACTIONS == 476
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -126,7 +126,16 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 1, ("follow", g.side_units[0][3])) == 339 + 3
     assert [c.encode(g, 0, (o,)) for o in ("split_special", "no_split", "abandon")] == [351, 352, 353]
     assert c.encode(g, 0, ("reorganise", "recover_wounded")) == 354
-    assert c.encode(g, 0, ("reorganise", "hide")) == N_ACTIONS - 1
+    assert c.encode(g, 0, ("reorganise", "hide")) == 355
+    # issue 3: shooting/reorganise gaps (356..475, appended after the rest of infantry Dustup)
+    assert c.encode(g, 0, ("shoot_weapon", g.side_units[1][2], 3)) == 356 + 4 * 2 + 3
+    assert c.encode(g, 0, ("throw", g.side_units[1][1], "specialist")) == 404 + 3 * 1 + 2
+    assert c.encode(g, 0, ("reorganise", "place")) == 440 and c.encode(g, 0, ("stay",)) == 441
+    assert c.encode(g, 0, ("shift", 0)) == 442 and c.encode(g, 1, ("shift", 0)) == 442 + 8  # mirrored like moves
+    assert c.encode(g, 0, ("formation", "file")) == 458 + 4
+    assert c.encode(g, 0, ("evacuate",)) == 463
+    assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 464 + 11 % len(g.side_units[0])
+    assert N_ACTIONS == 464 + 12
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

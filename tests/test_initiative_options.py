@@ -6,7 +6,7 @@ import pytest
 
 from conftest import activate, begin, events_of, last_event, new_game, scenario, unit
 from dustup_env.codec import ActionCodec
-from dustup_env.rules import Game, ScenarioError
+from dustup_env.rules import D6, D10, Game, ScenarioError
 
 
 def four(q0=("d8", "d8"), q1=("d8", "d8")):
@@ -106,6 +106,84 @@ def test_bad_seize_tokens(bad):
 def test_seize_needs_alternate_activation():
     with pytest.raises(ScenarioError, match="alternat"):
         Game(four(), options={"seize_tokens": 2, "activation": "cards"})
+
+
+# ------------------------------------------------------------------------------------------ seize: tokens awarded (RN-355)
+@pytest.mark.parametrize("base,expected", [(0, [2, 0]), (1, [3, 1]), ([0, 2], [2, 2])])
+def test_a_token_per_veteran_or_elite_unit(base, expected):
+    g = Game(four(q0=("d10", "d12"), q1=("d8", "d6")), options={"seize_tokens": base, "seize_tokens_veterans": True})
+    assert g.extra["seize_tokens"] == expected
+
+
+def test_veteran_tokens_count_random_quality():
+    g = new_game(four(), [("d6", 6), ("d6", 1), ("d6", 6), ("d6", 6), ("d8", 8), ("d8", 1)],
+                 options={"random_quality": True, "seize_tokens_veterans": True})
+    assert [u.quality for u in g.units] == [D10, D6, D10, D10]
+    assert g.extra["seize_tokens"] == [1, 2]
+
+
+def _objective_scn(tasks=()):
+    doc = scenario([unit("A", (10, 5)), unit("A2", (30, 5))], [unit("B", (10, 40)), unit("B2", (30, 40))],
+                   objectives=[{"name": "Farm", "position": [10, 7], "vp": 1},
+                               {"name": "Hill", "position": [30, 20], "vp": 1}])
+    if tasks:
+        doc["tasks"] = list(tasks)
+    return doc
+
+
+def test_a_token_the_first_time_a_side_holds_each_objective():
+    g = begin(_objective_scn(), options={"seize_tokens_objectives": True})
+    # Blue is due; the award is checked first: Blue holds the Farm from the start
+    assert events_of(g, "SeizeTokenAwarded") == [{"type": "SeizeTokenAwarded", "side": 0, "reason": "objective",
+                                                  "name": "Farm", "tokens": 1}]
+    assert g.extra["seize_tokens"] == [1, 0]
+    assert g.decision().kind == "activate"  # Red has no token: no window for Red
+    activate(g, 0)
+    end_activation(g)
+    d = g.decision()  # Red is due: Blue's window, with the token it earned
+    assert (d.side, d.kind) == (0, "seize")
+    g.apply(("decline",))
+    activate(g, 3)
+    g.units[3].y = 22.0  # Red's B2 reaches the Hill (its leader within 3")
+    end_activation(g)
+    assert events_of(g, "SeizeTokenAwarded")[-1] == {"type": "SeizeTokenAwarded", "side": 1, "reason": "objective",
+                                                     "name": "Hill", "tokens": 1}
+    g.units[1].y = 19.0  # Blue contests the Hill too: nobody holds it, and the Farm is never awarded twice
+    n = len(events_of(g, "SeizeTokenAwarded"))
+    d = g.decision()
+    assert d.kind == "seize" and d.side == 1  # Blue is due: Red may seize with its new token
+    g.apply(("decline",))
+    activate(g, 1)
+    end_activation(g)
+    assert len(events_of(g, "SeizeTokenAwarded")) == n
+    assert g.extra["seize_awarded"] == [["objective:0"], ["objective:1"]]
+
+
+def test_a_token_for_each_scenario_task_done():
+    task = {"name": "Radio", "position": [10, 7], "vp": 2}
+    g = begin(_objective_scn(tasks=[task]), options={"seize_tokens_objectives": True})
+    activate(g, 0)
+    g.apply(("reorganise", "task"))
+    end_activation(g)
+    awards = [(e["reason"], e["name"], e["side"]) for e in events_of(g, "SeizeTokenAwarded")]
+    assert awards == [("objective", "Farm", 0), ("task", "Radio", 0)]
+    assert g.extra["seize_tokens"] == [2, 0]
+
+
+def test_no_awards_without_the_options():
+    g = begin(_objective_scn(), options={"seize_tokens": 1})
+    g.apply(("decline",))
+    activate(g, 0)
+    assert not events_of(g, "SeizeTokenAwarded") and g.extra["seize_tokens"] == [1, 1]
+    assert "seize_tokens" not in Game(four(q0=("d10", "d12"))).extra  # the optional rule is off by default
+
+
+@pytest.mark.parametrize("opts,match", [({"seize_tokens_veterans": 1}, "seize_tokens_veterans must be true or false"),
+                                        ({"seize_tokens_objectives": "yes"}, "seize_tokens_objectives"),
+                                        ({"seize_tokens_objectives": True, "activation": "chits"}, "alternat")])
+def test_bad_seize_award_options(opts, match):
+    with pytest.raises(ScenarioError, match=match):
+        Game(four(), options=opts)
 
 
 # ------------------------------------------------------------------------------------------ chits
@@ -217,6 +295,38 @@ def test_card_draw_activates_the_unit_directly():
     end_activation(g)
     assert g.turn == 2 and g.decision().unit == 3 and g.dice.remaining == 0
     assert not any(d == "activate" for d in [e["type"] for e in g.event_log()])
+
+
+def test_turn_end_card_ends_the_turn_when_drawn():
+    g = new_game(four(), [2], options={"activation": "cards", "turn_end_card": True})  # roll_n(5) = 2: unit 1
+    assert g.extra["deck"] == [0, 2, 3, -1]  # the turn-end card is last in the deck order
+    assert g.decision().unit == 1
+    g.dice.results.extend(g.dice.__class__([4, 1]).results)  # deck [0, 2, 3, end]: 4 -> the turn ends; turn 2: 1
+    end_activation(g)
+    assert last_event(g, "TurnEndCardDrawn") == {"type": "TurnEndCardDrawn", "roll": 4, "cards_left": 3}
+    assert [e["type"] for e in g.event_log()].count("TurnEnded") == 1
+    assert g.turn == 2 and g.decision().unit == 0  # units 0, 2, 3 never activated in turn 1
+    assert [u.activated for u in g.units] == [True, False, False, False] and g.dice.remaining == 0
+    g2 = new_game(four(), [5, 1], options={"activation": "cards", "turn_end_card": True})
+    assert g2.turn == 2 and g2.decision().unit == 0  # drawn first: turn 1 has no activation at all
+    assert [e["type"] for e in g2.event_log() if e["type"] in ("TurnEndCardDrawn", "CardDrawn")] == \
+        ["TurnEndCardDrawn", "CardDrawn"]
+
+
+def test_turn_end_card_last_in_the_deck_needs_no_roll():
+    g = new_game(four(), [1, 1, 1, 1, 1],
+                 options={"activation": "cards", "turn_end_card": True})
+    for _ in range(4):
+        end_activation(g)
+    assert last_event(g, "TurnEndCardDrawn") == {"type": "TurnEndCardDrawn", "roll": 0, "cards_left": 0}
+    assert g.turn == 2 and g.dice.remaining == 0
+
+
+@pytest.mark.parametrize("opts,match", [({"turn_end_card": True}, "needs activation: cards"),
+                                        ({"activation": "cards", "turn_end_card": 1}, "turn_end_card must be")])
+def test_bad_turn_end_card_options(opts, match):
+    with pytest.raises(ScenarioError, match=match):
+        Game(four(), options=opts)
 
 
 def test_card_of_a_unit_out_of_play_is_skipped():

@@ -101,6 +101,38 @@ def test_impassable_terrain_stops_the_move_and_is_not_a_destination():
     assert g.units[0].y == pytest.approx(13.0)
 
 
+# --- issue 3: amphibious units and power armour wading on the bottom (RN-041, RN-354) -------------------------------
+@pytest.mark.parametrize("spec,roll,dist", [
+    ({}, 6, 3.0),  # open water is impassable: stopped at its edge (13")
+    ({"amphibious": True}, 3, 3.0 + 3.0 / 2),  # 6 points: 3" of open ground, then 3 points at 2 per inch
+    ({"armour": "light_power"}, 6, 3.0),  # non-amphibious power armour: impassable too
+    ({"armour": "light_power", "wading": True}, 3, 3.0 + 3.0 / 3),  # wading on the bottom: difficult, 3 per inch
+    ({"armour": "heavy_power", "amphibious": True}, 3, 3.0 + 3.0 / 2),
+    ({"armour": "light_power", "amphibious": True, "wading": True}, 3, 3.0 + 3.0 / 2),  # amphibious is cheaper
+])
+def test_open_water_for_amphibious_and_wading_units(spec, roll, dist):
+    scn = mover(terrain=[rect("open_water", 10, 13, 38, 30)], **spec)
+    g = move(scn, ("move", NORTH, D24), [("d6", roll)])
+    assert g.units[0].y == pytest.approx(10.0 + dist)
+
+
+def test_open_water_destinations_are_offered_only_to_units_that_can_enter_it():
+    water = [rect("open_water", 10, 13, 38, 30)]
+    for spec, offered in (({}, False), ({"amphibious": True}, True), ({"armour": "light_power", "wading": True}, True)):
+        g = begin(mover(terrain=water, **spec))
+        activate(g, 0)
+        assert (("move", NORTH, D6_) in g.decision().options) is offered  # (24, 16) is in the water
+
+
+def test_amphibious_is_kept_by_a_detachment():
+    scn = mover(terrain=[rect("open_water", 10, 13, 38, 30)], figures=(("rifle", 6),), amphibious=True)
+    g = begin(scn)
+    activate(g, 0)
+    g.apply(("detach", "half"))
+    d = g.units[-1]
+    assert d.parent == 0 and d.amphibious and d.terrain_column == g.units[0].terrain_column
+
+
 def test_move_options_stay_on_the_table():
     g = begin(mover(pos=(2, 2)))
     activate(g, 0)

@@ -62,6 +62,7 @@ class Invariants:
             self.routed_off.append(u.routed_off)
             self.out.append(not u.in_play)
         rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "RallyTested"}
+        arrived = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "ReinforcementArrived"}
         self.n_events = len(g.events)
         for k, u in enumerate(g.units):
             assert 0 <= u.suppression <= 3
@@ -71,7 +72,7 @@ class Invariants:
             self.conf[k] = u.confidence
             assert u.routed_off >= self.routed_off[k]
             self.routed_off[k] = u.routed_off
-            assert (not u.in_play) >= self.out[k], f"unit {k} came back into play"
+            assert (not u.in_play) >= self.out[k] or k in arrived, f"unit {k} came back into play"
             self.out[k] = not u.in_play
             assert 1 <= u.lv <= 3
             assert 0 <= u.leader < len(u.figures) or u.merged
@@ -85,7 +86,7 @@ class Invariants:
             d = g.decision()
             assert isinstance(d, Decision)
             assert d.side in (0, 1) and d.kind in ("initiative", "activate", "action", "promote", "choose",
-                                                   "seize") + PROCEDURE_KINDS
+                                                   "seize", "place_leader", "place_formation") + PROCEDURE_KINDS
             assert len(d.options) > 0
             assert len(set(d.options)) == len(d.options)
             if d.kind == "action":
@@ -282,7 +283,7 @@ def test_hypothesis_default_scenario_determinism(seed):
 
 # --- hypothesis: random small scenarios built in code ------------------------------------------------------
 WEAPONS = ["rifle", "assault_rifle", "shotgun", "musket", "pistol", "lmg", "hmg", "agl", "rifle_grenade",
-           "laser_rifle", "plasma_rifle"]
+           "laser_rifle", "plasma_rifle", "average_small_arm"]
 ARMOUR = ["none", "basic_battledress", "partial_light", "full_light", "light_power", "heavy_power"]
 TERRAIN = ["light_scrub", "rough", "light_woods", "dense_woods", "building", "hill", "river", "open_water", "swamp"]
 
@@ -294,6 +295,9 @@ unit_st = st.fixed_dictionaries({
     "confidence": st.sampled_from(["confident", "steady", "shaken", "broken"]),
     "movement": st.sampled_from(["encumbered", "infantry", "fast"]),
     "grenades": st.booleans(),
+    "specialist_grenade": st.sampled_from(["", "at_grenade"]),
+    "amphibious": st.booleans(),
+    "inbound": st.sampled_from([0, 0, 0, 1, 3]),
     "x": st.integers(2, 34), "y": st.integers(1, 10),
 })
 
@@ -311,7 +315,9 @@ def test_hypothesis_random_scenarios(blue, red, terrain, commitment, seed, extra
             y = s["y"] if side == 0 else 36 - s["y"]
             out.append(unit(f"u{side}{k}", (s["x"], y), figures=s["figures"], quality=s["quality"],
                             leadership=s["leadership"], armour=s["armour"], confidence=s["confidence"],
-                            movement=s["movement"], grenades=s["grenades"]))
+                            movement=s["movement"], grenades=s["grenades"], amphibious=s["amphibious"],
+                            **({"specialist_grenade": s["specialist_grenade"]} if s["specialist_grenade"] else {}),
+                            **({"inbound": s["inbound"]} if s["inbound"] else {})))
         return out
 
     terr = [{"type": t, "polygon": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]} for t, x, y, w, h in terrain]
@@ -368,6 +374,13 @@ MALFORMED = [
     (_mut(["terrain"], [{"type": "rough", "polygon": [[0, 0], [1, 1], [2, 2]]}]), "not a valid polygon"),
     (_mut(["obstacles"], [{"type": "wall", "line": [[0, 0], [1, 1]]}]), "'cost' is a required property"),
     (_mut(["options"], {"no_such_option": True}), "unknown game option"),
+    # issue 3: shooting/reorganise gaps
+    (_mut(["sides", 0, "units", 0, "specialist_grenade"], "lmg"), "specialist_grenade 'lmg' is not a grenade"),
+    (_mut(["sides", 0, "units", 0, "specialist_grenade"], "hand_grenade"), "hand grenades are 'grenades': true"),
+    (_mut(["sides", 0, "units", 0, "wading"], True), "only power armour may wade"),
+    (_mut(["sides", 0, "units", 0, "amphibious"], "yes"), "amphibious"),
+    (_mut(["sides", 0, "units", 0, "inbound"], 5), "inbound"),
+    (_mut(["table", "unit"], "mm"), "table/unit"),
 ]
 
 
@@ -409,7 +422,10 @@ def all_options(k: int) -> dict:
     return {"seize_tokens": 2 if act == "alternate" else 0, "activation": act, "chit_quality_variant": act == "chits",
             "night": k % 2 == 0, "rally_double_half": True, "jamming": True,
             "close_combat": ("dustup", "house")[(k // 3) % 2], "random_quality": True, "random_leadership": True,
-            "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0}
+            "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0,
+            # issue 3: shooting/reorganise gaps
+            "seize_tokens_veterans": act == "alternate", "seize_tokens_objectives": act == "alternate",
+            "turn_end_card": act == "cards", "casevac_vp": 1, "measure": "centimetres" if k % 5 == 0 else "inches"}
 
 
 def _with_jammers(name):

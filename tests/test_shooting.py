@@ -306,6 +306,175 @@ def test_two_throwers_as_support_weapons_with_small_arms_impact():
     assert g.dice.remaining == 0
 
 
+# --- issue 3: one of several support weapons on its own (RN-055, RN-350) ---------------------------------------
+RIFLES_LMG_AGL = [{"weapon": "rifle", "count": 5}, {"weapon": "lmg"}, {"weapon": "agl"}]
+
+
+def _opts_named(opts, name, target=1):
+    return {o[2] for o in opts if o[0] == name and o[1] == target}
+
+
+def test_one_of_several_support_weapons_fires_alone_with_its_own_impact():
+    scn = _duel(blue={"figures": RIFLES_LMG_AGL}, commitment=HIGH)
+    g = begin(scn, [("d8", 1), ("d8", 4), ("d12", 8),  # target D8 1; quality D8 4; the AGL alone D12 8
+                    ("d8", 4),  # 12 / 8 = 1 hit, remainder 4: the extra-hit roll 4 <= 4
+                    ("d6", 2), ("d6", 3),  # two allocation rolls among the target's 5 figures (D6)
+                    ("d8", 2), ("d4", 2), ("d8", 1), ("d4", 1)])  # the AGL's own impact D8 (the LMG's D10 below)
+    activate(g, 0)
+    assert _opts_named(g.decision().options, "shoot_weapon") == {0, 1}  # the LMG (k=0) and the AGL (k=1)
+    g.apply(("shoot_weapon", 1, 1))
+    s = last_event(g, "ShotResolved")
+    assert (s["mode"], s["firer_dice"], s["hits"]) == ("weapon1", ["d8", "d12"], 2)
+    assert [e["impact_die"] for e in events_of(g, "HitResolved")] == ["d8", "d8"]
+    assert g.units[0].fired == {6}  # only the AGL fired: the rifles and the LMG are still ready
+    assert g.dice.remaining == 0
+    # the second action: one support weapon is left, so it is fired alone by the "support" mode (no weapon option)
+    opts = g.decision().options
+    assert _opts_named(opts, "shoot_weapon") == set()
+    assert {"all", "support", "half", "suppressive", "small_arms"} <= shoot_modes(opts, 1)
+    add_dice(g, ("d8", 1), ("d8", 4), ("d8", 4), ("d6", 1), ("d10", 2), ("d4", 2))  # 8 / 8 = 1 hit exactly
+    g.apply(("shoot", 1, "support"))
+    assert last_event(g, "ShotResolved")["firer_dice"] == ["d8", "d8"]
+    assert last_event(g, "HitResolved")["impact_die"] == "d10"  # the LMG's own impact
+    assert g.units[0].fired == {5, 6}
+
+
+def test_lmg_alone_uses_d10_not_the_small_arms_impact():
+    scn = _duel(blue={"figures": RIFLES_LMG_AGL}, commitment=HIGH)
+    g = begin(scn, [("d8", 1), ("d8", 4), ("d8", 4), ("d6", 1), ("d10", 7), ("d4", 4), ("d8", 8)])  # + confidence test
+    activate(g, 0)
+    g.apply(("shoot_weapon", 1, 0))  # 8 / 8 = 1 hit exactly; allocation D6 1; impact D10 7 vs D4 4: wound
+    s = last_event(g, "ShotResolved")
+    assert (s["mode"], s["firer_dice"]) == ("weapon0", ["d8", "d8"])
+    h = last_event(g, "HitResolved")
+    assert (h["impact_die"], h["effect"]) == ("d10", "wound")
+    assert g.units[0].fired == {5} and g.dice.remaining == 0
+
+
+def test_identical_support_weapons_give_one_weapon_option():
+    figs = [{"weapon": "rifle", "count": 3}, {"weapon": "lmg", "count": 2}, {"weapon": "hmg"}]
+    opts = shoot_options_of(_duel(blue={"figures": figs}))
+    assert _opts_named(opts, "shoot_weapon") == {0, 2}  # the first LMG and the HMG; the second LMG is the same shot
+
+
+def test_a_single_support_weapon_has_no_weapon_option_and_support_slots_are_limited():
+    assert _opts_named(shoot_options_of(_duel(blue={"figures": RIFLES_LMG})), "shoot_weapon") == set()
+    five = [{"weapon": w} for w in ("plasma_rifle", "lmg", "hmg", "agl", "rifle_grenade")]
+    assert _opts_named(shoot_options_of(_duel(20, blue={"figures": five})), "shoot_weapon") == {0, 1, 2, 3}
+
+
+def test_weapon_option_respects_range_and_the_target_die():
+    figs = [{"weapon": "rifle", "count": 3}, {"weapon": "lmg"}, {"weapon": "rifle_grenade"}]
+    assert _opts_named(shoot_options_of(_duel(30, blue={"figures": figs})), "shoot_weapon") == {0, 1}
+    assert _opts_named(shoot_options_of(_duel(49, blue={"figures": figs})), "shoot_weapon") == set()  # RG max 48"
+    g = shot(_duel(30, blue={"figures": figs}), "all", [1] * 5)
+    g2 = begin(_duel(30, blue={"figures": figs}), [1] * 3)
+    activate(g2, 0)
+    g2.apply(("shoot_weapon", 1, 0))  # the LMG alone at 30": no rifle-grenade long-range shift (RN-179)
+    assert last_event(g, "ShotResolved")["target_die"] == "d10"
+    assert last_event(g2, "ShotResolved")["target_die"] == "d8"
+
+
+# --- issue 3: grenades thrown singly (RN-021, RN-351, RN-352) and a rifle grenade in play ------------------------
+def test_one_thrower_rather_than_two_with_small_arms_impact():
+    scn = _duel(6, blue={"grenades": True}, commitment=HIGH)
+    g = begin(scn, [("d6", 1), ("d8", 4), ("d4", 2), ("d8", 6),  # short range D6; 4 rifles = D4; one grenade D8
+                    ("d6", 3), ("d6", 4),  # 12 / 6 = 2 hits; allocation
+                    ("d8", 1), ("d4", 1), ("d8", 1), ("d4", 1)])  # rifle impact D8 vs armour D4
+    activate(g, 0)
+    assert _opts_named(g.decision().options, "throw") == {"one", "alone"}
+    g.apply(("throw", 1, "one"))
+    s = last_event(g, "ShotResolved")
+    assert (s["mode"], s["firer_dice"], s["hits"]) == ("grenade_one", ["d8", "d4", "d8"], 2)
+    assert [e["impact_die"] for e in events_of(g, "HitResolved")] == ["d8", "d8"]
+    assert g.units[0].fired == {0, 1, 2, 3, 4}
+    assert g.dice.remaining == 0
+
+
+def test_hand_grenade_thrown_alone_uses_its_own_impact_d6():
+    scn = _duel(6, blue={"grenades": True}, commitment=HIGH)
+    g = begin(scn, [("d6", 1), ("d8", 4), ("d8", 8),  # D6 1; quality 4; the grenade D8 8: 12 / 6 = 2 hits
+                    ("d6", 3), ("d6", 4), ("d6", 5), ("d4", 3), ("d6", 1), ("d4", 1),  # impact D6 (own)
+                    ("d8", 8)])  # the casualty's confidence test
+    activate(g, 0)
+    g.apply(("throw", 1, "alone"))
+    s = last_event(g, "ShotResolved")
+    assert (s["mode"], s["firer_dice"], s["hits"]) == ("grenade_alone", ["d8", "d8"], 2)
+    hits = events_of(g, "HitResolved")
+    assert [e["impact_die"] for e in hits] == ["d6", "d6"] and hits[0]["effect"] == "wound"
+    assert g.units[0].fired == {0}  # only the thrower: the other four may still fire
+    assert g.dice.remaining == 0
+    assert "all" in shoot_modes(g.decision().options, 1)
+
+
+def test_specialist_grenade_is_an_individual_action_with_its_own_impact():
+    scn = _duel(5, blue={"specialist_grenade": "at_grenade"}, commitment=HIGH)
+    g = begin(scn, [("d6", 1), ("d8", 4), ("d8", 8), ("d6", 3), ("d6", 4),
+                    ("d12", 9), ("d4", 4), ("d12", 1), ("d4", 1), ("d8", 8)])
+    activate(g, 0)
+    opts = g.decision().options
+    assert _opts_named(opts, "throw") == {"specialist"}  # no hand grenades: no "one" or "alone"
+    assert "grenades" not in shoot_modes(opts, 1)
+    g.apply(("throw", 1, "specialist"))
+    s = last_event(g, "ShotResolved")
+    assert (s["mode"], s["firer_dice"]) == ("specialist_grenade", ["d8", "d8"])
+    hits = events_of(g, "HitResolved")
+    assert [e["impact_die"] for e in hits] == ["d12", "d12"]
+    assert [e["effect"] for e in hits] == ["kill", "none"]  # 9 > 2 x 4 kills
+    assert g.units[0].fired == {0} and g.dice.remaining == 0
+
+
+def test_grenades_thrown_singly_need_six_inches_and_a_figure_to_throw():
+    both = {"grenades": True, "specialist_grenade": "at_grenade"}
+    assert _opts_named(shoot_options_of(_duel(6, blue=both)), "throw") == {"one", "alone", "specialist"}
+    assert _opts_named(shoot_options_of(_duel(6.5, blue=both)), "throw") == set()
+    one_rifle = dict(both, figures=[{"weapon": "rifle"}, {"weapon": "lmg"}])  # one small arm: no "one" (same as grenades)
+    assert _opts_named(shoot_options_of(_duel(6, blue=one_rifle)), "throw") == {"alone", "specialist"}
+    gunners = dict(both, figures=[{"weapon": "lmg"}, {"weapon": "hmg"}])  # support gunners do not throw
+    assert _opts_named(shoot_options_of(_duel(6, blue=gunners)), "throw") == set()
+
+
+@pytest.mark.parametrize("dist,target,remainder", [(20, "d8", []), (30, "d10", [("d10", 6)])])
+def test_rifle_grenade_fires_with_effective_range_24(dist, target, remainder):
+    figs = [{"weapon": "rifle", "count": 4}, {"weapon": "rifle_grenade"}]
+    scn = _duel(dist, blue={"figures": figs}, commitment=HIGH)
+    # target 1; quality 8; the rifle grenade alone D8 8: 16 / 8 = 2 hits exactly, or 16 / 10 = 1 hit + 6 in 10
+    g = begin(scn, [(target, 1), ("d8", 8), ("d8", 8)] + remainder
+              + [("d6", 1), ("d6", 2), ("d8", 8), ("d4", 1), ("d8", 2), ("d4", 2), ("d8", 8)])
+    activate(g, 0)
+    g.apply(("shoot", 1, "support"))
+    s = last_event(g, "ShotResolved")
+    assert (s["target_die"], s["firer_dice"], s["hits"]) == (target, ["d8", "d8"], 2)
+    assert [e["impact_die"] for e in events_of(g, "HitResolved")] == ["d8", "d8"]  # the rifle grenade's own D8
+    assert [e["effect"] for e in events_of(g, "HitResolved")] == ["kill", "none"]
+    assert g.units[0].fired == {4} and g.dice.remaining == 0
+
+
+@pytest.mark.parametrize("opt", [("throw", 1, "alone"), ("shoot_weapon", 1, 0)])
+def test_a_hidden_unit_firing_a_weapon_alone_is_revealed(opt):
+    blue = {"hidden": True, "grenades": True,
+            "figures": [{"weapon": "rifle", "count": 3}, {"weapon": "lmg"}, {"weapon": "hmg"}]}
+    scn = _duel(6, blue=blue, terrain=[rect("light_scrub", 20, 1, 28, 9)])
+    g = begin(scn, [1] * 3)
+    activate(g, 0)
+    assert g.units[0].hidden and opt in g.decision().options
+    g.apply(opt)
+    assert last_event(g, "UnitRevealed")["reason"] == "fired" and not g.units[0].hidden
+
+
+# --- issue 3: the average small arm (RN-019) -------------------------------------------------------------------
+def test_average_small_arm_fp2_d6_is_the_default_weapon():
+    scn = _duel(blue={"figures": [{"count": 5}]}, commitment=HIGH)
+    g = begin(scn, [("d8", 1), ("d8", 4), ("d10", 4), ("d6", 1), ("d6", 5), ("d4", 3), ("d8", 8)])
+    activate(g, 0)
+    assert [f.weapon for f in g.units[0].figures] == ["average_small_arm"] * 5
+    g.apply(("shoot", 1, "all"))  # 5 x FP2 = 10: D10; 8 / 8 = 1 hit; impact D6 5 vs D4 3: wound
+    assert last_event(g, "ShotResolved")["firer_dice"] == ["d8", "d10"]
+    h = last_event(g, "HitResolved")
+    assert (h["impact_die"], h["effect"]) == ("d6", "wound")
+    assert g.dice.remaining == 0
+
+
 # --- pistols ---------------------------------------------------------------------------------------------------
 def test_pistols_only_at_close_range():
     pistols = {"figures": [{"weapon": "pistol", "count": 3}]}

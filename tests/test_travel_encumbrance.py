@@ -107,6 +107,19 @@ def test_encumbrance_is_closed_at_d4():
     assert g.dice.remaining == 0
 
 
+@pytest.mark.parametrize("movement,wounded,die", [("infantry", False, "d4"), ("fast", False, "d6"),
+                                                   ("fast", True, "d6"),  # heavy equipment and casualties: once
+                                                   ("encumbered", False, "d4"), ("cavalry", False, "d8")])
+def test_heavy_equipment_moves_one_die_type_lower(movement, wounded, die):
+    g = begin(scenario([unit("A", (10, 5), figures=(("rifle", 4),), movement=movement, heavy_equipment=True)],
+                       [unit("R", (40, 45))]), [(die, 2)])
+    if wounded:
+        g.units[0].figures[1].status = WOUNDED
+    activate(g, 0)
+    g.apply(("move", 0, 2))
+    assert last_event(g, "Moved")["roll"] == 2 and g.dice.remaining == 0
+
+
 def test_wounded_beyond_the_carriers_are_left_behind_and_abandoning_tests_confidence():
     # 2 able, 3 wounded: one wounded stays behind; moving south away from the visible enemy -> test
     g = begin(scenario([unit("A", (10, 20), figures=(("rifle", 5),))], [unit("R", (10, 45))]),

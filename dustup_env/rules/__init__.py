@@ -14,3 +14,4 @@ __all__ = ["Game", "Decision", "DEFAULT_OPTIONS", "ScriptedDice", "SeededDice", 
            "GameOverError", "ScenarioError", "SaveFormatError", "DiceScriptError", "D4", "D6", "D8", "D10", "D12",
            "die_name", "parse_die"]
 from . import detect_action, hidden_units, random_activation, seize_the_initiative  # noqa: F401,E402  (register rules)
+from . import casualty_evacuation, heavy_equipment, reorganise_placement  # noqa: F401,E402  (issue 3 gaps)

@@ -251,7 +251,7 @@ def _offsets(u: Unit):
     return [(f.dx - lf.dx, f.dy - lf.dy) for f in u.figures if f.status != KILLED]
 
 
-def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: bool):
+def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int):
     """Walk the leader toward the target's leader with ``points`` movement points (terrain and obstacle
     costs).  Returns ``(x, y, reached)``; reached when a figure comes within CONTACT of a target figure.
     Other enemy figures still stop the walk at 2".  Contact across an obstacle lying between the point of
@@ -354,8 +354,8 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     roll = game.dice.roll(u.movement)
     points = 2.0 * roll
     start = (u.x, u.y)
-    pa = armoury()[1][u.armour].power_armour
-    x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}), pa)
+    x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
+                     u.terrain_column)
     was_dis = u.disorganised()
     u.x, u.y = x, y
     u.propped = False
@@ -930,11 +930,10 @@ class AssaultProcedure:
             d["start"][key] = [a.x, a.y]
         roll = game.dice.roll(a.movement)
         points = 2.0 * roll
-        pa = armoury()[1][a.armour].power_armour
         start = (a.x, a.y)
-        x, y, reached = contact_walk(game.bf, a, t, points, _enemy_figs(game, a, exclude={t.uid}), pa)
+        x, y, reached = contact_walk(game.bf, a, t, points, _enemy_figs(game, a, exclude={t.uid}), a.terrain_column)
         if not reached:  # as far as able, but no closer than 2" to any enemy figure
-            x, y = move_path(game.bf, a, t.x, t.y, points, _enemy_figs(game, a), pa)
+            x, y = move_path(game.bf, a, t.x, t.y, points, _enemy_figs(game, a), a.terrain_column)
         was_dis = a.disorganised()
         a.x, a.y = x, y
         a.propped = False

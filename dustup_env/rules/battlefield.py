@@ -36,6 +36,20 @@ TERRAIN_TYPES: dict[str, tuple] = {
     "building": (2, 2, "building", True, 2),
 }
 TERRAIN_INDEX = {name: i for i, name in enumerate(TERRAIN_TYPES)}
+# movement columns of the terrain table (``Unit.terrain_column``, RN-354): the text's two columns and
+# open water, which is impassable unless the unit is amphibious (poor, 2) or power armour wading on the
+# bottom (difficult, 3)
+INFANTRY, POWER_ARMOUR, AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, WADING_POWER_ARMOUR = range(5)
+OPEN_WATER_COST = {AMPHIBIOUS: 2, AMPHIBIOUS_POWER_ARMOUR: 2, WADING_POWER_ARMOUR: 3}
+
+
+def terrain_column(power_armour: bool, amphibious: bool = False, wading: bool = False) -> int:
+    """The unit's movement column: amphibious beats wading (2 per inch of open water, not 3)."""
+    if amphibious:
+        return AMPHIBIOUS_POWER_ARMOUR if power_armour else AMPHIBIOUS
+    if wading and power_armour:
+        return WADING_POWER_ARMOUR
+    return POWER_ARMOUR if power_armour else INFANTRY
 # obstacle: (conceals, cover)
 OBSTACLE_TYPES = {"wall": (True, 2), "hedge": (True, 1), "fence": (False, 0)}
 
@@ -100,6 +114,11 @@ class Battlefield:
         self.grid = grid.tolist()  # list of lists: faster scalar access than numpy
         names = list(TERRAIN_TYPES)
         self._cost = [[TERRAIN_TYPES[n][0] for n in names], [TERRAIN_TYPES[n][1] for n in names]]
+        water = names.index("open_water")
+        for col in (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, WADING_POWER_ARMOUR):
+            costs = list(self._cost[1 if col != AMPHIBIOUS else 0])
+            costs[water] = OPEN_WATER_COST[col]
+            self._cost.append(costs)
         self._conceal = [TERRAIN_TYPES[n][3] for n in names]
         self._cover = [TERRAIN_TYPES[n][4] for n in names]
         self.type_names = names
@@ -117,9 +136,11 @@ class Battlefield:
     def on_table(self, x: float, y: float) -> bool:
         return 0.0 <= x <= self.width and 0.0 <= y <= self.height
 
-    def move_cost(self, x: float, y: float, power_armour: bool = False):
-        """Movement points per inch at a point (None = impassable)."""
-        return self._cost[1 if power_armour else 0][self._cell(x, y)]
+    def move_cost(self, x: float, y: float, power_armour: int = INFANTRY):
+        """Movement points per inch at a point (None = impassable).  ``power_armour``: the movement column
+        (``Unit.terrain_column``: infantry, power armour, amphibious, amphibious power armour, power armour
+        wading); False / True select the text's two columns."""
+        return self._cost[power_armour][self._cell(x, y)]
 
     def conceals(self, x: float, y: float) -> bool:
         return self._conceal[self._cell(x, y)]

@@ -12,6 +12,8 @@ import jsonschema
 from .dice import parse_die
 from .errors import ScenarioError
 
+DEFAULT_WEAPON = "average_small_arm"  # a figure that names no weapon: "The average small arm" (RN-019)
+
 DATA = resources.files("dustup_env") / "data"
 
 
@@ -131,12 +133,27 @@ def _load_scenario(name_or_path: str | dict) -> dict:
             if not (0 <= x <= w and 0 <= y <= h):
                 raise ScenarioError(f"{where}: unit {u['name']!r} of side {side['name']!r} is off the table at {x},{y}")
             for f in u["figures"]:
-                if f["weapon"] not in weapons:
-                    raise ScenarioError(f"{where}: unit {u['name']!r}: unknown weapon {f['weapon']!r}")
-                if weapons[f["weapon"]].cls == "grenade":
-                    raise ScenarioError(f"{where}: unit {u['name']!r}: grenades are a unit property ('grenades': true)")
+                wname = f.get("weapon", DEFAULT_WEAPON)
+                if wname not in weapons:
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: unknown weapon {wname!r}")
+                if weapons[wname].cls == "grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: grenades are a unit property ('grenades': true "
+                                        "for hand grenades, 'specialist_grenade' for specialist grenades)")
+            sg = u.get("specialist_grenade")
+            if sg is not None:
+                if sg not in weapons or weapons[sg].cls != "grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: specialist_grenade {sg!r} is not a grenade in "
+                                        f"weapons.json (grenades: {', '.join(k for k, w in weapons.items() if w.cls == 'grenade')})")
+                if sg == "hand_grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: hand grenades are 'grenades': true, "
+                                        "not a specialist_grenade")
             if u.get("armour", "basic_battledress") not in armours:
                 raise ScenarioError(f"{where}: unit {u['name']!r}: unknown armour {u['armour']!r}")
+            if u.get("inbound") and u.get("hidden"):
+                raise ScenarioError(f"{where}: unit {u['name']!r}: a reinforcement (inbound) cannot start hidden")
+            if u.get("wading") and not armours[u.get("armour", "basic_battledress")].power_armour:
+                raise ScenarioError(f"{where}: unit {u['name']!r}: only power armour may wade on the bottom of open "
+                                    f"water ('wading': true needs power armour, not {u.get('armour', 'basic_battledress')!r})")
     for o in doc.get("objectives", []):
         x, y = o["position"]
         if not (0 <= x <= w and 0 <= y <= h):

@@ -192,7 +192,9 @@ def detach(game, u: Unit, what: str) -> Unit:
              grenades=u.grenades, suppression=u.suppression, propped=u.propped,
              complete_concealment=u.complete_concealment, activated=u.activated,
              under_fire_before=u.under_fire_before, suppressed_before=u.suppressed_before,
-             parent=u.uid, strength=len(figs), cavalry=u.cavalry, mounted=u.mounted)
+             parent=u.uid, strength=len(figs), cavalry=u.cavalry, mounted=u.mounted,
+             specialist_grenade=u.specialist_grenade, terrain_column=u.terrain_column, amphibious=u.amphibious,
+             wading=u.wading, heavy_equipment=u.heavy_equipment)
     if u.cavalry and not u.mounted and not u.mounts_detached:
         d.mounted = True  # the detachment holds the dismounted unit's mounts (Cavalry)
         u.mounts_detached = True

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .battlefield import terrain_column
+from .data import DEFAULT_WEAPON  # a figure that names no weapon: "The average small arm" (RN-019)
 from .dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 
 # Confidence levels (seed 000 "Confidence"): higher index = worse.
@@ -106,6 +108,16 @@ class Unit:
     #                                                   left on the table (moving_casualties.left_entry)
     abandon_point: list = field(default_factory=list)  # [x, y]: wounded abandoned here by choice, until the next move
     tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
+    # --- issue 3: shooting/reorganise gaps ----------------------------------------------------------
+    specialist_grenade: str = ""  # weapon name of the unit's specialist grenades (e.g. "at_grenade"), "" = none
+    terrain_column: int = 0  # movement column of the terrain table (battlefield.terrain_column: power armour,
+    #                          amphibious, power armour wading on the bottom of open water)
+    amphibious: bool = False
+    wading: bool = False  # power armour that can wade on the bottom of open water
+    inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table), rules/inbound.py
+    heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
+    evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
+    evacuated_wounded: int = 0  # wounded figures it carried off
 
     # --- derived -----------------------------------------------------------------------
     @property
@@ -118,7 +130,8 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        return not self.routed_off and not self.merged and not self.destroyed
+        return not self.routed_off and not self.merged and not self.evacuated and not self.inbound \
+            and not self.destroyed
 
     def able(self) -> list[int]:
         return [i for i, f in enumerate(self.figures) if f.status == OK]
@@ -209,7 +222,7 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     figures: list[Figure] = []
     for f in spec["figures"]:
         for _ in range(f.get("count", 1)):
-            figures.append(Figure(f["weapon"]))
+            figures.append(Figure(f.get("weapon", DEFAULT_WEAPON)))
     for fig, (dx, dy) in zip(figures, compact_offsets(len(figures))):
         fig.dx, fig.dy = dx, dy
     kind = spec.get("kind", "single" if len(figures) == 1 else "squad")
@@ -220,6 +233,8 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     for fig, fspec in zip(figures, [f for f in spec["figures"] for _ in range(f.get("count", 1))]):
         fig.medic = bool(fspec.get("medic", False))
     cavalry = movement_class == "cavalry"
+    amphibious = bool(spec.get("amphibious", False))
+    wading = bool(spec.get("wading", False))
     return Unit(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
@@ -230,4 +245,8 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)),
                 cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)),
                 medical_team=bool(spec.get("medical_team", False)), cavalry=cavalry,
-                mounted=cavalry and bool(spec.get("mounted", True)))
+                mounted=cavalry and bool(spec.get("mounted", True)),
+                specialist_grenade=spec.get("specialist_grenade", ""),
+                terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
+                amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)),
+                inbound=int(spec.get("inbound", 0)))

@@ -5,12 +5,18 @@ kind (``kind``) and its legal ``options``.  Options are plain tuples using the r
 
 ========================  ===========================================================
 kind ``initiative``       ``("first",)``, ``("second",)``: the initiative winner's choice
-kind ``activate``         ``("activate", uid)``, ``("pass",)`` (only with fewer unactivated units)
+kind ``activate``         ``("activate", uid)``, ``("inbound", uid)`` (move a reinforcement's counter),
+                          ``("pass",)`` (only with fewer unactivated units)
 kind ``action``           ``("move", direction, distance)``, ``("withdraw",)``, ``("prop",)``,
                           ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
                           ``("reorganise", "conceal" | "reveal" | "rearrange" | "leader")``,
+                          ``("shoot_weapon", target_uid, k)`` (the k-th support weapon alone),
+                          ``("throw", target_uid, "one" | "alone" | "specialist")`` (grenades thrown singly),
                           ``("end",)`` (forgo the remaining actions of this activation)
 ========================  ===========================================================
+
+The rules modules add more option names (assault, order, detach, treat, evacuate, ...) through
+the registries below; ``dustup_env/codec.py`` lists every option family.
 
 ``apply(option)`` checks the option against the legal list before touching anything, so an
 illegal option raises :class:`IllegalOptionError` and leaves the state untouched.
@@ -28,14 +34,16 @@ from .battlefield import Battlefield
 from .data import armoury, load_scenario
 from .dice import D6, D8, D12, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
+from .measurement import to_rules_units
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED, Unit, build_unit
 from .morale import confidence_test, leadership_test
 from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominated_point, reform
 
 _WEAPONS = armoury()[0]
+_HAND_GRENADE_RANGE = _WEAPONS["hand_grenade"].max_range
 MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
-from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, allocation_roll, armour_die, resolve_fire,
-                           resolve_impact, small_arms_die, target_die)
+from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, SUPPORT_SLOTS, THROW_MODES, WEAPON_MODES,
+                           allocation_roll, armour_die, resolve_fire, resolve_impact, small_arms_die, target_die)
 
 SAVE_FORMAT = "dustup-save"
 SAVE_VERSION = 1
@@ -48,13 +56,18 @@ DEFAULT_OPTIONS = {
     "night": False,  # a night game: "Night Vision" (unaided/aided detection ranges / 3) and seed 003 Night
     #                  Fighting (+2 target die shift for firers without night vision)
     "seize_tokens": 0,  # "Seize the Initiative": tokens per side (an int, or [side 0, side 1]); 0 = off
+    "seize_tokens_veterans": False,  # + one seize token per veteran or elite unit at the start (RN-355)
+    "seize_tokens_objectives": False,  # + one seize token when a side first holds an objective / does a task
     "activation": "alternate",  # "Random Activation": "alternate" (standard) | "chits" | "cards"
     "chit_quality_variant": False,  # chits: +1 chit per veteran/elite unit, -1 per militia (untrained) unit
+    "turn_end_card": False,  # cards: the deck holds a random "turn end" card (RN-356)
     "rally_double_half": False,  # optional Rally rule: > 2x target raises two levels, < half drops one
     "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
     "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
     "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
     "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
+    "casevac_vp": 0,  # Casualty Evacuation: victory points per wounded figure carried off the table (RN-357)
+    "measure": "inches",  # Battlefield: "inches" or "centimetres" (15mm figures: centimetres for inches, RN-358)
 }
 OBJECTIVE_RADIUS = 3.0
 HOME_EDGES = ("south", "north", "west", "east")
@@ -104,6 +117,7 @@ class UnitStatus:
 #   ACTION_FILTERS: [f(game, unit, options) -> options]   remove options a unit state forbids (travel mode)
 #   OPTION_OVERRIDES: [f(game, unit, frame) -> options | None]  replace a unit's whole option list (panic)
 #   REORGANISE_ACTIONS[what](game, unit)                  applies ("reorganise", what) beyond the core four
+#                                                         (returns False if it counts the action itself)
 #   PROCEDURES[type]: object with decision(game, frame) -> Decision and apply(game, frame, option)
 # Turn sequence:
 #   INIT_HOOKS: [f(game)]  once at the end of Game.__init__ (validate options, markers, command tree)
@@ -168,14 +182,24 @@ def _plain(obj):
     return obj
 
 
+def support_figure(u: Unit, k: int) -> int:
+    """Figure index of the unit's ``k``-th support-weapon figure (figure order), or -1."""
+    for i, f in enumerate(u.figures):
+        if _WEAPONS[f.weapon].cls == "support":
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
 class Game:
     """One game of Dustup."""
 
     def __init__(self, scenario="default", seed: int = 0, options: dict | None = None,
                  dice: DiceSource | None = None):
-        self.scenario = load_scenario(scenario)
+        self.source_scenario = load_scenario(scenario)  # as given (saved); self.scenario is in rules units
         opts = dict(DEFAULT_OPTIONS)
-        opts.update(self.scenario.get("options", {}))
+        opts.update(self.source_scenario.get("options", {}))
         if options:
             opts.update(options)
         unknown = set(opts) - set(DEFAULT_OPTIONS)
@@ -183,6 +207,7 @@ class Game:
             raise ScenarioError(f"unknown game option(s): {', '.join(sorted(unknown))}; "
                                 f"known: {', '.join(DEFAULT_OPTIONS)}")
         self.options = opts
+        self.scenario = to_rules_units(self.source_scenario, opts["measure"])  # centimetres for inches (RN-358)
         self.seed = int(seed)
         self.dice = dice if dice is not None else SeededDice(self.seed)
         self.bf = _battlefield(self.scenario)
@@ -352,9 +377,12 @@ class Game:
         self._next_activation()
 
     def can_activate(self, u: Unit) -> bool:
-        """May activate in the normal sequence (a detachment acts only through its parent while that is in play)."""
-        if u.activated or not u.in_play:
+        """May activate in the normal sequence (a detachment acts only through its parent while that is in play;
+        a reinforcement's counter on the inbound track moves instead, ``("inbound", uid)``)."""
+        if u.activated:
             return False
+        if not u.in_play:
+            return u.inbound > 0
         return u.parent < 0 or not self.units[u.parent].in_play
 
     def _unactivated(self, side: int) -> int:
@@ -393,6 +421,12 @@ class Game:
             self._next_activation()
             return
         u = self.units[opt[1]]
+        if opt[0] == "inbound":  # instead of activating a unit, a counter moves along the inbound track
+            from .inbound import advance
+            advance(self, u)
+            self.current = 1 - side
+            self._next_activation()
+            return
         u.activated = True
         self.events.append(ev.UnitActivated(side, u.uid))
         self.start_activation(u, ordered=False)
@@ -440,7 +474,9 @@ class Game:
             return Decision(self.current, "initiative", -1, (("first",), ("second",)))
         if self.phase == "activate":
             side = self.current
-            opts = [("activate", uid) for uid in self.side_units[side] if self.can_activate(self.units[uid])]
+            units = self.units
+            opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in self.side_units[side]
+                    if self.can_activate(units[uid])]
             seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
             if seq.may_pass(self, side) if seq is not None else self._unactivated(side) < self._unactivated(1 - side):
                 opts.append(("pass",))
@@ -509,7 +545,8 @@ class Game:
     def _move_options(self, u: Unit, in_cover: bool) -> list:
         bf = self.bf
         broken = u.confidence == BROKEN
-        key = (u.x, u.y, broken)
+        col = u.terrain_column
+        key = (u.x, u.y, broken, col)
         cache = bf.move_option_cache
         opts = cache.get(key)
         if opts is not None:
@@ -523,7 +560,7 @@ class Game:
         for d, (vx, vy) in enumerate(DIR_VECTORS):
             for k, dist in enumerate(DISTANCES):
                 px, py = x + vx * dist, y + vy * dist
-                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py) is None:
+                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py, col) is None:
                     continue
                 if broken and not bf.in_cover(px, py):
                     continue  # broken units may not leave cover except to withdraw
@@ -547,9 +584,15 @@ class Game:
 
     @staticmethod
     def _party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
-        """(small-arms figure indices, support figure indices, grenade throwers) or None if the mode is
-        not available (nothing can fire, or it would duplicate the "all" mode)."""
+        """(small-arms figure indices, support figure indices, grenade throwers, grenade thrown, own impact)
+        or None if the mode is not available (nothing can fire, or it would duplicate another mode).
+
+        ``own impact``: the throwers' grenade is used on its own, with its own impact (a hand grenade
+        thrown alone, a specialist grenade); otherwise grenades are support weapons in the unit's fire
+        and use the small arms impact (RN-021, RN-350, RN-351)."""
         throwers: list[int] = []
+        thrown = "hand_grenade"
+        own = False
         if mode == "all" or mode == "suppressive":
             pass
         elif mode == "small_arms":
@@ -570,9 +613,35 @@ class Game:
                 return None
             throwers = sa[:GRENADE_THROWERS]
             sa = sa[GRENADE_THROWERS:]
+        elif mode in WEAPON_MODES:  # one support weapon on its own (RN-055, RN-350)
+            if len(sup) < 2:
+                return None  # a single ready support weapon: the "support" mode already fires it alone
+            fi = support_figure(u, int(mode[6:]))
+            if fi not in sup:
+                return None
+            sa, sup = [], [fi]
+        elif mode == "grenade_one":  # one thrower instead of two, the rest fire as usual (RN-351)
+            if not u.grenades or dist > _WEAPONS["hand_grenade"].max_range or len(sa) < 2:
+                return None
+            throwers = sa[:1]
+            sa = sa[1:]
+        elif mode == "grenade_alone":  # one hand grenade thrown on its own: its own impact (RN-021)
+            if not u.grenades or dist > _WEAPONS["hand_grenade"].max_range or not sa:
+                return None
+            throwers, sa, sup, own = sa[:1], [], [], True
+        elif mode == "specialist_grenade":  # an individual action with its own impact (RN-352)
+            g = u.specialist_grenade
+            if not g or not sa:
+                return None
+            w = _WEAPONS[g]
+            if w.max_range and dist > w.max_range:
+                return None
+            throwers, sa, sup, thrown, own = sa[:1], [], [], g, True
+        else:
+            raise IllegalOptionError(f"unknown fire mode {mode!r}")
         if not sa and not sup and not throwers:
             return None
-        return sa, sup, throwers
+        return sa, sup, throwers, thrown, own
 
     def _shoot_geometry(self, u: Unit, t: Unit):
         s = self.bf.sight(u.x, u.y, t.x, t.y)
@@ -591,7 +660,7 @@ class Game:
         party = self._party_for_mode(u, mode, dist, *ready)
         if party is None:
             return None
-        sa, sup, throwers = party
+        sa, sup, throwers, thrown, own = party
         eff = 48.0
         for i in sa:
             r = _WEAPONS[u.figures[i].weapon].effective_range
@@ -608,7 +677,7 @@ class Game:
             step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
             return None
-        return dist, geo, sa, sup, throwers, step
+        return dist, geo, sa, sup, throwers, step, thrown, own
 
     def _shot_plan(self, u: Unit, t: Unit, mode: str):
         geo = self._shoot_geometry(u, t)
@@ -623,15 +692,15 @@ class Game:
         plan = self._shot_plan(u, t, mode)
         if plan is None:
             return None
-        dist, (conc, cover), sa, sup, throwers, step = plan
-        firepower, impact = self._firepower(u, sa, sup, throwers)
+        dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
+        firepower, impact = self._firepower(u, sa, sup, throwers, thrown, own)
         _, armours = armoury()
         arm = armours[t.armour]
         return {"distance": dist, "concealment": conc, "cover": cover, "target_die": step, "quality": u.quality,
                 "firepower": firepower, "impact": impact, "armour": armour_die(arm.die, propped=t.propped, cover=cover),
                 "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
 
-    def _firepower(self, u: Unit, sa, sup, throwers):
+    def _firepower(self, u: Unit, sa, sup, throwers, thrown: str = "hand_grenade", own: bool = False):
         weapons, _ = armoury()
         firepower = []
         sa_step = small_arms_die(sum(weapons[u.figures[i].weapon].fp for i in sa))
@@ -640,8 +709,10 @@ class Game:
         for i in sup:
             firepower.append(weapons[u.figures[i].weapon].fp_die)
         for _ in throwers:
-            firepower.append(weapons["hand_grenade"].fp_die)
-        if sa or throwers:  # support weapons in the support role: the small arms impact is used
+            firepower.append(weapons[thrown].fp_die)
+        if own:  # a grenade used on its own: its own impact
+            impact = weapons[thrown].impact
+        elif sa or throwers:  # support weapons in the support role: the small arms impact is used
             impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
         else:  # support weapons alone (or a squad of only support weapons): the lowest impact
             impact = min(weapons[u.figures[i].weapon].impact for i in sup)
@@ -660,6 +731,30 @@ class Game:
             for mode in FIRE_MODES:
                 if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
                     opts.append(("shoot", t.uid, mode))
+            if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
+                opts.extend(self._weapon_options(u, t, dist, geo, ready))
+            if ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade):  # RN-351, RN-352
+                for what, mode in THROW_MODES.items():
+                    if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
+                        opts.append(("throw", t.uid, what))
+        return opts
+
+    def _weapon_options(self, u: Unit, t: Unit, dist: float, geo, ready) -> list:
+        """``("shoot_weapon", t, k)`` for the first ready figure of each support-weapon type (the k-th
+        support-weapon figure of the unit, k < SUPPORT_SLOTS): firing one of two identical weapons alone
+        is the same shot, so only one of them is offered."""
+        opts, seen = [], set()
+        k = 0
+        for i, f in enumerate(u.figures):
+            if _WEAPONS[f.weapon].cls != "support":
+                continue
+            if k >= SUPPORT_SLOTS:
+                break
+            if i in ready[1] and f.weapon not in seen:
+                seen.add(f.weapon)
+                if self._plan_mode(u, t, WEAPON_MODES[k], dist, geo, ready) is not None:
+                    opts.append(("shoot_weapon", t.uid, k))
+            k += 1
         return opts
 
     # ------------------------------------------------------------------ actions
@@ -678,6 +773,10 @@ class Game:
             self._do_withdraw(u)
         elif name == "shoot":
             self._do_shoot(u, self.units[opt[1]], opt[2])
+        elif name == "shoot_weapon":
+            self._do_shoot(u, self.units[opt[1]], WEAPON_MODES[opt[2]])
+        elif name == "throw":
+            self._do_shoot(u, self.units[opt[1]], THROW_MODES[opt[2]])
         elif name == "prop":
             u.propped = True
             self.events.append(ev.Propped(u.uid, True))
@@ -687,7 +786,8 @@ class Game:
         elif name == "recover":
             self._do_recover(u)
         elif name == "reorganise":
-            self._do_reorganise(u, opt[1])
+            if self._do_reorganise(u, opt[1]) is False:
+                return  # the reorganise manages the activation itself (it pushed a procedure, e.g. "place")
         else:
             handler = ACTIONS[name]
             if handler(self, u, opt) is False:
@@ -705,6 +805,10 @@ class Game:
 
     def _do_move(self, u: Unit, d: int, k: int) -> None:
         px, py = nominated_point(u, d, k)
+        self.move_toward(u, px, py)
+
+    def move_toward(self, u: Unit, px: float, py: float) -> None:
+        """A Move Action towards the nominated point (px, py), with the Shaken leadership test."""
         bf = self.bf
         if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
             near = self._nearest_enemy(u)
@@ -736,7 +840,7 @@ class Game:
         blockers = self._enemy_figures(u)
         for hook in MOVE_BLOCKER_HOOKS:
             blockers.extend(hook(self, u))
-        x, y = move_path(self.bf, u, px, py, points, blockers, armours[u.armour].power_armour)
+        x, y = move_path(self.bf, u, px, py, points, blockers, u.terrain_column)
         was_disorganised = u.disorganised()
         u.x, u.y = x, y
         if withdraw:
@@ -802,7 +906,7 @@ class Game:
             u.suppression -= 1
         self.events.append(ev.SuppressionRecovered(u.uid, roll, u.lv, ok, u.suppression))
 
-    def _do_reorganise(self, u: Unit, what: str) -> None:
+    def _do_reorganise(self, u: Unit, what: str):
         if what == "conceal":
             u.complete_concealment = True
             self.events.append(ev.ConcealmentChanged(u.uid, True))
@@ -813,8 +917,8 @@ class Game:
             reform(u)
             u.loose = False
             self.events.append(ev.Rearranged(u.uid))
-        elif what in REORGANISE_ACTIONS:  # column/tactical, mount/dismount, extract, assume_command, task
-            REORGANISE_ACTIONS[what](self, u)
+        elif what in REORGANISE_ACTIONS:  # column/tactical, mount/dismount, extract, assume_command, task, place
+            return REORGANISE_ACTIONS[what](self, u)
         # "leader": the reorganising itself; the appointment happens at the end of the activation
 
     def _appoint_leader(self, u: Unit) -> None:
@@ -843,9 +947,9 @@ class Game:
         """Resolve a shot; returns the casualties caused.  ``reaction``: final defensive fire (an
         assault reaction): suppression results are ignored and no confidence test follows."""
         plan = self._shot_plan(u, t, mode)
-        dist, (conc, cover), sa, sup, throwers, step = plan
+        dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
         _, armours = armoury()
-        firepower, impact = self._firepower(u, sa, sup, throwers)
+        firepower, impact = self._firepower(u, sa, sup, throwers, thrown, own)
         for i in sa + sup + throwers:
             u.fired.add(i)
         suppressive = mode == "suppressive"
@@ -929,7 +1033,7 @@ class Game:
     def _side_can_fight(self, side: int) -> bool:
         for uid in self.side_units[side]:
             u = self.units[uid]
-            if u.in_play and u.confidence != ROUTED:
+            if (u.in_play and u.confidence != ROUTED) or u.inbound:  # reinforcements on the way can fight
                 return True
         return False
 
@@ -940,17 +1044,24 @@ class Game:
         self._end_game("enemy destroyed or routed", winner=(0 if a else 1) if a != b else None)
         return True
 
+    def objective_holder(self, ox: float, oy: float) -> int:
+        """The side holding the objective at (ox, oy): an unrouted unit in play within 3" and no enemy one (-1: none)."""
+        near = [False, False]
+        for u in self.units:
+            if u.in_play and u.confidence != ROUTED and math.hypot(u.x - ox, u.y - oy) <= OBJECTIVE_RADIUS:
+                near[u.side] = True
+        if near[0] != near[1]:
+            return 0 if near[0] else 1
+        return -1
+
     def victory_points(self) -> tuple[int, int]:
         vp = [0, 0]
         for _, ox, oy, v in self.objectives:
-            near = [False, False]
-            for u in self.units:
-                if u.in_play and u.confidence != ROUTED and math.hypot(u.x - ox, u.y - oy) <= OBJECTIVE_RADIUS:
-                    near[u.side] = True
-            if near[0] != near[1]:
-                vp[0 if near[0] else 1] += v
+            side = self.objective_holder(ox, oy)
+            if side >= 0:
+                vp[side] += v
         for u in self.units:
-            if not u.in_play and not u.merged:
+            if not u.in_play and not u.merged and not u.evacuated and not u.inbound:
                 vp[1 - u.side] += 1
         for hook in VP_HOOKS:
             hook(self, vp)
@@ -976,7 +1087,7 @@ class Game:
         """A save: the scenario, seed, options and every decision (replayed exactly on load)."""
         if not isinstance(self.dice, SeededDice):
             raise SaveFormatError("only games rolling the seeded generator can be saved")
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "scenario": self.scenario, "seed": self.seed,
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "scenario": self.source_scenario, "seed": self.seed,
                 "options": self.options, "decisions": [list(o) for o in self.history],
                 "digest": self.state_digest()}
 
@@ -1018,7 +1129,7 @@ class Game:
         return g
 
     def clone(self) -> "Game":
-        memo = {id(self.bf): self.bf, id(self.scenario): self.scenario}
+        memo = {id(self.bf): self.bf, id(self.scenario): self.scenario, id(self.source_scenario): self.source_scenario}
         return copy.deepcopy(self, memo)
 
     def snapshot(self) -> dict:

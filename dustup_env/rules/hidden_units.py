@@ -50,8 +50,8 @@ class MarkerRemoved(Event):
 
 # options that give a hidden unit's position away (taken by the hidden unit itself) -> reason
 REVEALING = {
-    "move": "moved", "withdraw": "moved", "occupy": "moved", "contact": "moved",
-    "shoot": "fired", "fire": "fired",
+    "move": "moved", "withdraw": "moved", "occupy": "moved", "contact": "moved", "evacuate": "moved",
+    "shoot": "fired", "fire": "fired", "shoot_weapon": "fired", "throw": "fired",
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }

@@ -250,6 +250,11 @@ def _on_activation(game, u: Unit) -> None:
 
 
 def _on_moved(game, u: Unit, start=None, withdraw=False) -> None:
+    check_sight_both(game, u)
+
+
+def check_sight_both(game, u: Unit) -> None:
+    """First sight both ways after ``u``'s leader changed place (a move, or a reorganise shifting the leader)."""
     check_sight(game, u)
     for uid in game.side_units[1 - u.side]:
         e = game.units[uid]

@@ -39,8 +39,11 @@ def _too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) ->
     return False
 
 
-def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: bool = False):
-    """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point."""
+def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: int = 0):
+    """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point.
+
+    ``power_armour``: the unit's movement column (``Unit.terrain_column``; a bool still selects the
+    infantry or power-armour column)."""
     x0, y0 = unit.x, unit.y
     dx, dy = px - x0, py - y0
     dist = math.hypot(dx, dy)

@@ -15,7 +15,11 @@ Game option ``"activation"``:
   the last chit, and the turn then ends.
 * ``"cards"``: each unit in play has a card; every draw (``roll_n(cards left)`` picks one of the
   remaining cards in uid order, i.e. the deck is shuffled one card at a time) activates that unit
-  directly: no activate decision and no passing.  The turn ends when the deck is empty.
+  directly: no activate decision and no passing.  The turn ends when the deck is empty.  With
+  ``"turn_end_card"`` the deck also holds the random "turn end" card (last in the deck order): when it
+  is drawn the turn ends at once and the units whose cards were not drawn do not activate this turn.
+  The text defines no random event cards ("offers the potential to include random event cards"), so
+  there are none to put in the deck (RN-356).
 """
 from __future__ import annotations
 
@@ -42,6 +46,14 @@ class CardDrawn(Event):
     cards_left: int
 
 
+@_event
+class TurnEndCardDrawn(Event):
+    roll: int  # 0 when no roll was needed
+    cards_left: int  # unit cards not drawn: those units do not activate this turn
+
+TURN_END = -1  # the turn-end card in the deck
+
+
 def _setup(game) -> None:
     mode = game.options["activation"]
     if mode not in MODES:
@@ -52,6 +64,10 @@ def _setup(game) -> None:
         raise ScenarioError("game option chit_quality_variant needs activation: chits")
     if not isinstance(game.options["night"], bool):
         raise ScenarioError("game option night must be true or false")
+    if not isinstance(game.options["turn_end_card"], bool):
+        raise ScenarioError("game option turn_end_card must be true or false")
+    if game.options["turn_end_card"] and mode != "cards":
+        raise ScenarioError("game option turn_end_card needs activation: cards")
 
 
 def _end_turn(game) -> None:
@@ -64,7 +80,7 @@ def chit_count(game, side: int) -> int:
     variant = game.options["chit_quality_variant"]
     for uid in game.side_units[side]:
         u = game.units[uid]
-        if not u.in_play:
+        if not u.in_play and not u.inbound:  # a reinforcement's counter has a chit too (rules/inbound.py)
             continue
         n += 1
         if variant:
@@ -130,7 +146,9 @@ class CardDraw:
     @staticmethod
     def start_turn(game) -> None:
         game.initiative_winner = -1
-        game.extra["deck"] = [u.uid for u in game.units if u.in_play]
+        game.extra["deck"] = [u.uid for u in game.units if u.in_play or u.inbound]
+        if game.options["turn_end_card"]:
+            game.extra["deck"].append(TURN_END)
         CardDraw.next(game)
 
     @staticmethod
@@ -139,9 +157,17 @@ class CardDraw:
         while deck:
             roll = game.dice.roll_n(len(deck)) if len(deck) > 1 else 0
             uid = deck.pop(roll - 1 if roll else 0)
+            if uid == TURN_END:
+                game.emit(TurnEndCardDrawn(roll, len(deck)))
+                deck.clear()
+                break
             game.emit(CardDrawn(uid, roll, len(deck)))
             u = game.units[uid]
             if not game.can_activate(u):  # (a detachment acts through its parent)
+                continue
+            if u.inbound:  # a reinforcement's card moves its counter along the inbound track
+                from .inbound import advance
+                advance(game, u)
                 continue
             u.activated = True
             game.current = u.side

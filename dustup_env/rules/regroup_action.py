@@ -27,6 +27,8 @@ from __future__ import annotations
 import math
 
 from . import game as _game
+from .battlefield import terrain_column
+from .data import armoury
 from .detach_element_action import COMMAND_RANGE, add_figures, rejoin
 from .dice import die_name, die_sides
 from .events import Event, _event
@@ -106,6 +108,12 @@ def combine(game, u: Unit, p: Unit) -> None:
     u.propped = u.propped and p.propped
     u.complete_concealment = False
     u.grenades = u.grenades or p.grenades
+    u.specialist_grenade = u.specialist_grenade or p.specialist_grenade
+    u.heavy_equipment = u.heavy_equipment or p.heavy_equipment
+    if (u.amphibious, u.wading) != (p.amphibious, p.wading):  # the merged unit keeps only what both can do
+        u.amphibious = u.amphibious and p.amphibious
+        u.wading = (u.wading or u.amphibious) and (p.wading or p.amphibious) and not u.amphibious
+        u.terrain_column = terrain_column(armoury()[1][u.armour].power_armour, u.amphibious, u.wading)
     u.medical_team = u.medical_team and p.medical_team
     u.under_fire_before = u.under_fire_before or p.under_fire_before
     u.suppressed_before = u.suppressed_before or p.suppressed_before

@@ -2,7 +2,16 @@
 
 Game option ``"seize_tokens"``: tokens per side (an int for both, or ``[side 0, side 1]``; 0 = the
 standard rules).  Only with the alternating activation sequence ("interrupt the normal alternating
-activation sequence").
+activation sequence").  Tokens awarded by the text's suggestions (RN-355):
+
+* ``"seize_tokens_veterans"``: "each player might receive an initiative token for every veteran or
+  elite unit in their army": +1 token per unit of veteran (D10) or elite (D12) quality at the start
+  (after any random quality), on top of ``seize_tokens``.
+* ``"seize_tokens_objectives"``: "an additional initiative token can be awarded during the game for
+  achieving an objective": +1 token to a side the first time it holds each scenario objective (as for
+  victory: an unrouted unit within 3" and no enemy one) and for each scenario task it completes.
+  Checked whenever a normal activation is due (before the seize window), so a token earned in an
+  activation can be spent from the next window on.
 
 The window: whenever a normal activation is due (side A is about to choose a unit), the other side B
 gets a decision of kind ``"seize"`` if it has a token and an unactivated unit in play:
@@ -17,6 +26,7 @@ from __future__ import annotations
 
 from . import events as ev
 from . import game as _game
+from .dice import D10
 from .errors import ScenarioError
 from .events import Event, _event
 
@@ -35,6 +45,14 @@ class InitiativeTakenBack(Event):
     tokens_left: int
 
 
+@_event
+class SeizeTokenAwarded(Event):
+    side: int
+    reason: str  # "objective" | "task"
+    name: str
+    tokens: int  # the side's tokens after the award
+
+
 def _tokens_option(game) -> list[int]:
     t = game.options["seize_tokens"]
     if isinstance(t, bool) or not (isinstance(t, int) or (isinstance(t, (list, tuple)) and len(t) == 2
@@ -49,18 +67,54 @@ def _tokens_option(game) -> list[int]:
 
 def _setup(game) -> None:
     tokens = _tokens_option(game)
-    if any(tokens):
+    for opt in ("seize_tokens_veterans", "seize_tokens_objectives"):
+        if not isinstance(game.options[opt], bool):
+            raise ScenarioError(f"game option {opt} must be true or false, not {game.options[opt]!r}")
+    if game.options["seize_tokens_veterans"]:
+        for u in game.units:
+            if u.quality >= D10:  # veteran or elite
+                tokens[u.side] += 1
+    objectives = game.options["seize_tokens_objectives"]
+    if any(tokens) or objectives:
         if game.options["activation"] != "alternate":
-            raise ScenarioError("seize_tokens needs the alternating activation sequence (activation: alternate)")
+            raise ScenarioError("seize_tokens (and the seize_tokens_veterans / seize_tokens_objectives awards) need "
+                                "the alternating activation sequence (activation: alternate)")
         game.extra["seize_tokens"] = tokens
+        if objectives:
+            game.extra["seize_awarded"] = [[], []]  # "objective:<i>" / "task:<i>" already awarded to each side
+
+
+def _award(game) -> None:
+    """One token per objective first held and per task done, for each side (seize_tokens_objectives)."""
+    awarded = game.extra["seize_awarded"]
+    tokens = game.extra["seize_tokens"]
+    for i, (name, ox, oy, _) in enumerate(game.objectives):
+        side = game.objective_holder(ox, oy)
+        key = f"objective:{i}"
+        if side >= 0 and key not in awarded[side]:
+            awarded[side].append(key)
+            tokens[side] += 1
+            game.emit(SeizeTokenAwarded(side, "objective", name, tokens[side]))
+    tasks = game.scenario.get("tasks")
+    if tasks:
+        for u in game.units:
+            for i in u.tasks_done:
+                key = f"task:{i}"
+                if key not in awarded[u.side]:
+                    awarded[u.side].append(key)
+                    tokens[u.side] += 1
+                    game.emit(SeizeTokenAwarded(u.side, "task", tasks[i]["name"], tokens[u.side]))
 
 
 def _candidates(game, side: int) -> list:
-    return [uid for uid in game.side_units[side] if game.can_activate(game.units[uid])]
+    return [uid for uid in game.side_units[side]
+            if game.can_activate(game.units[uid]) and not game.units[uid].inbound]  # units only, not counters
 
 
 def _window(game) -> None:
     """ACTIVATION_HOOK: side ``game.current`` is due; the other side may seize the initiative."""
+    if "seize_awarded" in game.extra:
+        _award(game)
     tokens = game.extra.get("seize_tokens")
     if not tokens:
         return

@@ -17,6 +17,13 @@ GRENADE_THROWERS = 2  # up to two figures may throw hand grenades
 # fire modes offered as options (the rulebook's choices of which weapons fire)
 FIRE_MODES = ("all", "suppressive", "small_arms", "support", "half", "grenades")
 
+# issue 3: the weapons fired on their own (options ``("shoot_weapon", target, k)`` and
+# ``("throw", target, what)``; internal fire modes so that every shot goes through one plan):
+SUPPORT_SLOTS = 4  # ("shoot_weapon", target, k): the unit's k-th support-weapon figure (figure order), k < 4
+WEAPON_MODES = tuple(f"weapon{k}" for k in range(SUPPORT_SLOTS))
+THROWS = ("one", "alone", "specialist")  # ("throw", target, what)
+THROW_MODES = {"one": "grenade_one", "alone": "grenade_alone", "specialist": "specialist_grenade"}
+
 NO_ENGAGE = -1
 
 

@@ -28,7 +28,7 @@ from .forces import KILLED, Unit
 from .move_action import reform
 
 COLUMN_SPACING = 1.0
-_ALLOWED = frozenset(("end", "move", "reorganise", "recover", "withdraw"))
+_ALLOWED = frozenset(("end", "move", "reorganise", "recover", "withdraw", "evacuate"))
 
 
 @_event
