@@ -119,3 +119,63 @@ def test_night_fighting_shifts_the_target_die_up_twice():
     assert g.fire_plan(1, 2, "all")["target_die"] == D8
     g = begin(scn, [])
     assert g.fire_plan(0, 2, "all")["target_die"] == D8
+
+
+# ------------------------------------------------------------------ seed 003 Cover and Concealment: spotting
+def spotting_scn(observer=(20, 22), size=None):
+    """Blue observer A (uid 0); Red B far away and H (uid 2) hidden in a wood with one dummy (RN-400)."""
+    h = unit("H", (20, 30), hidden=True, **({"size": size} if size else {}))
+    scn = scenario([unit("A", observer)], [unit("B", (44, 46)), h], terrain=[rect("light_woods", 10, 28, 34, 34)])
+    scn["sides"][1]["dummies"] = [[14, 30]]
+    return scn
+
+
+def test_house_concealment_shifts_the_range_die_for_spotting():
+    from dustup_env.rules.detect_action import house_concealed
+    # standard rules: no concealment shift (8": D8)
+    g = begin(spotting_scn())
+    activate(g, 0)
+    assert not house_concealed(g, g.units[0], 20, 30)
+    add_dice(g, ("d8", 3), ("d8", 5), ("d4", 4))
+    g.apply(("detect", 1))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d8" and not g.units[2].hidden
+    # house rules: the marker in the wood is partially concealed: D8 +1 = D10, the same rolls now fail
+    g = begin(spotting_scn(), options=HOUSE)
+    activate(g, 0)
+    add_dice(g, ("d10", 5), ("d8", 5), ("d4", 4))
+    g.apply(("detect", 1))
+    ev = last_event(g, "DetectionAttempted")
+    assert (ev["range_die"], ev["result"]) == ("d10", "none") and g.units[2].hidden
+    assert g.dice.remaining == 0
+
+
+def test_house_concealment_is_a_closed_shift_net_of_the_size_shift():
+    from dustup_env.rules.detect_action import range_die
+    assert range_die(30.0, concealed=True) == D12  # D12 stays D12 (closed), still detectable under 48"
+    assert range_die(48.0, concealed=True) is None
+    assert range_die(5.0, size=2, concealed=True) == D8 and range_die(15.0, concealed=True) == D12
+    g = begin(spotting_scn(observer=(20, 2)), options=HOUSE)  # 28": D12 band
+    activate(g, 0)
+    add_dice(g, ("d12", 12), ("d8", 1), ("d4", 1))
+    g.apply(("detect", 1))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d12" and g.dice.remaining == 0
+    g = begin(spotting_scn(size=2), options=HOUSE)  # size 2: -1, concealed +1: D8 at 8"
+    activate(g, 0)
+    add_dice(g, ("d8", 1), ("d8", 2), ("d4", 2))
+    g.apply(("detect", 1))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d8" and not g.units[2].hidden
+
+
+def test_house_concealment_needs_concealing_terrain_at_or_before_the_marker():
+    from dustup_env.rules.detect_action import house_concealed
+    g = begin(spotting_scn(), options=HOUSE)
+    a = g.units[0]
+    assert house_concealed(g, a, 20, 30)  # in the wood
+    assert not house_concealed(g, a, 40, 24)  # in the open, nothing in between
+    assert house_concealed(g, a, 37, 30)  # in the open beyond a corner of the wood: seen through it
+    # a marker moved into the open (as a test device) is spotted without the shift: 8" D8
+    activate(g, 0)
+    g.markers[0].update(x=20.0, y=26.0)  # the dummy, 4" away in the open
+    add_dice(g, ("d8", 1), ("d8", 2), ("d4", 2))
+    g.apply(("detect", 0))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d8" and g.markers[0]["removed"]

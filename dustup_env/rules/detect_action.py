@@ -12,6 +12,11 @@ Night Vision (game option ``"night"``): with unaided vision the ranges are divid
 16"); enhanced and superior sensors behave as in daylight.  Aided vision (binoculars) is not
 "augmented vision", so it is divided too (rules notes).
 
+Seed 003 Cover and Concealment (house rules, game option ``close_combat: "house"``): concealment "provides
+a +1 range die shift for shooting and spotting", so a marker that is partially concealed from the observer
+(in concealing terrain, or seen through it, as for shooting) shifts the range die up one (closed: a D12 stays
+a D12; net of the size shift) -- RN-400.  The standard rules have no concealment shift for detection.
+
 Dice order: target range die, observer quality die, observer sensor die.
 """
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import math
 
 from . import game as _game
-from .dice import D4, D8, D10, D12, die_name
+from .dice import D8, D10, D12, die_name, shift_closed
 from .events import Event, _event
 from .hidden_units import MarkerRemoved, reveal
 
@@ -49,13 +54,23 @@ def max_range(game, u) -> float:
     return MAX_RANGE / NIGHT_DIVISOR if night_limited(game, u) else MAX_RANGE
 
 
-def range_die(distance: float, size: int = 1, night: bool = False) -> int | None:
-    """The target's range die, or None when detection is impossible at this distance."""
+def range_die(distance: float, size: int = 1, night: bool = False, concealed: bool = False) -> int | None:
+    """The target's range die, or None when detection is impossible at this distance.  ``concealed``: the
+    seed 003 concealment shift (+1); the net shift with the size shift (-1) is closed (D4..D12)."""
     div = NIGHT_DIVISOR if night else 1.0
     for limit, die in DAYLIGHT_RANGES:
         if distance < limit / div:
-            return max(D4, die - 1) if size > 1 else die
+            return shift_closed(die, (-1 if size > 1 else 0) + (1 if concealed else 0))
     return None
+
+
+def house_concealed(game, u, x: float, y: float) -> bool:
+    """Seed 003 Cover and Concealment (house rules only): the point ``(x, y)`` is partially concealed from
+    ``u``'s leader -- in concealing terrain, or seen through concealing terrain (as for shooting)."""
+    if game.options["close_combat"] != "house":
+        return False
+    bf = game.bf
+    return bf.conceals(x, y) or bf.sight(u.x, u.y, x, y).concealed
 
 
 def detect_options(game, u, status) -> list:
@@ -85,7 +100,8 @@ def do_detect(game, u, opt) -> None:
     m = game.markers[i]
     target = game.units[m["unit"]] if m["unit"] >= 0 else None
     dist = math.hypot(m["x"] - u.x, m["y"] - u.y)
-    rdie = range_die(dist, target.size if target is not None else 1, night_limited(game, u))
+    rdie = range_die(dist, target.size if target is not None else 1, night_limited(game, u),
+                     house_concealed(game, u, m["x"], m["y"]))
     if rdie is None:  # pragma: no cover - not offered
         return
     dice = game.dice
