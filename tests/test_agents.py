@@ -36,15 +36,19 @@ def test_unknown_agent_and_scenario_are_clear_errors(capsys):
 
 def test_bots_answer_the_new_assault_decisions_as_before():
     """The issue 3 gap decisions reach the bots' existing fallbacks, which keep their doctrine: one defender per
-    assault, no special-weapon split, occupy after a multiple withdrawal, and the first promotion offered."""
+    assault, no special-weapon split, occupy after a multiple withdrawal (and after a mid-combat withdrawal in the
+    house close combat), no house pursuit, and the first promotion offered."""
     from dustup_env.rules import Decision
     from dustup_env.rules.game import Game
     g = Game("skirmish", seed=0)
     cases = [Decision(0, "assault_targets", 0, (("defenders_chosen",), ("add_defender", 5))),
              Decision(0, "special_weapons", 0, (("no_split",), ("split_special",))),
              Decision(0, "assault_follow_up", 0, (("occupy",), ("follow", 4), ("follow", 5))),
-             Decision(0, "assault_follow_up", 0, (("defenders_chosen",), ("follow", 5)))]
-    want = [("defenders_chosen",), ("no_split",), ("occupy",), ("defenders_chosen",)]
+             Decision(0, "assault_follow_up", 0, (("defenders_chosen",), ("follow", 5))),
+             # house close combat: occupy a position vacated mid-combat; no pursuit (the author's advice)
+             Decision(0, "house_occupy", 0, (("occupy",), ("halt",))),
+             Decision(0, "house_pursuit", 0, (("halt",), ("follow", 5)))]
+    want = [("defenders_chosen",), ("no_split",), ("occupy",), ("defenders_chosen",), ("occupy",), ("halt",)]
     for name in ("scripted", "easy", "medium", "hard", "defensive"):
         bot = make_agent(name, 0)
         assert [bot.choose(g, d) for d in cases] == want, name

@@ -1,10 +1,12 @@
 """Seed 003 house rules close combat (game option close_combat="house") and Night Fighting (option night)."""
+import pytest
 from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit
 
+from dustup_env.rules import ScenarioError
 from dustup_env.rules.assault_action import begin_assault
 from dustup_env.rules.close_combat_house import melee_dice, resolve_melee
-from dustup_env.rules.dice import D4, D6, D8, D10, D12, ScriptedDice
-from dustup_env.rules.forces import BROKEN, KILLED, ROUTED, SHAKEN, STEADY, WOUNDED
+from dustup_env.rules.dice import D6, D8, D10, D12, ScriptedDice
+from dustup_env.rules.forces import BROKEN, ROUTED, SHAKEN, WOUNDED
 
 HOUSE = {"close_combat": "house"}
 END_TURN = [("d8", 8), ("d8", 1)]
@@ -81,16 +83,100 @@ def test_first_round_defender_shift_and_morale_shifts_then_a_draw_fights_again()
     assert g.decision().kind == "assault_response" and g.dice.remaining == 0
 
 
+def test_figures_killed_in_a_round_do_not_strike_in_the_next():
+    g = close()
+    # round 1: A misses; B scores 2 hits (14 / 8 = 1 r6, d8 2) and kills A's figures 1 and 2
+    add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1),
+             ("d8", 1), ("d10", 9), ("d6", 5), ("d8", 2),
+             ("d8", 2), ("d8", 3), ("d6", 5), ("d6", 2), ("d6", 6), ("d6", 2))
+    g.apply(("assault", 1))
+    assert g.units[0].n_able() == 6
+    g.apply(("stand",))
+    # reaction: a draw (A d8 -4 for two killed: d4, the excess shifts B up: d12);
+    # round 2: A strikes with its 6 able rifles (d6, not d8)
+    add_dice(g, ("d4", 3), ("d12", 3),
+             ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "draw_continue"
+    s = events_of(g, "StrikeResolved")[-2:]
+    assert [(e["round"], e["striker"], e["striker_dice"]) for e in s] == [(2, 0, ["d8", "d6"]), (2, 1, ["d10", "d6"])]
+    assert g.dice.remaining == 0
+
+
 def test_voluntary_withdrawal_after_a_round():
     g = close()
     add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
     g.apply(("assault", 1))
-    add_dice(g, ("d6", 2), *END_TURN)
+    add_dice(g, ("d6", 2))
     g.apply(("withdraw",))
     b = g.units[1]
     assert b.confidence == SHAKEN and b.y > 13.5
     assert not events_of(g, "CourageTested") and g.dice.remaining == 0
-    assert g.decision().kind == "initiative"
+    # the attacker left in the combat may occupy the vacated position (RN-402)
+    d = g.decision()
+    assert (d.kind, d.side, d.unit, d.options) == ("house_occupy", 0, 0, (("occupy",), ("halt",)))
+    add_dice(g, *END_TURN)
+    g.apply(("halt",))
+    assert (g.units[0].x, g.units[0].y) == (24, 10) and g.decision().kind == "initiative"
+
+
+def test_the_opponent_may_occupy_the_position_vacated_by_a_mid_combat_withdrawal():
+    g = close()
+    add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("assault", 1))
+    g.units[0].propped = True  # (test device) occupying is a move: a prop would end
+    add_dice(g, ("d6", 2))
+    g.apply(("withdraw",))
+    add_dice(g, *END_TURN)  # no roll for occupying
+    g.apply(("occupy",))
+    a = g.units[0]
+    assert (a.x, a.y) == (24, 13.5) and not a.propped
+    mv = last_event(g, "Moved")
+    assert (mv["unit"], mv["roll"], mv["end"]) == (0, 0, [24, 13.5])
+    assert "0:occupied" in last_event(g, "AssaultEnded")["result"] and g.decision().kind == "initiative"
+    assert g.dice.remaining == 0
+
+
+def test_an_attacker_withdrawing_mid_combat_leaves_its_position_to_the_defender():
+    g = close()
+    add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("assault", 1))
+    g.apply(("stand",))  # the defender stands, the attacker withdraws
+    add_dice(g, ("d6", 2))
+    g.apply(("withdraw",))
+    assert g.units[0].y < 10
+    d = g.decision()
+    assert (d.kind, d.side, d.unit) == ("house_occupy", 1, 1)
+    add_dice(g, *END_TURN)
+    g.apply(("occupy",))
+    assert (g.units[1].x, g.units[1].y) == (24, 10) and g.dice.remaining == 0
+
+
+def test_only_opponents_left_out_of_the_fight_may_occupy():
+    # A (10) fights B and C; B withdraws after the round: A still fights C, so nobody is offered the position
+    g = close(att={"figures": (("rifle", 10),)}, dfn={"figures": (("rifle", 8),), "pos": (21, 13.5)},
+              extra_red=[unit("C", (27, 13.5), figures=[{"weapon": "rifle", "count": 6}], confidence="steady",
+                              armour="partial_light", quality="d10")])
+    add_dice(g, ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d8", 1),
+             ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    begin_assault(g, [0], [1, 2], via_action=True)
+    add_dice(g, ("d6", 2))
+    g.apply(("withdraw",))  # B
+    d = g.decision()
+    assert (d.kind, d.unit) == ("assault_response", 2)  # C is asked next; then A; no occupy decision
+    g.apply(("stand",))
+    assert g.decision().unit == 0
+    # reaction test of A against C (no casualties): a draw fights on; A keeps its place and now strikes C with
+    # all its 10 figures (d10), the split being made anew each round
+    add_dice(g, ("d8", 4), ("d10", 4),
+             ("d10", 10), ("d8", 1), ("d10", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "draw_continue"
+    assert all(m["unit"] != 0 for m in events_of(g, "Moved"))
+    s = events_of(g, "StrikeResolved")[-2:]
+    assert [(e["round"], e["striker"], e["target"], e["striker_dice"]) for e in s] == [
+        (2, 0, 2, ["d8", "d10"]), (2, 2, 0, ["d10", "d6"])]
+    assert g.decision().kind == "assault_response" and g.dice.remaining == 0
 
 
 def test_multiple_squads_split_their_attacks_evenly():
@@ -179,3 +265,119 @@ def test_house_concealment_needs_concealing_terrain_at_or_before_the_marker():
     add_dice(g, ("d8", 1), ("d8", 2), ("d4", 2))
     g.apply(("detect", 0))
     assert last_event(g, "DetectionAttempted")["range_die"] == "d8" and g.markers[0]["removed"]
+
+
+# ------------------------------------------------------------------ seed 003 optional pursuit (RN-401)
+PURSUIT = {"close_combat": "house", "house_pursuit": True}
+
+
+def lost_round(options=PURSUIT, then=()):
+    """Round 1 all misses, both stand; reaction 2 vs 5: the attacker loses two levels (Broken) and withdraws 2"."""
+    g = close(options=options)
+    add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("assault", 1))
+    g.apply(("stand",))
+    add_dice(g, ("d8", 2), ("d10", 5), ("d6", 1), *then)
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "attacker_loses_two"
+    assert g.units[0].confidence == BROKEN and (g.units[0].x, g.units[0].y) == (24, 8)
+    return g
+
+
+def test_pursuit_is_off_by_default_and_needs_the_house_close_combat():
+    g = lost_round(HOUSE, then=END_TURN)
+    assert g.decision().kind == "initiative" and not events_of(g, "Pursued")  # the combat (and turn) ended
+    assert g.options["house_pursuit"] is False
+    with pytest.raises(ScenarioError, match="house_pursuit needs close_combat 'house'"):
+        close(options={"house_pursuit": True})
+    with pytest.raises(ScenarioError, match="house_pursuit must be true or false"):
+        close(options={"close_combat": "house", "house_pursuit": 1})
+
+
+def test_the_winner_pursues_catches_and_fights_a_further_round_at_the_new_morale():
+    g = lost_round()
+    d = g.decision()
+    assert (d.kind, d.side, d.unit, d.options) == ("house_pursuit", 1, 1, (("halt",), ("follow", 0)))
+    # B rolls its own movement die (d6 3: 6") and reaches A; round 2: A Broken strikes with d8 -2 = d4 and is
+    # the target on d4; B (the defender) has no first-round bonus any more
+    add_dice(g, ("d6", 3), ("d10", 10), ("d4", 1), ("d8", 1), ("d4", 4), ("d10", 1), ("d6", 1))
+    g.apply(("follow", 0))
+    p = last_event(g, "Pursued")
+    assert (p["unit"], p["target"], p["roll"], p["points"], p["caught"]) == (1, 0, 3, 6.0, True)
+    assert (g.units[1].x, g.units[1].y) == (24, 10.5)
+    s = events_of(g, "StrikeResolved")[-2:]
+    assert [(e["round"], e["striker"], e["striker_dice"], e["target_die"]) for e in s] == [
+        (2, 0, ["d4", "d8"], "d10"), (2, 1, ["d10", "d6"], "d4")]
+    d = g.decision()
+    assert (d.kind, d.unit) == ("assault_response", 1) and g.dice.remaining == 0
+    # the further round ends like any other: the reaction test at the new morale (house morale -2 on A)
+    g.apply(("stand",))
+    add_dice(g, ("d4", 1), ("d10", 5), ("d6", 1))
+    g.apply(("stand",))
+    ct = last_event(g, "CourageTested")
+    assert ct["attacker_shifts"] == [("house_morale", -2)] and ct["result"] == "attacker_loses_two"
+    assert g.units[0].confidence == ROUTED and g.decision().kind == "house_pursuit"
+
+
+def test_a_pursuit_that_falls_short_ends_the_combat_two_inches_away():
+    g = lost_round()
+    add_dice(g, ("d6", 1), *END_TURN)  # 2": not enough to reach A (4" away)
+    g.apply(("follow", 0))
+    p = last_event(g, "Pursued")
+    assert p["caught"] is False and p["end"] != p["start"]
+    from dustup_env.rules.assault_action import figure_gap
+    assert figure_gap(g.units[0], g.units[1]) >= 2.0 - 1e-9
+    assert last_event(g, "AssaultEnded") and g.decision().kind == "initiative" and g.dice.remaining == 0
+
+
+def test_declining_the_pursuit():
+    g = lost_round()
+    add_dice(g, *END_TURN)
+    g.apply(("halt",))
+    assert (g.units[1].x, g.units[1].y) == (24, 13.5) and not events_of(g, "Pursued")
+    assert last_event(g, "AssaultEnded") and g.decision().kind == "initiative" and g.dice.remaining == 0
+
+
+def test_no_pursuit_after_a_voluntary_withdrawal_or_a_drop_free_withdrawal():
+    from dustup_env.rules.close_combat_house import _pursuers
+    g = close(options=PURSUIT)
+    add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    g.apply(("assault", 1))
+    add_dice(g, ("d6", 2))
+    g.apply(("withdraw",))
+    assert g.decision().kind == "house_occupy"  # a voluntary withdrawal: occupy, not pursue
+    p = {"a": 0, "d": 1}
+    assert _pursuers(g, [(p, "a", 0, 0)], {0}, []) == []  # the final draw: the attacker withdraws, no drop
+    assert _pursuers(g, [(p, "a", 1, 0)], {0}, []) == [[1, [0]]]
+    assert _pursuers(g, [(p, "a", 1, 0)], {0}, [{"a": 2, "d": 1}]) == []  # B still fights a draw elsewhere
+    g.units[1].confidence = ROUTED
+    assert _pursuers(g, [(p, "a", 1, 0)], {0}, []) == []  # a routed winner does not pursue
+
+
+def test_random_house_games_reach_occupy_and_pursuit_and_stay_encodable():
+    """Random play (house close combat with pursuit) on close-packed squads reaches both new decisions; every
+    option encodes to one index of the unchanged action space, and saves replay exactly."""
+    import random
+    from dustup_env.codec import N_ACTIONS, ActionCodec
+    from dustup_env.rules import Game
+    from test_assault import gaps_scenario
+    codec = ActionCodec()
+    seen = set()
+    for seed in range(40):
+        if {"house_occupy", "house_pursuit", "pursued"} <= seen:
+            break
+        g = Game(gaps_scenario(), seed=seed, options=PURSUIT)
+        rng = random.Random(seed)
+        while not g.over and len(g.history) < 3000:
+            d = g.decision()
+            idx = codec.indices(g, d)
+            assert len(set(idx)) == len(d.options) and all(0 <= i < N_ACTIONS for i in idx)
+            seen.add(d.kind)
+            assault = [o for o in d.options if o[0] == "assault"]
+            o = assault[0] if assault and rng.random() < 0.5 else rng.choice(d.options)
+            if d.kind == "house_pursuit" and o[0] == "follow":
+                seen.add("pursued")
+            g.apply(o)
+        h = Game.from_dict(g.to_dict())
+        assert h.state_digest() == g.state_digest()
+    assert {"house_occupy", "house_pursuit", "pursued"} <= seen, seen

@@ -96,7 +96,7 @@ class Invariants:
 
 # decision kinds of procedure frames (the assault steps); the acting side may be either side
 PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move",
-                   "assault_targets", "special_weapons")
+                   "assault_targets", "special_weapons", "house_occupy", "house_pursuit")
 
 
 def aggressive(g, rng):
@@ -416,12 +416,13 @@ def test_scenario_file_round_trip(tmp_path):
 # --- every game option on: 1,000 random games -----------------------------------------------------------
 def all_options(k: int) -> dict:
     """Every optional rule on, cycling the multi-valued ones (activation, close combat, night, extra hits);
-    seizing the initiative goes with alternating activation and the chit variant with chits (the rules
-    modules refuse the other combinations)."""
+    seizing the initiative goes with alternating activation, the chit variant with chits and the optional
+    pursuit with the house close combat (the rules modules refuse the other combinations)."""
     act = ("alternate", "chits", "cards")[k % 3]
     return {"seize_tokens": 2 if act == "alternate" else 0, "activation": act, "chit_quality_variant": act == "chits",
             "night": k % 2 == 0, "rally_double_half": True, "jamming": True,
-            "close_combat": ("dustup", "house")[(k // 3) % 2], "random_quality": True, "random_leadership": True,
+            "close_combat": ("dustup", "house")[(k // 3) % 2], "house_pursuit": (k // 3) % 2 == 1,
+            "random_quality": True, "random_leadership": True,
             "random_confidence": True, "power_armour_extraction": True, "extra_hits": k % 4 != 0,
             # issue 3: shooting/reorganise gaps
             "seize_tokens_veterans": act == "alternate", "seize_tokens_objectives": act == "alternate",

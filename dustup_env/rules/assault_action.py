@@ -193,6 +193,11 @@ def _init_hook(game) -> None:
     load_courage_table(game.options["courage_table"])  # validate now: a bad table is a ScenarioError at start
     if not isinstance(game.options["night"], bool):
         raise ScenarioError("game option night must be true or false")
+    pursuit = game.options["house_pursuit"]
+    if not isinstance(pursuit, bool):
+        raise ScenarioError("game option house_pursuit must be true or false")
+    if pursuit and cc != "house":
+        raise ScenarioError("game option house_pursuit needs close_combat 'house' (seed 003's optional pursuit)")
 
 
 # ---------------------------------------------------------------------------------------- geometry helpers
@@ -334,6 +339,15 @@ def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
     px = min(max(u.x + vx * WITHDRAW_FALLBACK, 0.0), game.bf.width)
     py = min(max(u.y + vy * WITHDRAW_FALLBACK, 0.0), game.bf.height)
     return px, py
+
+
+def occupy(game, u: Unit, x: float, y: float) -> None:
+    """``u`` occupies the position a withdrawn enemy unit vacated (its leader's old position): no roll."""
+    start = (u.x, u.y)
+    u.x, u.y = x, y
+    u.propped = False
+    u.complete_concealment = False
+    game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
 
 
 def drop_confidence(game, u: Unit, levels: int, reason: str) -> None:
@@ -728,13 +742,7 @@ class AssaultProcedure:
         elif st == "follow_up":
             a = units[d["cur"]]
             if opt[0] == "occupy":
-                x, y = d["old_pos"][str(d["target"][str(a.uid)])]
-                start = (a.x, a.y)
-                a.x, a.y = x, y
-                a.propped = False
-                a.complete_concealment = False
-                game.emit(Moved(a.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)),
-                                False))
+                occupy(game, a, *d["old_pos"][str(d["target"][str(a.uid)])])
                 d["result"][str(a.uid)] = "occupied"
                 self._next_mover(d)
             elif opt[0] == "follow":

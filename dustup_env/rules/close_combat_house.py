@@ -17,25 +17,46 @@ Once in contact, combat is squad against squad in rounds:
   reaction test (the standard outcome test with the casualty rows, morale applied to the quality die):
   the loser withdraws; a draw continues the combat (up to HOUSE_MAX_ROUNDS rounds, then the attacker
   withdraws without a drop as in the standard draw);
-- a squad engaged by several enemy squads splits its attacks evenly between them but takes one
-  reaction test per pairing with the total casualties it suffered.
+- a squad engaged by several enemy squads splits its attacks evenly between them (its able figures,
+  anew each round) but takes one reaction test per pairing with the total casualties it suffered;
+- after a voluntary withdrawal the opposing squads left in the combat may occupy the vacated position
+  (decision ``house_occupy``: ``("occupy",)`` / ``("halt",)``, RN-402);
+- optional pursuit (game option ``house_pursuit``, default off as the author advises): the winner of a
+  reaction test may pursue the withdrawing loser (decision ``house_pursuit``: ``("halt",)`` /
+  ``("follow", uid)``), rolling its own movement die; if it catches it, a further round is fought at the
+  loser's new morale (RN-401).
 
 Night Fighting is the game option ``night`` (see ``Game._plan_mode``).
 """
 from __future__ import annotations
 
+import math
 
 from . import game as _game
-from .assault_action import CourageTested, StrikeResolved, apply_hits, courage_roll, strike_dice, withdraw
+from .assault_action import (CourageTested, StrikeResolved, _enemy_figs, apply_hits, contact_walk, courage_roll,
+                             occupy, strike_dice, withdraw)
 from .dice import die_max, die_name, shift_closed
-from .events import LeaderLost
+from .events import Event, LeaderLost, _event
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
+from .move_action import move_path, reform
 
 HOUSE_MAX_ROUNDS = 3
 MORALE_ROWS = ("confident", "shaken")  # the house rules put morale on the quality die instead
 MORALE_SHIFT = {SHAKEN: -1, BROKEN: -2, ROUTED: -3}
 
-__all__ = ["house_start", "house_decision", "house_apply", "melee_dice", "resolve_melee", "HOUSE_MAX_ROUNDS"]
+__all__ = ["house_start", "house_decision", "house_apply", "melee_dice", "resolve_melee", "HOUSE_MAX_ROUNDS",
+           "Pursued"]
+
+
+@_event
+class Pursued(Event):
+    unit: int  # the pursuer
+    target: int  # the withdrawing unit
+    roll: int
+    points: float
+    start: tuple
+    end: tuple
+    caught: bool
 
 
 def morale_shift(u) -> int:
@@ -74,13 +95,14 @@ def _even_split(figs: list[int], k: int) -> list[list[int]]:
     return out
 
 
-def _pairs(proc, game, d) -> list[dict]:
-    """House pairings: every unit's able figures split evenly between its opponents (strikers)."""
-    base = proc.combat_pairs(game, d)
+def _assign(game, base) -> list[dict]:
+    """House pairings ``{"a", "d", "af", "df"}``: every unit's able figures (now) split evenly between its
+    opponents (its strikers in each pairing)."""
     units = game.units
+    pairs = [{"a": p["a"], "d": p["d"]} for p in base]
     by_a: dict = {}
     by_d: dict = {}
-    for p in base:
+    for p in pairs:
         by_a.setdefault(p["a"], []).append(p)
         by_d.setdefault(p["d"], []).append(p)
     for a_uid, ps in by_a.items():
@@ -89,7 +111,12 @@ def _pairs(proc, game, d) -> list[dict]:
     for x, ps in by_d.items():
         for p, figs in zip(ps, _even_split(units[x].able(), len(ps))):
             p["df"] = figs
-    return [{"a": p["a"], "d": p["d"], "af": p["af"], "df": p["df"]} for p in base]
+    return pairs
+
+
+def _pairs(proc, game, d) -> list[dict]:
+    """The first round's house pairings (the units in contact)."""
+    return _assign(game, proc.combat_pairs(game, d))
 
 
 def house_start(game, frame) -> None:
@@ -165,41 +192,138 @@ def _round(game, frame) -> None:
             q.append(p["a"])
     h["queue"] = [u for u in q if units[u].in_play and units[u].confidence != ROUTED]
     h["withdrew"] = []
+    h["vacated"] = {}
+    h["step"] = "withdraw"
     _advance(game, frame)
 
 
 def _advance(game, frame) -> None:
+    """Next pending decision of the round (withdraw, occupy, pursue), else the next automatic step."""
     d = frame.data
     h = d["house"]
-    if h["queue"]:
-        d["stage"] = "house"
-        return
-    _reactions(game, frame)
+    while True:
+        step = h["step"]
+        if step == "withdraw":
+            if h["queue"]:
+                break
+            h["occupy"] = _occupiers(game, h)
+            h["step"] = "occupy"
+        elif step == "occupy":
+            if h["occupy"]:
+                break
+            _reactions(game, frame)
+            return
+        elif step == "pursue":
+            if h["pursue"]:
+                break
+            _next_round(game, frame)
+            return
+        else:  # pragma: no cover - no other step
+            raise RuntimeError(f"house close combat has no step {step!r}")
+    d["stage"] = "house"
+
+
+def _engaged(h) -> set:
+    """Units of the round's pairings in which neither unit withdrew voluntarily."""
+    engaged = set()
+    for p in h["pairs"]:
+        if p["a"] not in h["withdrew"] and p["d"] not in h["withdrew"]:
+            engaged.update((p["a"], p["d"]))
+    return engaged
+
+
+def _can_move_on(u) -> bool:
+    return u.in_play and u.confidence != ROUTED and u.n_able() > 0
+
+
+def _occupiers(game, h) -> list:
+    """Seed 003 Voluntary Withdrawal: "The opposing squad(s) left in the combat automatically occupy the
+    vacated position (if desired)" -- every opponent of a unit that withdrew after this round, still able to
+    move and no longer engaged with another enemy unit, may occupy the nearest vacated position (RN-402).
+    Returns ``[[uid, x, y], ...]`` in the order of the withdrawals."""
+    units = game.units
+    engaged = _engaged(h)
+    out, seen = [], set()
+    for w in h["withdrew"]:
+        for p in h["pairs"]:
+            if w not in (p["a"], p["d"]):
+                continue
+            o = p["d"] if p["a"] == w else p["a"]
+            if o in seen or o in h["withdrew"] or o in engaged or not _can_move_on(units[o]):
+                continue
+            seen.add(o)
+            u = units[o]
+            spots = [h["vacated"][str(x)] for x in h["withdrew"] if any(
+                {x, o} == {q["a"], q["d"]} for q in h["pairs"])]
+            x, y = min(spots, key=lambda v: math.hypot(v[0] - u.x, v[1] - u.y))
+            out.append([o, x, y])
+    return out
 
 
 def house_decision(game, frame):
     h = frame.data["house"]
-    u = game.units[h["queue"][0]]
-    return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
+    units = game.units
+    if h["step"] == "withdraw":
+        u = units[h["queue"][0]]
+        return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
+    if h["step"] == "occupy":
+        u = units[h["occupy"][0][0]]
+        return _game.Decision(u.side, "house_occupy", u.uid, (("occupy",), ("halt",)))
+    uid, targets = h["pursue"][0]
+    u = units[uid]
+    return _game.Decision(u.side, "house_pursuit", u.uid, (("halt",),) + tuple(("follow", x) for x in targets))
 
 
 def house_apply(game, frame, opt) -> None:
     d = frame.data
     h = d["house"]
-    uid = h["queue"].pop(0)
-    if opt[0] == "withdraw":
-        h["withdrew"].append(uid)
-        units = game.units
-        away = [units[p["d"] if p["a"] == uid else p["a"]] for p in h["pairs"] if uid in (p["a"], p["d"])]
-        withdraw(game, units[uid], away, 1, "voluntary withdrawal from close combat")
-        d["result"][str(uid)] = "withdrew"
-        # units left with no opponent in the combat are not asked
-        engaged = set()
-        for p in h["pairs"]:
-            if p["a"] not in h["withdrew"] and p["d"] not in h["withdrew"]:
-                engaged.update((p["a"], p["d"]))
-        h["queue"] = [u for u in h["queue"] if u in engaged]
+    units = game.units
+    if h["step"] == "occupy":
+        uid, x, y = h["occupy"].pop(0)
+        if opt[0] == "occupy":
+            occupy(game, units[uid], x, y)
+            d["result"][str(uid)] = "occupied"
+    elif h["step"] == "pursue":
+        uid, _ = h["pursue"].pop(0)
+        if opt[0] == "follow":
+            _pursue(game, h, units[uid], units[int(opt[1])])
+    else:
+        uid = h["queue"].pop(0)
+        if opt[0] == "withdraw":
+            h["withdrew"].append(uid)
+            u = units[uid]
+            h["vacated"][str(uid)] = [u.x, u.y]
+            away = [units[p["d"] if p["a"] == uid else p["a"]] for p in h["pairs"] if uid in (p["a"], p["d"])]
+            withdraw(game, u, away, 1, "voluntary withdrawal from close combat")
+            d["result"][str(uid)] = "withdrew"
+            # units left with no opponent in the combat are not asked
+            engaged = _engaged(h)
+            h["queue"] = [u for u in h["queue"] if u in engaged]
     _advance(game, frame)
+
+
+def _pursue(game, h, u, t) -> None:
+    """Seed 003 pursuit: ``u`` rolls its own movement die (x2 inches, the movement rules of a contact move:
+    terrain, obstacles, 2" from other enemy units) toward the withdrawing unit ``t``; reaching it (base
+    contact, RN-401) catches it for a further round, else ``u`` stops as far as able, 2" away."""
+    roll = game.dice.roll(game.movement_die(u))
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    x, y, caught = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
+    if not caught:
+        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
+    was_dis = u.disorganised()
+    u.x, u.y = x, y
+    u.propped = False
+    if was_dis:
+        reform(u)
+        u.loose = False
+    if (x, y) != start:
+        u.complete_concealment = False
+    game.emit(Pursued(u.uid, t.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
+                      (round(x, 3), round(y, 3)), caught))
+    if caught:
+        h["caught"].append([h["winners"][str(u.uid)][str(t.uid)], u.uid, t.uid])
 
 
 def _reactions(game, frame) -> None:
@@ -239,10 +363,53 @@ def _reactions(game, frame) -> None:
         if loser:
             outcomes.append((p, loser, lv, 0))
     PROCEDURE.apply_outcomes(game, d, outcomes)
-    again = [p for p in again if units[p["a"]].in_play and units[p["d"]].in_play]
-    if again:
+    losers = {p[loser] for p, loser, _, _ in outcomes}
+    # a draw fights on only where neither unit withdrew after losing another pairing
+    again = [p for p in again if units[p["a"]].in_play and units[p["d"]].in_play
+             and p["a"] not in losers and p["d"] not in losers]
+    h["next"] = [{"a": p["a"], "d": p["d"]} for p in again]
+    h["pursue"], h["caught"], h["winners"] = _pursuers(game, outcomes, losers, again), [], {}
+    for uid, targets in h["pursue"]:
+        w = h["winners"].setdefault(str(uid), {})
+        for p, loser, _, _ in outcomes:
+            if uid in (p["a"], p["d"]) and p[loser] in targets:
+                w[str(p[loser])] = "a" if p["a"] == uid else "d"  # the pursuer's role in the pairing
+    h["step"] = "pursue"
+    _advance(game, frame)
+
+
+def _pursuers(game, outcomes, losers, again) -> list:
+    """Seed 003 optional pursuit (game option ``house_pursuit``): "If a squad withdraws as a result of the
+    morale, the opposing squad has the option to pursue" -- the winner of a reaction test whose loser withdrew
+    with a confidence drop and is still on the table, if the winner can move on (not routed, not withdrawing
+    itself, not still fighting a draw). Returns ``[[winner, [losers]], ...]``."""
+    if not game.options["house_pursuit"]:
+        return []
+    units = game.units
+    busy = {p["a"] for p in again} | {p["d"] for p in again}
+    out: dict = {}
+    for p, loser, lv, _ in outcomes:
+        w, t = (p["d"], p["a"]) if loser == "a" else (p["a"], p["d"])
+        if lv <= 0 or w in losers or w in busy or not _can_move_on(units[w]) or not units[t].in_play:
+            continue
+        targets = out.setdefault(w, [])
+        if t not in targets:
+            targets.append(t)
+    return [[w, ts] for w, ts in out.items()]
+
+
+def _next_round(game, frame) -> None:
+    """Another round for the draws and the caught pursuits (the pursuer keeps its role), else the end."""
+    d = frame.data
+    h = d["house"]
+    units = game.units
+    base = list(h["next"])
+    for role, w, t in h["caught"]:
+        base.append({"a": w, "d": t} if role == "a" else {"a": t, "d": w})
+    base = [p for p in base if units[p["a"]].in_play and units[p["d"]].in_play]
+    if base:
         h["round"] += 1
-        h["pairs"] = again
+        h["pairs"] = _assign(game, base)
         _round(game, frame)
         return
     d["stage"] = "done"

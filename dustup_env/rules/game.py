@@ -64,6 +64,7 @@ DEFAULT_OPTIONS = {
     "rally_double_half": False,  # optional Rally rule: > 2x target raises two levels, < half drops one
     "jamming": False,  # Communicate › Jamming: a side's scenario "jammer" die opposes the other side's "comms" die
     "close_combat": "dustup",  # "dustup" (seed 000 Assault Action) or "house" (seed 003 house rules)
+    "house_pursuit": False,  # seed 003's optional pursuit of a unit withdrawing after a lost reaction test (RN-401)
     "courage_table": None,  # None = data/courage_test.json; or a path / a table dict (assault courage test)
     "power_armour_extraction": False,  # optional: extract the occupant of a wrecked suit (reorganise "extract")
     "casevac_vp": 0,  # Casualty Evacuation: victory points per wounded figure carried off the table (RN-357)
