@@ -193,6 +193,23 @@ def test_multiple_squads_split_their_attacks_evenly():
     assert g.dice.remaining == 0 and g.decision().kind == "assault_response"
 
 
+def test_a_draw_does_not_fight_on_with_a_unit_that_lost_another_pairing():
+    g = close(att={"figures": (("rifle", 10),)}, dfn={"figures": (("rifle", 8),), "pos": (21, 13.5)},
+              extra_red=[unit("C", (27, 13.5), figures=[{"weapon": "rifle", "count": 6}], confidence="steady",
+                              armour="partial_light", quality="d10")])
+    add_dice(g, ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d8", 1),
+             ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d6", 1))
+    begin_assault(g, [0], [1, 2], via_action=True)
+    g.apply(("stand",))
+    g.apply(("stand",))
+    # A loses to B (2 vs 5: two levels, withdraws d6 1) and draws with C (4 vs 4): A has left, no second round
+    add_dice(g, ("d8", 2), ("d10", 5), ("d8", 4), ("d10", 4), ("d6", 1), *END_TURN)
+    g.apply(("stand",))
+    assert [e["result"] for e in events_of(g, "CourageTested")] == ["attacker_loses_two", "draw_continue"]
+    assert g.units[0].confidence == BROKEN and max(e["round"] for e in events_of(g, "StrikeResolved")) == 1
+    assert g.decision().kind == "initiative" and g.dice.remaining == 0
+
+
 def test_standard_rules_are_the_default():
     g = close(options=None)
     assert g.options["close_combat"] == "dustup" and g.options["night"] is False
