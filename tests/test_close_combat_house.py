@@ -398,3 +398,30 @@ def test_random_house_games_reach_occupy_and_pursuit_and_stay_encodable():
         h = Game.from_dict(g.to_dict())
         assert h.state_digest() == g.state_digest()
     assert {"house_occupy", "house_pursuit", "pursued"} <= seen, seen
+
+
+def test_a_commander_falling_in_house_close_combat_makes_the_subordinates_test():
+    """As in the standard close combat (RN-250): seeded house games until a Red assault kills or wounds the
+    Platoon HQ's leader in combat; its subordinates then take the commander-casualty test."""
+    from dustup_env.rules import Game
+    from test_command import platoon
+    for seed in range(300):
+        scn = platoon(hq_pos=(24, 30), squads=((10, 20), (38, 20)), red=[unit("R", (24, 33.5), (("rifle", 10),))])
+        g = Game(scn, seed=seed, options=HOUSE)
+        while g.decision().kind == "initiative":
+            g.apply(("first",))
+        d = g.decision()
+        if d.side != 1:
+            g.apply(("pass",) if ("pass",) in d.options else ("activate", 1))
+            g.apply(("end",))
+        g.apply(("activate", 3))
+        g.apply(("assault", 0))
+        while not g.over and g.decision().kind not in ("activate", "promote"):
+            g.apply(g.decision().options[0])
+        if any(e["type"] == "LeaderLost" and e["unit"] == 0 for e in g.event_log()):
+            break
+    else:
+        pytest.fail("no seed made the HQ leader a close-combat casualty")
+    assert events_of(g, "StrikeResolved") and last_event(g, "CommanderLost")["unit"] == 0
+    tests = [e for e in g.event_log() if e["type"] == "ConfidenceTested" and e["reason"] == "commander_casualty"]
+    assert sorted(e["unit"] for e in tests) == [1, 2]

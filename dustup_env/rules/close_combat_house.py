@@ -182,6 +182,7 @@ def _round(game, frame) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
+                game.run_hooks("leader_lost", u)  # a commander falling in close combat: subordinates test (RN-250)
     # voluntary withdrawal: defenders first, then attackers (units still able to fight)
     q = []
     for p in h["pairs"]:
