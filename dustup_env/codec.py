@@ -58,9 +58,9 @@ FAMILIES: tuple = (
     ("reorganise", (REORGANISE_MORE,)),
     ("assault", ("enemy",)),            # Assault Action: declare a close assault on an enemy unit
     ("stand", ()),                      # the defender stands and takes the courage test
-    ("occupy", ()),                     # the attacker occupies the withdrawn defender's position
+    ("occupy", ()),                     # the attacker occupies the withdrawn defender's position (house: either side)
     ("contact", ()),                    # the attacker (first or second move) attempts to contact
-    ("halt", ()),                       # the attacker gives up the second move to contact
+    ("halt", ()),                       # the attacker gives up the second move to contact (house: no occupy/pursuit)
     ("fire", ("mode",)),                # final defensive fire with these weapons
     ("hold_fire", ()),                  # no final defensive fire
     ("resolve", ("enemy",)),            # which pairing of a multiple-unit combat is resolved next
@@ -79,7 +79,7 @@ FAMILIES: tuple = (
     # --- issue 3: assault/casualty gaps --------------------------------------------------------
     ("add_defender", ("enemy",)),       # assault declaration: add another defender to the same assault
     ("defenders_chosen", ()),           # assault declaration / follow-up: no more units to add
-    ("follow", ("enemy",)),             # several defenders withdrew: continue the assault on this one
+    ("follow", ("enemy",)),             # several defenders withdrew: continue the assault on this one (house: pursue)
     ("split_special", ()),              # Special Close Combat Weapons: their figures fight as a detachment
     ("no_split", ()),                   # ... or stay in the unit's strike pool (the unit's impact)
     ("abandon", ()),                    # Moving Casualties: leave the unit's wounded where they lie

@@ -425,3 +425,25 @@ def test_a_commander_falling_in_house_close_combat_makes_the_subordinates_test()
     assert events_of(g, "StrikeResolved") and last_event(g, "CommanderLost")["unit"] == 0
     tests = [e for e in g.event_log() if e["type"] == "ConfidenceTested" and e["reason"] == "commander_casualty"]
     assert sorted(e["unit"] for e in tests) == [1, 2]
+
+
+# ------------------------------------------------------------------ seed 003 Bikes and Cavalry (infantry part)
+def test_mounted_cavalry_is_infantry_against_small_arms_and_in_house_close_combat():
+    """"They are treated as infantry when fired at by small arms and support weapons ... They have an armour
+    class calculated as for infantry. They are also able to engage in close combat as infantry do." (The class 1
+    vehicle against heavy weapons waits for the heavy weapons: rules-coverage, Armoured Dustup.)"""
+    foot = close()
+    cav = close(att={"movement": "cavalry"})
+    assert cav.units[0].mounted and not foot.units[0].mounted
+    for mode in ("all", "small_arms"):  # fired at exactly as the same squad on foot
+        assert cav.fire_plan(1, 0, mode) == foot.fire_plan(1, 0, mode)
+    # house close combat: the mounted squad assaults and is struck as infantry (quality die, infantry armour)
+    add_dice(cav, ("d10", 10), ("d8", 1), ("d8", 1),  # A's melee die from its 8 rifles, as on foot
+             ("d8", 1), ("d10", 9), ("d6", 5), ("d8", 2),  # B: 14 / 8 = 1 r6, d8 2 -> 2 hits on A's d8
+             ("d8", 2), ("d8", 3), ("d6", 4), ("d6", 3), ("d6", 1), ("d6", 1))  # A's armour d6 (partial light)
+    cav.apply(("assault", 1))
+    s = events_of(cav, "StrikeResolved")
+    assert [(e["striker_dice"], e["target_die"]) for e in s] == [(["d8", "d8"], "d10"), (["d10", "d6"], "d8")]
+    assert [(h["armour_die"], h["effect"]) for h in events_of(cav, "HitResolved")] == [("d6", "wound"), ("d6", "none")]
+    assert cav.units[0].figures[1].status == WOUNDED and cav.decision().kind == "assault_response"
+    assert cav.dice.remaining == 0

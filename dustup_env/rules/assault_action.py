@@ -16,6 +16,10 @@ kind                       side     options
 ``final_defensive_fire``   defender ``("fire", mode)``..., ``("hold_fire",)``
 ``second_move``            attacker ``("contact",)``, ``("halt",)``
 ``special_weapons``        owner    ``("no_split",)``, ``("split_special",)`` (before combat resolution)
+``house_occupy``           either   ``("occupy",)``, ``("halt",)`` (house close combat: the position vacated
+                                    by a withdrawal after a round)
+``house_pursuit``          either   ``("halt",)``, ``("follow", uid)`` (house close combat, game option
+                                    ``house_pursuit``: pursue a unit withdrawing after a lost reaction test)
 =========================  =======  =====================================================
 
 Phases: courage test (opposed quality dice with open shifts from the data table
