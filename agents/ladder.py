@@ -20,7 +20,8 @@ import math
 from dustup_env.rules.forces import BROKEN, SHAKEN
 from dustup_env.rules.move_action import nominated_point
 
-from .base import AGENTS, Agent
+from .base import AGENTS, GuardedAgent
+from .hard import HardAgent
 from .scripted import ScriptedAgent
 
 
@@ -28,10 +29,10 @@ def _dist(a, b) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-class EasyAgent(Agent):
+class EasyAgent(GuardedAgent):
     name = "easy"
 
-    def choose(self, game, d):
+    def decide(self, game, d):
         opts = d.options
         if d.kind == "initiative":
             return ("first",)
@@ -72,65 +73,6 @@ def _first_of(opts, *wanted):
 
 class MediumAgent(ScriptedAgent):
     name = "medium"
-
-
-class HardAgent(ScriptedAgent):
-    name = "hard"
-
-    def _shot_score(self, game, uid, opt):
-        s = super()._shot_score(game, uid, opt)
-        if s <= 0:
-            return s
-        t = game.units[opt[1]]
-        n = max(1, t.n_able())
-        # concentrate fire: finish weakened units, keep suppressed units pinned
-        bonus = 1.0 + (0.6 if n <= 3 else 0.0) + (0.3 if t.suppression else 0.0)
-        if t.confidence >= SHAKEN:
-            bonus += 0.3
-        return s * bonus
-
-    def _choose_unit(self, game, d):
-        # suppress first (units with a worthwhile shot), then the rest by the base ordering
-        best, bs = None, 0.0
-        for o in d.options:
-            if o[0] != "activate":
-                continue
-            u = game.units[o[1]]
-            if u.suppression:
-                continue
-            score = 0.0
-            for e in game._enemy_units(u.side):
-                if e.suppression == 0 and _dist(u, e) <= 36 and game.bf.has_los(u.x, u.y, e.x, e.y):
-                    score = max(score, 2.0 - _dist(u, e) / 36.0)
-            if score > bs:
-                best, bs = o, score
-        return best if best is not None else super()._choose_unit(game, d)
-
-    def _choose_action(self, game, d):
-        opts = d.options
-        if len(opts) == 1:
-            return opts[0]
-        u = game.units[d.unit]
-        if ("recover",) not in opts:
-            # close assault only on clearly beaten enemies: pinned (2+ markers), broken, or outnumbered 3:1
-            # (a broader appetite for assaults measured clearly worse: 0.36 against medium)
-            for o in sorted((o for o in opts if o[0] == "assault"), key=lambda o: (game.units[o[1]].n_able(), o[1])):
-                t = game.units[o[1]]
-                if t.suppression >= 2 or t.confidence >= BROKEN or t.n_able() * 3 <= u.n_able():
-                    return o
-            # end game: get onto the objective unless a shot is excellent
-            if game.turn >= game.turn_limit - 1:
-                gx, gy = self._goal(game, u)
-                moves = [o for o in opts if o[0] == "move"]
-                if math.hypot(gx - u.x, gy - u.y) > 2.5 and moves:
-                    shot, score = self._best_shot(game, d)
-                    if shot is not None and score > 1.0:
-                        return shot
-                    if ("unprop",) in opts:
-                        return ("unprop",)
-                    return min(moves, key=lambda o: (math.hypot(gx - nominated_point(u, o[1], o[2])[0],
-                                                                gy - nominated_point(u, o[1], o[2])[1]), o))
-        return super()._choose_action(game, d)
 
 
 class DefensiveAgent(ScriptedAgent):
