@@ -111,8 +111,10 @@ class ScriptedAgent(GuardedAgent):
             score *= 0.8  # keep weapons for a second shot only when it pays
         return score
 
+    SHOT_THRESHOLD = 0.15
+
     def _best_shot(self, game, d):
-        best, bs = None, 0.15
+        best, bs = None, self.SHOT_THRESHOLD
         for opt in d.options:
             if opt[0] == "shoot":
                 s = self._shot_score(game, d.unit, opt)
