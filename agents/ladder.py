@@ -1,27 +1,29 @@
-"""The scripted ladder: graded opponents with distinct doctrines (see docs/agents.md).
+"""The scripted ladder: graded opponents with distinct doctrines (docs/agents.md has the measured results).
 
-- ``easy``: naive.  Shoots the nearest visible enemy with everything; otherwise walks straight at
-  the nearest objective; never props, never seeks cover.
+- ``easy``: naive.  Shoots the nearest visible enemy with every weapon; otherwise walks straight at
+  the nearest objective; recovers when suppressed; never props, never seeks cover, never gives an
+  order; activates its units in list order and stands and fights in every procedure decision.
 - ``medium``: the ``scripted`` bot.  Expected-value shooting (casualties first, then suppressing
-  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective.
-- ``hard``: medium plus suppress-then-manoeuvre (units with a suppressing shot activate first,
-  movers after), concentrated fire (finishing weakened and already-suppressed units), no moves into
-  open ground under the eyes of unsuppressed enemies, close assaults on suppressed or weakened units
-  when the rules offer them, commanders' rallies and orders when available.
-- ``defensive``: holds the objectives nearest its own table edge from cover, props, shoots at
-  anything worth shooting, and only advances when nothing is in sight.
+  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective,
+  orders squads that have an enemy in sight and rallies shaken units.
+- ``hard`` (agents/hard.py): medium plus command (the HQ activates first and orders every
+  activation), a cheapest objective assignment, focused fire (last figures of a unit, commanders,
+  units that have not yet activated), exposure-aware movement and end-game objective play.
+- ``defensive``: a different style: holds the objectives nearest its own table edge from cover,
+  props there, shoots at anything worth shooting, advances only when nothing is in sight; its HQ
+  commands like hard's.
 
-All are deterministic (no randomness at all) and use only the legal-option API.
+All are deterministic (no randomness at all), use only the legal-option API, and fall back to a safe
+legal option on a decision they do not know (agents/base.py ``GuardedAgent``).
 """
 from __future__ import annotations
 
 import math
 
-from dustup_env.rules.forces import BROKEN, SHAKEN
 from dustup_env.rules.move_action import nominated_point
 
 from .base import AGENTS, GuardedAgent
-from .hard import HardAgent
+from .hard import CommandMixin, HardAgent
 from .scripted import ScriptedAgent
 
 
@@ -48,14 +50,14 @@ class EasyAgent(GuardedAgent):
         u = game.units[d.unit]
         if ("recover",) in opts:
             return ("recover",)
-        shots = [o for o in opts if o[0] == "shoot" and o[2] == "all"]
+        shots = [o for o in opts if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
         if shots:
             return min(shots, key=lambda o: (_dist(u, game.units[o[1]]), o[1]))
         objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
         gx, gy = min(objs, key=lambda p: math.hypot(p[0] - u.x, p[1] - u.y))
         if math.hypot(gx - u.x, gy - u.y) <= 2.5:
             return ("end",) if ("end",) in opts else opts[0]
-        moves = [o for o in opts if o[0] == "move"]
+        moves = [o for o in opts if o[0] == "move" and len(o) > 2]
         if ("unprop",) in opts:
             return ("unprop",)
         if moves:
@@ -75,8 +77,11 @@ class MediumAgent(ScriptedAgent):
     name = "medium"
 
 
-class DefensiveAgent(ScriptedAgent):
+class DefensiveAgent(CommandMixin, ScriptedAgent):
     name = "defensive"
+
+    def _choose_unit(self, game, d):
+        return self._hq_first(game, d) or super()._choose_unit(game, d)
 
     def _goal(self, game, u):
         if self._goals is None or self._game_id != id(game):
@@ -96,6 +101,10 @@ class DefensiveAgent(ScriptedAgent):
         if len(opts) == 1:
             return opts[0]
         u = game.units[d.unit]
+        if any(o[0] in ("order", "rally") for o in opts):
+            cmd = self._command(game, d)
+            if cmd is not None:
+                return cmd
         if ("recover",) in opts:
             return ("recover",)
         shot, _ = self._best_shot(game, d)
