@@ -25,6 +25,37 @@ class Agent:
         raise NotImplementedError
 
 
+def default_option(decision):
+    """A safe legal choice for any decision, known or not: forgo the action if that is legal, else the
+    first option (the engine lists options in a stable order)."""
+    opts = decision.options
+    return ("end",) if ("end",) in opts else opts[0]
+
+
+class GuardedAgent(Agent):
+    """An agent whose ``decide`` may meet decision kinds or option shapes it does not know (the engine
+    grows new rules): anything it cannot handle -- an exception, ``None`` or an option that is not
+    legal -- falls back to :func:`default_option` instead of forfeiting the game.  ``fallbacks``
+    counts those (tests expect none on the built-in scenarios)."""
+
+    fallbacks = 0
+
+    def decide(self, game, decision):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def choose(self, game, decision):
+        try:
+            opt = self.decide(game, decision)
+        except Exception:  # noqa: BLE001 - a bot must never crash a game
+            opt = None
+        if opt is not None:
+            opt = tuple(opt)
+            if opt in decision.options:
+                return opt
+        self.fallbacks += 1
+        return default_option(decision)
+
+
 class RandomAgent(Agent):
     """Uniformly random among the legal options."""
 

@@ -1,26 +1,29 @@
-"""The scripted ladder: graded opponents with distinct doctrines (see docs/agents.md).
+"""The scripted ladder: graded opponents with distinct doctrines (docs/agents.md has the measured results).
 
-- ``easy``: naive.  Shoots the nearest visible enemy with everything; otherwise walks straight at
-  the nearest objective; never props, never seeks cover.
+- ``easy``: naive.  Shoots the nearest visible enemy with every weapon; otherwise walks straight at
+  the nearest objective; recovers when suppressed; never props, never seeks cover, never gives an
+  order; activates its units in list order and stands and fights in every procedure decision.
 - ``medium``: the ``scripted`` bot.  Expected-value shooting (casualties first, then suppressing
-  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective.
-- ``hard``: medium plus suppress-then-manoeuvre (units with a suppressing shot activate first,
-  movers after), concentrated fire (finishing weakened and already-suppressed units), no moves into
-  open ground under the eyes of unsuppressed enemies, close assaults on suppressed or weakened units
-  when the rules offer them, commanders' rallies and orders when available.
-- ``defensive``: holds the objectives nearest its own table edge from cover, props, shoots at
-  anything worth shooting, and only advances when nothing is in sight.
+  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective,
+  orders squads that have an enemy in sight and rallies shaken units.
+- ``hard`` (agents/hard.py): medium plus command (the HQ activates first and orders every
+  activation), a cheapest objective assignment, focused fire (last figures of a unit, commanders,
+  units that have not yet activated), exposure-aware movement and end-game objective play.
+- ``defensive``: a different style: holds the objectives nearest its own table edge from cover,
+  props there, shoots at anything worth shooting, advances only when nothing is in sight; its HQ
+  commands like hard's.
 
-All are deterministic (no randomness at all) and use only the legal-option API.
+All are deterministic (no randomness at all), use only the legal-option API, and fall back to a safe
+legal option on a decision they do not know (agents/base.py ``GuardedAgent``).
 """
 from __future__ import annotations
 
 import math
 
-from dustup_env.rules.forces import BROKEN, SHAKEN
 from dustup_env.rules.move_action import nominated_point
 
-from .base import AGENTS, Agent
+from .base import AGENTS, GuardedAgent
+from .hard import CommandMixin, HardAgent
 from .scripted import ScriptedAgent
 
 
@@ -28,10 +31,10 @@ def _dist(a, b) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-class EasyAgent(Agent):
+class EasyAgent(GuardedAgent):
     name = "easy"
 
-    def choose(self, game, d):
+    def decide(self, game, d):
         opts = d.options
         if d.kind == "initiative":
             return ("first",)
@@ -47,14 +50,14 @@ class EasyAgent(Agent):
         u = game.units[d.unit]
         if ("recover",) in opts:
             return ("recover",)
-        shots = [o for o in opts if o[0] == "shoot" and o[2] == "all"]
+        shots = [o for o in opts if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
         if shots:
             return min(shots, key=lambda o: (_dist(u, game.units[o[1]]), o[1]))
         objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
         gx, gy = min(objs, key=lambda p: math.hypot(p[0] - u.x, p[1] - u.y))
         if math.hypot(gx - u.x, gy - u.y) <= 2.5:
             return ("end",) if ("end",) in opts else opts[0]
-        moves = [o for o in opts if o[0] == "move"]
+        moves = [o for o in opts if o[0] == "move" and len(o) > 2]
         if ("unprop",) in opts:
             return ("unprop",)
         if moves:
@@ -74,67 +77,11 @@ class MediumAgent(ScriptedAgent):
     name = "medium"
 
 
-class HardAgent(ScriptedAgent):
-    name = "hard"
-
-    def _shot_score(self, game, uid, opt):
-        s = super()._shot_score(game, uid, opt)
-        if s <= 0:
-            return s
-        t = game.units[opt[1]]
-        n = max(1, t.n_able())
-        # concentrate fire: finish weakened units, keep suppressed units pinned
-        bonus = 1.0 + (0.6 if n <= 3 else 0.0) + (0.3 if t.suppression else 0.0)
-        if t.confidence >= SHAKEN:
-            bonus += 0.3
-        return s * bonus
+class DefensiveAgent(CommandMixin, ScriptedAgent):
+    name = "defensive"
 
     def _choose_unit(self, game, d):
-        # suppress first (units with a worthwhile shot), then the rest by the base ordering
-        best, bs = None, 0.0
-        for o in d.options:
-            if o[0] != "activate":
-                continue
-            u = game.units[o[1]]
-            if u.suppression:
-                continue
-            score = 0.0
-            for e in game._enemy_units(u.side):
-                if e.suppression == 0 and _dist(u, e) <= 36 and game.bf.has_los(u.x, u.y, e.x, e.y):
-                    score = max(score, 2.0 - _dist(u, e) / 36.0)
-            if score > bs:
-                best, bs = o, score
-        return best if best is not None else super()._choose_unit(game, d)
-
-    def _choose_action(self, game, d):
-        opts = d.options
-        if len(opts) == 1:
-            return opts[0]
-        u = game.units[d.unit]
-        if ("recover",) not in opts:
-            # close assault only on clearly beaten enemies: pinned (2+ markers), broken, or outnumbered 3:1
-            # (a broader appetite for assaults measured clearly worse: 0.36 against medium)
-            for o in sorted((o for o in opts if o[0] == "assault"), key=lambda o: (game.units[o[1]].n_able(), o[1])):
-                t = game.units[o[1]]
-                if t.suppression >= 2 or t.confidence >= BROKEN or t.n_able() * 3 <= u.n_able():
-                    return o
-            # end game: get onto the objective unless a shot is excellent
-            if game.turn >= game.turn_limit - 1:
-                gx, gy = self._goal(game, u)
-                moves = [o for o in opts if o[0] == "move"]
-                if math.hypot(gx - u.x, gy - u.y) > 2.5 and moves:
-                    shot, score = self._best_shot(game, d)
-                    if shot is not None and score > 1.0:
-                        return shot
-                    if ("unprop",) in opts:
-                        return ("unprop",)
-                    return min(moves, key=lambda o: (math.hypot(gx - nominated_point(u, o[1], o[2])[0],
-                                                                gy - nominated_point(u, o[1], o[2])[1]), o))
-        return super()._choose_action(game, d)
-
-
-class DefensiveAgent(ScriptedAgent):
-    name = "defensive"
+        return self._hq_first(game, d) or super()._choose_unit(game, d)
 
     def _goal(self, game, u):
         if self._goals is None or self._game_id != id(game):
@@ -154,6 +101,10 @@ class DefensiveAgent(ScriptedAgent):
         if len(opts) == 1:
             return opts[0]
         u = game.units[d.unit]
+        if any(o[0] in ("order", "rally") for o in opts):
+            cmd = self._command(game, d)
+            if cmd is not None:
+                return cmd
         if ("recover",) in opts:
             return ("recover",)
         shot, _ = self._best_shot(game, d)

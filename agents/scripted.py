@@ -22,7 +22,7 @@ from dustup_env.rules.dice import die_max, die_sides
 from dustup_env.rules.forces import BROKEN, ROUTED
 from dustup_env.rules.move_action import nominated_point
 
-from .base import AGENTS, Agent
+from .base import AGENTS, GuardedAgent
 
 
 @lru_cache(maxsize=65536)
@@ -68,8 +68,10 @@ def _assault_enemies(game, uid):
     return ()
 
 
-class ScriptedAgent(Agent):
+class ScriptedAgent(GuardedAgent):
     name = "scripted"
+    _goals = None
+    _game_id = None
 
     def reset(self, seed=None):
         super().reset(seed)
@@ -109,8 +111,10 @@ class ScriptedAgent(Agent):
             score *= 0.8  # keep weapons for a second shot only when it pays
         return score
 
+    SHOT_THRESHOLD = 0.15
+
     def _best_shot(self, game, d):
-        best, bs = None, 0.15
+        best, bs = None, self.SHOT_THRESHOLD
         for opt in d.options:
             if opt[0] == "shoot":
                 s = self._shot_score(game, d.unit, opt)
@@ -119,7 +123,7 @@ class ScriptedAgent(Agent):
         return best, bs
 
     # ---------------------------------------------------------------- decisions
-    def choose(self, game, d):
+    def decide(self, game, d):
         if d.kind == "initiative":
             return ("first",)
         if d.kind == "activate":

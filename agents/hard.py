@@ -1,0 +1,540 @@
+"""The ``hard`` ladder bot: medium's expected-value shooting plus command, focused fire and positions.
+
+Doctrine (every part measured in paired games against the version without it, docs/agents.md):
+
+- Command (:class:`CommandMixin`): the platoon HQ activates first and spends both its actions
+  ordering subordinates -- an ordered activation is two extra actions (a suppressed squad recovers,
+  a squad with a target fires a second time in the turn, a squad short of its objective moves).  It
+  rallies only routed units (which would otherwise run off the table and give a victory point).
+  The HQ itself stays back, in cover and out of the enemy's sight where it can.
+- Objectives: the squads are shared out over the objectives by the cheapest assignment (distance
+  less value); in the last two turns a unit that alone holds or contests an objective stays on it,
+  and the others go for the nearest objective the side does not hold.
+- Fire: expected casualties and suppression (the exact per-target-roll model of the ``scripted``
+  bot) weighted by the target: the last figures of a unit (a destroyed unit is a victory point),
+  commanders, units on objectives, unsuppressed units and above all those that have not yet
+  activated this turn (suppress, then manoeuvre).
+- Movement: each candidate point is scored for progress to the objective, holding it, cover, and the
+  exposure to the visible enemy's fire there (line of sight, range, concealment, cover, armour,
+  suppressed shooters discounted).  Units hold and prop in cover or on the objective.
+- No close assaults: every assault rule tried lost against the same bot without assaults.
+
+Deterministic (no randomness); it uses only the legal-option API and read-only previews
+(``game.fire_plan``, positions, line of sight).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from dustup_env.rules.data import armoury
+from dustup_env.rules.dice import D4, D6, D8, D12
+from dustup_env.rules.forces import BROKEN, OK, ROUTED
+from dustup_env.rules.move_action import DIR_VECTORS, DISTANCES
+from dustup_env.rules.shoot_action import SHORT_RANGE, armour_die, small_arms_die
+
+from .scripted import ScriptedAgent, shot_value
+
+_WEAPONS, _ARMOURS = armoury()
+OBJ_R = 3.0  # objective radius (rules/game.py OBJECTIVE_RADIUS)
+HOLD_R = 2.5  # aim a little inside it
+MEAN_MOVE = 7.0  # 2 x D6 movement points on average
+
+
+def _d(ax, ay, bx, by) -> float:
+    return math.hypot(ax - bx, ay - by)
+
+
+def _unit_guns(u):
+    """(quality, firepower dice, impact, range) of a unit firing every able figure's weapon."""
+    sa_fp = 0.0
+    sup = []
+    impact_sa = impact_sup = None
+    rng = 0.0
+    for f in u.figures:
+        if f.status != OK:
+            continue
+        w = _WEAPONS.get(f.weapon)
+        if w is None:
+            continue
+        if w.cls == "small_arms":
+            if w.max_range and w.max_range <= SHORT_RANGE:
+                continue  # pistols: close range only
+            sa_fp += w.fp
+            impact_sa = w.impact if impact_sa is None else min(impact_sa, w.impact)
+        elif w.cls == "support":
+            sup.append(w.fp_die)
+            impact_sup = w.impact if impact_sup is None else min(impact_sup, w.impact)
+        else:
+            continue
+        rng = max(rng, w.max_range or 1e9)
+    fp = []
+    sd = small_arms_die(sa_fp)
+    if sd is not None:
+        fp.append(sd)
+    fp.extend(sup)
+    impact = impact_sa if impact_sa is not None else (impact_sup if impact_sup is not None else D6)
+    return u.quality, tuple(fp), impact, rng
+
+
+def _nearest_visible(game, v, limit):
+    """Distance to the nearest visible enemy unit within ``limit`` inches of ``v`` (None: none)."""
+    near = None
+    for e in game._enemy_units(v.side):
+        dd = _d(e.x, e.y, v.x, v.y)
+        if dd <= limit and (near is None or dd < near) and game.bf.has_los(v.x, v.y, e.x, e.y):
+            near = dd
+    return near
+
+
+class CommandMixin:
+    """Commanders order every activation (the subordinate that gains most) and rally routed units.
+
+    Measured against ``medium``'s command (orders only to squads with an enemy in sight, rallies of
+    shaken units): 0.68 on its own over 400 paired games."""
+
+    RALLY_AT = ROUTED  # rally only routed units: 0.54 against rallying broken ones, 0.57 against shaken ones
+
+    def _command(self, game, d):
+        units = game.units
+        best, bs = None, 0.0
+        for o in d.options:
+            if o[0] == "rally" and len(o) > 1:
+                v = units[o[1]]
+                if v.confidence >= self.RALLY_AT and 3.0 + v.confidence > bs:
+                    best, bs = o, 3.0 + v.confidence
+        if best is not None:
+            return best
+        for o in d.options:
+            if o[0] != "order" or len(o) < 2:
+                continue
+            v = units[o[1]]
+            if v.leader_lost or v.confidence >= BROKEN or v.panicked:
+                continue
+            s = self._order_value(game, v)
+            if s > bs:
+                best, bs = o, s
+        return best
+
+    def _order_value(self, game, v) -> float:
+        """What two more actions are worth to ``v``: recovering, firing again, or moving on."""
+        s = 0.5
+        if v.suppression:
+            s += 1.0 + 0.3 * v.suppression
+        else:
+            near = _nearest_visible(game, v, 36.0)
+            if near is not None:
+                s += 1.0 + (36.0 - near) / 36.0
+            elif v.kind != "hq":
+                gx, gy = self._goal(game, v)
+                if _d(v.x, v.y, gx, gy) > HOLD_R:
+                    s += 0.6
+        if v.kind == "hq":
+            s -= 0.4
+        return s
+
+    def _hq_first(self, game, d):
+        """The HQ activates first (its orders act before the enemy does): 0.55 against medium's order."""
+        for o in d.options:
+            if o[0] == "activate" and len(o) > 1 and game.units[o[1]].kind == "hq":
+                return o
+        return None
+
+
+class HardAgent(CommandMixin, ScriptedAgent):
+    name = "hard"
+
+    # Switches of the measured A/B variants (docs/agents.md); the ladder's ``hard`` is the defaults.
+    ORDERS = True  # CommandMixin's orders and rallies (False: medium's)
+    HQ_FIRST = True
+    ASSIGN = True  # cheapest objective assignment (False: medium's greedy one)
+    FOCUS = True  # target weights
+    POSITION = True  # scored movement (False: medium's cover-to-cover advance)
+    ENDGAME = True
+    HQ_HIDE = True
+    ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
+    TREAT = False  # treating the wounded costs an action and kills one in three: 0.49 against not treating
+    LAST_SECOND = False  # going second in the last turn: 0.49
+
+    W_SUP_THREAT = 0.3  # exposure: weight of P(suppressed), P(casualties) at a point
+    W_CAS_THREAT = 0.5
+    W_PROGRESS = 0.5  # per inch nearer the objective
+    W_COVER = 0.5
+    W_HOLD = 3.0  # within the objective's radius
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self._gid = None
+        self._assign = {}
+        self._guns = {}
+
+    # ------------------------------------------------------------------ per game
+    def _setup(self, game):
+        if getattr(self, "_gid", None) == id(game):
+            return
+        self._gid = id(game)
+        self._goals = None
+        self._game_id = None
+        self._assign = {}
+        self._guns = {}
+        objs = [(ox, oy, v) for _, ox, oy, v in game.objectives]
+        if objs:
+            for s in (0, 1):
+                squads = [game.units[i] for i in game.side_units[s] if game.units[i].kind != "hq"]
+                self._assign.update(self._assignment(squads, objs))
+
+    @staticmethod
+    def _assignment(units, objs) -> dict:
+        """Cheapest unit -> objective assignment (distance less 4" per victory point); every objective
+        gets a unit before any gets a second one."""
+        out = {}
+        if not units:
+            return out
+        k = len(objs)
+        if len(units) <= 6 and k <= 6:
+            slots = list(range(k)) * ((len(units) + k - 1) // k)
+            best, bc = None, 1e18
+            for perm in itertools.permutations(range(len(slots)), len(units)):
+                cost = 0.0
+                for u, si in zip(units, perm):
+                    ox, oy, v = objs[slots[si]]
+                    cost += _d(u.x, u.y, ox, oy) - 4.0 * v + (8.0 if si >= k else 0.0)
+                if cost < bc - 1e-9:
+                    best, bc = perm, cost
+            for u, si in zip(units, best):
+                out[u.uid] = slots[si]
+            return out
+        taken: dict = {}
+        for u in sorted(units, key=lambda m: m.uid):
+            j = min(range(k), key=lambda j: (taken.get(j, 0), _d(u.x, u.y, objs[j][0], objs[j][1])))
+            taken[j] = taken.get(j, 0) + 1
+            out[u.uid] = j
+        return out
+
+    def _goal(self, game, u):
+        if not self.ASSIGN:
+            return super()._goal(game, u)
+        self._setup(game)
+        j = self._assign.get(u.uid)
+        if j is None or j >= len(game.objectives):
+            return super()._goal(game, u)
+        _, ox, oy, _ = game.objectives[j]
+        return ox, oy
+
+    def _guns_of(self, game, e):
+        key = (e.uid, tuple(f.status for f in e.figures))
+        g = self._guns.get(key)
+        if g is None:
+            if len(self._guns) > 4096:
+                self._guns.clear()
+            g = self._guns[key] = _unit_guns(e)
+        return g
+
+    # ------------------------------------------------------------------ decisions
+    def decide(self, game, d):
+        self._setup(game)
+        if d.kind == "initiative":
+            if self.LAST_SECOND and game.turn >= game.turn_limit and ("second",) in d.options:
+                return ("second",)
+            return ("first",) if ("first",) in d.options else d.options[0]
+        if d.kind == "promote":
+            return self._promote(game, d)
+        return super().decide(game, d)
+
+    def _promote(self, game, d):
+        """Promote the healthiest subordinate (able figures, unsuppressed, confident, in cover)."""
+        best, bs = None, -1e9
+        for o in d.options:
+            if o[0] != "choose" or len(o) < 2:
+                continue
+            v = game.units[o[1]]
+            s = v.n_able() - 2.0 * v.suppression - v.confidence + (2.0 if game.bf.in_cover(v.x, v.y) else 0.0)
+            if s > bs:
+                best, bs = o, s
+        return best if best is not None else d.options[0]
+
+    def _command(self, game, d):
+        if not self.ORDERS:
+            return ScriptedAgent._command(self, game, d)
+        return super()._command(game, d)
+
+    def _choose_unit(self, game, d):
+        if self.HQ_FIRST:
+            o = self._hq_first(game, d)
+            if o is not None:
+                return o
+        return super()._choose_unit(game, d)
+
+    # --- fire
+    def _shot_score(self, game, uid, opt):
+        if not self.FOCUS:
+            return super()._shot_score(game, uid, opt)
+        plan = game.fire_plan(uid, opt[1], opt[2])
+        if plan is None:
+            return -1.0
+        p_any, e_cas = shot_value(plan["quality"], tuple(plan["firepower"]), plan["target_die"], plan["impact"],
+                                  plan["armour"])
+        t = game.units[opt[1]]
+        if opt[2] == "suppressive":
+            e_cas = 0.0
+        cas_value = 1.0 + 2.0 / max(1, t.n_able())  # the last figures of a unit are worth a victory point
+        if t.kind == "hq":
+            cas_value += 0.5
+        if self._on_objective(game, t):
+            cas_value += 0.3
+        if t.suppression == 0:
+            sup_value = 1.0 + (0.4 if not t.activated else 0.0)
+        elif t.suppression < 3:
+            sup_value = 0.5 / t.suppression
+        else:
+            sup_value = 0.0
+        if t.confidence >= ROUTED:
+            sup_value *= 0.2
+        score = 3.0 * e_cas * cas_value + p_any * sup_value
+        if opt[2] in ("half", "small_arms", "support"):
+            score *= 0.8  # keep weapons for a second shot only when it pays
+        return score
+
+    @staticmethod
+    def _on_objective(game, t) -> bool:
+        for _, ox, oy, _ in game.objectives:
+            if _d(t.x, t.y, ox, oy) <= OBJ_R:
+                return True
+        return False
+
+    # --- actions
+    def _choose_action(self, game, d):
+        opts = d.options
+        if len(opts) == 1:
+            return opts[0]
+        u = game.units[d.unit]
+        for forced in (("reorganise", "assume_command"), ("reorganise", "leader"), ("panic_test",)):
+            if forced in opts:
+                return forced
+        names = {o[0] for o in opts}
+        if "order" in names or "rally" in names:
+            cmd = self._command(game, d)
+            if cmd is not None:
+                return cmd
+        if "recover" in names:
+            return ("recover",)
+        if self.ASSAULTS and "assault" in names:
+            a = self._assault_choice(game, u, opts)
+            if a is not None:
+                return a
+        if u.kind == "hq" and self.HQ_HIDE:
+            return self._hq_action(game, d, u)
+        if self.ENDGAME:
+            eg = self._endgame(game, d, u)
+            if eg is not None:
+                return eg
+        if not self.POSITION:
+            return super()._choose_action(game, d)
+        shot, _ = self._best_shot(game, d)
+        if shot is not None:
+            return shot
+        if self.TREAT and u.suppression == 0 and ("treat", u.uid) in opts:
+            return ("treat", u.uid)
+        if "detect" in names:
+            return next(o for o in opts if o[0] == "detect")
+        return self._manoeuvre(game, d, u)
+
+    def _assault_choice(self, game, u, opts):
+        """(Off in the ladder) assault a clearly beaten enemy: two markers, broken, or outnumbered 3:1."""
+        for o in sorted((o for o in opts if o[0] == "assault" and len(o) > 1),
+                        key=lambda o: (game.units[o[1]].n_able(), o[1])):
+            t = game.units[o[1]]
+            if t.suppression >= 2 or t.confidence >= BROKEN or t.n_able() * 3 <= u.n_able():
+                return o
+        return None
+
+    # --- end game
+    def _endgame_goal(self, game, u):
+        """In the last two turns: the objective this unit should be on at the end (None: no change)."""
+        if game.turn < game.turn_limit - 1 or not game.objectives:
+            return None
+        mine = []
+        for _, ox, oy, _ in game.objectives:
+            mine.append([w.uid for w in game.units if w.side == u.side and w.in_play and w.confidence != ROUTED
+                         and _d(w.x, w.y, ox, oy) <= OBJ_R])
+        for j, (_, ox, oy, _) in enumerate(game.objectives):
+            if mine[j] == [u.uid]:
+                return ox, oy  # the only one holding (or contesting) it: stay
+        reach = 4 * MEAN_MOVE if game.turn < game.turn_limit else 2 * MEAN_MOVE
+        best, bs = None, 0.0
+        for j, (_, ox, oy, v) in enumerate(game.objectives):
+            if mine[j]:
+                continue
+            dd = _d(u.x, u.y, ox, oy)
+            if dd > reach + OBJ_R:
+                continue
+            s = v / (1.0 + dd / 12.0)
+            if s > bs:
+                best, bs = (ox, oy), s
+        return best
+
+    def _endgame(self, game, d, u):
+        goal = self._endgame_goal(game, u)
+        if goal is None or u.confidence >= BROKEN:
+            return None
+        opts = d.options
+        dg = _d(u.x, u.y, *goal)
+        shot, score = self._best_shot(game, d)
+        if dg <= HOLD_R:
+            if shot is not None:
+                return shot
+            if ("prop",) in opts:
+                return ("prop",)
+            return ("end",) if ("end",) in opts else None
+        if shot is not None and score > 1.5:
+            return shot
+        if ("unprop",) in opts:
+            return ("unprop",)
+        best, bs = None, dg - 0.5
+        for o in opts:
+            if o[0] != "move" or len(o) < 3:
+                continue
+            vx, vy = DIR_VECTORS[o[1]]
+            dist = min(DISTANCES[o[2]], max(dg, 3.0), MEAN_MOVE)
+            px, py = u.x + vx * dist, u.y + vy * dist
+            if game.bf.move_cost(px, py) is None:
+                continue
+            s = _d(px, py, *goal)
+            if s < bs:
+                best, bs = o, s
+        return best
+
+    # --- positions
+    def _fire_estimate(self, game, shooter, sx, sy, target, tx, ty, propped=False):
+        """(P(at least one success), expected casualties) of ``shooter`` at (sx, sy) firing everything at
+        ``target`` standing at (tx, ty); None without a line of sight or out of range.  Rolls nothing."""
+        bf = game.bf
+        dist = _d(sx, sy, tx, ty)
+        q, fp, impact, rng = self._guns_of(game, shooter)
+        if not fp or dist > rng:
+            return None
+        s = bf.sight(sx, sy, tx, ty)
+        if not s.visible:
+            return None
+        shift = 0
+        if dist > 48.0:
+            shift += 1
+        elif dist <= SHORT_RANGE:
+            shift -= 1
+        if s.concealed or bf.conceals(tx, ty):
+            shift += 1
+        if propped:
+            shift += 1
+        if q == D4:
+            shift += 1
+        elif q == D12:
+            shift -= 1
+        tdie = D8 + shift
+        if tdie > D12:
+            return None
+        arm = _ARMOURS.get(target.armour)
+        adie = armour_die(arm.die if arm is not None else D6, propped=propped, cover=max(s.cover, bf.cover_at(tx, ty)))
+        return shot_value(q, fp, max(D4, tdie), impact, adie)
+
+    def _threat(self, game, u, px, py) -> float:
+        """Expected harm the visible enemy could do to ``u`` standing at (px, py)."""
+        total = 0.0
+        for e in game._enemy_units(u.side):
+            if e.confidence >= ROUTED:
+                continue
+            r = self._fire_estimate(game, e, e.x, e.y, u, px, py)
+            if r is None:
+                continue
+            w = 1.0 if e.suppression == 0 else 0.35
+            total += w * (r[0] * self.W_SUP_THREAT + r[1] * self.W_CAS_THREAT)
+        return total
+
+    def _position_value(self, game, u, px, py, goal) -> float:
+        bf = game.bf
+        dg = _d(px, py, goal[0], goal[1])
+        v = -self.W_PROGRESS * dg
+        if dg <= HOLD_R:
+            v += self.W_HOLD
+        if bf.in_cover(px, py):
+            v += self.W_COVER
+        return v - self._threat(game, u, px, py)
+
+    def _manoeuvre(self, game, d, u):
+        opts = d.options
+        bf = game.bf
+        goal = self._goal(game, u)
+        here = self._position_value(game, u, u.x, u.y, goal)
+        if u.propped:
+            here += 0.3  # moving first costs an action to unprop
+        best, bs = None, -1e18
+        seen = set()
+        for o in opts:
+            if o[0] != "move" or len(o) < 3:
+                continue
+            vx, vy = DIR_VECTORS[o[1]]
+            dist = min(DISTANCES[o[2]], MEAN_MOVE)  # longer moves end where the roll runs out
+            px, py = u.x + vx * dist, u.y + vy * dist
+            key = (round(px * 2), round(py * 2))
+            if key in seen:
+                continue
+            seen.add(key)
+            c = bf.move_cost(px, py)
+            if c is None:
+                continue
+            s = self._position_value(game, u, px, py, goal) - 0.2 * (c - 1)
+            if s > bs:
+                best, bs = o, s
+        if best is not None and bs > here + 0.25:
+            return best
+        if ("unprop",) in opts and best is not None and bs > here + 1.0:
+            return ("unprop",)
+        if ("reorganise", "rearrange") in opts:
+            return ("reorganise", "rearrange")
+        if ("prop",) in opts and (bf.in_cover(u.x, u.y) or _d(u.x, u.y, *goal) <= HOLD_R):
+            return ("prop",)
+        return ("end",) if ("end",) in opts else opts[0]
+
+    # --- the HQ
+    def _hq_action(self, game, d, u):
+        """An HQ with no order to give: a good shot, else out of sight and into cover near the squads."""
+        opts = d.options
+        shot, score = self._best_shot(game, d)
+        if shot is not None and score > 0.6:
+            return shot
+        bf = game.bf
+        if _nearest_visible(game, u, 60.0) is None:
+            if ("prop",) in opts and bf.in_cover(u.x, u.y):
+                return ("prop",)
+            return ("end",) if ("end",) in opts else opts[0]
+        here = self._hide_score(game, u, u.x, u.y)
+        best, bs = None, -1e9
+        for o in opts:
+            if o[0] != "move" or len(o) < 3:
+                continue
+            vx, vy = DIR_VECTORS[o[1]]
+            dist = min(DISTANCES[o[2]], 6.0)
+            s = self._hide_score(game, u, u.x + vx * dist, u.y + vy * dist)
+            if s > bs:
+                best, bs = o, s
+        if best is not None and bs > here + 0.5:
+            return best
+        if ("prop",) in opts:
+            return ("prop",)
+        return ("end",) if ("end",) in opts else opts[0]
+
+    def _hide_score(self, game, u, px, py) -> float:
+        bf = game.bf
+        if bf.move_cost(px, py) is None:
+            return -1e9
+        s = 0.0
+        for e in game._enemy_units(u.side):
+            if _d(e.x, e.y, px, py) <= 60.0 and bf.has_los(e.x, e.y, px, py):
+                s -= 2.0
+        if bf.in_cover(px, py):
+            s += 1.0
+        mine = [game.units[i] for i in game.side_units[u.side] if i != u.uid and game.units[i].in_play]
+        if mine:  # stay within reach of the squads
+            cx = sum(m.x for m in mine) / len(mine)
+            cy = sum(m.y for m in mine) / len(mine)
+            s -= 0.03 * _d(px, py, cx, cy)
+        return s
