@@ -97,7 +97,9 @@ SCHEMA: dict = {
     "logging": {
         "tensorboard": (True, (bool,), None, "TensorBoard logs in OUT/tb (needs the tensorboard package)"),
     },
-    "torch_threads": (2, _ANY_INT, lambda v: v >= 1, "threads of the PPO update in the main process"),
+    "torch_threads": (1, _ANY_INT, lambda v: v >= 1,
+                      "threads of the PPO update in the main process (rollout inference always uses 1); "
+                      "2 only on an otherwise idle machine: spinning threads collapse under contention"),
 }
 
 

@@ -7,9 +7,10 @@
   ``hard`` ``(1 - x)^p`` (most weight where the learner scores least), ``variance`` ``x (1 - x)``,
   ``uniform``; a floor keeps every entry in play, and a ``self_play`` share goes to the latest snapshot.
 * :class:`TrainingEnv` wraps ``DustupEnv``: the terminal reward (+1 / 0 / -1) plus an optional
-  zero-sum shaping ``c * delta(own VP - enemy VP) / 10`` (a potential difference with no per-step
-  term, so an episode's shaping sums to ``c * (final VP difference - initial) / 10`` whatever its
-  length: stalling earns nothing); episode statistics and the pool result in ``info``.
+  zero-sum shaping ``c * delta(own VP - enemy VP) / 10`` with the VP as the learner knows them (the
+  observation's VP globals, capped at 10 each): a potential difference with no discount and no
+  per-step term, so an episode's shaping sums to ``c * (final VP difference - initial) / 10`` whatever
+  its length (stalling earns nothing); episode statistics and the pool result in ``info``.
 """
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ import numpy as np
 
 from agents import make_agent
 from agents.base import Agent
+from dustup_env.env import GLOBAL_OFF, GLOBAL_FEATURES
+
+_VP_ME = GLOBAL_OFF + GLOBAL_FEATURES.index("my_vp")
+_VP_ENEMY = GLOBAL_OFF + GLOBAL_FEATURES.index("enemy_vp")
 
 
 class PoolOpponent(Agent):
@@ -118,22 +123,21 @@ class TrainingEnv(gym.Wrapper):
         self._ret = 0.0
         self._len = 0
 
-    def _potential(self) -> float:
-        g = self.env.unwrapped.game
-        vp = g.vp if g.over else g.victory_points()
-        me = self.env.unwrapped.learner
-        return (vp[me] - vp[1 - me]) / 10.0
+    @staticmethod
+    def _potential(obs) -> float:
+        """(own VP - enemy VP) / 10 as the learner knows them: the observation's VP globals (no extra cost)."""
+        return float(obs[_VP_ME] - obs[_VP_ENEMY])
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
-        self._phi = self._potential() if self.vp_shaping else 0.0
+        self._phi = self._potential(obs)
         self._ret, self._len = 0.0, 0
         return obs, info
 
     def step(self, action):
         obs, reward, term, trunc, info = self.env.step(action)
         if self.vp_shaping:
-            phi = self._potential()
+            phi = self._potential(obs)
             reward += self.vp_shaping * (phi - self._phi)
             self._phi = phi
         self._ret += reward

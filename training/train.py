@@ -144,7 +144,6 @@ class Trainer:
         o = cfg["opponents"]
         self.pfsp = PFSP(o["pfsp"], o["pfsp_power"], o["pfsp_floor"], o["self_play"], o["window"])
         self.pfsp.load_state(self.state.get("pfsp", {}))
-        torch.set_num_threads(cfg["torch_threads"])
         budget = cfg["budget"]["steps"]
         if self.state["steps"] >= budget:
             self.log(f"{self.out}: already trained {self.state['steps']:,} of {budget:,} steps")
@@ -180,10 +179,12 @@ class Trainer:
             cb = _Callback(self)
             t0 = time.perf_counter()
             self._t_start = t0
+            self._cpu0 = (time.process_time(), venv.worker_cpu_seconds())
             self._wall0 = self.state["timing"]["wall"]
             model.learn(total_timesteps=budget - model.num_timesteps, callback=cb, reset_num_timesteps=False,
                         tb_log_name=TB_NAME)
             self._sync_timing()
+            self._cpu_account(model)
             stopped_early = model.num_timesteps < budget
             self.state["steps"] = model.num_timesteps
             if not stopped_early and (not self.state["snapshots"]
@@ -199,12 +200,17 @@ class Trainer:
 
     # ------------------------------------------------------------------ timing
     def _timers(self, model, venv) -> None:
+        import torch
+
         self._t = {"collect": 0.0, "train": 0.0, "env": 0.0, "eval": 0.0, "checkpoint": 0.0, "steps": 0}
         orig_c, orig_t = model.collect_rollouts, model.train
         orig_sa, orig_sw = venv.step_async, venv.step_wait
         t = self._t
 
+        threads = self.cfg["torch_threads"]
+
         def collect(*a, **k):
+            torch.set_num_threads(1)  # batch-of-n_envs inference: extra threads only spin against the workers
             s = time.perf_counter()
             n0 = model.num_timesteps
             side0 = t["eval"] + t["checkpoint"]  # snapshots, gauntlets and checkpoints run in a callback
@@ -215,6 +221,7 @@ class Trainer:
                 t["steps"] += model.num_timesteps - n0
 
         def train(*a, **k):
+            torch.set_num_threads(threads)
             s = time.perf_counter()
             try:
                 return orig_t(*a, **k)
@@ -235,6 +242,17 @@ class Trainer:
 
         model.collect_rollouts, model.train = collect, train
         venv.step_async, venv.step_wait = step_async, step_wait
+
+    def _cpu_account(self, model) -> None:
+        """CPU milliseconds per step of this session: main process (rollout inference + updates, plus any
+        gauntlet bookkeeping) and the env workers (environments and their opponents)."""
+        main0, work0 = self._cpu0
+        work1 = self.venv.worker_cpu_seconds()
+        n = max(1, self._t["steps"])
+        self.state["cpu_ms_per_step"] = {
+            "main": round(1000 * (time.process_time() - main0) / n, 3),
+            "workers": None if work0 is None or work1 is None else round(1000 * (work1 - work0) / n, 3),
+            "steps": self._t["steps"]}
 
     def _sync_timing(self) -> None:
         tm = self.state["timing"]
@@ -315,6 +333,7 @@ class Trainer:
             "fraction_rollout": round(tm["collect"] / train_wall, 3) if train_wall else None,
             "fraction_update": round(tm["train"] / train_wall, 3) if train_wall else None,
             "seconds": {k: round(v, 1) for k, v in tm.items() if k != "steps_timed"},
+            "cpu_ms_per_step_last_session": self.state.get("cpu_ms_per_step"),
             "best": self.state.get("best"),
             "last_gauntlet": self.state["history"][-1] if self.state["history"] else None,
         }

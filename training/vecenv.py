@@ -178,6 +178,24 @@ class ChunkedSubprocVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         return self._masks.copy()
 
+    def worker_cpu_seconds(self) -> float | None:
+        """CPU seconds (user + system) the worker processes used so far (Linux /proc; None elsewhere).
+
+        Unlike wall time this does not grow when other programs load the machine, so CPU per step is
+        the honest measure of the environments' cost on a shared machine."""
+        import os
+
+        total = 0.0
+        tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        for p in self.processes:
+            try:
+                with open(f"/proc/{p.pid}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+            except (OSError, IndexError, ValueError):
+                return None
+        return total
+
     def close(self) -> None:
         if self.closed:
             return
