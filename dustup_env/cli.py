@@ -195,6 +195,48 @@ def _cmd_sprt(args) -> int:
     return 0
 
 
+def _cmd_train(args) -> int:
+    from training.config import ConfigError, defaults, describe, dump, load_config
+
+    if args.print_config:
+        print(dump(defaults()), end="")
+        return 0
+    if args.list_keys:
+        print("\n".join(describe()))
+        return 0
+    overrides: dict = {}
+    if args.steps is not None:
+        overrides["budget"] = {"steps": args.steps}
+    if args.minutes is not None:
+        overrides.setdefault("budget", {})["minutes"] = args.minutes
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    try:
+        cfg = load_config(args.config, overrides or None)
+    except ConfigError as e:
+        print(f"dustup train: {e}", file=sys.stderr)
+        return 2
+    from training.train import Trainer
+
+    try:
+        summ = Trainer(cfg, args.out, progress=not args.no_progress,
+                       log=lambda m: print(m, file=sys.stderr)).run()
+    except ConfigError as e:
+        print(f"dustup train: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summ))
+        return 0
+    print(f"trained {summ['steps']:,} steps in {summ['wall_seconds']:.0f}s: {summ['steps_per_s_training']} steps/s "
+          f"incl. PPO updates (env {summ['fraction_env']}, update {summ['fraction_update']} of the training time)")
+    if summ.get("best"):
+        b = summ["best"]
+        print(f"best snapshot {b['name']}: mean gauntlet score {b['mean_score']:.3f}, Elo {b['elo']:+.0f}")
+    print(f"run folder: {args.out} (best.zip, final.zip, gauntlet.md, curves.png, summary.json; "
+          f"re-run the same command to resume)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
                                 "agents and evaluation tools.")
@@ -284,6 +326,27 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", default="runs/sprt", help="results folder (resumable)")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.set_defaults(func=_cmd_sprt)
+
+    tr = sub.add_parser(
+        "train", help="train a MaskablePPO policy by self-play (resumable)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Train MaskablePPO on Dustup-v0 with parallel environments (both cores), an opponent pool "
+                    "(scripted bots + frozen snapshots, prioritised fictitious self-play), the learner on both "
+                    "sides, a fixed gauntlet against anchors at every snapshot (ratings with 95% CIs, curves.png), "
+                    "checkpoints and TensorBoard logs in OUT/tb. Re-running the same command resumes the run.",
+        epilog="config keys (YAML; every key optional, see --print-config and docs/training.md):\n  "
+               + "\n  ".join(__import__("training.config", fromlist=["describe"]).describe())
+               + "\n\nModel files are loaded with pickle: load only files you trust.")
+    tr.add_argument("--config", help="YAML configuration file (default: the built-in defaults)")
+    tr.add_argument("--out", default="runs/train", help="run folder (default runs/train); an existing run resumes")
+    tr.add_argument("--steps", type=int, help="override budget.steps (total learner steps)")
+    tr.add_argument("--minutes", type=float, help="override budget.minutes (wall-clock limit; resumable)")
+    tr.add_argument("--seed", type=int, help="override seed")
+    tr.add_argument("--print-config", action="store_true", help="print the default configuration as YAML and exit")
+    tr.add_argument("--list-keys", action="store_true", help="list every config key with its default and exit")
+    tr.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    tr.set_defaults(func=_cmd_train)
 
     rp = sub.add_parser("replay", help="replay a saved game and print its event log",
                         description="Load a save, replay it exactly, and print every event.")
