@@ -11,6 +11,10 @@ import pytest
 
 from training.config import ConfigError, defaults, load_config
 
+# one xdist worker runs this module (`make test` uses --dist loadgroup): the smoke run is a module
+# fixture, and two copies of it (each with two env processes) would only fight for the two cores
+pytestmark = pytest.mark.xdist_group("training")
+
 SMOKE = {
     "seed": 3,
     "env": {"n_envs": 4, "n_workers": 2},

@@ -43,9 +43,10 @@ SCHEMA: dict = {
                      lambda v: all(isinstance(s, str) for s in v), "scripted bots in the pool"),
         "snapshots": (True, (bool,), None, "add a frozen snapshot of the learner to the pool at every snapshot"),
         "max_snapshots": (8, _ANY_INT, lambda v: v >= 1, "snapshots kept in the pool (the oldest leave)"),
-        "pfsp": ("hard", (str,), lambda v: v in ("hard", "variance", "uniform"),
+        "pfsp": ("variance", (str,), lambda v: v in ("hard", "variance", "uniform"),
                  "prioritised fictitious self-play weighting f(x) of the learner's recent score x: "
-                 "hard (1-x)^power, variance x(1-x), uniform"),
+                 "variance x(1-x) (opponents at the learning frontier: the default, for learning from "
+                 "scratch), hard (1-x)^power (the strongest opponents first), uniform"),
         "pfsp_power": (2.0, _NUM, lambda v: v > 0, "power of the hard weighting"),
         "pfsp_floor": (0.05, _NUM, lambda v: 0 <= v < 1, "minimum weight relative to the largest"),
         "self_play": (0.2, _NUM, lambda v: 0 <= v <= 1,
