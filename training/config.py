@@ -67,7 +67,7 @@ SCHEMA: dict = {
     "ppo": {
         "learning_rate": (3e-4, _NUM, lambda v: v > 0, "Adam step size"),
         "n_steps": (256, _ANY_INT, lambda v: v >= 8, "rollout length per environment"),
-        "batch_size": (1024, _ANY_INT, lambda v: v >= 8, "minibatch size"),
+        "batch_size": (512, _ANY_INT, lambda v: v >= 8, "minibatch size"),
         "n_epochs": (3, _ANY_INT, lambda v: v >= 1, "passes over each rollout"),
         "gamma": (0.998, _NUM, lambda v: 0 < v <= 1, "discount (games last ~100 learner decisions)"),
         "gae_lambda": (0.95, _NUM, lambda v: 0 < v <= 1, "GAE lambda"),
