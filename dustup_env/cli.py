@@ -237,6 +237,35 @@ def _cmd_train(args) -> int:
     return 0
 
 
+def _cmd_gauntlet(args) -> int:
+    from training.gauntlet import evaluate
+
+    anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
+    scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    try:
+        from agents import make_agent
+
+        for a in [args.agent] + anchors:
+            make_agent(a)
+        summ = evaluate(args.agent, args.out, anchors, scenarios, args.games, args.seed,
+                        concurrency=args.concurrency, bootstrap=args.bootstrap, label="candidate")
+    except (ValueError, RuntimeError) as e:
+        print(f"dustup gauntlet: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summ))
+        return 0
+    print(f"{args.agent}: {summ['games']} games on {','.join(scenarios)} (paired, both sides, seed {args.seed})")
+    print(f"{'anchor':<12}{'score':>7}   95% CI          W/D/L")
+    for a, v in summ["scores"].items():
+        print(f"{a:<12}{v['score']:>7.3f}   [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]  {'/'.join(map(str, v['wdl']))}")
+    print(f"Elo {summ['elo']:+.0f} [{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}] ({summ['elo_anchor']} = 0; "
+          f"anchors: " + ", ".join(f"{a} {e:+.0f}" for a, e in summ["anchor_elo"].items()) + ")")
+    if summ["forfeits"]:
+        print(f"forfeits: {summ['forfeits']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
                                 "agents and evaluation tools.")
@@ -347,6 +376,22 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--json", action="store_true", help="print the run summary as JSON")
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tr.set_defaults(func=_cmd_train)
+
+    ga = sub.add_parser("gauntlet", help="score an agent against fixed anchors (paired games, 95% CIs)",
+                        description="The training gauntlet as a command: AGENT plays --games paired games (same "
+                                    "seeds, sides swapped) against each anchor through the tournament code; prints "
+                                    "the score per anchor with a 95% bootstrap interval over pairs, and the Elo "
+                                    "(anchors' own round robin fixes the scale). Resumable like tournament.")
+    ga.add_argument("--agent", required=True, help="the agent to measure, e.g. ppo or policy:PATH (trusted files only)")
+    ga.add_argument("--anchors", default="random,easy,medium,hard", help="comma-separated anchors")
+    ga.add_argument("--scenarios", default="default", help="comma-separated scenarios")
+    ga.add_argument("--games", type=int, default=400, help="games per anchor per scenario (default 400: 200 pairs)")
+    ga.add_argument("--seed", type=int, default=20261122, help="seed of the fixed games")
+    ga.add_argument("--concurrency", type=int, default=2, help="worker processes")
+    ga.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
+    ga.add_argument("--out", default="runs/gauntlet", help="results folder")
+    ga.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ga.set_defaults(func=_cmd_gauntlet)
 
     rp = sub.add_parser("replay", help="replay a saved game and print its event log",
                         description="Load a save, replay it exactly, and print every event.")

@@ -219,6 +219,18 @@ def test_gauntlet_plays_the_same_games_every_time(smoke_run, tmp_path):
     assert {r["agents"].index(spec) for r in recs} == {0, 1}
 
 
+def test_cli_gauntlet(smoke_run, tmp_path, capsys):
+    from dustup_env.cli import main
+
+    out, _, _ = smoke_run
+    args = ["gauntlet", "--agent", f"policy:{out / 'final.zip'}", "--anchors", "random", "--games", "2",
+            "--out", str(tmp_path / "g"), "--bootstrap", "10", "--concurrency", "1", "--json"]
+    assert main(args) == 0
+    summ = json.loads(capsys.readouterr().out)
+    assert summ["scores"]["random"]["games"] == 2 and not summ["forfeits"]
+    assert main(["gauntlet", "--agent", "nobody", "--out", str(tmp_path / "h")]) == 2
+
+
 # ------------------------------------------------------------------------------------------- pool, reward, vec env
 def test_pfsp_weights():
     from training.selfplay import PFSP
