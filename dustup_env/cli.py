@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tr.set_defaults(func=_cmd_train)
 
-    ga = sub.add_parser("gauntlet", help="score an agent against fixed anchors (paired games, 95% CIs)",
+    ga = sub.add_parser("gauntlet", help="score an agent against fixed anchors (paired games, 95%% CIs)",
                         description="The training gauntlet as a command: AGENT plays --games paired games (same "
                                     "seeds, sides swapped) against each anchor through the tournament code; prints "
                                     "the score per anchor with a 95% bootstrap interval over pairs, and the Elo "
