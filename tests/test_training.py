@@ -122,6 +122,21 @@ def test_resume_extends_a_run(smoke_run, tmp_path):
         train(cfg, run, progress=False, log=lambda *a: None)
 
 
+def test_wall_clock_budget_stops_at_a_rollout_boundary_and_resumes(tmp_path):
+    from training.train import train
+
+    cfg = json.loads(json.dumps(SMOKE))
+    cfg["gauntlet"]["enabled"] = False
+    cfg["ppo"]["n_epochs"] = 1
+    cfg["budget"] = {"steps": 4096, "minutes": 1e-4}
+    summ = train(cfg, tmp_path / "run", progress=False, log=lambda *a: None)
+    rollout = cfg["ppo"]["n_steps"] * cfg["env"]["n_envs"]
+    assert summ["steps"] == rollout + cfg["env"]["n_envs"]  # one rollout trained, one vector step of the next
+    assert (tmp_path / "run" / "checkpoints" / "latest.zip").is_file()
+    cfg["budget"] = {"steps": 1024, "minutes": None}
+    assert train(cfg, tmp_path / "run", progress=False, log=lambda *a: None)["steps"] >= 1024
+
+
 # ------------------------------------------------------------------------------------------- policy agent
 def _play_both_sides(spec, opponent="random", seed=5):
     from evaluation.tournament import play_task

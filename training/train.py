@@ -367,6 +367,7 @@ class _Callback:
                     tr._bar = tqdm(total=tr.cfg["budget"]["steps"], initial=self.model.num_timesteps,
                                    unit="step", desc="train", file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
                 self._pool_sent = None
+                self._stop = False
 
             def _on_step(self) -> bool:
                 tr = self.tr
@@ -376,10 +377,7 @@ class _Callback:
                         tr.pfsp.record(name, score)
                 if tr._bar is not None:
                     tr._bar.update(self.model.num_timesteps - tr._bar.n)
-                lim = tr.cfg["budget"]["minutes"]
-                if lim is not None and tr._wall0 + time.perf_counter() - tr._t_start > 60.0 * lim:
-                    return False
-                return True
+                return not self._stop  # set at a rollout's end: the finished rollout was trained on
 
             def _on_rollout_end(self) -> None:
                 tr = self.tr
@@ -407,6 +405,11 @@ class _Callback:
                 if tr._bar is not None and tr.state["history"]:
                     h = tr.state["history"][-1]
                     tr._bar.set_postfix(gauntlet=f"{h['mean_score']:.2f}", elo=f"{h['elo']:+.0f}")
+                lim = tr.cfg["budget"]["minutes"]
+                if lim is not None and tr._wall0 + time.perf_counter() - tr._t_start > 60.0 * lim:
+                    # the wall-clock budget is spent: this rollout is still trained on, and the next one
+                    # stops at its first step (one vector step, n_envs steps, is counted but not used)
+                    self._stop = True
                 if n >= tr.state["next_checkpoint"]:
                     every = tr.cfg["schedule"]["checkpoint_every"]
                     tr.state["next_checkpoint"] = (n // every + 1) * every
