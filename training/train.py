@@ -141,6 +141,9 @@ class Trainer:
 
         cfg = self.cfg
         resumed = self._prepare()
+        # the masked Categorical is rebuilt at every rollout step and minibatch: skip torch's argument
+        # validation (a constraint check per call) in the trainer process
+        torch.distributions.Distribution.set_default_validate_args(False)
         o = cfg["opponents"]
         self.pfsp = PFSP(o["pfsp"], o["pfsp_power"], o["pfsp_floor"], o["self_play"], o["window"])
         self.pfsp.load_state(self.state.get("pfsp", {}))
