@@ -19,7 +19,7 @@ run: setup
 	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive --games 20 --seed 1 --out runs/quickstart
 
 test: setup
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 bench: setup
 	$(PY) benchmarks/bench_random_play.py

@@ -70,9 +70,14 @@ AGENTS = {"random": RandomAgent}
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
-    """Build an agent from a name such as ``random`` or ``scripted``."""
+    """Build an agent from a name such as ``random`` or ``scripted``, ``policy:PATH`` (a trained model:
+    trusted files only, loading runs pickle) or ``ppo`` (the shipped trained policy)."""
+    if spec == "ppo" or spec.startswith("policy:"):
+        from .policy import make_policy_agent
+
+        return make_policy_agent(spec, seed=seed)
     if spec not in AGENTS:
         from . import ladder, scripted  # noqa: F401  (register themselves)
     if spec not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}")
+        raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}, ppo and policy:PATH")
     return AGENTS[spec](seed=seed)

@@ -195,6 +195,77 @@ def _cmd_sprt(args) -> int:
     return 0
 
 
+def _cmd_train(args) -> int:
+    from training.config import ConfigError, defaults, describe, dump, load_config
+
+    if args.print_config:
+        print(dump(defaults()), end="")
+        return 0
+    if args.list_keys:
+        print("\n".join(describe()))
+        return 0
+    overrides: dict = {}
+    if args.steps is not None:
+        overrides["budget"] = {"steps": args.steps}
+    if args.minutes is not None:
+        overrides.setdefault("budget", {})["minutes"] = args.minutes
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    try:
+        cfg = load_config(args.config, overrides or None)
+    except ConfigError as e:
+        print(f"dustup train: {e}", file=sys.stderr)
+        return 2
+    from training.train import Trainer
+
+    try:
+        summ = Trainer(cfg, args.out, progress=not args.no_progress,
+                       log=lambda m: print(m, file=sys.stderr)).run()
+    except ConfigError as e:
+        print(f"dustup train: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summ))
+        return 0
+    print(f"trained {summ['steps']:,} steps in {summ['wall_seconds']:.0f}s: {summ['steps_per_s_training']} steps/s "
+          f"incl. PPO updates (env {summ['fraction_env']}, update {summ['fraction_update']} of the training time)")
+    if summ.get("best"):
+        b = summ["best"]
+        print(f"best snapshot {b['name']}: mean gauntlet score {b['mean_score']:.3f}, Elo {b['elo']:+.0f}")
+    print(f"run folder: {args.out} (best.zip, final.zip, gauntlet.md, curves.png, summary.json; "
+          f"re-run the same command to resume)")
+    return 0
+
+
+def _cmd_gauntlet(args) -> int:
+    from training.gauntlet import evaluate
+
+    anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
+    scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    try:
+        from agents import make_agent
+
+        for a in [args.agent] + anchors:
+            make_agent(a)
+        summ = evaluate(args.agent, args.out, anchors, scenarios, args.games, args.seed,
+                        concurrency=args.concurrency, bootstrap=args.bootstrap, label="candidate")
+    except (ValueError, RuntimeError) as e:
+        print(f"dustup gauntlet: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summ))
+        return 0
+    print(f"{args.agent}: {summ['games']} games on {','.join(scenarios)} (paired, both sides, seed {args.seed})")
+    print(f"{'anchor':<12}{'score':>7}   95% CI          W/D/L")
+    for a, v in summ["scores"].items():
+        print(f"{a:<12}{v['score']:>7.3f}   [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]  {'/'.join(map(str, v['wdl']))}")
+    print(f"Elo {summ['elo']:+.0f} [{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}] ({summ['elo_anchor']} = 0; "
+          f"anchors: " + ", ".join(f"{a} {e:+.0f}" for a, e in summ["anchor_elo"].items()) + ")")
+    if summ["forfeits"]:
+        print(f"forfeits: {summ['forfeits']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
                                 "agents and evaluation tools.")
@@ -284,6 +355,43 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", default="runs/sprt", help="results folder (resumable)")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.set_defaults(func=_cmd_sprt)
+
+    tr = sub.add_parser(
+        "train", help="train a MaskablePPO policy by self-play (resumable)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Train MaskablePPO on Dustup-v0 with parallel environments (both cores), an opponent pool "
+                    "(scripted bots + frozen snapshots, prioritised fictitious self-play), the learner on both "
+                    "sides, a fixed gauntlet against anchors at every snapshot (ratings with 95% CIs, curves.png), "
+                    "checkpoints and TensorBoard logs in OUT/tb. Re-running the same command resumes the run.",
+        epilog="config keys (YAML; every key optional, see --print-config and docs/training.md):\n  "
+               + "\n  ".join(__import__("training.config", fromlist=["describe"]).describe())
+               + "\n\nModel files are loaded with pickle: load only files you trust.")
+    tr.add_argument("--config", help="YAML configuration file (default: the built-in defaults)")
+    tr.add_argument("--out", default="runs/train", help="run folder (default runs/train); an existing run resumes")
+    tr.add_argument("--steps", type=int, help="override budget.steps (total learner steps)")
+    tr.add_argument("--minutes", type=float, help="override budget.minutes (wall-clock limit; resumable)")
+    tr.add_argument("--seed", type=int, help="override seed")
+    tr.add_argument("--print-config", action="store_true", help="print the default configuration as YAML and exit")
+    tr.add_argument("--list-keys", action="store_true", help="list every config key with its default and exit")
+    tr.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    tr.set_defaults(func=_cmd_train)
+
+    ga = sub.add_parser("gauntlet", help="score an agent against fixed anchors (paired games, 95%% CIs)",
+                        description="The training gauntlet as a command: AGENT plays --games paired games (same "
+                                    "seeds, sides swapped) against each anchor through the tournament code; prints "
+                                    "the score per anchor with a 95% bootstrap interval over pairs, and the Elo "
+                                    "(anchors' own round robin fixes the scale). Resumable like tournament.")
+    ga.add_argument("--agent", required=True, help="the agent to measure, e.g. ppo or policy:PATH (trusted files only)")
+    ga.add_argument("--anchors", default="random,easy,medium,hard", help="comma-separated anchors")
+    ga.add_argument("--scenarios", default="default", help="comma-separated scenarios")
+    ga.add_argument("--games", type=int, default=400, help="games per anchor per scenario (default 400: 200 pairs)")
+    ga.add_argument("--seed", type=int, default=20261122, help="seed of the fixed games")
+    ga.add_argument("--concurrency", type=int, default=2, help="worker processes")
+    ga.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
+    ga.add_argument("--out", default="runs/gauntlet", help="results folder")
+    ga.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ga.set_defaults(func=_cmd_gauntlet)
 
     rp = sub.add_parser("replay", help="replay a saved game and print its event log",
                         description="Load a save, replay it exactly, and print every event.")

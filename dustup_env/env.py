@@ -279,6 +279,36 @@ class DustupEnv(gym.Env):
             game.apply(choose(game, d))
             self._opp_decisions += 1
 
+    # ------------------------------------------------------------------ observing a game played elsewhere
+    def attach(self, game: Game, side: int) -> None:
+        """Observe an existing ``game`` from ``side``'s view (no opponent is played, nothing is stepped).
+
+        For agents driven by a trained policy (``agents/policy.py``) and for self-play opponents: after
+        ``attach``, :meth:`observe` and :meth:`action_masks` give exactly the observation and mask the
+        environment would give a learner playing ``side`` of that game.  Re-attach when the game object
+        changes; the caches follow the game's state by themselves within one game.
+        """
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 or 1, not {side!r}")
+        for s in (0, 1):
+            if len(game.side_units[s]) > MAX_UNITS:
+                raise ValueError(f"the game has {len(game.side_units[s])} units on side {s}; max {MAX_UNITS}")
+        if len(game.objectives) > MAX_OBJECTIVES or len(game.markers) > MAX_MARKERS:
+            raise ValueError("the game has more objectives or hidden-unit markers than the observation holds")
+        self.game = game
+        self.learner = side
+        self._terrain = terrain_raster(game.bf)
+        self._flip = side_flips(game, side)
+        self._write_static()
+        self._vis_key = None
+        self._mask_for = None
+
+    def observe(self) -> np.ndarray:
+        """The observation of the attached (or current) game from the learner's side (a fresh array)."""
+        if self.game is None:
+            raise RuntimeError("call reset() or attach() first")
+        return self._observation()
+
     def action_masks(self) -> np.ndarray:
         """Boolean mask (length N) of the legal actions of the learner's pending decision (all False once over)."""
         game = self.game

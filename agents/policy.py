@@ -1,0 +1,157 @@
+"""Agents driven by a trained policy: ``policy:PATH`` (a MaskablePPO ``.zip`` written by ``dustup train``)
+and the shipped ``ppo`` (``agents/models/ppo.zip``).
+
+SECURITY: a model file is a ZIP that stable-baselines3 loads with ``pickle`` (cloudpickle) and
+``torch.load``: loading it can run arbitrary code.  Load only model files you trust (your own
+training runs, the shipped ``ppo``).  Never load a model file from an untrusted source.
+
+The agent observes the game from its own side exactly as ``Dustup-v0`` does (``DustupEnv.attach``),
+masks the logits to the legal options and plays the arg-max: deterministic (tournaments are
+reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
+(path and modification time), so building an agent per game (as tournaments do) is cheap.
+
+A model whose observation or action space does not match the current environment (e.g. the codec
+gained option families after it was trained) is refused with :class:`ModelMismatchError`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .base import Agent
+
+SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
+TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
+
+
+class ModelMismatchError(ValueError):
+    """The model was trained for other observation/action spaces than the current environment's."""
+
+
+def layout_fingerprint() -> dict:
+    """Sizes and a hash of the observation and action layouts the current code produces."""
+    from dustup_env import codec
+    from dustup_env import env as E
+
+    layout = {
+        "families": [[name, [list(k) if isinstance(k, tuple) else k for k in kinds]] for name, kinds in codec.FAMILIES],
+        "max_units": codec.MAX_UNITS, "max_markers": codec.MAX_MARKERS,
+        "unit": list(E.UNIT_FEATURES), "global": list(E.GLOBAL_FEATURES), "objective": list(E.OBJ_FEATURES),
+        "terrain": [list(E.TERRAIN_CHANNELS), E.GRID_H, E.GRID_W], "marker": list(E.MARKER_FEATURES),
+    }
+    digest = hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]
+    return {"obs_size": int(E.OBS_SIZE), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
+
+
+def check_spaces(obs_shape, n_actions, meta: dict | None, where: str) -> None:
+    """Raise :class:`ModelMismatchError` unless a model's spaces (and layout hash, if recorded) match."""
+    cur = layout_fingerprint()
+    problems = []
+    if tuple(obs_shape) != (cur["obs_size"],):
+        problems.append(f"observation shape {tuple(obs_shape)} != the environment's ({cur['obs_size']},)")
+    if int(n_actions) != cur["n_actions"]:
+        problems.append(f"action space Discrete({int(n_actions)}) != the environment's Discrete({cur['n_actions']})")
+    if not problems and meta and meta.get("layout_hash") not in (None, cur["layout_hash"]):
+        problems.append(f"observation/action layout hash {meta['layout_hash']} != the current {cur['layout_hash']} "
+                        "(features or option families were reordered or renamed)")
+    if problems:
+        raise ModelMismatchError(
+            f"{where} does not match this version of Dustup-v0: " + "; ".join(problems)
+            + ". The environment changed since the model was trained (e.g. option families were appended to "
+              "codec.FAMILIES): retrain it (dustup train) for the current spaces.")
+
+
+_CACHE: dict = {}
+
+
+def load_model(path: str | os.PathLike):
+    """Load a MaskablePPO model (cached per path and mtime) after checking its spaces.  Trusted files only."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import training.extractor  # noqa: F401  (the custom feature extractor must be importable for unpickling)
+
+    p = Path(path).expanduser().resolve()
+    if not p.is_file():
+        raise ValueError(f"policy file {str(path)!r} not found")
+    key = (str(p), p.stat().st_mtime_ns)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    if torch.get_num_threads() > 1:
+        # one decision at a time on tiny tensors: extra threads only cost (and tournaments use one process per core)
+        torch.set_num_threads(1)
+    try:
+        model = MaskablePPO.load(str(p), device="cpu")
+    except Exception as e:  # a corrupt or foreign file
+        raise ValueError(f"cannot load policy file {str(path)!r} as a MaskablePPO model: {type(e).__name__}: {e}") from e
+    check_spaces(model.observation_space.shape, model.action_space.n, getattr(model, "dustup_meta", None), str(path))
+    model.policy.set_training_mode(False)
+    if len(_CACHE) > 32:
+        _CACHE.clear()
+    _CACHE[key] = model
+    return model
+
+
+class PolicyAgent(Agent):
+    """Plays the arg-max of a trained MaskablePPO policy over the legal options (deterministic)."""
+
+    name = "policy"
+
+    def __init__(self, path: str | os.PathLike, seed: int = 0, name: str | None = None):
+        super().__init__(seed)
+        self.path = str(path)
+        if name:
+            self.name = name
+        self.model = load_model(path)
+        self._policy = self.model.policy
+        self._views: dict = {}
+
+    def _view(self, game, side: int):
+        v = self._views.get(side)
+        if v is None:
+            from dustup_env.env import DustupEnv
+
+            v = self._views[side] = DustupEnv(scenario="default", opponent=_never)
+        if v.game is not game or v.learner != side:
+            v.attach(game, side)
+        return v
+
+    def logits(self, game, side: int) -> np.ndarray:
+        """Raw action logits of the policy for ``side``'s view of ``game``."""
+        import torch
+
+        obs = self._view(game, side).observe()
+        pol = self._policy
+        with torch.inference_mode():
+            t = torch.as_tensor(obs).unsqueeze(0)
+            feats = pol.extract_features(t, pol.pi_features_extractor)
+            latent = pol.mlp_extractor.forward_actor(feats)
+            return pol.action_net(latent)[0].numpy()
+
+    def choose(self, game, decision):
+        side = decision.side
+        v = self._view(game, side)
+        mask = v.action_masks()
+        logits = self.logits(game, side)
+        a = int(np.argmax(np.where(mask, logits, -np.inf)))
+        return v.codec.decode(game, side, a, decision.kind)
+
+
+def _never(game, decision):  # the views never step, so their opponent is never asked
+    raise RuntimeError("a policy view does not play opponents")
+
+
+def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
+    """``policy:PATH`` or ``ppo`` (the shipped model)."""
+    if spec == "ppo":
+        if not SHIPPED.is_file():
+            raise ValueError(f"the shipped policy {SHIPPED} is missing")
+        return PolicyAgent(SHIPPED, seed=seed, name="ppo")
+    if not spec.startswith("policy:") or len(spec) <= len("policy:"):
+        raise ValueError(f"policy agents are named policy:PATH, not {spec!r}")
+    return PolicyAgent(spec[len("policy:"):], seed=seed, name=spec)
