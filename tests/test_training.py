@@ -308,3 +308,45 @@ def test_chunked_vec_env_masks_and_auto_reset():
         assert v.worker_cpu_seconds() is None or v.worker_cpu_seconds() > 0
     finally:
         v.close()
+
+
+def test_migrate_widens_the_action_head_and_keeps_the_old_choices(tmp_path):
+    """A model for a shorter (prefix) action space is widened: old logits unchanged, new ones far below."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import SHIPPED, ModelMismatchError, load_model
+    from dustup_env import codec
+    from training.migrate import _layout_hash, migrate
+
+    model = MaskablePPO.load(str(SHIPPED), device="cpu")
+    k = 31  # the first 31 families = the Discrete(326) layout of issue 3's first families
+    old_hash, old_n = _layout_hash(k)
+    assert old_n == 326 < codec.N_ACTIONS
+    head = model.policy.action_net
+    small = torch.nn.Linear(head.in_features, old_n)
+    with torch.no_grad():
+        small.weight.copy_(head.weight[:old_n])
+        small.bias.copy_(head.bias[:old_n])
+    model.policy.action_net = small
+    model.action_space = model.policy.action_space = gym.spaces.Discrete(old_n)
+    model.policy.action_dist.action_dim = old_n
+    model.dustup_meta = dict(model.dustup_meta, n_actions=old_n, layout_hash=old_hash)
+    src, dst = tmp_path / "old.zip", tmp_path / "new.zip"
+    model.save(str(src))
+    with pytest.raises(ModelMismatchError, match="Discrete"):
+        load_model(src)  # the old model does not load as it is
+    info = migrate(str(src), str(dst), new_bias=-20.0)
+    assert info == {"from": 326, "to": codec.N_ACTIONS, "families_kept": 31, "new_bias": -20.0}
+    new = load_model(dst)
+    w, b = new.policy.action_net.weight.detach(), new.policy.action_net.bias.detach()
+    assert torch.equal(w[:old_n], head.weight[:old_n].detach()) and torch.equal(b[:old_n], head.bias[:old_n].detach())
+    assert float(w[old_n:].abs().max()) == 0.0 and bool((b[old_n:] == -20.0).all())
+    with pytest.raises(ModelMismatchError, match="nothing to migrate"):
+        migrate(str(dst), str(tmp_path / "again.zip"))
+    bad = MaskablePPO.load(str(src), device="cpu")
+    bad.dustup_meta = dict(bad.dustup_meta, layout_hash="0" * 16)  # not a prefix of the current families
+    bad.save(str(tmp_path / "bad.zip"))
+    with pytest.raises(ModelMismatchError, match="not a prefix"):
+        migrate(str(tmp_path / "bad.zip"), str(tmp_path / "x.zip"))
