@@ -141,6 +141,17 @@ def rate(records, anchor: str = "random", bootstrap: int = 200, seed: int = 0) -
             if i != j:
                 los[a][b] = float(np.mean(samples[:, i] > samples[:, j])) if len(samples) else 0.5
     out["los"] = los
+    # neighbour gaps: the Elo difference between each agent and the next one down, with the 95% interval of the
+    # *difference* over the same resamples -- unlike the per-agent intervals it does not depend on the anchor
+    # (an anchor with almost no wins, e.g. random, widens every per-agent interval by its own uncertainty)
+    order = sorted(range(len(agents)), key=lambda i: -base.ratings[i])
+    gaps = []
+    for i, j in zip(order, order[1:]):
+        d = samples[:, i] - samples[:, j] if len(samples) else np.array([base.ratings[i] - base.ratings[j]])
+        lo, hi = np.percentile(d, [2.5, 97.5])
+        gaps.append({"higher": agents[i], "lower": agents[j], "elo_diff": float(base.ratings[i] - base.ratings[j]),
+                     "ci95": [float(lo), float(hi)]})
+    out["neighbour_gaps"] = gaps
     return out
 
 

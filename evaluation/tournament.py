@@ -247,6 +247,12 @@ def report(records, out: str | Path, anchor: str = "random", bootstrap: int = 20
     for i, a in enumerate(agents):
         r = ratings["ratings"][a]
         lines.append(f"| {i + 1} | {a} | {r['elo']:+.0f} | [{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] |")
+    lines += ["", "## Neighbour gaps (anchor-independent)", "",
+              "Elo difference between each agent and the next one down, with the 95% interval of the difference "
+              "over the same bootstrap resamples; an interval above 0 separates the two.", "",
+              "| higher | lower | Elo difference | 95% CI |", "| --- | --- | --- | --- |"]
+    for g in ratings["neighbour_gaps"]:
+        lines.append(f"| {g['higher']} | {g['lower']} | {g['elo_diff']:+.0f} | [{g['ci95'][0]:+.0f}, {g['ci95'][1]:+.0f}] |")
     lines += ["", "## Likelihood of superiority (row better than column)", "",
               "| | " + " | ".join(agents) + " |", "|---" * (len(agents) + 1) + "|"]
     for a in agents:

@@ -73,3 +73,17 @@ def test_sprt_llr_sign_and_bounds():
     assert sprt_llr(600, 200, 200, 0, 20) > hi  # a clearly stronger agent accepts H1
     assert sprt_llr(300, 400, 300, 0, 20) < 0  # an equal one leans to H0
     assert sprt_llr(0, 0, 0, 0, 10) == 0.0
+
+
+def test_neighbour_gaps_are_anchor_independent_and_cover_the_true_gaps():
+    recs = synth(150, seed=3)
+    a = rate(recs, anchor="random", bootstrap=60, seed=2)
+    b = rate(recs, anchor="hard", bootstrap=60, seed=2)
+    assert [(g["higher"], g["lower"]) for g in a["neighbour_gaps"]] == [("hard", "medium"), ("medium", "easy"),
+                                                                        ("easy", "random")]
+    for ga, gb in zip(a["neighbour_gaps"], b["neighbour_gaps"]):
+        assert ga["elo_diff"] == pytest.approx(gb["elo_diff"], abs=0.5)  # up to the optimiser tolerance
+        assert ga["ci95"] == pytest.approx(gb["ci95"], abs=2.0)  # same resamples, same differences
+        true = TRUE[ga["higher"]] - TRUE[ga["lower"]]
+        assert ga["ci95"][0] - 15 <= true <= ga["ci95"][1] + 15
+        assert ga["ci95"][0] > 0  # every true gap (150-200 Elo) is separated by 150 pairs per pairing
