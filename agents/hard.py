@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 
 from dustup_env.rules.data import armoury
 from dustup_env.rules.dice import D4, D6, D8, D12
@@ -164,15 +165,16 @@ class HardAgent(CommandMixin, ScriptedAgent):
 
     def reset(self, seed=None):
         super().reset(seed)
-        self._gid = None
+        self._game_ref = None
         self._assign = {}
         self._guns = {}
 
     # ------------------------------------------------------------------ per game
     def _setup(self, game):
-        if getattr(self, "_gid", None) == id(game):
+        ref = getattr(self, "_game_ref", None)
+        if ref is not None and ref() is game:
             return
-        self._gid = id(game)
+        self._game_ref = weakref.ref(game)  # a new game object (ids of freed games are reused)
         self._goals = None
         self._game_id = None
         self._assign = {}

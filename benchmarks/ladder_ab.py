@@ -1,0 +1,107 @@
+"""Paired A/B of ladder bots and of ``hard``'s doctrine switches (the numbers in docs/agents.md).
+
+Each of ``--pairs`` game seeds is played twice with the sides swapped; the score is the first agent's
+points per game (draw = 1/2) with a 95% interval over the pairs, and each agent's mean decision time.
+
+    python benchmarks/ladder_ab.py hard medium --pairs 300
+    python benchmarks/ladder_ab.py hard-no-orders hard --pairs 300      # one switch flipped
+    python benchmarks/ladder_ab.py --ablation --pairs 300               # every switch against hard
+
+Variant names: ``hard-<switch>`` flips one of :data:`SWITCHES` (registered on import of this module).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+
+from agents import make_agent
+from agents.base import AGENTS
+from agents.hard import HardAgent
+from dustup_env.rules import Game
+from evaluation.simulate import game_seed
+
+# variant name -> (switch overrides, what it tests)
+SWITCHES = {
+    "no-orders": ({"ORDERS": False}, "medium's command instead of orders every activation"),
+    "no-hq-first": ({"HQ_FIRST": False}, "medium's activation order instead of the HQ first"),
+    "rally-shaken": ({"RALLY_AT": 2}, "rallies shaken or worse units instead of only routed ones"),
+    "no-assign": ({"ASSIGN": False}, "medium's greedy objective assignment"),
+    "no-focus": ({"FOCUS": False}, "medium's shot scoring (no target weights)"),
+    "no-position": ({"POSITION": False}, "medium's cover-to-cover advance instead of scored positions"),
+    "no-threat": ({"W_SUP_THREAT": 0.0, "W_CAS_THREAT": 0.0}, "positions without the exposure term"),
+    "cautious": ({"W_SUP_THREAT": 1.0, "W_CAS_THREAT": 2.0}, "exposure weighted 3-4x"),
+    "no-endgame": ({"ENDGAME": False}, "no end-game objective play"),
+    "no-hq-hide": ({"HQ_HIDE": False}, "the HQ acts like a squad when it has no order to give"),
+    "assaults": ({"ASSAULTS": True}, "close assaults on beaten enemies"),
+    "treat": ({"TREAT": True}, "treats its wounded when nothing else to do"),
+    "last-second": ({"LAST_SECOND": True}, "goes second in the last turn"),
+}
+
+
+def register_variants() -> None:
+    for key, (flags, _) in SWITCHES.items():
+        name = f"hard-{key}"
+        if name not in AGENTS:
+            AGENTS[name] = type(name, (HardAgent,), dict(flags, name=name))
+
+
+def paired(a: str, b: str, pairs: int, seed: int = 0, scenario: str = "default") -> dict:
+    if a == b:
+        raise ValueError("paired A/B needs two different agents")
+    clock = {a: [0.0, 0, 0.0], b: [0.0, 0, 0.0]}
+    pair_scores, wdl, fallbacks = [], Counter(), Counter()
+    t0 = time.perf_counter()
+    for k in range(pairs):
+        gs = game_seed(seed, k)
+        ps = 0.0
+        for names in ((a, b), (b, a)):
+            g = Game(scenario, seed=gs)
+            bots = [make_agent(n, gs * 2 + s) for s, n in enumerate(names)]
+            for s, bot in enumerate(bots):
+                bot.reset(gs * 2 + s)
+            while not g.over:
+                d = g.decision()
+                ts = time.perf_counter()
+                opt = bots[d.side].choose(g, d)
+                dt = time.perf_counter() - ts
+                c = clock[names[d.side]]
+                c[0] += dt
+                c[1] += 1
+                c[2] = max(c[2], dt)
+                g.apply(opt)
+            for s, bot in enumerate(bots):
+                fallbacks[names[s]] += getattr(bot, "fallbacks", 0)
+            side = names.index(a)
+            r = 0.5 if g.winner not in (0, 1) else float(g.winner == side)
+            wdl["W" if r == 1 else "D" if r == 0.5 else "L"] += 1
+            ps += r / 2
+        pair_scores.append(ps)
+    m = statistics.fmean(pair_scores)
+    half = 1.96 * statistics.pstdev(pair_scores) / len(pair_scores) ** 0.5 if len(pair_scores) > 1 else 0.0
+    return {"a": a, "b": b, "games": 2 * pairs, "score": round(m, 3), "ci95": round(half, 3),
+            "wdl": [wdl["W"], wdl["D"], wdl["L"]], "seconds": round(time.perf_counter() - t0, 1),
+            "ms_per_decision": {n: round(1000 * s / max(1, c), 3) for n, (s, c, _) in clock.items()},
+            "max_ms": {n: round(1000 * mx, 2) for n, (_, _, mx) in clock.items()},
+            "fallbacks": dict(fallbacks)}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("agents", nargs="*", help="A B (A's score against B)")
+    p.add_argument("--pairs", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--ablation", action="store_true", help="every hard-<switch> variant against hard")
+    args = p.parse_args(argv)
+    register_variants()
+    runs = ([(f"hard-{k}", "hard") for k in SWITCHES] if args.ablation else [tuple(args.agents)])
+    for a, b in runs:
+        print(json.dumps(paired(a, b, args.pairs, args.seed)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
