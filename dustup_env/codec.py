@@ -183,29 +183,14 @@ class _Tables:
             raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
         flip = side_flips(game, side)
         values = {
-            "own": list(game.side_units[side]),
-            "enemy": list(game.side_units[1 - side]),
-            "dir": list(range(DIRECTIONS)),
-            "dist": list(range(N_DIST)),
-            "mode": list(FIRE_MODES),
-            "marker": list(range(len(markers))),
+            "own": tuple(game.side_units[side]),
+            "enemy": tuple(game.side_units[1 - side]),
+            "marker": tuple(range(len(markers))),
         }
         enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
-        for start, name, kinds, size in _BLOCKS:
-            if not kinds:
-                enc[(name,)] = start
-                continue
-            axes = []
-            for k in kinds:
-                vals = list(k) if isinstance(k, tuple) else values[k]
-                axes.append(list(enumerate(vals)))
-            for combo in itertools.product(*axes):
-                idx = 0
-                for (slot, _), k in zip(combo, kinds):
-                    if k == "dir" and flip:
-                        slot = mirror_direction(slot)
-                    idx = idx * _arg_size(k) + slot
-                enc[(name,) + tuple(v for _, v in combo)] = start + idx
+        for name, argspec, idx in _template(len(values["own"]), len(values["enemy"]), len(markers), flip):
+            # argspec: per argument, (kind, slot) for unit/marker kinds (mapped to ids here) or (None, value)
+            enc[(name,) + tuple(v if k is None else values[k][v] for k, v in argspec)] = idx
         dec: list = [None] * N_ACTIONS
         for opt, i in enc.items():
             if i != 0:
@@ -216,6 +201,43 @@ class _Tables:
 
 
 _TABLE_CACHE: dict = {}
+_TEMPLATES: dict = {}
+
+
+def _template(n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
+    """Every option of the layout as (name, argspec, index) for these counts, unit ids left as slots: built
+    once per (counts, mirroring), so a new unit list or marker count costs one pass, not the product loops."""
+    key = (n_own, n_enemy, n_markers, flip)
+    t = _TEMPLATES.get(key)
+    if t is not None:
+        return t
+    counts = {"own": n_own, "enemy": n_enemy, "marker": n_markers}
+    t = []
+    for start, name, kinds, size in _BLOCKS:
+        if not kinds:
+            t.append((name, (), start))
+            continue
+        axes = []
+        for k in kinds:
+            if isinstance(k, tuple):
+                axes.append([(slot, (None, v)) for slot, v in enumerate(k)])
+            elif k in counts:
+                axes.append([(slot, (k, slot)) for slot in range(counts[k])])
+            elif k == "mode":
+                axes.append([(slot, (None, v)) for slot, v in enumerate(FIRE_MODES)])
+            else:  # dir, dist: the value is the slot
+                axes.append([(slot, (None, slot)) for slot in range(_arg_size(k))])
+        for combo in itertools.product(*axes):
+            idx = 0
+            for (slot, _), k in zip(combo, kinds):
+                if k == "dir" and flip:
+                    slot = mirror_direction(slot)
+                idx = idx * _arg_size(k) + slot
+            t.append((name, tuple(a for _, a in combo), start + idx))
+    if len(_TEMPLATES) > 1024:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = t
+    return t
 
 
 class ActionCodec:
