@@ -271,14 +271,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
     def _shot_score(self, game, uid, opt):
         if not self.FOCUS:
             return super()._shot_score(game, uid, opt)
-        plan = game.fire_plan(uid, opt[1], opt[2])
-        if plan is None:
+        odds = self._shot_odds(game, uid, opt)
+        if odds is None:
             return -1.0
-        p_any, e_cas = shot_value(plan["quality"], tuple(plan["firepower"]), plan["target_die"], plan["impact"],
-                                  plan["armour"])
+        p_any, e_cas = odds
         t = game.units[opt[1]]
-        if opt[2] == "suppressive":
-            e_cas = 0.0
         cas_value = 1.0 + 2.0 / max(1, t.n_able())  # the last figures of a unit are worth a victory point
         if t.kind == "hq":
             cas_value += 0.5

@@ -95,16 +95,23 @@ class ScriptedAgent(GuardedAgent):
         return self._goals.get(u.uid, (game.bf.width / 2, game.bf.height / 2))
 
     # ---------------------------------------------------------------- scoring
-    def _shot_score(self, game, uid, opt):
+    @staticmethod
+    def _shot_odds(game, uid, opt):
+        """``(p_any, e_cas)`` of a shoot option (no casualties from suppressive fire), or None if it cannot fire."""
         plan = game.fire_plan(uid, opt[1], opt[2])
         if plan is None:
-            return -1.0
+            return None
         p_any, e_cas = shot_value(plan["quality"], tuple(plan["firepower"]), plan["target_die"], plan["impact"],
                                   plan["armour"])
+        return p_any, (0.0 if opt[2] == "suppressive" else e_cas)
+
+    def _shot_score(self, game, uid, opt):
+        odds = self._shot_odds(game, uid, opt)
+        if odds is None:
+            return -1.0
+        p_any, e_cas = odds
         t = game.units[opt[1]]
         mode = opt[2]
-        if mode == "suppressive":
-            e_cas = 0.0
         sup_value = p_any * (1.0 if t.suppression == 0 else 0.35 if t.suppression < 3 else 0.0)
         score = 3.0 * e_cas + sup_value
         if mode in ("half", "small_arms", "support"):

@@ -312,6 +312,27 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
     return x, y, _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9 and affordable(x, y, spent)
 
 
+
+def contact_move(game, u, t, die: str):
+    """Move ``u`` toward ``t`` with a roll of ``die`` x 2": into contact if the walk reaches it, else as far as
+    able but no closer than 2" to any enemy figure.  Returns ``(roll, points, start, reached)``."""
+    roll = game.dice.roll(die)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
+    if not reached:
+        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
+    was_dis = u.disorganised()
+    u.x, u.y = x, y
+    u.propped = False
+    if was_dis:
+        reform(u)
+        u.loose = False
+    if (x, y) != start:
+        u.complete_concealment = False
+    return roll, points, start, reached
+
+
 def _enemy_figs(game, u: Unit, exclude=()):
     figs = []
     for e in game._enemy_units(u.side):
@@ -940,22 +961,9 @@ class AssaultProcedure:
         t = game.units[d["target"][key]]
         if first:
             d["start"][key] = [a.x, a.y]
-        roll = game.dice.roll(a.movement)
-        points = 2.0 * roll
-        start = (a.x, a.y)
-        x, y, reached = contact_walk(game.bf, a, t, points, _enemy_figs(game, a, exclude={t.uid}), a.terrain_column)
-        if not reached:  # as far as able, but no closer than 2" to any enemy figure
-            x, y = move_path(game.bf, a, t.x, t.y, points, _enemy_figs(game, a), a.terrain_column)
-        was_dis = a.disorganised()
-        a.x, a.y = x, y
-        a.propped = False
-        if was_dis:
-            reform(a)
-            a.loose = False
-        if (x, y) != start:
-            a.complete_concealment = False
+        roll, points, start, reached = contact_move(game, a, t, a.movement)
         game.emit(ContactMove(a.uid, t.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
-                              (round(x, 3), round(y, 3)), reached))
+                              (round(a.x, 3), round(a.y, 3)), reached))
         if reached:
             d["contact"].append(a.uid)
             d["engaged"][key] = list(d["follow"].get(key) or [t.uid])  # followed units fight it together

@@ -33,12 +33,11 @@ from __future__ import annotations
 import math
 
 from . import game as _game
-from .assault_action import (CourageTested, StrikeResolved, _enemy_figs, apply_hits, contact_walk, courage_roll,
+from .assault_action import (CourageTested, StrikeResolved, apply_hits, contact_move, courage_roll,
                              occupy, strike_dice, withdraw)
 from .dice import die_max, die_name, shift_closed
 from .events import Event, LeaderLost, _event
 from .forces import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
-from .move_action import move_path, reform
 
 HOUSE_MAX_ROUNDS = 3
 MORALE_ROWS = ("confident", "shaken")  # the house rules put morale on the quality die instead
@@ -307,22 +306,9 @@ def _pursue(game, h, u, t) -> None:
     """Seed 003 pursuit: ``u`` rolls its own movement die (x2 inches, the movement rules of a contact move:
     terrain, obstacles, 2" from other enemy units) toward the withdrawing unit ``t``; reaching it (base
     contact, RN-401) catches it for a further round, else ``u`` stops as far as able, 2" away."""
-    roll = game.dice.roll(game.movement_die(u))
-    points = 2.0 * roll
-    start = (u.x, u.y)
-    x, y, caught = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
-    if not caught:
-        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
-    was_dis = u.disorganised()
-    u.x, u.y = x, y
-    u.propped = False
-    if was_dis:
-        reform(u)
-        u.loose = False
-    if (x, y) != start:
-        u.complete_concealment = False
+    roll, points, start, caught = contact_move(game, u, t, game.movement_die(u))
     game.emit(Pursued(u.uid, t.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
-                      (round(x, 3), round(y, 3)), caught))
+                      (round(u.x, 3), round(u.y, 3)), caught))
     if caught:
         h["caught"].append([h["winners"][str(u.uid)][str(t.uid)], u.uid, t.uid])
 
