@@ -137,6 +137,28 @@ def test_wall_clock_budget_stops_at_a_rollout_boundary_and_resumes(tmp_path):
     assert train(cfg, tmp_path / "run", progress=False, log=lambda *a: None)["steps"] >= 1024
 
 
+def test_warm_start_copies_the_policy_and_refuses_another_network(smoke_run, tmp_path):
+    import torch
+
+    from agents.policy import load_model
+    from training.train import train
+
+    out, _, _ = smoke_run
+    cfg = json.loads(json.dumps(SMOKE))
+    cfg["gauntlet"]["enabled"] = False
+    cfg["ppo"].update(n_epochs=1, learning_rate=1e-12)  # one rollout and an update that cannot move the weights
+    cfg["budget"] = {"steps": 16, "minutes": 1e-4}
+    cfg["policy"] = {"init": str(out / "final.zip")}
+    train(cfg, tmp_path / "warm", progress=False, log=lambda *a: None)
+    src = load_model(out / "final.zip").policy.state_dict()
+    got = load_model(tmp_path / "warm" / "final.zip").policy.state_dict()
+    assert src.keys() == got.keys()
+    assert all(torch.allclose(src[k], got[k], atol=1e-6) for k in src)
+    cfg["policy"]["net_arch"] = [16]
+    with pytest.raises(ValueError, match="policy.init .* does not match"):
+        train(cfg, tmp_path / "other", progress=False, log=lambda *a: None)
+
+
 # ------------------------------------------------------------------------------------------- policy agent
 def _play_both_sides(spec, opponent="random", seed=5):
     from evaluation.tournament import play_task

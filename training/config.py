@@ -54,6 +54,9 @@ SCHEMA: dict = {
         "window": (400, _ANY_INT, lambda v: v >= 10, "recent games per opponent that estimate x"),
     },
     "policy": {
+        "init": (None, (str, type(None)), None,
+                 "warm start: a model file (trusted) whose policy weights initialise a new run; its spaces and "
+                 "architecture must match (null: random initialisation)"),
         "extractor": ("entity", (str,), lambda v: v in ("entity", "mlp"),
                       "entity (per-unit encoders, pooling, slot read-out, terrain) or mlp (flat input)"),
         "embed_dim": (32, _ANY_INT, lambda v: v >= 4, "entity: unit embedding size"),

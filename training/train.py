@@ -73,6 +73,22 @@ class Trainer:
         self.log = log
         self.state: dict = {}
 
+    def _warm_start(self, model, path) -> None:
+        """Copy the policy weights of a trusted model file (space-checked) into a new ``model``."""
+        from agents.policy import load_model
+
+        import torch
+
+        threads = torch.get_num_threads()
+        src = load_model(path)
+        torch.set_num_threads(threads)  # load_model sets one thread for play
+        try:
+            model.policy.load_state_dict(src.policy.state_dict())
+        except RuntimeError as e:
+            raise ValueError(f"policy.init {str(path)!r}: its network does not match the configured policy "
+                             f"(extractor/net_arch): {str(e).splitlines()[0]}") from e
+        self.log(f"warm start: policy weights from {path}")
+
     # ------------------------------------------------------------------ run folder
     def _prepare(self) -> bool:
         out = self.out
@@ -175,6 +191,8 @@ class Trainer:
                                     vf_coef=p["vf_coef"], max_grad_norm=p["max_grad_norm"], target_kl=p["target_kl"],
                                     policy_kwargs=_policy_kwargs(cfg), tensorboard_log=tb, seed=cfg["seed"],
                                     device="cpu", verbose=0)
+                if cfg["policy"]["init"]:
+                    self._warm_start(model, cfg["policy"]["init"])
             model.dustup_meta = dict(layout_fingerprint(), scenarios=cfg["scenarios"],
                                      extractor=cfg["policy"]["extractor"])
             self.model, self.venv = model, venv
