@@ -173,71 +173,98 @@ def action_name(a: int) -> str:
 class _Tables:
     """Per-(game, side) lookup tables: option tuple -> index and index -> option (kind-dependent slot 0)."""
 
-    __slots__ = ("enc", "dec", "key")
+    __slots__ = ("enc", "dec", "key", "ids")
 
-    def __init__(self, game, side: int, key):
-        if len(game.side_units[side]) > MAX_UNITS or len(game.side_units[1 - side]) > MAX_UNITS:
+    def __init__(self, game, side: int, key, base: "_Tables | None" = None):
+        own, enemy = game.side_units[side], game.side_units[1 - side]
+        if len(own) > MAX_UNITS or len(enemy) > MAX_UNITS:
             raise ValueError(f"the codec supports at most {MAX_UNITS} units per side")
         markers = getattr(game, "markers", ())
         if len(markers) > MAX_MARKERS:
             raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
         flip = side_flips(game, side)
-        values = {
-            "own": tuple(game.side_units[side]),
-            "enemy": tuple(game.side_units[1 - side]),
-            "marker": tuple(range(len(markers))),
-        }
-        enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
-        for name, argspec, idx in _template(len(values["own"]), len(values["enemy"]), len(markers), flip):
+        values = {"own": tuple(own), "enemy": tuple(enemy), "marker": tuple(range(len(markers)))}
+        counts = (len(own), len(enemy), len(markers))
+        if base is None:
+            enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
+            dec: list = [None] * N_ACTIONS
+            entries = _template(*counts, flip)
+        else:
+            # units (detachments, reinforcements) and markers are only ever appended, so every slot of the base
+            # layout keeps its id: add just the options that name one of the new slots
+            enc = dict(base.enc)
+            dec = list(base.dec)
+            entries = _template_delta(base.key, counts, flip)
+        for name, argspec, idx in entries:
             # argspec: per argument, (kind, slot) for unit/marker kinds (mapped to ids here) or (None, value)
-            enc[(name,) + tuple(v if k is None else values[k][v] for k, v in argspec)] = idx
-        dec: list = [None] * N_ACTIONS
-        for opt, i in enc.items():
-            if i != 0:
-                dec[i] = opt
+            opt = (name,) + tuple(v if k is None else values[k][v] for k, v in argspec)
+            enc[opt] = idx
+            dec[idx] = opt
         self.enc = enc
         self.dec = dec
-        self.key = key
+        self.key = counts
+        self.ids = (values["own"], values["enemy"])
 
 
 _TABLE_CACHE: dict = {}
-_TEMPLATES: dict = {}
+_FULL: dict = {}
 
 
-def _template(n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
-    """Every option of the layout as (name, argspec, index) for these counts, unit ids left as slots: built
-    once per (counts, mirroring), so a new unit list or marker count costs one pass, not the product loops."""
-    key = (n_own, n_enemy, n_markers, flip)
-    t = _TEMPLATES.get(key)
+def _full_template(flip: bool) -> list:
+    """Every option of the layout at the maximum counts as (name, argspec, index, need), unit ids left as slots;
+    ``need`` = the (own, enemy, marker) counts the entry needs (its highest slot + 1 per kind).  Built once per
+    mirroring; a layout's entries are those whose ``need`` its counts meet."""
+    t = _FULL.get(flip)
     if t is not None:
         return t
-    counts = {"own": n_own, "enemy": n_enemy, "marker": n_markers}
     t = []
     for start, name, kinds, size in _BLOCKS:
         if not kinds:
-            t.append((name, (), start))
+            t.append((name, (), start, (0, 0, 0)))
             continue
         axes = []
         for k in kinds:
             if isinstance(k, tuple):
                 axes.append([(slot, (None, v)) for slot, v in enumerate(k)])
-            elif k in counts:
-                axes.append([(slot, (k, slot)) for slot in range(counts[k])])
+            elif k in ("own", "enemy", "marker"):
+                axes.append([(slot, (k, slot)) for slot in range(_arg_size(k))])
             elif k == "mode":
                 axes.append([(slot, (None, v)) for slot, v in enumerate(FIRE_MODES)])
             else:  # dir, dist: the value is the slot
                 axes.append([(slot, (None, slot)) for slot in range(_arg_size(k))])
         for combo in itertools.product(*axes):
             idx = 0
-            for (slot, _), k in zip(combo, kinds):
+            need = [0, 0, 0]
+            for (slot, (kind, _)), k in zip(combo, kinds):
                 if k == "dir" and flip:
                     slot = mirror_direction(slot)
                 idx = idx * _arg_size(k) + slot
-            t.append((name, tuple(a for _, a in combo), start + idx))
-    if len(_TEMPLATES) > 1024:
-        _TEMPLATES.clear()
-    _TEMPLATES[key] = t
+                if kind is not None:
+                    j = ("own", "enemy", "marker").index(kind)
+                    need[j] = max(need[j], slot + 1)
+            t.append((name, tuple(a for _, a in combo), start + idx, tuple(need)))
+    _FULL[flip] = t
     return t
+
+
+def _template(n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
+    """The (name, argspec, index) entries of a layout with these counts."""
+    return [e[:3] for e in _full_template(flip) if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers]
+
+
+def _template_delta(old: tuple, new: tuple, flip: bool) -> list:
+    """The entries of ``_template(*new, flip)`` that need a slot beyond the counts ``old`` (per kind)."""
+    key = (old, new, flip)
+    t = _DELTAS.get(key)
+    if t is None:
+        o0, o1, o2 = old
+        n0, n1, n2 = new
+        t = _DELTAS[key] = [e[:3] for e in _full_template(flip) if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2
+                            and (e[3][0] > o0 or e[3][1] > o1 or e[3][2] > o2)]
+    return t
+
+
+_DELTAS: dict = {}  # bounded: counts are at most MAX_UNITS, MAX_UNITS, MAX_MARKERS
 
 
 class ActionCodec:
@@ -257,17 +284,23 @@ class ActionCodec:
         if game is not self._game:
             self._game = game
             self._tables = [None, None]
-        key = (len(game.side_units[0]), len(game.side_units[1]), len(getattr(game, "markers", ())))
+        own, enemy = game.side_units[side], game.side_units[1 - side]
+        key = (len(own), len(enemy), len(getattr(game, "markers", ())))
         t = self._tables[side]
         if t is None or t.key != key:
-            # the tables depend only on the unit ids, the marker count and the mirroring: shared by every
-            # game of a scenario (a new game or a detachment then costs a dict lookup, not a rebuild)
-            gkey = (tuple(game.side_units[side]), tuple(game.side_units[1 - side]), key[2], side_flips(game, side))
-            t = _TABLE_CACHE.get(gkey)
-            if t is None:
-                if len(_TABLE_CACHE) > 4096:
-                    _TABLE_CACHE.clear()
-                t = _TABLE_CACHE[gkey] = _Tables(game, side, key)
+            # the tables depend only on the unit ids, the marker count and the mirroring: the first layout of a
+            # scenario is shared by all its games; a layout grown by a detachment or a marker extends the
+            # previous tables with the options naming the new slots (units and markers are only appended)
+            if t is not None and all(a <= b for a, b in zip(t.key, key)) \
+                    and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
+                t = _Tables(game, side, key, base=t)
+            else:
+                gkey = (tuple(own), tuple(enemy), key[2], side_flips(game, side))
+                t = _TABLE_CACHE.get(gkey)
+                if t is None:
+                    if len(_TABLE_CACHE) > 64:
+                        _TABLE_CACHE.clear()
+                    t = _TABLE_CACHE[gkey] = _Tables(game, side, key)
             self._tables[side] = t
         return t
 

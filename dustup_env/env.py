@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from operator import attrgetter
 from array import array
 
 import gymnasium as gym
@@ -39,6 +40,12 @@ UNIT_FEATURES = (
 )
 UF = len(UNIT_FEATURES)  # 37
 _F = {n: i for i, n in enumerate(UNIT_FEATURES)}
+# the unit attributes a slot shows (besides its figures' status and the number of weapons fired): the cache key
+# of the slot.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
+_UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment", "activated",
+                       "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
+                       "evacuated", "inbound")
+_STATUS = attrgetter("status")
 GLOBAL_FEATURES = (
     "turn", "actions_left", "kind_initiative", "kind_activate", "kind_action", "my_decision", "learner_side",
     "initiative_mine", "my_unactivated", "enemy_unactivated", "my_vp", "enemy_vp", "my_in_play", "enemy_in_play",
@@ -177,6 +184,8 @@ class DustupEnv(gym.Env):
         self._mask_for = None  # the Decision object the cached mask belongs to
         self._vis_key = None
         self._vis = None
+        self._pairs_bf = None  # the battlefield whose line-of-sight results ``_pairs`` holds
+        self._pairs: dict = {}
         self._decisions = 0
         self._opp_decisions = 0
 
@@ -371,33 +380,43 @@ class DustupEnv(gym.Env):
                             for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
         self._unit_cache = [None] * len(self._unit_slots)
 
-    def _visibility(self, g) -> dict:
-        """uid -> visible flag, cached on the leaders' positions.
+    def _visibility(self, key: list, mine: list, theirs: list) -> dict:
+        """uid -> visible flag, cached on ``key`` (every unit's leader position, in-play and hidden flags).
 
-        Enemy slot: seen from some own in-play leader; own slot: seen by some enemy in-play leader.  Line of
-        sight (``bf.sight(own, enemy).visible``) is symmetric (hills and woods depth do not depend on the
-        direction), so each pair is queried once, in the own -> enemy direction the engine also uses.
+        Enemy slot: seen from some own in-play leader; own slot: seen by some enemy in-play leader.  ``mine``:
+        the own in-play units; ``theirs``: the enemy in-play units that are not hidden (hidden enemies are
+        unknown).  Line of sight (``bf.sight(own, enemy).visible``) is symmetric (hills and woods depth do not
+        depend on the direction), so each pair is queried once, in the own -> enemy direction the engine also
+        uses, and a pair is skipped once both its units are known to be seen.
         """
-        units = g.units
-        key = [(u.x, u.y, u.in_play, u.hidden) for u in units]
         if key == self._vis_key:
             return self._vis
-        bf = g.bf
+        bf = self.game.bf
+        if bf is not self._pairs_bf:  # line of sight depends only on the (static) terrain and the two points
+            self._pairs_bf = bf
+            self._pairs = {}
+        pairs = self._pairs  # own uid * 1024 + enemy uid -> (ox, oy, ex, ey, visible): most pairs did not move
         sight = bf.sight
         cached = bf._sight_cache.get  # peek both directions first (the engine queries firer -> target)
-        me = self.learner
-        mine = [units[i] for i in g.side_units[me] if units[i].in_play]
-        theirs = [(units[i], units[i].x, units[i].y) for i in g.side_units[1 - me]
-                  if units[i].in_play and not units[i].hidden]  # hidden enemies are unknown
         vis = {}
         for o in mine:
             ox, oy = o.x, o.y
+            ok = o.uid * 1024
             seen = False
-            for e, ex, ey in theirs:
-                s = cached((ox, oy, ex, ey)) or cached((ex, ey, ox, oy)) or sight(ox, oy, ex, ey)
-                if s.visible:
+            for e in theirs:
+                euid = e.uid
+                if seen and euid in vis:
+                    continue  # both already known to be seen
+                ex, ey = e.x, e.y
+                p = pairs.get(ok + euid)
+                if p is not None and p[0] == ox and p[1] == oy and p[2] == ex and p[3] == ey:
+                    visible = p[4]
+                else:
+                    visible = (cached((ox, oy, ex, ey)) or cached((ex, ey, ox, oy)) or sight(ox, oy, ex, ey)).visible
+                    pairs[ok + euid] = (ox, oy, ex, ey, visible)
+                if visible:
                     seen = True
-                    vis[e.uid] = True
+                    vis[euid] = True
             vis[o.uid] = seen
         self._vis_key = key
         self._vis = vis
@@ -412,7 +431,6 @@ class DustupEnv(gym.Env):
         me = self.learner
         active = g.active if g.phase == "action" else -1
         d = None if g.over else g.decision()  # first: the engine's option generation warms the sight cache
-        vis = self._visibility(g)
         objs = g.objectives
         near0 = [False] * len(objs)
         near1 = [False] * len(objs)
@@ -426,23 +444,28 @@ class DustupEnv(gym.Env):
         if len(self._unit_slots) != len(g.side_units[0]) + len(g.side_units[1]):
             self._write_units()  # a detachment joined the game
             cache = self._unit_cache
+        vkey = []  # the visibility cache key: every unit's (x, y, in play, hidden)
+        mine = []  # own units in play
+        theirs = []  # enemy units in play and not hidden
+        shown = []  # (slot offset, uid) of the slots that carry a visible flag
         for j, (u, o) in enumerate(self._unit_slots):
             if u.hidden and u.side != me:  # a hidden enemy unit: an empty slot (only its marker shows)
                 if cache[j] != "hidden":
                     self._obs_view[o:o + UF] = 0.0
                     cache[j] = "hidden"
-                if u.in_play:
+                ip = u.in_play
+                vkey.append((u.x, u.y, ip, True))
+                if ip:
                     inplay[u.side] += 1
                     if not u.activated:
                         unact[u.side] += 1
                 continue
-            st = [f.status for f in u.figures]
-            x, y, c = u.x, u.y, u.confidence
-            key = (x, y, u.suppression, c, u.propped, u.complete_concealment, u.activated, u.leader_lost,
-                   u.routed_off, u.loose, len(u.fired), u.lv, u.under_fire_before, u.suppressed_before, st,
-                   u.evacuated, u.inbound)
+            st = list(map(_STATUS, u.figures))
+            key = (_UNIT_KEY(u), len(u.fired), st)  # everything the slot shows (C-level attribute reads)
             ent = cache[j]
+            x, y = u.x, u.y
             if ent is None or ent == "hidden" or ent[0] != key:
+                c = u.confidence
                 b[o] = 1.0
                 b[o + _F["grenades"]] = 1.0 if u.grenades else 0.0
                 b[o + _F["movement"]] = min(u.movement / 4.0, 1.0)
@@ -490,9 +513,14 @@ class DustupEnv(gym.Env):
                 ent = cache[j] = (key, ip, on)
             ip = ent[1]
             s = u.side
-            b[o + 25] = 1.0 if vis.get(u.uid, False) else 0.0
+            vkey.append((x, y, ip, u.hidden))
+            shown.append((o, u.uid))
             b[o + 26] = 1.0 if u.uid == active else 0.0
             if ip:
+                if s == me:
+                    mine.append(u)
+                else:
+                    theirs.append(u)
                 inplay[s] += 1
                 if not u.activated:
                     unact[s] += 1
@@ -501,6 +529,9 @@ class DustupEnv(gym.Env):
                     near[i] = True
             else:
                 lost[s] += 1
+        vis = self._visibility(vkey, mine, theirs)
+        for o, uid in shown:
+            b[o + 25] = 1.0 if uid in vis and vis[uid] else 0.0
         vp = [lost[1], lost[0]]
         for i, (_, _ox, _oy, v) in enumerate(objs):
             n0, n1 = near0[i], near1[i]

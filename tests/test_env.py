@@ -108,6 +108,29 @@ def test_mask_equals_engine_options(scenario):
     assert checked["opp"] > 500
 
 
+def test_grown_codec_tables_equal_full_builds():
+    """Tables extended when a detachment (or marker) joins equal tables built from scratch for that layout."""
+    import random as _random
+
+    from dustup_env import codec as C
+    from dustup_env.rules import Game
+
+    grown = 0
+    for seed in range(12):
+        g = Game("default", seed=seed)
+        c = ActionCodec()
+        rng = _random.Random(seed)
+        while not g.over:
+            d = g.decision()
+            for side in (0, 1):
+                t = c._t(g, side)
+                full = C._Tables(g, side, t.key)
+                assert t.enc == full.enc and t.dec == full.dec
+            grown += len(g.side_units[0]) + len(g.side_units[1]) > 8
+            g.apply(d.options[rng.randrange(len(d.options))])
+    assert grown > 0  # some games grew the layout
+
+
 def test_codec_layout_and_mirroring():
     env = DustupEnv()
     env.reset(seed=0)

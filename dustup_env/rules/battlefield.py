@@ -91,7 +91,7 @@ class Battlefield:
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
         # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
         # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
-        self.blockers = [(ty, list(poly.exterior.coords)[:-1], poly.bounds) for ty, _, poly, _ in self.features
+        self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
                          if TERRAIN_TYPES[ty][2]]
         self.nx = int(math.ceil(self.width / RES))
         self.ny = int(math.ceil(self.height / RES))
@@ -215,16 +215,27 @@ class Battlefield:
         concealed = False
         minx, maxx = (ax, bx) if ax < bx else (bx, ax)
         miny, maxy = (ay, by) if ay < by else (by, ay)
-        for ty, ring, (x0, y0, x1, y1) in self.blockers:
+        rx, ry = bx - ax, by - ay
+        margin = 1e-9 * (abs(rx) + abs(ry))  # >= 1e-9" x the length: far beyond the rounding of the tests below
+        for ty, edges, (x0, y0, x1, y1) in self.blockers:
             if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
+                continue
+            # the line misses the bounding box (all four corners strictly on one side of it): it neither
+            # crosses nor enters the feature, whatever the exact tests below would compute
+            c1 = rx * (y0 - ay) - ry * (x0 - ax)
+            c2 = rx * (y0 - ay) - ry * (x1 - ax)
+            c3 = rx * (y1 - ay) - ry * (x0 - ax)
+            c4 = rx * (y1 - ay) - ry * (x1 - ax)
+            if (c1 > margin and c2 > margin and c3 > margin and c4 > margin) or \
+                    (c1 < -margin and c2 < -margin and c3 < -margin and c4 < -margin):
                 continue
             if ty == "hill":
                 # blocked when the line crosses the hill and neither leader stands on it
-                if not point_in_ring(ring, ax, ay) and not point_in_ring(ring, bx, by) \
-                        and _crosses_ring(ring, ax, ay, bx, by):
+                if _edges_crossed(edges, ax, ay, bx, by) and not _in_edges(edges, ax, ay) \
+                        and not _in_edges(edges, bx, by):
                     return _BLOCKED
                 continue
-            inside = inside_length(ring, ax, ay, bx, by)
+            inside = _inside_length(edges, ax, ay, bx, by)
             if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
                 return _BLOCKED
             if inside > 0:
@@ -260,27 +271,75 @@ _CLEAR = Sight(True, False, 0)
 _CONCEALED = Sight(True, True, 0)
 
 
-def _crosses_ring(ring, ax, ay, bx, by) -> bool:
+def ring_edges(ring) -> tuple:
+    """The edges (px, py, qx, qy) of a closed ring, from the last vertex to the first, then in order."""
+    out = []
     px, py = ring[-1]
     for qx, qy in ring:
-        if _segments_cross(ax, ay, bx, by, px, py, qx, qy):
-            return True
+        out.append((px, py, qx, qy))
         px, py = qx, qy
+    return tuple(out)
+
+
+def _edges_crossed(edges, ax, ay, bx, by) -> bool:
+    """``_segments_cross(A, B, P, Q)`` for some edge P-Q (the same arithmetic, inlined)."""
+    rx, ry = bx - ax, by - ay
+    for px, py, qx, qy in edges:
+        sx, sy = qx - px, qy - py
+        d1 = sx * (ay - py) - sy * (ax - px)
+        d2 = sx * (by - py) - sy * (bx - px)
+        if (d1 > 0 >= d2) or (d1 < 0 <= d2):
+            d3 = rx * (py - ay) - ry * (px - ax)
+            d4 = rx * (qy - ay) - ry * (qx - ax)
+            if (d3 >= 0 >= d4) or (d3 <= 0 <= d4):
+                return True
     return False
+
+
+def _crosses_ring(ring, ax, ay, bx, by) -> bool:
+    return _edges_crossed(ring_edges(ring), ax, ay, bx, by)
+
+
+def _in_edges(edges, x, y) -> bool:
+    inside = False
+    for px, py, qx, qy in edges:
+        if (qy > y) != (py > y):
+            if x < (px - qx) * (y - qy) / (py - qy) + qx:
+                inside = not inside
+    return inside
 
 
 def point_in_ring(ring, x, y) -> bool:
     """Even-odd rule point-in-polygon (boundary points may go either way)."""
-    inside = False
-    n = len(ring)
-    px, py = ring[-1]
-    for i in range(n):
-        qx, qy = ring[i]
-        if (qy > y) != (py > y):
-            if x < (px - qx) * (y - qy) / (py - qy) + qx:
-                inside = not inside
-        px, py = qx, qy
-    return inside
+    return _in_edges(ring_edges(ring), x, y)
+
+
+def _inside_length(edges, ax, ay, bx, by) -> float:
+    ts = None
+    rx, ry = bx - ax, by - ay
+    for px, py, qx, qy in edges:
+        sx, sy = qx - px, qy - py
+        den = rx * sy - ry * sx
+        if den != 0.0:
+            t = ((px - ax) * sy - (py - ay) * sx) / den
+            if 0.0 < t < 1.0:
+                u = ((px - ax) * ry - (py - ay) * rx) / den
+                if 0.0 <= u <= 1.0:
+                    if ts is None:
+                        ts = [0.0, 1.0, t]
+                    else:
+                        ts.append(t)
+    if ts is None:  # no crossing: the whole segment is inside or outside
+        return math.hypot(rx, ry) if _in_edges(edges, ax + rx * 0.5, ay + ry * 0.5) else 0.0
+    ts.sort()
+    total = 0.0
+    for t0, t1 in zip(ts, ts[1:]):
+        if t1 - t0 <= 1e-12:
+            continue
+        tm = (t0 + t1) * 0.5
+        if _in_edges(edges, ax + rx * tm, ay + ry * tm):
+            total += t1 - t0
+    return total * math.hypot(rx, ry)
 
 
 def inside_length(ring, ax, ay, bx, by) -> float:
@@ -289,29 +348,7 @@ def inside_length(ring, ax, ay, bx, by) -> float:
     Cut the segment at every crossing with an edge and add up the pieces whose midpoints lie
     inside.  Checked against shapely's ``intersection(...).length`` in tests/test_battlefield_geometry.py.
     """
-    ts = [0.0, 1.0]
-    rx, ry = bx - ax, by - ay
-    n = len(ring)
-    px, py = ring[-1]
-    for i in range(n):
-        qx, qy = ring[i]
-        sx, sy = qx - px, qy - py
-        den = rx * sy - ry * sx
-        if den != 0.0:
-            t = ((px - ax) * sy - (py - ay) * sx) / den
-            u = ((px - ax) * ry - (py - ay) * rx) / den
-            if 0.0 < t < 1.0 and 0.0 <= u <= 1.0:
-                ts.append(t)
-        px, py = qx, qy
-    ts.sort()
-    total = 0.0
-    for t0, t1 in zip(ts, ts[1:]):
-        if t1 - t0 <= 1e-12:
-            continue
-        tm = (t0 + t1) * 0.5
-        if point_in_ring(ring, ax + rx * tm, ay + ry * tm):
-            total += t1 - t0
-    return total * math.hypot(rx, ry)
+    return _inside_length(ring_edges(ring), ax, ay, bx, by)
 
 
 def _orient(ax, ay, bx, by, cx, cy):

@@ -259,9 +259,18 @@ def _command_options(game, u: Unit, status) -> list:
     if f.actions_left >= 2 and assault_module() is not None:
         cands = [units[i] for i, _ in subs if i not in done and not _on_stack(game, i)]
         if len(cands) >= 2:
-            for e in game._enemy_units(u.side):
-                if sum(1 for v in cands if _assault_ready(game, v, e)) >= 2:
-                    opts.append(("combined_assault", e.uid))
+            mod = assault_module()
+            if hasattr(mod, "may_assault") and hasattr(mod, "target_in_reach"):
+                # can_assault = may_assault (the unit alone) and target_in_reach: the first part once per unit
+                able = [v for v in cands if mod.may_assault(v)]
+                if len(able) >= 2:
+                    for e in game._enemy_units(u.side):
+                        if sum(1 for v in able if mod.target_in_reach(game, v, e)) >= 2:
+                            opts.append(("combined_assault", e.uid))
+            else:
+                for e in game._enemy_units(u.side):
+                    if sum(1 for v in cands if _assault_ready(game, v, e)) >= 2:
+                        opts.append(("combined_assault", e.uid))
     return opts
 
 

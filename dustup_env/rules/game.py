@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 
 from . import events as ev
-from .battlefield import Battlefield
+from .battlefield import RES, Battlefield
 from .data import armoury, load_scenario
 from .dice import D6, D8, D12, DiceSource, SeededDice, die_name
 from .errors import GameOverError, IllegalOptionError, SaveFormatError, ScenarioError
@@ -557,11 +557,15 @@ class Game:
         opts = cache[key] = []
         w, h = bf.width, bf.height
         x, y = u.x, u.y
-        cost = bf.move_cost
+        costs = bf._cost[col]  # bf.move_cost(px, py, col) with bf._cell inlined (the hottest loop of the options)
+        grid, nx, ny = bf.grid, bf.nx, bf.ny
         for d, (vx, vy) in enumerate(DIR_VECTORS):
             for k, dist in enumerate(DISTANCES):
                 px, py = x + vx * dist, y + vy * dist
-                if px < 0.0 or py < 0.0 or px > w or py > h or cost(px, py, col) is None:
+                if px < 0.0 or py < 0.0 or px > w or py > h:
+                    continue
+                i, j = int(py / RES), int(px / RES)
+                if costs[grid[i][j] if i < ny and j < nx else 0] is None:
                     continue
                 if broken and not bf.in_cover(px, py):
                     continue  # broken units may not leave cover except to withdraw
