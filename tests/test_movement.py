@@ -362,3 +362,38 @@ def test_a_forced_withdraw_ends_the_propped_state():
     activate(g, 0)
     g.apply(("withdraw",))
     assert g.units[0].propped is False
+
+
+def test_vectorised_move_options_equal_the_point_by_point_rule():
+    """Game._move_options (numpy over all 64 destinations) == on the table, passable in the unit's movement
+    column (bf.move_cost is not None), in cover when broken, in (direction, distance) order."""
+    import random as _random
+
+    from dustup_env.rules import Game
+    from dustup_env.rules.move_action import DIR_VECTORS, DISTANCES
+
+    g = Game("default", seed=0)
+    bf = g.bf
+    u = g.units[0]
+    rng = _random.Random(7)
+    checked = 0
+    for k in range(400):
+        # random points, plus the table's edges and corners (destinations exactly on the edge)
+        u.x = rng.choice([0.0, bf.width, rng.uniform(-1.0, bf.width + 1.0)])
+        u.y = rng.choice([0.0, bf.height, rng.uniform(-1.0, bf.height + 1.0)])
+        u.terrain_column = k % 5
+        u.confidence = BROKEN if k % 3 == 0 else STEADY
+        bf.move_option_cache.clear()
+        got = g._move_options(u, False)
+        want = []
+        for d, (vx, vy) in enumerate(DIR_VECTORS):
+            for j, dist in enumerate(DISTANCES):
+                px, py = u.x + vx * dist, u.y + vy * dist
+                if not bf.on_table(px, py) or bf.move_cost(px, py, u.terrain_column) is None:
+                    continue
+                if u.confidence == BROKEN and not bf.in_cover(px, py):
+                    continue
+                want.append(("move", d, j))
+        assert got == want, (u.x, u.y, u.terrain_column, u.confidence)
+        checked += len(want)
+    assert checked > 1000

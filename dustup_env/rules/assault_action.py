@@ -1200,7 +1200,19 @@ def assault_options(game, u: Unit, status) -> list:
     within twice a maximum move and in line of sight, not completely concealed, not routed off."""
     if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
         return []
-    return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e)]
+    # target_in_reach for each enemy, with the reach computed once
+    reach = assault_reach(u)
+    r2 = reach * reach
+    x, y = u.x, u.y
+    los = game.bf.has_los
+    opts = []
+    for e in game._enemy_units(u.side):  # (in play and not hidden)
+        if e.complete_concealment:
+            continue
+        dx, dy = e.x - x, e.y - y
+        if dx * dx + dy * dy <= r2 and los(x, y, e.x, e.y):
+            opts.append(("assault", e.uid))
+    return opts
 
 
 def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:

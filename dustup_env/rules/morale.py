@@ -99,6 +99,7 @@ def leadership_test(dice: DiceSource, unit: Unit, reason: str, events: list | No
 # ---------------------------------------------------------------------------------------------- Panic
 # Panic triggers (bits of Unit.panic_triggers): each fires at most once per unit per game.
 PANIC_SIGHT_ANY, PANIC_FIRED_ON, PANIC_SIGHT_ARMOUR, PANIC_SIGHT_TERROR = 1, 2, 4, 8
+_SIGHT_BITS = PANIC_SIGHT_ANY | PANIC_SIGHT_ARMOUR | PANIC_SIGHT_TERROR
 PANIC_REASONS = {PANIC_SIGHT_ANY: "first_sight_of_enemy", PANIC_FIRED_ON: "first_fired_on",
                  PANIC_SIGHT_ARMOUR: "first_sight_of_armour", PANIC_SIGHT_TERROR: "first_sight_of_terror"}
 # Which triggers test which quality (seed 000 "Panic"): untrained on first LOS of any enemy; green the first
@@ -175,14 +176,19 @@ def panic_trigger(game, u: Unit, bits: int) -> bool:
 
 def check_sight(game, u: Unit, only=None) -> None:
     """Panic triggers on first line of sight: ``u`` against every enemy unit (or just ``only``)."""
-    if u.panic_passed or u.panicked or not PANIC_BY_QUALITY.get(u.quality, 0) & ~u.panic_triggers & ~PANIC_FIRED_ON:
+    if u.panic_passed or u.panicked:
+        return
+    # the sight triggers still open to u; u does not change until one fires (then the loop ends), so
+    # avail & _sight_bits(e) == _pending(u, _sight_bits(e)) for every enemy
+    avail = _pending(u, _SIGHT_BITS)
+    if not avail:
         return
     bf = game.bf
     enemies = [only] if only is not None else [game.units[i] for i in game.side_units[1 - u.side]]
     for e in enemies:
         if not e.in_play:
             continue
-        bits = _pending(u, _sight_bits(e))
+        bits = avail & _sight_bits(e)
         if bits and bf.has_los(u.x, u.y, e.x, e.y):
             panic_trigger(game, u, bits)
             if u.panic_passed or u.panicked:

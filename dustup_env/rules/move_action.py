@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from .battlefield import RES, _segments_cross
 from .forces import KILLED, Unit, compact_offsets
 
 DIRECTIONS = 16
@@ -57,15 +58,33 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     spent = 0.0
     travelled = 0.0
     x, y = x0, y0
-    cost_fn = bf.move_cost
-    crossing = bf.obstacle_crossing_cost if bf.obstacles else None
+    # bf.move_cost and bf.obstacle_crossing_cost inlined (the same arithmetic): the terrain raster of this
+    # movement column, and only the obstacle segments whose bounding box meets the whole path's
+    costs = bf._cost[power_armour]
+    grid, gnx, gny = bf.grid, bf.nx, bf.ny
+    width, height = bf.width, bf.height
+    segs = None
+    if bf.obstacles:
+        lox, hix = (x0 - 1e-6, px + 1e-6) if x0 < px else (px - 1e-6, x0 + 1e-6)  # a margin past the rounding
+        loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
+        segs = [sg for sg in bf._obstacle_segs if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
     while travelled < dist - 1e-9:
         seg = min(STEP, dist - travelled)
         nx, ny = x + ux * seg, y + uy * seg
-        c = cost_fn(x + ux * seg * 0.5, y + uy * seg * 0.5, power_armour)
+        mx, my = x + ux * seg * 0.5, y + uy * seg * 0.5
+        gi, gj = int(my / RES), int(mx / RES)
+        c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
         if c is None:
             break
-        extra = crossing(x, y, nx, ny) if crossing else 0.0
+        extra = 0.0
+        if segs:
+            lox, hix = (x, nx) if x < nx else (nx, x)
+            loy, hiy = (y, ny) if y < ny else (ny, y)
+            for minx, maxx, miny, maxy, ax, ay, bx, by, cost in segs:
+                if maxx < lox or minx > hix or maxy < loy or miny > hiy:
+                    continue
+                if _segments_cross(x, y, nx, ny, ax, ay, bx, by):
+                    extra += cost
         need = seg * c + extra
         if spent + need > points + 1e-9:
             # as far as able: a partial step if no obstacle is crossed in it
@@ -76,7 +95,7 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
                     if not _too_close(offsets, qx, qy, enemy_figs):
                         x, y = qx, qy
             break
-        if not bf.on_table(nx, ny) or _too_close(offsets, nx, ny, enemy_figs):
+        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or _too_close(offsets, nx, ny, enemy_figs):
             break
         x, y = nx, ny
         spent += need

@@ -33,7 +33,7 @@ from . import game as _game
 from .dice import D4
 from .detach_element_action import figure_xy, remove_figures
 from .events import Event, _event
-from .forces import COHESION, DISABLED, OK, TREATED, WOUNDED, Figure, Unit
+from .forces import COHESION, DISABLED, KILLED, OK, TREATED, WOUNDED, Figure, Unit
 from .morale import confidence_test
 
 RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-303)
@@ -86,6 +86,11 @@ def encumbrance_die(game, u: Unit, die: int) -> int:
 
 def left_on_move(u: Unit) -> tuple[list[int], list[int]]:
     """(wounded figure indices that cannot be carried, disabled figure indices)."""
+    for f in u.figures:  # the common case first: no casualty to carry or leave
+        if f.status != OK and f.status != KILLED:
+            break
+    else:
+        return [], []
     wounded = [i for i, f in enumerate(u.figures) if f.status in (WOUNDED, TREATED)]
     disabled = [i for i, f in enumerate(u.figures) if f.status == DISABLED and i != u.leader]
     wounded.sort(key=lambda i: (i != u.leader, i))  # the leader is carried first
@@ -130,17 +135,23 @@ def abandonable(u: Unit) -> list[int]:
 def recoverable(game, u: Unit) -> list[tuple[int, int]]:
     """(unit uid, index in its ``left_behind``) of friendly wounded ``u`` would pick up, nearest first, as many
     as its able troopers can carry besides the wounded it already has."""
-    room = u.n_able() - sum(1 for f in u.figures if f.status in (WOUNDED, TREATED))
-    if room <= 0:
-        return []
     found = []
     r2 = RECOVER_RANGE * RECOVER_RANGE + 1e-9
+    units = game.units
     for uid in game.side_units[u.side]:
-        for j, e in enumerate(game.units[uid].left_behind):
+        lb = units[uid].left_behind
+        if not lb:
+            continue
+        for j, e in enumerate(lb):
             if e[2] in (WOUNDED, TREATED):
                 d2 = (e[0] - u.x) ** 2 + (e[1] - u.y) ** 2
                 if d2 <= r2:
                     found.append((d2, uid, j))
+    if not found:
+        return []
+    room = u.n_able() - sum(1 for f in u.figures if f.status in (WOUNDED, TREATED))
+    if room <= 0:
+        return []
     found.sort()
     return [(uid, j) for _, uid, j in found[:room]]
 

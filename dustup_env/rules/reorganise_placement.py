@@ -222,6 +222,9 @@ class PlaceProcedure:
         if data["x"] < 0:
             return _game.Decision(u.side, "place_leader", u.uid, tuple(leader_options(game, u)))
         forms = placements(game, u, data["x"], data["y"])
+        # apply() comes next with the game unchanged (the option is the next entry of the history): keep the
+        # placements for it instead of computing them twice (checked, never trusted across states)
+        game.__dict__["_placement_memo"] = (frame, len(game.history), data["x"], data["y"], forms)
         return _game.Decision(u.side, "place_formation", u.uid, tuple(("formation", f) for f in forms))
 
     @staticmethod
@@ -236,7 +239,12 @@ class PlaceProcedure:
                 data["shift"] = opt[1]
             return
         lx, ly = data["x"], data["y"]
-        final = placements(game, u, lx, ly)[opt[1]]
+        memo = game.__dict__.pop("_placement_memo", None)
+        if memo is not None and memo[0] is frame and memo[1] + 1 == len(game.history) and memo[2:4] == (lx, ly):
+            forms = memo[4]
+        else:
+            forms = placements(game, u, lx, ly)
+        final = forms[opt[1]]
         pos = _world(u)
         for i, p in final.items():
             pos[i] = p

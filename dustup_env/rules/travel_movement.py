@@ -88,7 +88,7 @@ def travel_blockers(game, u: Unit) -> list:
     mine = None
     for uid in game.side_units[u.side]:
         o = game.units[uid]
-        if o is u or not o.in_play or not (u.travel or o.travel):
+        if not (u.travel or o.travel) or o is u or not o.in_play:
             continue
         figs = o.figure_positions()
         if mine is None:
