@@ -376,7 +376,8 @@ class DustupEnv(gym.Env):
                 buf[o] = 1.0
                 buf[o + _F["grenades"]] = 1.0 if u.grenades else 0.0
                 buf[o + _F["movement"]] = min(u.movement / 4.0, 1.0)
-        self._unit_slots = [(g.units[uid], UNITS_OFF + (s * MAX_UNITS + k) * UF)
+        # (unit, slot offset, uid, side, enemy?) per slot: own units first, then the enemy's
+        self._unit_slots = [(g.units[uid], UNITS_OFF + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
                             for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
         self._unit_cache = [None] * len(self._unit_slots)
 
@@ -448,17 +449,17 @@ class DustupEnv(gym.Env):
         mine = []  # own units in play
         theirs = []  # enemy units in play and not hidden
         shown = []  # (slot offset, uid) of the slots that carry a visible flag
-        for j, (u, o) in enumerate(self._unit_slots):
-            if u.hidden and u.side != me:  # a hidden enemy unit: an empty slot (only its marker shows)
+        for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
+            if enemy and u.hidden:  # a hidden enemy unit: an empty slot (only its marker shows)
                 if cache[j] != "hidden":
                     self._obs_view[o:o + UF] = 0.0
                     cache[j] = "hidden"
                 ip = u.in_play
                 vkey.append((u.x, u.y, ip, True))
                 if ip:
-                    inplay[u.side] += 1
+                    inplay[s] += 1
                     if not u.activated:
-                        unact[u.side] += 1
+                        unact[s] += 1
                 continue
             st = list(map(_STATUS, u.figures))
             key = (_UNIT_KEY(u), len(u.fired), st)  # everything the slot shows (C-level attribute reads)
@@ -512,15 +513,14 @@ class DustupEnv(gym.Env):
                 b[o + 36] = 1.0 if on else 0.0
                 ent = cache[j] = (key, ip, on)
             ip = ent[1]
-            s = u.side
             vkey.append((x, y, ip, u.hidden))
-            shown.append((o, u.uid))
-            b[o + 26] = 1.0 if u.uid == active else 0.0
+            shown.append((o, uid))
+            b[o + 26] = 1.0 if uid == active else 0.0
             if ip:
-                if s == me:
-                    mine.append(u)
-                else:
+                if enemy:
                     theirs.append(u)
+                else:
+                    mine.append(u)
                 inplay[s] += 1
                 if not u.activated:
                     unact[s] += 1

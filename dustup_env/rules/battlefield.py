@@ -89,6 +89,10 @@ class Battlefield:
                 self._obstacle_segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
+        # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
+        self._obstacle_sight_segs = [
+            (min(px, qx), max(px, qx), min(py, qy), max(py, qy), px, py, qx, qy) + tuple(OBSTACLE_TYPES[ty])
+            for ty, _, _, _, segs in self.obstacles for (px, py), (qx, qy) in segs]
         # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
         # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
         self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
@@ -246,13 +250,17 @@ class Battlefield:
         """Obstacles on the line of fire within 4" of the target (B) conceal and/or cover it."""
         cover = 0
         d = math.hypot(bx - ax, by - ay)
-        for ty, _, ls, _, segs in self.obstacles:
-            conceal_o, cover_o = OBSTACLE_TYPES[ty]
-            for (px, py), (qx, qy) in segs:
-                t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
-                if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
-                    concealed = concealed or conceal_o
-                    cover = max(cover, cover_o)
+        # a crossing point lies on the obstacle segment: a segment whose bounding box is farther than 4" from
+        # B (with a margin past rounding) cannot be crossed within 4" of B
+        lo_x, hi_x = bx - OBSTACLE_CONCEAL_DIST - 1e-6, bx + OBSTACLE_CONCEAL_DIST + 1e-6
+        lo_y, hi_y = by - OBSTACLE_CONCEAL_DIST - 1e-6, by + OBSTACLE_CONCEAL_DIST + 1e-6
+        for minx, maxx, miny, maxy, px, py, qx, qy, conceal_o, cover_o in self._obstacle_sight_segs:
+            if maxx < lo_x or minx > hi_x or maxy < lo_y or miny > hi_y:
+                continue
+            t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
+            if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
+                concealed = concealed or conceal_o
+                cover = max(cover, cover_o)
         return Sight(True, concealed, cover)
 
     def _compute_sight(self, ax, ay, bx, by) -> Sight:

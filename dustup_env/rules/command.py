@@ -154,9 +154,14 @@ def descendants(game, u: Unit) -> list[tuple[int, int]]:
     depth = 0
     units = game.units
     side = game.side_units[u.side]
+    cmd = [units[i].commander for i in side]  # read once: the tree does not change while it is walked
     while frontier and depth < 16:
         depth += 1
-        nxt = [i for i in side if units[i].commander in frontier]
+        if len(frontier) == 1:
+            f0 = frontier[0]
+            nxt = [i for i, c in zip(side, cmd) if c == f0]
+        else:
+            nxt = [i for i, c in zip(side, cmd) if c in frontier]
         out.extend((i, depth) for i in nxt)
         frontier = nxt
     return out

@@ -114,8 +114,8 @@ def communicate(game, sender: Unit, receiver: Unit) -> bool:
 
 
 def detachments_of(game, u: Unit) -> list[Unit]:
-    return [game.units[uid] for uid in game.side_units[u.side]
-            if game.units[uid].parent == u.uid and game.units[uid].in_play]
+    units, me = game.units, u.uid
+    return [v for v in (units[uid] for uid in game.side_units[u.side]) if v.parent == me and v.in_play]
 
 
 def _weapon_class(w: str) -> str:

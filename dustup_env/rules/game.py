@@ -243,6 +243,7 @@ class Game:
         self.events: list = []
         self.history: list[tuple] = []
         self._decision: Decision | None = None
+        self._enemy_memo: list | None = None  # per side, while the options of an action decision are built
         self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
         self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
         for hook in INIT_HOOKS:
@@ -486,9 +487,24 @@ class Game:
         if top.type != "activation":
             return PROCEDURES[top.type].decision(self, top)
         u = self.units[top.unit]
-        return Decision(u.side, "action", u.uid, tuple(self._action_options(u)))
+        # building the options changes nothing, so the known enemy units are listed once for all the providers
+        self._enemy_memo = [None, None]
+        try:
+            return Decision(u.side, "action", u.uid, tuple(self._action_options(u)))
+        finally:
+            self._enemy_memo = None
 
     def _enemy_units(self, side: int):
+        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
+        memo = self._enemy_memo
+        if memo is not None:
+            r = memo[side]
+            if r is None:
+                r = memo[side] = list(self._enemy_units_now(side))
+            return r
+        return self._enemy_units_now(side)
+
+    def _enemy_units_now(self, side: int):
         for uid in self.side_units[1 - side]:
             e = self.units[uid]
             if e.in_play and not e.hidden:  # hidden units are unknown to the enemy (marker only)
@@ -661,23 +677,34 @@ class Game:
         cover = max(s.cover, self.bf.cover_at(t.x, t.y))
         return conc, cover
 
-    def _plan_mode(self, u: Unit, t: Unit, mode: str, dist: float, geo, ready):
+    def _plan_mode(self, u: Unit, t: Unit, mode: str, dist: float, geo, ready, memo: dict | None = None):
+        """The shot of ``mode`` at ``t`` (see ``_party_for_mode``) or None.  ``memo``: a dict shared by the calls
+        for one firer and one target (same distance, geometry and ready weapons): each figure's effective range
+        and the target die per (effective range, suppressive) are then worked out once."""
         party = self._party_for_mode(u, mode, dist, *ready)
         if party is None:
             return None
         sa, sup, throwers, thrown, own = party
+        if memo is None:
+            memo = {}
+        ranges = memo.get("ranges")
+        if ranges is None:
+            ranges = memo["ranges"] = [_WEAPONS[f.weapon].effective_range for f in u.figures]
         eff = 48.0
         for i in sa:
-            r = _WEAPONS[u.figures[i].weapon].effective_range
+            r = ranges[i]
             if r < eff:
                 eff = r
         for i in sup:
-            r = _WEAPONS[u.figures[i].weapon].effective_range
+            r = ranges[i]
             if r < eff:
                 eff = r
-        step = target_die(distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped,
-                          small=t.small_target, firer_quality=u.quality, travel=t.travel,
-                          suppressive=mode == "suppressive")
+        suppressive = mode == "suppressive"
+        step = memo.get((eff, suppressive))
+        if step is None:
+            step = memo[(eff, suppressive)] = target_die(
+                distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
+                firer_quality=u.quality, travel=t.travel, suppressive=suppressive)
         if self.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
             step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
         if step == NO_ENGAGE:
@@ -725,6 +752,7 @@ class Game:
 
     def _shoot_options(self, u: Unit) -> list:
         opts = []
+        ranges = None
         for t in self._enemy_units(u.side):
             if t.routed_off:
                 continue
@@ -733,18 +761,20 @@ class Game:
                 continue
             dist = math.hypot(t.x - u.x, t.y - u.y)
             ready = self._weapons_ready(u, dist)
+            memo = {"ranges": ranges} if ranges is not None else {}
             for mode in FIRE_MODES:
-                if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
+                if self._plan_mode(u, t, mode, dist, geo, ready, memo) is not None:
                     opts.append(("shoot", t.uid, mode))
+            ranges = memo.get("ranges")  # per figure: the same for every target
             if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
-                opts.extend(self._weapon_options(u, t, dist, geo, ready))
+                opts.extend(self._weapon_options(u, t, dist, geo, ready, memo))
             if ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade):  # RN-351, RN-352
                 for what, mode in THROW_MODES.items():
-                    if self._plan_mode(u, t, mode, dist, geo, ready) is not None:
+                    if self._plan_mode(u, t, mode, dist, geo, ready, memo) is not None:
                         opts.append(("throw", t.uid, what))
         return opts
 
-    def _weapon_options(self, u: Unit, t: Unit, dist: float, geo, ready) -> list:
+    def _weapon_options(self, u: Unit, t: Unit, dist: float, geo, ready, memo: dict | None = None) -> list:
         """``("shoot_weapon", t, k)`` for the first ready figure of each support-weapon type (the k-th
         support-weapon figure of the unit, k < SUPPORT_SLOTS): firing one of two identical weapons alone
         is the same shot, so only one of them is offered."""
@@ -757,7 +787,7 @@ class Game:
                 break
             if i in ready[1] and f.weapon not in seen:
                 seen.add(f.weapon)
-                if self._plan_mode(u, t, WEAPON_MODES[k], dist, geo, ready) is not None:
+                if self._plan_mode(u, t, WEAPON_MODES[k], dist, geo, ready, memo) is not None:
                     opts.append(("shoot_weapon", t.uid, k))
             k += 1
         return opts

@@ -134,12 +134,19 @@ def counts_as_armour(unit: Unit) -> bool:
 
 
 def _sight_bits(e: Unit) -> int:
-    bits = PANIC_SIGHT_ANY
-    if counts_as_armour(e):
-        bits |= PANIC_SIGHT_ARMOUR
-    if e.terror:
-        bits |= PANIC_SIGHT_TERROR
+    key = (e.kind, e.armour, e.terror)  # all that counts_as_armour and the terror flag read
+    bits = _SIGHT_BITS_OF.get(key)
+    if bits is None:
+        bits = PANIC_SIGHT_ANY
+        if counts_as_armour(e):
+            bits |= PANIC_SIGHT_ARMOUR
+        if e.terror:
+            bits |= PANIC_SIGHT_TERROR
+        _SIGHT_BITS_OF[key] = bits
     return bits
+
+
+_SIGHT_BITS_OF: dict = {}
 
 
 def _pending(u: Unit, bits: int) -> int:
@@ -264,7 +271,8 @@ def check_sight_both(game, u: Unit) -> None:
     check_sight(game, u)
     for uid in game.side_units[1 - u.side]:
         e = game.units[uid]
-        if not e.panic_passed and not e.panicked and e.in_play:
+        # (the quality test first: most units have no sight trigger at all, and check_sight would return)
+        if PANIC_BY_QUALITY.get(e.quality, 0) & _SIGHT_BITS and not e.panic_passed and not e.panicked and e.in_play:
             check_sight(game, e, only=u)
 
 

@@ -93,7 +93,13 @@ def travel_blockers(game, u: Unit) -> list:
         figs = o.figure_positions()
         if mine is None:
             mine = u.figure_positions()
-        if any((fx - mx) ** 2 + (fy - my) ** 2 < 4.0 - 1e-9 for fx, fy in figs for mx, my in mine):
+            if mine:
+                mx0, mx1 = min(x for x, _ in mine), max(x for x, _ in mine)
+                my0, my1 = min(y for _, y in mine), max(y for _, y in mine)
+        # the pairwise test only when the two groups' bounding boxes come within 2" (else no pair can be)
+        if (figs and mine and min(x for x, _ in figs) - mx1 < 2.0 and mx0 - max(x for x, _ in figs) < 2.0
+                and min(y for _, y in figs) - my1 < 2.0 and my0 - max(y for _, y in figs) < 2.0
+                and any((fx - mx) ** 2 + (fy - my) ** 2 < 4.0 - 1e-9 for fx, fy in figs for mx, my in mine)):
             continue  # already within 2" at the start: may move away
         out.extend(figs)
     return out
