@@ -397,3 +397,67 @@ def test_vectorised_move_options_equal_the_point_by_point_rule():
         assert got == want, (u.x, u.y, u.terrain_column, u.confidence)
         checked += len(want)
     assert checked > 1000
+
+
+def _reference_move_path(bf, unit, px, py, points, enemy_figs, col):
+    """move_path as first written (every step: bf.move_cost, bf.obstacle_crossing_cost, bf.on_table and
+    _too_close over all the enemy figures): the optimised walk must end at exactly the same point."""
+    from dustup_env.rules.forces import KILLED
+    from dustup_env.rules.move_action import STEP, _too_close
+
+    x0, y0 = unit.x, unit.y
+    dx, dy = px - x0, py - y0
+    dist = math.hypot(dx, dy)
+    if dist < 1e-9 or points <= 0:
+        return x0, y0
+    ux, uy = dx / dist, dy / dist
+    lf = unit.figures[unit.leader]
+    offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
+    spent = travelled = 0.0
+    x, y = x0, y0
+    while travelled < dist - 1e-9:
+        seg = min(STEP, dist - travelled)
+        nx, ny = x + ux * seg, y + uy * seg
+        c = bf.move_cost(x + ux * seg * 0.5, y + uy * seg * 0.5, col)
+        if c is None:
+            break
+        extra = bf.obstacle_crossing_cost(x, y, nx, ny) if bf.obstacles else 0.0
+        need = seg * c + extra
+        if spent + need > points + 1e-9:
+            if extra == 0.0:
+                part = (points - spent) / c
+                if part > 1e-6:
+                    qx, qy = x + ux * part, y + uy * part
+                    if not _too_close(offsets, qx, qy, enemy_figs):
+                        x, y = qx, qy
+            break
+        if not bf.on_table(nx, ny) or _too_close(offsets, nx, ny, enemy_figs):
+            break
+        x, y = nx, ny
+        spent += need
+        travelled += seg
+    return x, y
+
+
+def test_move_path_equals_the_step_by_step_reference():
+    import random as _random
+
+    from dustup_env.rules import Game
+    from dustup_env.rules.move_action import move_path
+
+    g = Game("default", seed=0)
+    bf = g.bf
+    rng = _random.Random(11)
+    blocked = 0
+    for k in range(600):
+        u = g.units[k % 4]
+        u.x, u.y = rng.uniform(0, bf.width), rng.uniform(0, bf.height)
+        figs = [(rng.uniform(0, bf.width), rng.uniform(0, bf.height)) for _ in range(rng.randrange(0, 40))]
+        figs += [(u.x + rng.uniform(-9, 9), u.y + rng.uniform(-9, 9)) for _ in range(rng.randrange(0, 6))]
+        px, py = u.x + rng.uniform(-26, 26), u.y + rng.uniform(-26, 26)
+        points, col = rng.uniform(0, 30), k % 5
+        got = move_path(bf, u, px, py, points, figs, col)
+        want = _reference_move_path(bf, u, px, py, points, figs, col)
+        assert got == want, (k, got, want)
+        blocked += math.hypot(want[0] - u.x, want[1] - u.y) < min(points, math.hypot(px - u.x, py - u.y)) - 1.0
+    assert blocked > 50  # many walks stop early (terrain, obstacles, the table edge, enemy figures)

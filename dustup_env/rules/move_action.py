@@ -55,6 +55,26 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     enemy_figs = [(fx, fy) for fx, fy in enemy_figs if abs(fx - x0) < reach and abs(fy - y0) < reach]
     lf = unit.figures[unit.leader]
     offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
+    if enemy_figs:
+        # _too_close at a point of the path only looks at figures within 12" of it (its cheap reject) that are
+        # within 2" of one of ours (so within the largest offset + 2" of the leader): keep the figures that close
+        # to the segment walked (a margin past the rounding of the steps); the answers are the same
+        big = max(math.hypot(ax, ay) for ax, ay in offsets) if offsets else 0.0
+        r = min(12.0, big + TWO_INCH) + 1e-6
+        r2 = r * r
+        dd = dx * dx + dy * dy
+        near = []
+        for fx, fy in enemy_figs:
+            wx, wy = fx - x0, fy - y0
+            t = (wx * dx + wy * dy) / dd
+            if t < 0.0:
+                t = 0.0
+            elif t > 1.0:
+                t = 1.0
+            ex, ey = wx - t * dx, wy - t * dy
+            if ex * ex + ey * ey < r2:
+                near.append((fx, fy))
+        enemy_figs = near
     spent = 0.0
     travelled = 0.0
     x, y = x0, y0
