@@ -184,6 +184,7 @@ class DustupEnv(gym.Env):
         self._mask_for = None  # the Decision object the cached mask belongs to
         self._vis_key = None
         self._vis = None
+        self._vis_written = None  # the visibility result whose flags are in the buffer
         self._pairs_bf = None  # the battlefield whose line-of-sight results ``_pairs`` holds
         self._pairs: dict = {}
         self._decisions = 0
@@ -348,6 +349,7 @@ class DustupEnv(gym.Env):
         """Zero the buffer and write the parts that are fixed for an episode (terrain, objectives' places)."""
         buf = self._obs_view
         buf[:] = 0.0
+        self._vis_written = None
         terr = self._terrain[1 if self._flip else 0]
         buf[TERRAIN_OFF:MARKER_OFF] = terr.ravel()
         g = self.game
@@ -530,8 +532,10 @@ class DustupEnv(gym.Env):
             else:
                 lost[s] += 1
         vis = self._visibility(vkey, mine, theirs)
-        for o, uid in shown:
-            b[o + 25] = 1.0 if uid in vis and vis[uid] else 0.0
+        if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
+            for o, uid in shown:
+                b[o + 25] = 1.0 if uid in vis and vis[uid] else 0.0
+            self._vis_written = vis
         vp = [lost[1], lost[0]]
         for i, (_, _ox, _oy, v) in enumerate(objs):
             n0, n1 = near0[i], near1[i]

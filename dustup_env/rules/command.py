@@ -148,23 +148,32 @@ def subordinates(game, u: Unit) -> list[int]:
 
 
 def descendants(game, u: Unit) -> list[tuple[int, int]]:
-    """Every unit below ``u`` in the command tree, as (uid, depth) with depth 1 = direct subordinate."""
+    """Every unit below ``u`` in the command tree, as (uid, depth) with depth 1 = direct subordinate.
+
+    The tree is a function of the side's units and their ``commander`` fields: the walk is remembered per
+    (units, commanders, u) (a fresh list is returned each time)."""
+    units = game.units
+    side = game.side_units[u.side]
+    cmd = tuple([units[i].commander for i in side])
+    key = (tuple(side), cmd, u.uid)
+    hit = _DESCENDANTS.get(key)
+    if hit is not None:
+        return list(hit)
     out = []
     frontier = [u.uid]
     depth = 0
-    units = game.units
-    side = game.side_units[u.side]
-    cmd = [units[i].commander for i in side]  # read once: the tree does not change while it is walked
     while frontier and depth < 16:
         depth += 1
-        if len(frontier) == 1:
-            f0 = frontier[0]
-            nxt = [i for i, c in zip(side, cmd) if c == f0]
-        else:
-            nxt = [i for i, c in zip(side, cmd) if c in frontier]
+        nxt = [i for i, c in zip(side, cmd) if c in frontier]
         out.extend((i, depth) for i in nxt)
         frontier = nxt
+    if len(_DESCENDANTS) > 20_000:
+        _DESCENDANTS.clear()
+    _DESCENDANTS[key] = tuple(out)
     return out
+
+
+_DESCENDANTS: dict = {}
 
 
 def is_commander(game, u: Unit) -> bool:

@@ -480,7 +480,8 @@ class Game:
             opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in self.side_units[side]
                     if self.can_activate(units[uid])]
             seq = ACTIVATION_SEQUENCES.get(self.options["activation"])
-            if seq.may_pass(self, side) if seq is not None else self._unactivated(side) < self._unactivated(1 - side):
+            # (len(opts) == self._unactivated(side): both count the units can_activate accepts)
+            if seq.may_pass(self, side) if seq is not None else len(opts) < self._unactivated(1 - side):
                 opts.append(("pass",))
             return Decision(side, "activate", -1, tuple(opts))
         top = self.stack[-1]
@@ -752,7 +753,7 @@ class Game:
 
     def _shoot_options(self, u: Unit) -> list:
         opts = []
-        ranges = None
+        ranges = cand = None
         for t in self._enemy_units(u.side):
             if t.routed_off:
                 continue
@@ -760,7 +761,19 @@ class Game:
             if geo is None:
                 continue
             dist = math.hypot(t.x - u.x, t.y - u.y)
-            ready = self._weapons_ready(u, dist)
+            if cand is None:  # _weapons_ready's figures, read once per firer: (index, max range, small arms?)
+                fired = u.fired
+                cand = []
+                for i, f in enumerate(u.figures):
+                    if f.status == OK and i not in fired:
+                        w = _WEAPONS[f.weapon]
+                        cand.append((i, w.max_range, w.cls == "small_arms"))
+            sa, sup = [], []
+            for i, mr, small in cand:  # = self._weapons_ready(u, dist)
+                if mr and dist > mr:
+                    continue
+                (sa if small else sup).append(i)
+            ready = (sa, sup)
             memo = {"ranges": ranges} if ranges is not None else {}
             for mode in FIRE_MODES:
                 if self._plan_mode(u, t, mode, dist, geo, ready, memo) is not None:
