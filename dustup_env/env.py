@@ -381,7 +381,16 @@ class DustupEnv(gym.Env):
         # (unit, slot offset, uid, side, enemy?) per slot: own units first, then the enemy's
         self._unit_slots = [(g.units[uid], UNITS_OFF + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
                             for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
-        self._unit_cache = [None] * len(self._unit_slots)
+        n = len(self._unit_slots)
+        self._unit_cache = [None] * n
+        # running totals over the slots, changed by the difference whenever a slot's contribution changes:
+        # per slot (side, in play, unactivated, objectives it is near, counts as lost if not in play)
+        self._contrib = [None] * n
+        self._inplay, self._unact, self._lost = [0, 0], [0, 0], [0, 0]
+        self._near = [[0] * len(g.objectives), [0] * len(g.objectives)]
+        self._vkeys = [None] * n  # per slot (x, y, in play, hidden enemy): the visibility key
+        self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
+        self._active_written = -1  # the uid whose "active" flag is set in the buffer
 
     def _visibility(self, key: list, mine: list, theirs: list) -> dict:
         """uid -> visible flag, cached on ``key`` (every unit's leader position, in-play and hidden flags).
@@ -421,9 +430,22 @@ class DustupEnv(gym.Env):
                     seen = True
                     vis[euid] = True
             vis[o.uid] = seen
-        self._vis_key = key
+        self._vis_key = list(key)  # a copy: the caller updates its list in place
         self._vis = vis
         return vis
+
+    def _count(self, c: tuple, sign: int) -> None:
+        """Add (sign 1) or remove (sign -1) one slot's contribution to the running totals."""
+        s, ip, ua, on, counts_lost = c
+        if ip:
+            self._inplay[s] += sign
+            if ua:
+                self._unact[s] += sign
+            near = self._near[s]
+            for i in on:
+                near[i] += sign
+        elif counts_lost:
+            self._lost[s] += sign
 
     def _observation(self) -> np.ndarray:
         g = self.game
@@ -435,39 +457,30 @@ class DustupEnv(gym.Env):
         active = g.active if g.phase == "action" else -1
         d = None if g.over else g.decision()  # first: the engine's option generation warms the sight cache
         objs = g.objectives
-        near0 = [False] * len(objs)
-        near1 = [False] * len(objs)
         cell_of = bf._cell
         conceal_t, cover_t = bf._conceal, bf._cover
         r2 = OBJECTIVE_RADIUS * OBJECTIVE_RADIUS
-        unact = [0, 0]
-        inplay = [0, 0]
-        lost = [0, 0]
         cache = self._unit_cache
         if len(self._unit_slots) != len(g.side_units[0]) + len(g.side_units[1]):
             self._write_units()  # a detachment joined the game
             cache = self._unit_cache
-        vkey = []  # the visibility cache key: every unit's (x, y, in play, hidden)
-        mine = []  # own units in play
-        theirs = []  # enemy units in play and not hidden
-        shown = []  # (slot offset, uid) of the slots that carry a visible flag
+        contrib, vkeys = self._contrib, self._vkeys
+        vis_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
             if enemy and u.hidden:  # a hidden enemy unit: an empty slot (only its marker shows)
                 if cache[j] != "hidden":
                     self._obs_view[o:o + UF] = 0.0
                     cache[j] = "hidden"
                 ip = u.in_play
-                vkey.append((u.x, u.y, ip, True))
-                if ip:
-                    inplay[s] += 1
-                    if not u.activated:
-                        unact[s] += 1
-                continue
-            st = list(map(_STATUS, u.figures))
-            key = (_UNIT_KEY(u), len(u.fired), st)  # everything the slot shows (C-level attribute reads)
-            ent = cache[j]
-            x, y = u.x, u.y
-            if ent is None or ent == "hidden" or ent[0] != key:
+                c = (s, ip, ip and not u.activated, (), False)  # counted in play, never as lost
+                vk = (u.x, u.y, ip, True)
+            else:
+                st = list(map(_STATUS, u.figures))
+                key = (_UNIT_KEY(u), len(u.fired), st)  # everything the slot shows (C-level attribute reads)
+                ent = cache[j]
+                if ent is not None and ent != "hidden" and ent[0] == key:
+                    continue  # nothing this slot shows or counts has changed
+                x, y = u.x, u.y
                 c = u.confidence
                 b[o] = 1.0
                 b[o + _F["grenades"]] = 1.0 if u.grenades else 0.0
@@ -498,6 +511,7 @@ class DustupEnv(gym.Env):
                 b[o + 22] = 1.0 if (cn or cv > 0) else 0.0
                 b[o + 23] = cv * 0.5
                 b[o + 24] = 1.0 if cn else 0.0
+                b[o + 26] = 1.0 if uid == active else 0.0
                 b[o + 27] = 1.0 if u.leader_lost else 0.0
                 b[o + 28] = 1.0 if u.routed_off else 0.0
                 b[o + 29] = 1.0 if u.loose else 0.0
@@ -513,29 +527,39 @@ class DustupEnv(gym.Env):
                         if dx * dx + dy * dy <= r2:
                             on.append(i)
                 b[o + 36] = 1.0 if on else 0.0
-                ent = cache[j] = (key, ip, on)
-            ip = ent[1]
-            vkey.append((x, y, ip, u.hidden))
-            shown.append((o, uid))
-            b[o + 26] = 1.0 if uid == active else 0.0
-            if ip:
-                if enemy:
-                    theirs.append(u)
-                else:
-                    mine.append(u)
-                inplay[s] += 1
-                if not u.activated:
-                    unact[s] += 1
-                near = near1 if s else near0
-                for i in ent[2]:
-                    near[i] = True
-            else:
-                lost[s] += 1
-        vis = self._visibility(vkey, mine, theirs)
+                cache[j] = (key, ip, on)
+                c = (s, ip, ip and not u.activated, tuple(on), True)
+                vk = (x, y, ip, False)
+            old = contrib[j]
+            if old != c:
+                if old is not None:
+                    self._count(old, -1)
+                self._count(c, 1)
+                contrib[j] = c
+            if vkeys[j] != vk:
+                vkeys[j] = vk
+                vis_changed = True
+        if active != self._active_written:  # the active flag moves (recomputed slots wrote their own above)
+            for _u, o, uid, _s, enemy in self._unit_slots:
+                if uid == self._active_written or uid == active:
+                    if not (enemy and _u.hidden):  # hidden enemy slots stay empty
+                        b[o + 26] = 1.0 if uid == active else 0.0
+            self._active_written = active
+        if vis_changed or self._vis_units is None:
+            mine, theirs = [], []
+            for (u, _o, _uid, _s, enemy), vk in zip(self._unit_slots, vkeys):
+                if vk[2] and not vk[3]:
+                    (theirs if enemy else mine).append(u)
+            self._vis_units = (mine, theirs)
+        vis = self._visibility(vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
-            for o, uid in shown:
-                b[o + 25] = 1.0 if uid in vis and vis[uid] else 0.0
+            for u, o, uid, _s, enemy in self._unit_slots:
+                if not (enemy and u.hidden):
+                    b[o + 25] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
+        inplay, unact, lost = self._inplay, self._unact, self._lost
+        near0 = [n > 0 for n in self._near[0]]
+        near1 = [n > 0 for n in self._near[1]]
         vp = [lost[1], lost[0]]
         for i, (_, _ox, _oy, v) in enumerate(objs):
             n0, n1 = near0[i], near1[i]
