@@ -85,6 +85,17 @@ def formation_offsets(name: str, m: int) -> list[tuple[float, float]]:
     return out
 
 
+_OFFSETS: dict = {}
+
+
+def _formation_offsets(name: str, m: int) -> tuple:
+    """formation_offsets, remembered per (formation, number of figures)."""
+    r = _OFFSETS.get((name, m))
+    if r is None:
+        r = _OFFSETS[(name, m)] = tuple(formation_offsets(name, m))
+    return r
+
+
 def _world(u: Unit) -> list[tuple[float, float]]:
     """World position of every figure (killed ones included; index = figure index)."""
     lf = u.figures[u.leader]
@@ -124,6 +135,10 @@ def placements(game, u: Unit, lx: float, ly: float, enemy=None, first_only: bool
     of the figures that end somewhere else than they stand).  ``first_only``: stop at the first one."""
     if enemy is None:
         enemy = game._enemy_figures(u)
+    # every figure ends within 6" of the leader (checked below before _far_from): only enemy figures within
+    # 6" + 2" of it (and a margin) can be within 2" of one
+    reach2 = (COHESION + TWO_INCH + 1e-3) ** 2
+    enemy = [(ex, ey) for ex, ey in enemy if (ex - lx) ** 2 + (ey - ly) ** 2 < reach2]
     pos = _world(u)
     alive = [i for i, f in enumerate(u.figures) if f.status != KILLED]
     movers = [u.leader] + [i for i in alive if i != u.leader and u.figures[i].status == OK]
@@ -136,7 +151,7 @@ def placements(game, u: Unit, lx: float, ly: float, enemy=None, first_only: bool
         if name == "keep":
             target = {u.leader: (lx, ly)} if shifted else {}
         else:
-            rel = formation_offsets(name, len(movers))
+            rel = _formation_offsets(name, len(movers))
             slots = [(lx + x * rx + y * fx, ly + x * ry + y * fy) for x, y in rel]
             target = _assign(movers, pos, slots)
         ok = True
