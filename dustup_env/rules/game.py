@@ -691,15 +691,8 @@ class Game:
         ranges = memo.get("ranges")
         if ranges is None:
             ranges = memo["ranges"] = [_WEAPONS[f.weapon].effective_range for f in u.figures]
-        eff = 48.0
-        for i in sa:
-            r = ranges[i]
-            if r < eff:
-                eff = r
-        for i in sup:
-            r = ranges[i]
-            if r < eff:
-                eff = r
+        rg = ranges.__getitem__
+        eff = min(min(map(rg, sa), default=48.0), min(map(rg, sup), default=48.0), 48.0)
         suppressive = mode == "suppressive"
         step = memo.get((eff, suppressive))
         if step is None:
