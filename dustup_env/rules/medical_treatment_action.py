@@ -88,7 +88,7 @@ def _options(game, u: Unit, status) -> list:
     if not status.suppressed and not status.disorganised:
         if u.n_untreated():
             opts.append(("treat", u.uid))
-        if u.medical_team or _able_medics(u):
+        if u.medical_team or any(f.medic and f.status == OK for f in u.figures):  # = _able_medics(u) non-empty
             for uid in game.side_units[u.side]:
                 t = game.units[uid]
                 if t is not u and t.in_play and t.n_untreated() and _medic_in_reach(u, t):
