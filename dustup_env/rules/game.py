@@ -42,6 +42,9 @@ from .move_action import DIR_VECTORS, DIRECTIONS, DISTANCES, move_path, nominate
 _WEAPONS = armoury()[0]
 _HAND_GRENADE_RANGE = _WEAPONS["hand_grenade"].max_range
 MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
+# the move options' offsets, each product computed as in nominated_point (x + vx * dist): (dx, dy, option)
+_MOVE_STEPS = tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k])
+                    for d, (vx, vy) in enumerate(DIR_VECTORS) for k, dist in enumerate(DISTANCES))
 from .shoot_action import (FIRE_MODES, GRENADE_THROWERS, NO_ENGAGE, SUPPORT_SLOTS, THROW_MODES, WEAPON_MODES,
                            allocation_roll, armour_die, resolve_fire, resolve_impact, small_arms_die, target_die)
 
@@ -576,17 +579,17 @@ class Game:
         x, y = u.x, u.y
         costs = bf._cost[col]  # bf.move_cost(px, py, col) with bf._cell inlined (the hottest loop of the options)
         grid, nx, ny = bf.grid, bf.nx, bf.ny
-        for d, (vx, vy) in enumerate(DIR_VECTORS):
-            for k, dist in enumerate(DISTANCES):
-                px, py = x + vx * dist, y + vy * dist
-                if px < 0.0 or py < 0.0 or px > w or py > h:
-                    continue
-                i, j = int(py / RES), int(px / RES)
-                if costs[grid[i][j] if i < ny and j < nx else 0] is None:
-                    continue
-                if broken and not bf.in_cover(px, py):
-                    continue  # broken units may not leave cover except to withdraw
-                opts.append(MOVE_OPTIONS[d][k])
+        append = opts.append
+        for ox, oy, opt in _MOVE_STEPS:  # (vx * dist, vy * dist, option) in option order
+            px, py = x + ox, y + oy
+            if px < 0.0 or py < 0.0 or px > w or py > h:
+                continue
+            i, j = int(py / RES), int(px / RES)
+            if costs[grid[i][j] if i < ny and j < nx else 0] is None:
+                continue
+            if broken and not bf.in_cover(px, py):
+                continue  # broken units may not leave cover except to withdraw
+            append(opt)
         return opts
 
     # --- shooting: which weapons fire in each mode
