@@ -51,14 +51,13 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     if dist < 1e-9 or points <= 0:
         return x0, y0
     ux, uy = dx / dist, dy / dist
-    reach = dist + 14.0  # figures further than this from the start can never come within 2"
-    enemy_figs = [(fx, fy) for fx, fy in enemy_figs if abs(fx - x0) < reach and abs(fy - y0) < reach]
     lf = unit.figures[unit.leader]
     offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
     if enemy_figs:
         # _too_close at a point of the path only looks at figures within 12" of it (its cheap reject) that are
         # within 2" of one of ours (so within the largest offset + 2" of the leader): keep the figures that close
-        # to the segment walked (a margin past the rounding of the steps); the answers are the same
+        # to the segment walked (a margin past the rounding of the steps); the answers are the same.  (Those are
+        # all within dist + 14" of the start on each axis, the bound this walk used before.)
         big = max(math.hypot(ax, ay) for ax, ay in offsets) if offsets else 0.0
         r = min(12.0, big + TWO_INCH) + 1e-6
         r2 = r * r
