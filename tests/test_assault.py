@@ -832,3 +832,30 @@ def test_random_games_reach_the_new_decisions_and_stay_encodable():
         h = Game.from_dict(g.to_dict())
         assert h.state_digest() == g.state_digest()
     assert wanted <= seen, wanted - seen
+
+
+def test_contact_move_rolls_the_units_own_movement_die_encumbrance_applies():
+    """RN-405: the contact move is a move of the attacker: Game.movement_die (a unit carrying its wounded
+    rolls one die type lower, Moving Casualties) -- the d6 troopers roll a d4 here."""
+    from conftest import add_dice
+
+    g = begin(duel(), [])
+    g.units[0].figures[3].status = WOUNDED  # carried along: encumbered
+    activate(g, 0)
+    g.apply(("assault", 1))
+    add_dice(g, ("d8", 6), ("d10", 5), ("d4", 1))  # courage: contact; the contact move rolls the d4: 2"
+    g.apply(("stand",))
+    cm = last_event(g, "ContactMove")
+    assert (cm["roll"], cm["points"], cm["reached"]) == (1, 2.0, False)
+    assert g.dice.remaining == 0 and g.decision().kind == "final_defensive_fire"
+
+
+def test_declaration_reach_uses_the_units_own_movement_die():
+    """RN-405: twice a maximum move of the unit's own die: a d6 squad carrying wounded (d4) reaches 16", not 24"."""
+    g = begin(duel(dfn={"pos": (24, 30)}), [])  # leaders 20" apart
+    activate(g, 0)
+    assert ("assault", 1) in g.decision().options
+    g = begin(duel(dfn={"pos": (24, 30)}), [])
+    g.units[0].figures[3].status = WOUNDED  # carrying a casualty: encumbered
+    activate(g, 0)
+    assert "assault" not in kinds(g.decision().options)

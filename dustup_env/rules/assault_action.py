@@ -250,9 +250,10 @@ def within_two_inches(a: Unit, b: Unit) -> bool:
     return figure_gap(a, b) <= TWO_INCH + TWO_INCH_TOLERANCE
 
 
-def assault_reach(u: Unit) -> float:
-    """Declaration bound: twice one maximum move (2 x die max x 2 inches)."""
-    return 2.0 * 2.0 * die_max(u.movement)
+def assault_reach(u: Unit, game=None) -> float:
+    """Declaration bound: twice one maximum move (2 x die max x 2 inches) of the unit's own movement die
+    (``game.movement_die``: encumbrance, cavalry and heavy equipment apply, RN-405)."""
+    return 2.0 * 2.0 * die_max(game.movement_die(u) if game is not None else u.movement)
 
 
 def _offsets(u: Unit):
@@ -961,7 +962,7 @@ class AssaultProcedure:
         t = game.units[d["target"][key]]
         if first:
             d["start"][key] = [a.x, a.y]
-        roll, points, start, reached = contact_move(game, a, t, a.movement)
+        roll, points, start, reached = contact_move(game, a, t, game.movement_die(a))  # RN-405
         game.emit(ContactMove(a.uid, t.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
                               (round(a.x, 3), round(a.y, 3)), reached))
         if reached:
@@ -1183,7 +1184,7 @@ def target_in_reach(game, u: Unit, e: Unit) -> bool:
     """The target's leader within twice a maximum move, in line of sight, not completely concealed."""
     if e.complete_concealment or not e.in_play:
         return False
-    reach = assault_reach(u)
+    reach = assault_reach(u, game)
     dx, dy = e.x - u.x, e.y - u.y
     if dx * dx + dy * dy > reach * reach:
         return False
@@ -1201,7 +1202,7 @@ def assault_options(game, u: Unit, status) -> list:
     if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
         return []
     # target_in_reach for each enemy, with the reach computed once
-    reach = assault_reach(u)
+    reach = assault_reach(u, game)
     r2 = reach * reach
     x, y = u.x, u.y
     los = game.bf.has_los
