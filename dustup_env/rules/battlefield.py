@@ -261,7 +261,10 @@ class Battlefield:
             if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
                 concealed = concealed or conceal_o
                 cover = max(cover, cover_o)
-        return Sight(True, concealed, cover)
+        s = _VISIBLE.get((concealed, cover))  # frozen: one shared object per outcome
+        if s is None:
+            s = _VISIBLE[(concealed, cover)] = Sight(True, concealed, cover)
+        return s
 
     def _compute_sight(self, ax, ay, bx, by) -> Sight:
         """Uncached line of sight (reference for tests)."""
@@ -275,6 +278,7 @@ class Battlefield:
 
 
 _BLOCKED = Sight(False, False, 0)
+_VISIBLE: dict = {}  # (concealed, cover) -> Sight(True, concealed, cover)
 _CLEAR = Sight(True, False, 0)
 _CONCEALED = Sight(True, True, 0)
 

@@ -114,6 +114,18 @@ class UnitStatus:
     disorganised: bool
 
 
+_UNIT_STATUS: dict = {}
+
+
+def _unit_status(in_cover: bool, suppressed: bool, disorganised: bool) -> UnitStatus:
+    """The (frozen) UnitStatus of these flags, one shared object per combination."""
+    key = (in_cover, suppressed, disorganised)
+    st = _UNIT_STATUS.get(key)
+    if st is None:
+        st = _UNIT_STATUS[key] = UnitStatus(in_cover, suppressed, disorganised)
+    return st
+
+
 # Extension points for rules modules (each registers itself on import; see rules/__init__.py).
 # Options and actions:
 #   ACTIONS[name](game, unit, option)                    applies an action option ("name", ...)
@@ -534,7 +546,7 @@ class Game:
         if u.disorganised():
             if not suppressed:
                 opts.extend(self._move_options(u, in_cover))
-            return self._extension_options(u, opts, UnitStatus(in_cover, suppressed, True))
+            return self._extension_options(u, opts, _unit_status(in_cover, suppressed, True))
         if not suppressed:
             if not u.propped:
                 opts.extend(self._move_options(u, in_cover))
@@ -553,7 +565,7 @@ class Game:
                 opts.append(("reorganise", "rearrange"))
         if not suppressed and not u.complete_concealment and (u.confidence != BROKEN or in_cover):
             opts.extend(self._shoot_options(u))
-        return self._extension_options(u, opts, UnitStatus(in_cover, suppressed, False))
+        return self._extension_options(u, opts, _unit_status(in_cover, suppressed, False))
 
     def _extension_options(self, u: Unit, opts: list, status: UnitStatus) -> list:
         """The rules modules' extra options (ACTION_PROVIDERS), then their filters (ACTION_FILTERS)."""
