@@ -338,5 +338,5 @@ class ActionCodec:
             out = np.zeros(N_ACTIONS, dtype=bool)
         else:
             out[:] = False
-        out[self.indices(game, decision)] = True
+        out[np.array(self.indices(game, decision), dtype=np.intp)] = True  # (an index array: faster than a list)
         return out

@@ -707,7 +707,15 @@ class Game:
         if ranges is None:
             ranges = memo["ranges"] = [_WEAPONS[f.weapon].effective_range for f in u.figures]
         rg = ranges.__getitem__
-        eff = min(min(map(rg, sa), default=48.0), min(map(rg, sup), default=48.0), 48.0)
+        eff = 48.0  # the shortest effective range of the party (48" if none is shorter)
+        if sa:
+            r = min(map(rg, sa))
+            if r < eff:
+                eff = r
+        if sup:
+            r = min(map(rg, sup))
+            if r < eff:
+                eff = r
         suppressive = mode == "suppressive"
         step = memo.get((eff, suppressive))
         if step is None:
