@@ -68,15 +68,19 @@ def run(games: int, scenario: str, seed: int = 0, warmup: int = 20) -> dict:
             "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
 
 
-def _play(g, views, codec, rng) -> None:
+def _play(g, views, codec, rng) -> int:
+    """Play ``g`` to the end (the timed loop's work); returns the number of decisions."""
     for s in (0, 1):
         _attach(views[s], g, s)
+    n = 0
     while not g.over:
         d = g.decision()
         v = views[d.side]
         v._observation()
         legal = np.flatnonzero(v.action_masks())
         g.apply(codec.decode(g, d.side, int(legal[rng.randrange(len(legal))]), d.kind))
+        n += 1
+    return n
 
 
 def main() -> None:
