@@ -323,6 +323,13 @@ def contact_move(game, u, t, die: str):
     x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
     if not reached:
         x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
+    _arrive(u, x, y, start)
+    return roll, points, start, reached
+
+
+def _arrive(u: Unit, x: float, y: float, start) -> None:
+    """``u``'s leader ends a contact move or a withdrawal at (x, y): no longer propped, re-formed if it was
+    disorganised, no longer completely concealed if it moved."""
     was_dis = u.disorganised()
     u.x, u.y = x, y
     u.propped = False
@@ -331,7 +338,6 @@ def contact_move(game, u, t, die: str):
         u.loose = False
     if (x, y) != start:
         u.complete_concealment = False
-    return roll, points, start, reached
 
 
 def _enemy_figs(game, u: Unit, exclude=()):
@@ -396,14 +402,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     start = (u.x, u.y)
     x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
                      u.terrain_column)
-    was_dis = u.disorganised()
-    u.x, u.y = x, y
-    u.propped = False
-    if was_dis:
-        reform(u)
-        u.loose = False
-    if (x, y) != start:
-        u.complete_concealment = False
+    _arrive(u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
     if u.confidence == ROUTED:
         hx, hy = game._home_point(u)
@@ -1180,11 +1179,13 @@ def may_assault(u: Unit) -> bool:
             and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised())
 
 
-def target_in_reach(game, u: Unit, e: Unit) -> bool:
-    """The target's leader within twice a maximum move, in line of sight, not completely concealed."""
+def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
+    """The target's leader within twice a maximum move (``reach``: ``assault_reach(u, game)`` if the caller has
+    it), in line of sight, not completely concealed."""
     if e.complete_concealment or not e.in_play:
         return False
-    reach = assault_reach(u, game)
+    if reach is None:
+        reach = assault_reach(u, game)
     dx, dy = e.x - u.x, e.y - u.y
     if dx * dx + dy * dy > reach * reach:
         return False
@@ -1201,19 +1202,8 @@ def assault_options(game, u: Unit, status) -> list:
     within twice a maximum move and in line of sight, not completely concealed, not routed off."""
     if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
         return []
-    # target_in_reach for each enemy, with the reach computed once
-    reach = assault_reach(u, game)
-    r2 = reach * reach
-    x, y = u.x, u.y
-    los = game.bf.has_los
-    opts = []
-    for e in game._enemy_units(u.side):  # (in play and not hidden)
-        if e.complete_concealment:
-            continue
-        dx, dy = e.x - x, e.y - y
-        if dx * dx + dy * dy <= r2 and los(x, y, e.x, e.y):
-            opts.append(("assault", e.uid))
-    return opts
+    reach = assault_reach(u, game)  # once for all the enemies
+    return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e, reach)]
 
 
 def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:

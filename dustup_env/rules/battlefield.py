@@ -173,8 +173,9 @@ class Battlefield:
             self._cover_points = pts
         return pts
 
-    def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float) -> float:
-        """Extra movement points to cross obstacles on the segment (each obstacle segment crossed)."""
+    def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float, segs=None) -> float:
+        """Extra movement points to cross obstacles on the segment (each obstacle segment crossed).  ``segs``:
+        a subset of ``_obstacle_segs`` (in order) known to hold every segment that can be crossed."""
         total = 0.0
         if x0 < x1:
             lox, hix = x0, x1
@@ -184,7 +185,7 @@ class Battlefield:
             loy, hiy = y0, y1
         else:
             loy, hiy = y1, y0
-        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in self._obstacle_segs:
+        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in (self._obstacle_segs if segs is None else segs):
             if maxx < lox or minx > hix or maxy < loy or miny > hiy:
                 continue
             if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):

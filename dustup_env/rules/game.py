@@ -605,18 +605,26 @@ class Game:
         return opts
 
     # --- shooting: which weapons fire in each mode
-    def _weapons_ready(self, u: Unit, dist: float):
-        """Able figures whose weapon has not fired this activation and reaches ``dist``: (small arms, support)."""
-        weapons = _WEAPONS
-        sa, sup = [], []
+    @staticmethod
+    def _ready_figures(u: Unit) -> list:
+        """(figure index, weapon max range, small arms?) of the able figures whose weapon has not fired this
+        activation: what ``_weapons_ready`` filters by distance (read once per firer for many targets)."""
         fired = u.fired
+        out = []
         for i, f in enumerate(u.figures):
-            if f.status != OK or i in fired:
+            if f.status == OK and i not in fired:
+                w = _WEAPONS[f.weapon]
+                out.append((i, w.max_range, w.cls == "small_arms"))
+        return out
+
+    def _weapons_ready(self, u: Unit, dist: float, cand: list | None = None):
+        """Able figures whose weapon has not fired this activation and reaches ``dist``: (small arms, support).
+        ``cand``: ``_ready_figures(u)`` if the caller already has it."""
+        sa, sup = [], []
+        for i, mr, small in (self._ready_figures(u) if cand is None else cand):
+            if mr and dist > mr:
                 continue
-            w = weapons[f.weapon]
-            if w.max_range and dist > w.max_range:
-                continue
-            (sa if w.cls == "small_arms" else sup).append(i)
+            (sa if small else sup).append(i)
         return sa, sup
 
     @staticmethod
@@ -777,19 +785,9 @@ class Game:
             if geo is None:
                 continue
             dist = math.hypot(t.x - u.x, t.y - u.y)
-            if cand is None:  # _weapons_ready's figures, read once per firer: (index, max range, small arms?)
-                fired = u.fired
-                cand = []
-                for i, f in enumerate(u.figures):
-                    if f.status == OK and i not in fired:
-                        w = _WEAPONS[f.weapon]
-                        cand.append((i, w.max_range, w.cls == "small_arms"))
-            sa, sup = [], []
-            for i, mr, small in cand:  # = self._weapons_ready(u, dist)
-                if mr and dist > mr:
-                    continue
-                (sa if small else sup).append(i)
-            ready = (sa, sup)
+            if cand is None:
+                cand = self._ready_figures(u)  # read once per firer
+            ready = self._weapons_ready(u, dist, cand)
             memo = {"ranges": ranges} if ranges is not None else {}
             for mode in FIRE_MODES:
                 if self._plan_mode(u, t, mode, dist, geo, ready, memo) is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .battlefield import RES, _segments_cross
+from .battlefield import RES
 from .forces import KILLED, Unit, compact_offsets
 
 DIRECTIONS = 16
@@ -77,8 +77,8 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     spent = 0.0
     travelled = 0.0
     x, y = x0, y0
-    # bf.move_cost and bf.obstacle_crossing_cost inlined (the same arithmetic): the terrain raster of this
-    # movement column, and only the obstacle segments whose bounding box meets the whole path's
+    # bf.move_cost inlined (the same arithmetic) on the terrain raster of this movement column; the obstacle
+    # crossing cost over only the obstacle segments whose bounding box meets the whole path's
     costs = bf._cost[power_armour]
     grid, gnx, gny = bf.grid, bf.nx, bf.ny
     width, height = bf.width, bf.height
@@ -95,15 +95,7 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
         c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
         if c is None:
             break
-        extra = 0.0
-        if segs:
-            lox, hix = (x, nx) if x < nx else (nx, x)
-            loy, hiy = (y, ny) if y < ny else (ny, y)
-            for minx, maxx, miny, maxy, ax, ay, bx, by, cost in segs:
-                if maxx < lox or minx > hix or maxy < loy or miny > hiy:
-                    continue
-                if _segments_cross(x, y, nx, ny, ax, ay, bx, by):
-                    extra += cost
+        extra = bf.obstacle_crossing_cost(x, y, nx, ny, segs) if segs else 0.0
         need = seg * c + extra
         if spent + need > points + 1e-9:
             # as far as able: a partial step if no obstacle is crossed in it
