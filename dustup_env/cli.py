@@ -226,7 +226,7 @@ def _cmd_train(args) -> int:
         return 2
     if args.json:
         print(json.dumps(summ))
-        return 0
+        return 130 if summ.get("interrupted") else 0
     print(f"trained {summ['steps']:,} steps in {summ['wall_seconds']:.0f}s: {summ['steps_per_s_training']} steps/s "
           f"incl. PPO updates (env {summ['fraction_env']}, update {summ['fraction_update']} of the training time)")
     if summ.get("best"):
@@ -234,7 +234,7 @@ def _cmd_train(args) -> int:
         print(f"best snapshot {b['name']}: mean gauntlet score {b['mean_score']:.3f}, Elo {b['elo']:+.0f}")
     print(f"run folder: {args.out} (best.zip, final.zip, gauntlet.md, curves.png, summary.json; "
           f"re-run the same command to resume)")
-    return 0
+    return 130 if summ.get("interrupted") else 0  # 130: stopped by Ctrl-C (cleanly, checkpoint written)
 
 
 def _cmd_gauntlet(args) -> int:

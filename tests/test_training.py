@@ -137,6 +137,54 @@ def test_wall_clock_budget_stops_at_a_rollout_boundary_and_resumes(tmp_path):
     assert train(cfg, tmp_path / "run", progress=False, log=lambda *a: None)["steps"] >= 1024
 
 
+def test_ctrl_c_stops_cleanly_with_a_checkpoint_and_resumes(tmp_path):
+    """SIGINT to the whole process group (a terminal's Ctrl-C): the trainer writes its checkpoint and
+    summary and exits with 130, no traceback, and the env workers are gone; the run then resumes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    cfg = json.loads(json.dumps(SMOKE))
+    cfg["gauntlet"]["enabled"] = False
+    cfg["ppo"]["n_epochs"] = 1
+    cfg["budget"]["steps"] = 10_000_000
+    cfg["schedule"] = {"snapshot_every": 10_000_000, "checkpoint_every": 512}
+    (tmp_path / "c.yaml").write_text(json.dumps(cfg))  # JSON is YAML
+    run = tmp_path / "run"
+    cmd = [sys.executable, "-m", "dustup_env.cli", "train", "--config", str(tmp_path / "c.yaml"), "--out", str(run),
+           "--no-progress"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while not (run / "checkpoints" / "latest.zip").is_file():  # training is under way
+            assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+            time.sleep(0.2)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "interrupted at" in err, err
+    summ = json.loads((run / "summary.json").read_text())
+    assert summ["interrupted"] is True and 512 <= summ["steps"] < 10_000_000
+    state = json.loads((run / "state.json").read_text())
+    assert state["steps"] == summ["steps"]
+    for _ in range(50):  # the env workers were closed with the trainer: nothing of the group is left
+        try:
+            os.killpg(p.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("processes of the interrupted run are still alive")
+    from training.train import train
+
+    cfg["budget"]["steps"] = summ["steps"] + 512
+    assert train(cfg, run, progress=False, log=lambda *a: None)["steps"] >= summ["steps"] + 512
+
+
 def test_warm_start_copies_the_policy_and_refuses_another_network(smoke_run, tmp_path):
     import torch
 

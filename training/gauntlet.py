@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -95,7 +96,9 @@ def evaluate_isolated(**kwargs) -> dict:
     from concurrent.futures import ProcessPoolExecutor
 
     # (a ProcessPoolExecutor worker is not daemonic, so its tournament may start its own pool)
-    with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn")) as ex:
+    # the process (and the tournament pool it forks) ignores SIGINT: a Ctrl-C is the trainer's to handle
+    with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"),
+                             initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as ex:
         return ex.submit(_evaluate_star, kwargs).result()
 
 

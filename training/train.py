@@ -16,14 +16,22 @@ Layout of a run folder ``OUT``::
 Re-running the same command on the same ``OUT`` resumes from the latest checkpoint (a raised
 ``budget.steps`` or ``budget.minutes`` extends the run; any other change is refused).
 
+Ctrl-C (SIGINT) stops the run cleanly: the trainer finishes the step (or gauntlet) in progress, writes
+the checkpoint, ``final.zip`` and ``summary.json`` and returns with ``interrupted`` set; the environment
+and gauntlet workers ignore SIGINT and are closed by the trainer. A second Ctrl-C aborts at once (the
+last periodic checkpoint stays the resume point).
+
 Model files are loaded with pickle: load only trusted files (see agents/policy.py).
 """
 from __future__ import annotations
 
 import json
 import shutil
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -146,7 +154,31 @@ class Trainer:
         return fns
 
     # ------------------------------------------------------------------ main
+    @contextmanager
+    def _sigint_stops(self):
+        """While training: the first SIGINT asks for a clean stop (see module doc), a second one aborts."""
+        self._interrupted = False
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signal handlers can only be set from the main thread (e.g. a trainer run from a thread)
+            return
+
+        def handler(signum, frame):
+            if self._interrupted:
+                raise KeyboardInterrupt
+            self._interrupted = True
+            self.log("interrupt: stopping at the next step and writing a checkpoint (Ctrl-C again to abort)")
+
+        previous = signal.signal(signal.SIGINT, handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
     def run(self) -> dict:
+        with self._sigint_stops():
+            return self._run()
+
+    def _run(self) -> dict:
         import torch
         from sb3_contrib import MaskablePPO
 
@@ -208,6 +240,9 @@ class Trainer:
             self._cpu_account(model)
             stopped_early = model.num_timesteps < budget
             self.state["steps"] = model.num_timesteps
+            if self._interrupted:
+                self.log(f"interrupted at {model.num_timesteps:,} steps: checkpoint written, re-run the same "
+                         "command to resume")
             if not stopped_early and (not self.state["snapshots"]
                                       or self.state["snapshots"][-1]["steps"] != model.num_timesteps):
                 self._snapshot()  # the final snapshot, measured on the same fixed games
@@ -357,6 +392,7 @@ class Trainer:
             "cpu_ms_per_step_last_session": self.state.get("cpu_ms_per_step"),
             "best": self.state.get("best"),
             "last_gauntlet": self.state["history"][-1] if self.state["history"] else None,
+            "interrupted": bool(getattr(self, "_interrupted", False)),
         }
         (self.out / "summary.json").write_text(json.dumps(summ, indent=1))
         return summ
@@ -398,7 +434,9 @@ class _Callback:
                         tr.pfsp.record(name, score)
                 if tr._bar is not None:
                     tr._bar.update(self.model.num_timesteps - tr._bar.n)
-                return not self._stop  # set at a rollout's end: the finished rollout was trained on
+                # _stop is set at a rollout's end (the finished rollout was trained on); an interrupt stops
+                # at once (the unfinished rollout is dropped; the checkpoint holds the last update)
+                return not (self._stop or tr._interrupted)
 
             def _on_rollout_end(self) -> None:
                 tr = self.tr

@@ -14,6 +14,7 @@ small networks there).
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -31,6 +32,7 @@ def _strip(info: dict) -> dict:
 
 def _worker(remote, parent_remote, fns_wrapper) -> None:
     parent_remote.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle: it closes the workers
     try:
         import torch
 
