@@ -170,6 +170,23 @@ def test_voluntary_withdrawal_drops_a_level_removes_suppression_and_skips_the_te
     assert g.decision().kind == "assault_follow_up" and g.dice.remaining == 0
 
 
+def test_withdrawal_is_a_normal_move_of_the_units_own_movement_die():
+    """RN-406: "moves one normal move away": a defender carrying its wounded (Moving Casualties) withdraws
+    with its d6 shifted to a d4, as its move action would; unencumbered it rolls the d6."""
+    from conftest import add_dice
+
+    for wounded, die in ((False, "d6"), (True, "d4")):
+        g = begin(duel(), [])
+        if wounded:
+            g.units[1].figures[5].status = WOUNDED
+        activate(g, 0)
+        add_dice(g, (die, 1), *([("d10", 10)] if wounded else []))  # + the test for abandoning the wounded
+        g.apply(("assault", 1))
+        g.apply(("withdraw",))
+        mv = last_event(g, "Moved")
+        assert mv["unit"] == 1 and (mv["roll"], mv["points"]) == (1, 2.0) and g.dice.remaining == 0
+
+
 def test_routed_defender_must_withdraw_without_a_decision():
     g = start(duel(dfn={"confidence": "routed"}), [("d6", 2)])
     g.apply(("assault", 1))
@@ -361,7 +378,8 @@ def test_extended_example_as_the_rules_read_one_wound():
     g = _extended_example(5)
     from conftest import add_dice
     # final test: attacker d8 -1 (one wound) = d6 rolls 3; defender d10 -1 wound -2 kill = d4 rolls 4
-    add_dice(g, ("d6", 3), ("d4", 4), ("d6", 3), ("d8", 5), *END_TURN)  # withdraw d6; abandon-wounded test d8
+    # withdrawal: a normal move of a unit carrying its wounded, d6 -> d4 (RN-406); abandon-wounded test d8
+    add_dice(g, ("d6", 3), ("d4", 4), ("d4", 3), ("d8", 5), *END_TURN)
     g.apply(("stand",))
     strikes = events_of(g, "StrikeResolved")
     assert [(s["target_die"], s["target_roll"], s["striker_rolls"], s["result"], s["hits"]) for s in strikes] == [
@@ -383,7 +401,7 @@ def test_extended_example_as_the_rules_read_one_wound():
 def test_extended_example_literal_dice_two_wounds_give_d4_against_d4():
     g = _extended_example(4)  # the 4/8 chance of a third hit comes up: two wounds
     from conftest import add_dice
-    add_dice(g, ("d4", 3), ("d4", 4), ("d6", 3), ("d8", 6), *END_TURN)
+    add_dice(g, ("d4", 3), ("d4", 4), ("d4", 3), ("d8", 6), *END_TURN)  # withdrawal on the d4 (RN-406)
     g.apply(("stand",))
     ct = last_event(g, "CourageTested")
     assert (ct["attacker_die"], ct["defender_die"], ct["result"]) == ("d4", "d4", "attacker_loses")

@@ -55,7 +55,7 @@ def test_house_round_threat_casualties_and_reaction_test():
     g.apply(("stand",))
     assert g.decision().unit == 0
     # reaction: attacker d8 -1 (wound) = d6; defender d10 -1 (threat) = d8; 2 vs 5: attacker loses two levels
-    add_dice(g, ("d6", 2), ("d8", 5), ("d6", 3), ("d8", 7), *END_TURN)  # withdraw d6; abandon-wounded test
+    add_dice(g, ("d6", 2), ("d8", 5), ("d4", 3), ("d8", 7), *END_TURN)  # withdraw d4 (wounded carried, RN-406)
     g.apply(("stand",))
     ct = last_event(g, "CourageTested")
     assert (ct["attacker_die"], ct["defender_die"], ct["result"]) == ("d6", "d8", "attacker_loses_two")

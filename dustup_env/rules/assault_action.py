@@ -390,14 +390,15 @@ def drop_confidence(game, u: Unit, levels: int, reason: str) -> None:
 
 
 def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
-    """Withdrawal (seed 000 Withdrawal/Outcome): one move away from the attacker towards cover, drop
-    ``levels`` confidence levels, remove all suppression; wounded left behind are abandoned."""
+    """Withdrawal (seed 000 Withdrawal/Outcome): one normal move (``Game.movement_die``: encumbrance,
+    heavy equipment, cavalry; RN-406) away from the attacker towards cover, drop ``levels`` confidence
+    levels, remove all suppression; wounded left behind are abandoned."""
     if not u.in_play:
         return
     drop_confidence(game, u, levels, reason)
     u.suppression = 0
     px, py = _withdraw_point(game, u, away)
-    roll = game.dice.roll(u.movement)
+    roll = game.dice.roll(game.movement_die(u))  # "one normal move": the unit's own movement die (RN-406)
     points = 2.0 * roll
     start = (u.x, u.y)
     x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
