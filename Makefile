@@ -16,7 +16,7 @@ setup: $(VENV)/.installed
 
 run: setup
 	rm -rf runs/quickstart
-	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive --games 20 --seed 1 --out runs/quickstart
+	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive,ppo --games 20 --seed 1 --out runs/quickstart
 
 test: setup
 	$(PY) -m pytest -n 2 --dist loadgroup tests
