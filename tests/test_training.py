@@ -274,15 +274,21 @@ def test_model_space_mismatch_is_a_clear_error(smoke_run, monkeypatch):
         P.make_policy_agent("policy:")
 
 
-def test_shipped_ppo_plays_both_sides():
+def _shipped_ppo_or_skip():
     from agents import make_agent
-    from agents.policy import SHIPPED, ModelMismatchError
+    from agents.policy import ModelMismatchError
 
-    assert SHIPPED.is_file() and SHIPPED.stat().st_size < 4 * 2**20  # small enough for the repository
     try:
-        assert make_agent("ppo").name == "ppo"
+        return make_agent("ppo")
     except ModelMismatchError as e:  # the codec or the observation grew since it was trained
         pytest.skip(f"the shipped ppo must be retrained for the current spaces (docs/training.md): {e}")
+
+
+def test_shipped_ppo_plays_both_sides():
+    from agents.policy import SHIPPED
+
+    assert SHIPPED.is_file() and SHIPPED.stat().st_size < 4 * 2**20  # small enough for the repository
+    assert _shipped_ppo_or_skip().name == "ppo"
     _play_both_sides("ppo", opponent="hard", seed=11)
 
 
@@ -292,14 +298,9 @@ def test_shipped_ppo_beats_hard_on_fixed_games(tmp_path):
     same on every run of the same code. A rules or observation change that takes the shipped model below 0.60
     against `hard` here means it must be retrained. 40 games catch only large drops: the shipped model scores
     0.75 here, its session-3 predecessor 0.625, the provisional model (0.12 over 800 games) would fail."""
-    from agents import make_agent
-    from agents.policy import ModelMismatchError
     from training.gauntlet import evaluate
 
-    try:
-        make_agent("ppo")
-    except ModelMismatchError as e:
-        pytest.skip(f"the shipped ppo must be retrained for the current spaces (docs/training.md): {e}")
+    _shipped_ppo_or_skip()
     s = evaluate("ppo", tmp_path, anchors=["hard"], scenarios=["default"], games=40, seed=20261129,
                  concurrency=1, bootstrap=20)
     assert s["games"] == 40 and not s["forfeits"]
