@@ -398,6 +398,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="a save written by `dustup play --save`")
     rp.add_argument("--json", action="store_true", help="one JSON object")
     rp.set_defaults(func=_cmd_replay)
+
+    from dustup_env.commands import register_all
+
+    register_all(sub)
     return p
 
 
