@@ -324,7 +324,8 @@ def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
     for key in ("line_infantry", "militia_infantry", "powered_infantry", "cargo_loads"):
         n = t.get(key, 0)
         if n:
-            what = key.replace("_", " ") + (" elements" if key.endswith("infantry") else "")
+            what = key.replace("_", " ") + (" element" if key.endswith("infantry") else "")
+            what = what.replace("loads", "load") + ("s" if n > 1 else "")
             items.append({"item": f"{n} {what}", "capacity": n * TRANSPORT_CAPACITY[key], "field": f"transport/{key}"})
     for j, s in enumerate(t.get("vehicles", [])):
         items.append({"item": f"carried vehicle, size {s}", "capacity": CARRIED_VEHICLE_PER_SIZE * s,
@@ -398,9 +399,10 @@ def _power(v: _Vehicle, mob) -> None:
     if plant is None:
         if d.kind == "large_creature":
             plant = "none"
+            c.assume("power_plant", plant, "RN-622: a large creature has no power plant")
         else:
             plant = next((p for p in ("CFE", "HMT", "FGP") if not _power_problems(v, mob, p)), "FGP")
-        c.assume("power_plant", plant, "RN-604: the least power plant the mobility and weapons allow")
+            c.assume("power_plant", plant, "RN-604: the least power plant the mobility and weapons allow")
     v.plant = plant
     if plant != "none" and d.kind == "large_creature":
         return  # reported as large-creature

@@ -259,7 +259,7 @@ def _vehicle(doc: dict, where: str) -> Design:
 
 
 def _heavy_weapon(doc: dict, where: str) -> HeavyWeaponDesign:
-    fit = _fit(doc, 0, where, "")
+    fit = _fit({k: v for k, v in doc.items() if k != "name"}, 0, where, "")
     fit.mount = doc["carriage"]
     return HeavyWeaponDesign(where=where, doc=doc, name=doc["name"], weapon=fit, carriage=doc["carriage"],
                              crew=doc["crew"], fire_control=doc.get("fire_control"), ecm=doc.get("ecm"),

@@ -31,7 +31,7 @@ def _weapon(w: WeaponProfile) -> str:
     name = w.name + (f" x{w.barrels}" if w.barrels > 1 and f"x{w.barrels}" not in w.name else "")
     arc = {"all_round": "all round", "restricted_180": "restricted 180", "front_180": "front 180",
            "fixed_30": "fixed 30", "front": "front arc", "corridor": "6\" corridor", "below": "below"}[w.arc]
-    bits = [f"{name}: size {w.size}, {w.mount}, {arc}"]
+    bits = [f"{name}: size {w.size}, {w.mount.replace('_', '-')}, {arc}"]
     if w.category == "guided":
         bits.append(f"guidance {_die(w.guidance)}")
     elif w.category == "close_combat":
@@ -113,7 +113,7 @@ def format_report(r: DesignReport) -> str:
         if p.transport_figures:
             carry.append(f"{p.transport_figures} figures")
         if p.cargo_loads:
-            carry.append(f"{p.cargo_loads} cargo loads")
+            carry.append(f"{p.cargo_loads} cargo load{'s' if p.cargo_loads > 1 else ''}")
         if p.carried_vehicles:
             carry.append("vehicles of size " + ", ".join(map(str, p.carried_vehicles)))
         lines.append("    transport " + (", ".join(carry) if carry else "none"))
