@@ -307,6 +307,8 @@ def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
         if v.limbed and cat in ("direct_fire", "apsw", "guided", "air_defence"):
             label = label.replace("(turret", "(limb").replace("(fixed", "(limb")
         items.append({"item": label, "capacity": m.capacity, "field": f.path})
+    if not free_given:  # every military vehicle has its free APSW, listed or not (S002:665)
+        items.append({"item": "APSW (free)", "capacity": 0, "field": ""})
     for s in d.systems:
         st = SYSTEM_TYPES[s.code]
         if st.quality:
@@ -556,12 +558,13 @@ def _weapon_profile(m: _Mounted, *, fc_level: str, env: str, limbed: bool, slave
     elif cat == "apsw":
         vals, rng = dict(cv.APSW_VALUES), cv.HEAVY_WEAPON_RANGE_PER_SIZE
     elif cat == "guided":
-        vals = {"firepower": (), "firepower_vs_infantry": (), **cv.GUIDED_VALUES[f.cls]}
+        vals = {"firepower": (), "firepower_vs_infantry": (), **cv.GUIDED_VALUES[wt.implied_class]}
         rng = None
     elif cat == "air_defence":
         vals, rng = dict(cv.LAD_VALUES), cv.HEAVY_WEAPON_RANGE_PER_SIZE
     elif cat == "artillery":
-        size_name, burst = cv.ARTILLERY[f.cls]
+        size_name, burst = cv.ARTILLERY[max(k for k in cv.ARTILLERY if k <= max(f.cls, 2))]  # an illegal class
+        #                                                  (reported as weapon-class) takes the next lower one
         vals = {"firepower": (), "firepower_vs_infantry": (), **cv.ARTILLERY_GENERAL_PURPOSE}
         rng = cv.HEAVY_WEAPON_RANGE_PER_SIZE * f.cls
         extra = {"minimum_range": cv.ARTILLERY_MINIMUM_RANGE, "burst_radius": burst, "round_size": size_name}

@@ -114,7 +114,7 @@ _CCW_STRIKE = {1: D6, 2: D8, 3: D10, 4: D12, 5: D12}
 
 
 def close_combat_values(cls: int) -> dict:
-    return {"firepower": (), "firepower_vs_infantry": (), "strike": die_name(_CCW_STRIKE[cls]),
+    return {"firepower": (), "firepower_vs_infantry": (), "strike": die_name(_CCW_STRIKE[min(cls, 5)]),
             "impact_vs_armour": _class_step(cls, 0), "impact_vs_infantry": die_name(D10 if cls < 3 else D12)}
 
 

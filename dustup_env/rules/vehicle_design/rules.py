@@ -28,8 +28,8 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("primary-weapon", "dirtside", "error",
          "the primary weapon is the largest direct-fire weapon", "S002:655", "RN-603"),
     Rule("weapon-mount", "dirtside", "error",
-         "mounts suit the weapon and vehicle: limb mounts only on walkers and creatures; a turret or fixed mount "
-         "only for direct-fire weapons", "S002:643-647, 659, 815", "RN-603, RN-612"),
+         "limb mounts only on walkers and large creatures; close-combat weapons only on mechs and large creatures "
+         "(and never fielded on their own)", "S002:815, 842; L1354, L1512", "RN-621, RN-623"),
     Rule("weapon-systems", "dirtside", "error",
          "no more weapon systems than the size: every barrel, GMS, PDS, ADS, LAD, artillery piece, close-combat "
          "weapon and extra APSW counts; the free APSW, APFC and DFO loads do not", "S002:663-665", "RN-602"),
