@@ -245,3 +245,66 @@ def test_dustup_values_stated_by_the_design_replace_the_derived_ones():
     assert (r.profile.armour.rear, r.profile.armour.belly) == ("d12", "d8")
     assert [v.rule for v in r.warnings] == ["armour-facings"]  # rear and top differ from Dirtside's rating - 1
     assert r.warnings[0].message.endswith("rear 1, top 1")
+
+
+LEGAL = {"RFAC": {1, 2}, "HVC": {3, 4, 5}, "HKP": {3, 4, 5}, "MDC": {1, 2, 3, 4, 5}, "HEL": {1, 2, 3, 4, 5},
+         "DFFG": {1, 2, 3, 4, 5}, "SLAM": {3, 4, 5}, "GMS/L": {1}, "GMS/H": {2}, "APSW": {1}, "LAD": {1},
+         "artillery": {2, 4, 6}}
+
+
+@pytest.mark.parametrize("wtype", sorted(LEGAL))
+def test_every_weapon_types_legal_classes(wtype):
+    """S002:487-543, 697-705: each type only in its classes (checked on an FGP oversize hull, so that no other rule
+    interferes with the class)."""
+    for cls in range(1, 8):
+        r = check(veh(size=7, power_plant="FGP", weapons=[{"type": wtype, "class": cls, "mount": "fixed"}]))
+        assert ("weapon-class" not in r.rules_broken()) is (cls in LEGAL[wtype]), (wtype, cls)
+
+
+def test_arcs_of_fire():
+    r = check(veh(size=5, weapons=[
+        {"type": "HVC", "class": 3, "mount": "turret"}, {"type": "RFAC", "class": 1, "mount": "turret", "turret": "aft",
+                                                          "traverse": 180},
+        {"type": "RFAC", "class": 1, "mount": "fixed"}, {"type": "RFAC", "class": 2, "mount": "fixed", "arc": "front"},
+        {"type": "artillery", "class": 2}]))
+    arcs = [(w.arc, w.arc_degrees, w.stabilisation) for w in r.profile.weapons]
+    assert arcs == [("all_round", 360, "average"), ("restricted_180", 180, "average"), ("fixed_30", 30, "poor"),
+                    ("front", 90, "poor"), ("front_180", 180, "poor"), ("all_round", 360, "average")]  # + free APSW
+    air = check(veh(size=3, mobility="vtol", power_plant="FGP", armour=2,
+                    weapons=[{"type": "RFAC", "class": 1, "mount": "turret"}, {"type": "RFAC", "class": 1},
+                             {"type": "GMS/L"}])).profile
+    assert [(w.mount, w.arc) for w in air.weapons] == [("turret", "all_round"), ("fixed", "corridor"),
+                                                       ("fixed", "front_180"), ("remote", "all_round")]
+    assert air.movement_die is None and air.air.landing_zone == 12
+
+
+def test_open_topped_vehicles_count_armour_0_against_artillery_and_slam():
+    r = check(veh(kind="open_top", armour=3))
+    assert r.profile.open_top and r.profile.armour_vs_artillery == "d8" and r.profile.armour.front == "d12x3"
+    assert check(veh(armour=3)).profile.armour_vs_artillery is None
+    soft = check(veh(armour=0)).profile
+    assert soft.soft_skinned and soft.armour.front == "d8"
+
+
+def test_several_missile_launchers_salvo_at_one_target():
+    one = check(veh(weapons=[{"type": "GMS/L"}])).profile.weapons[0]
+    three = check(veh(size=3, weapons=[{"type": "GMS/L", "count": 3}])).profile.weapons
+    assert not one.slaved and all(w.slaved for w in three if w.category == "guided")  # S002:537
+    assert [w.guidance for w in three if w.category == "guided"] == ["d8"] * 3  # each launcher its own guidance
+
+
+@pytest.mark.parametrize("crew,move,fire", [(2, 2, 1), (3, 2, 1), (4, 3, 1)])
+def test_man_packed_crews(crew, move, fire):
+    p = check(hw("APSW", crew=crew, fire_control="basic")).profile
+    assert (p.crew_to_move, p.crew_to_fire, p.crew_to_limber, p.encumbers_crew) == (move, fire, 0, True)
+    assert (p.target_size, p.armour, p.weapon.fire_control, p.weapon.firepower) == (1, "d8", "inferior", ("d6", "d6"))
+
+
+def test_towed_guns_and_energy_weapons():
+    p = check(hw("HVC", carriage="towed", crew=5, **{"class": 3})).profile
+    assert (p.target_size, p.tractor_size, p.tractor_size_dustup, p.crew_to_limber, p.crew_to_fire) == (2, 2, 1, 3, 3)
+    assert (p.weapon.arc, p.weapon.effective_range, p.encumbers_crew) == ("front_180", 144, False)
+    laser = check(hw("HEL", carriage="towed", **{"class": 2}))
+    assert "power-plant-weapons" in laser.rules_broken() and laser.profile is None
+    claws = check(hw("CCW", **{"class": 1}))
+    assert "weapon-mount" in claws.rules_broken()
