@@ -91,7 +91,7 @@ def test_profiles_are_frozen_plain_data():
 
 
 def test_profile_values_are_dustup_dice():
-    from dustup_env.rules.dice import parse_die
+    from dustup_env.rules import parse_die
     for n in NAMES:
         p = library_profile(n)
         ws = p.weapons if isinstance(p, VehicleProfile) else (p.weapon,)

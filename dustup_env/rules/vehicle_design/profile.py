@@ -2,7 +2,7 @@
 
 These are what the vehicle rules consume. Every field is documented in ``docs/vehicle-design.md``
 ("The derived Dustup statistics"), with where its value comes from. Dice are die names as
-``dustup_env.rules.dice`` writes them (``"d8"``, ``"d12x3"``); distances are rules inches.
+``dustup_env.rules.kernel.dice`` writes them (``"d8"``, ``"d12x3"``); distances are rules inches.
 ``to_dict`` gives the JSON form (tuples become lists); ``from_dict`` reads it back exactly.
 """
 from __future__ import annotations
