@@ -308,3 +308,56 @@ def test_towed_guns_and_energy_weapons():
     assert "power-plant-weapons" in laser.rules_broken() and laser.profile is None
     claws = check(hw("CCW", **{"class": 1}))
     assert "weapon-mount" in claws.rules_broken()
+
+
+# --- property test: any design the schema accepts is checked without crashing, and the report is consistent ----
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dustup_env.rules.vehicle_design import from_dict, to_dict  # noqa: E402
+from dustup_env.rules.vehicle_design.tables import MOBILITIES, WEAPON_TYPES  # noqa: E402
+
+_weapon = st.fixed_dictionaries(
+    {"type": st.sampled_from(sorted(WEAPON_TYPES)), "class": st.integers(1, 7)},
+    optional={"mount": st.sampled_from(["turret", "fixed", "limb"]), "barrels": st.integers(1, 3),
+              "count": st.integers(1, 3), "turret": st.sampled_from(["main", "aft"]), "traverse": st.sampled_from([360, 180]),
+              "arc": st.sampled_from(["centre_line", "front"]), "primary": st.booleans(),
+              "guidance": st.sampled_from(["basic", "enhanced", "superior"]),
+              "stabilisation": st.sampled_from(["poor", "average", "superior"]), "slaved": st.booleans()})
+_design = st.fixed_dictionaries(
+    {"design": st.just("vehicle"), "name": st.just("random"), "size": st.integers(1, 7),
+     "mobility": st.sampled_from(sorted(MOBILITIES))},
+    optional={"kind": st.sampled_from(["conventional", "open_top", "soft_skin", "mech", "large_creature"]),
+              "walker_type": st.sampled_from(["combat", "transport", "infantry"]),
+              "power_plant": st.sampled_from(["CFE", "HMT", "FGP", "none"]), "armour": st.integers(0, 8),
+              "special_armour": st.sampled_from(["none", "ablative", "reactive", ["ablative", "reactive"]]),
+              "stealth": st.integers(0, 4), "military": st.booleans(), "fire_controls": st.integers(1, 4),
+              "fire_control": st.sampled_from(["basic", "enhanced", "superior"]),
+              "ecm": st.sampled_from(["none", "basic", "enhanced", "superior"]),
+              "weapons": st.lists(_weapon, max_size=5),
+              "systems": st.lists(st.fixed_dictionaries({"type": st.sampled_from(["PDS", "ADS", "APFC", "CBR"])}),
+                                  max_size=3),
+              "transport": st.fixed_dictionaries({}, optional={"line_infantry": st.integers(0, 3),
+                                                               "powered_infantry": st.integers(0, 2),
+                                                               "vehicles": st.lists(st.integers(1, 7), max_size=2)})})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_design)
+def test_random_designs_are_checked_consistently(doc):
+    try:
+        r = check(doc)
+    except DesignFileError:
+        return  # e.g. a class left out where the type needs one: a one-line file error, never a crash
+    assert r.legal is (not r.errors)
+    assert all(v.rule in RULES and v.severity == RULES[v.rule].severity for v in r.errors + r.warnings)
+    ds = r.dirtside
+    assert ds["capacity_used"] == sum(i["capacity"] for i in ds["items"])
+    assert ("capacity" in r.rules_broken()) is (ds["capacity_used"] > ds["capacity"])
+    assert ("weapon-systems" in r.rules_broken()) is (ds["weapon_systems"] > ds["weapon_systems_limit"])
+    if doc["size"] > 5:
+        assert "oversize" in r.rules_broken() and r.profile is None
+    else:
+        assert r.profile is not None and from_dict(json.loads(json.dumps(to_dict(r.profile)))) == r.profile
+        assert all(w.size <= doc["size"] for w in r.profile.weapons) or "weapon-size" in r.rules_broken()
+    json.dumps(r.to_dict())
