@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 
@@ -15,21 +16,25 @@ _EXIT_CODES = """exit codes:
      an unknown weapon type"""
 
 
+def _wrap(text: str) -> str:
+    return textwrap.fill(text, 100)
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "design", help="check vehicle and heavy-weapon designs (Dirtside II design rules) and show their Dustup "
                        "statistics",
-        description="Vehicle and heavy-weapon designs are JSON files written as Dirtside II designs (seed 002, "
+        description=_wrap("Vehicle and heavy-weapon designs are JSON files written as Dirtside II designs (seed 002, "
                     "chapters 1-3). `check` applies every design rule of those chapters and Dustup's own limits, "
                     "reports each violation by rule name and amount, and prints the derived Dustup statistics. "
-                    "See docs/vehicle-design.md.",
+                    "See docs/vehicle-design.md."),
         epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="design_command", metavar="{check,list,rules}", required=True)
     c = sub.add_parser(
         "check", help="check design files and print their Dustup statistics",
-        description="Check one or more designs: each FILE is a path to a design JSON file or the name of a "
+        description=_wrap("Check one or more designs: each FILE is a path to a design JSON file or the name of a "
                     "built-in design (`dustup design list`). Errors make a design illegal; warnings are Dirtside "
-                    "recommendations or Dirtside rules that Dustup overrides.",
+                    "recommendations or Dirtside rules that Dustup overrides."),
         epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("files", nargs="+", metavar="FILE", help="a design file, or a library design's name")
     c.add_argument("--json", action="store_true",

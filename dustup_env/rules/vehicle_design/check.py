@@ -6,7 +6,7 @@ rule that Dustup overrides (Dustup is the game played, RN-600). The rules are li
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import ceil
 
 from . import conversions as cv
@@ -14,7 +14,8 @@ from .load import Design, HeavyWeaponDesign, WeaponFit, load
 from .profile import AirProfile, Facings, FACINGS, HeavyWeaponDesignProfile, VehicleProfile, WeaponProfile
 from .rules import RULES
 from .tables import (CAPACITY_PER_SIZE, CARRIED_VEHICLE_PER_SIZE, ENERGY_WEAPON_MARGIN, FIRE_CONTROLS, GEV_LIMIT,
-                     MAX_ARMOUR, MOBILITIES, MODULAR_FIRE_CONTROLS, NEEDS_FGP, SYSTEM_TYPES, TRANSPORT_CAPACITY)
+                     MAX_ARMOUR, MOBILITIES, MODULAR_FIRE_CONTROLS, NEEDS_FGP, SYSTEM_TYPES, TRANSPORT_CAPACITY,
+                     WEAPON_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +305,6 @@ def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
             m.capacity = wt.capacity
             systems += 1 if wt.counts else 0
             label = f.label()
-        if v.limbed and cat in ("direct_fire", "apsw", "guided", "air_defence"):
-            label = label.replace("(turret", "(limb").replace("(fixed", "(limb")
         items.append({"item": label, "capacity": m.capacity, "field": f.path})
     if not free_given:  # every military vehicle has its free APSW, listed or not (S002:665)
         items.append({"item": "APSW (free)", "capacity": 0, "field": ""})
@@ -338,9 +337,9 @@ def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
     total = sum(i["capacity"] for i in items)
     avail = CAPACITY_PER_SIZE * v.size
     if total > avail:
-        c.add("capacity", f"the weapons, systems and transport need {total} capacity; a "
-              f"{'modular vehicle (main modules ' + str(v.size) + ')' if d.modular else 'class-' + str(v.size) + ' vehicle'} "
-              f"has {avail}", "", total, avail)
+        what = f"modular vehicle (main modules {v.size})" if d.modular else f"class-{v.size} vehicle"
+        c.add("capacity", f"the weapons, systems and transport need {total} capacity; a {what} has {avail}", "",
+              total, avail)
     if systems > v.size:
         c.add("weapon-systems", f"{systems} weapon systems on a vehicle of size {v.size}: at most {v.size}", "weapons",
               systems, v.size)
@@ -646,7 +645,6 @@ def _vehicle_profile(v: _Vehicle, mob, signature: dict) -> VehicleProfile:
     fc = cv.fire_control_level(d.fire_control or cv.DEFAULT_QUALITY)
     mounted = list(v.mounted)
     if d.military and not any(m.free for m in mounted):
-        from .tables import WEAPON_TYPES
         free = WeaponFit(index=-1, wtype=WEAPON_TYPES["APSW"], cls=1, barrels=1, mount=None, turret="main",
                          traverse=360, arc="centre_line", primary=False, guidance=None, stabilisation=None,
                          slaved=None, name="APSW", path="")
@@ -662,7 +660,6 @@ def _vehicle_profile(v: _Vehicle, mob, signature: dict) -> VehicleProfile:
     special = d.special_armour[0] if len(d.special_armour) == 1 else None
     pds = [s.quality for s in d.systems if s.code == "PDS"]
     ads = [s.quality for s in d.systems if s.code == "ADS"]
-    best = lambda qs: cv.system_die(max(qs, key=("basic", "enhanced", "superior").index)) if qs else None  # noqa: E731
     lvl = _ecm_level(d)
     t = d.transport
     air = None
@@ -679,7 +676,7 @@ def _vehicle_profile(v: _Vehicle, mob, signature: dict) -> VehicleProfile:
         armour_vs_artillery=cv.armour_die(0) if open_top else None, open_top=open_top,
         soft_skinned=all(classes[k] == 0 for k in FACINGS), hatches=bool(d.dustup.get("hatches", False)),
         fire_ports=bool(d.dustup.get("fire_ports", False)), special_armour=special, ecm_level=lvl,
-        ecm=cv.LEVEL_DIE[lvl], decoy=best(pds), area_protection=best(ads),
+        ecm=cv.LEVEL_DIE[lvl], decoy=_best_die(pds), area_protection=_best_die(ads),
         apfc=any(s.code == "APFC" for s in d.systems), weapons=tuple(weapons),
         transport_figures=cv.transport_figures(t.get("line_infantry", 0), t.get("militia_infantry", 0),
                                                t.get("powered_infantry", 0)),
@@ -690,8 +687,12 @@ def _vehicle_profile(v: _Vehicle, mob, signature: dict) -> VehicleProfile:
         air=air)
 
 
+def _best_die(qualities: list[str]) -> str | None:
+    """The die of the best of several systems (a vehicle uses one decoy, one area protection)."""
+    return cv.system_die(max(qualities, key=("basic", "enhanced", "superior").index)) if qualities else None
+
+
 def _group_multiple_mounts(weapons: list[WeaponProfile]) -> list[WeaponProfile]:
-    from dataclasses import replace
     out: list[WeaponProfile] = []
     for w in weapons:
         twin = next((o for o in out if not w.free and not o.free and o.type == w.type and o.size == w.size
@@ -759,7 +760,6 @@ def _check_heavy_weapon(h: HeavyWeaponDesign) -> DesignReport:
         fc = h.dustup.get("fire_control") or cv.fire_control_level(h.fire_control or cv.DEFAULT_QUALITY)
         m = _Mounted(f, h.carriage)
         w = _weapon_profile(m, fc_level=fc, env="ground", limbed=False, slaved_gms=False)
-        from dataclasses import replace
         arc, deg = ("front_180", 180) if towed else ("all_round", 360)  # RN-617, RN-618
         w = replace(w, mount=h.carriage, arc=arc, arc_degrees=deg, stabilisation="poor")
         profile = HeavyWeaponDesignProfile(

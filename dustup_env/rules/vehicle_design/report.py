@@ -74,7 +74,8 @@ def format_report(r: DesignReport) -> str:
         sig = ds["signature"]
         sig_s = f"signature {sig['basic']} -> {sig['effective']}" if sig.get("basic") else sig.get("note", "")
         f = ds["armour_facings"]
-        lines.append(f"  Dirtside II: {size}, {ds['mobility'].replace('_', ' ').replace('gev', 'GEV').replace('rsw', 'RSW')}, {ds['power_plant']}, armour "
+        mobility = ds["mobility"].replace("_", " ").replace("gev", "GEV").replace("rsw", "RSW")
+        lines.append(f"  Dirtside II: {size}, {mobility}, {ds['power_plant']}, armour "
                      f"{ds['armour']} (front {f['front']}, sides/top/rear {f['side']}), {sig_s}")
         lines.append(f"    capacity {ds['capacity']}: used {ds['capacity_used']}, free {ds['capacity_free']}; "
                      f"weapon systems {ds['weapon_systems']} of {ds['weapon_systems_limit']}"
@@ -94,7 +95,8 @@ def format_report(r: DesignReport) -> str:
         lines.append(f"    {p.kind.replace('_', ' ')}, size {p.size}, target size {p.target_size}"
                      + (f" ({', '.join(flags)})" if flags else ""))
         move = f"movement die {_die(p.movement_die)}" if p.movement_die else "moves by the aerospace rules"
-        lines.append(f"    mobility {p.mobility_type.replace('_', ' ')}, {move}" + ("" if p.can_tow else ", cannot tow"))
+        lines.append(f"    mobility {p.mobility_type.replace('_', ' ')}, {move}"
+                     + ("" if p.can_tow else ", cannot tow"))
         arm = ", ".join(f"{k} {_die(getattr(p.armour, k))}" for k in FACINGS)
         lines.append(f"    armour {arm}" + (f"; {p.special_armour}" if p.special_armour else "")
                      + (f"; {_die(p.armour_vs_artillery)} against artillery and SLAM" if p.armour_vs_artillery
@@ -131,7 +133,8 @@ def format_report(r: DesignReport) -> str:
         extra = []
         if p.encumbers_crew:
             extra.append("encumbers its crew")
-        extra.append(f"{p.set_up_actions} reorganise action to {'limber/unlimber' if p.carriage == 'towed' else 'set up/dismantle'}")
+        task = "limber/unlimber" if p.carriage == "towed" else "set up/dismantle"
+        extra.append(f"{p.set_up_actions} reorganise action to {task}")
         if p.tractor_size:
             extra.append(f"tractor size {p.tractor_size} or larger (Dustup towing: {p.tractor_size_dustup})")
         if p.remote:
