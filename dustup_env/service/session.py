@@ -48,8 +48,8 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
     if isinstance(value, bool) or not isinstance(value, int):
         raise ServiceError(f"{name} must be an integer, not {_json_type(value)} {_short(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ServiceError(f"{name} must be in {rng}, not {value}")
+        rng = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ServiceError(f"{name} must be {rng}, not {value}")
     return value
 
 
@@ -288,12 +288,12 @@ class Session:
         d = g.decision()
         return d if d.side == side else None
 
-    def decision(self, side: int) -> dict | None:
+    def decision(self, side: int, know: nr.Knowledge | None = None) -> dict | None:
         """``side``'s pending decision as JSON, or None (the game is over, or the other side decides)."""
         d = self.pending(side)
         if d is None:
             return None
-        return views.decision_record(self.game, d, self.knowledge(side))
+        return views.decision_record(self.game, d, know or self.knowledge(side))
 
     def view(self, side: int) -> dict:
         return views.table_view(self.game, side)
@@ -305,10 +305,10 @@ class Session:
             raise ServiceError(f"since {since} is past the end of the event log ({len(log)} events)")
         return {"events": self._records(log[since:], side, since), "next": len(log)}
 
-    def _records(self, events: list[dict], side: int, first: int) -> list[dict]:
+    def _records(self, events: list[dict], side: int, first: int, know: nr.Knowledge | None = None) -> list[dict]:
         if self.secret_seed:
             events = [{**e, "seed": None} if e.get("type") == "GameStarted" else e for e in events]
-        return views.event_records(events, self.knowledge(side), first)
+        return views.event_records(events, know or self.knowledge(side), first)
 
     def result(self) -> dict | None:
         g = self.game
@@ -369,8 +369,9 @@ class Session:
             raise ServiceError(str(e)) from None
         self.advance()
         log = g.event_log(side)
-        return {"events": self._records(log[before:], side, before), "next": len(log),
-                "decision": self.decision(side), "over": g.over, "result": self.result()}
+        know = self.knowledge(side)
+        return {"events": self._records(log[before:], side, before, know), "next": len(log),
+                "decision": self.decision(side, know), "over": g.over, "result": self.result()}
 
     def hint(self, side, time_ms=1000, agent: str | None = None, allow_paths: bool = True,
              extra_agents: tuple = ()) -> dict:
