@@ -40,6 +40,10 @@ def play_one(eng: EngineProcess, scenario: str, seed: int, you: int, ai: str) ->
         nxt = r["next"]
         decision, over = r["decision"], r["over"]
         plays += 1
+        if plays % 7 == 0:  # the view and the state along the way
+            st = eng.ask(cmd="state")
+            assert st["ok"] and st["decision"] == decision and st["events"] == nxt, st
+            assert {u["side"] for u in st["view"]["units"]} <= {0, 1} and st["view"]["table"]["width"] > 0
         assert plays < 2000
     assert decision is None and r["result"]["winner"] in (-1, 0, 1), r
     # nothing lost: the events received along the way are the whole log of this side

@@ -8,6 +8,7 @@ another.  Tokens (``Authorization: Bearer T``) act and see for their own side on
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -17,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,6 +31,11 @@ from .store import Store, StoreError, token_hash
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_REPLAY_DECISIONS = 20_000
 log = logging.getLogger("dustup.serve")
+
+
+def _json(obj, status: int = 200) -> Response:
+    """A JSON response straight from ``json.dumps`` (the game JSON is plain data: no encoder walk)."""
+    return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json")
 
 
 class HTTPError(Exception):
@@ -233,7 +239,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
         e = locked(game_id)
         try:
             side = _side_of(e, authorization)
-            return {"game": game_id, **e.session.state(side)}
+            return _json({"game": game_id, **e.session.state(side)})
         finally:
             e.lock.release()
 
@@ -255,7 +261,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
                 e.session = None
                 log.error("game %s: cannot store decisions %d..: %s", game_id, n0, err)
                 raise HTTPError(503, "the move could not be stored; it was not applied (try again)") from None
-            return out
+            return _json(out)
         finally:
             e.lock.release()
 
@@ -264,7 +270,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
         e = locked(game_id)
         try:
             side = _side_of(e, authorization)
-            return e.session.events(side, since)
+            return _json(e.session.events(side, since))
         finally:
             e.lock.release()
 
@@ -287,7 +293,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
             if not e.session.game.over:
                 raise HTTPError(409, "the save reveals the dice and hidden units: it is available once the game "
                                      "is over")
-            return e.session.save()
+            return _json(e.session.save())
         finally:
             e.lock.release()
 
@@ -296,7 +302,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
               description="Each frame is the decision taken (side, option, label), the events it caused and "
                           "the table after it, everything shown (a save reveals all).")
     def replay(body: Replay):
-        return replay_frames(body.save)
+        return _json(replay_frames(body.save))
 
     # ------------------------------------------------------------------ the page
     @app.get("/", include_in_schema=False)

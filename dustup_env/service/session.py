@@ -147,6 +147,7 @@ class Session:
         self.agent = agent
         self.ai_fallbacks = 0  # AI answers that were not legal options (replaced by default_option)
         self.log = log  # callable(str) for warnings (stderr, the server's log); never given hidden state
+        self._logs: dict = {}  # side -> game.event_log(side) since the last decision applied
         self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
 
     # ------------------------------------------------------------------ construction
@@ -245,8 +246,16 @@ class Session:
         return (0, 1) if self.ai_side is None else (1 - self.ai_side,)
 
     def _apply(self, opt: tuple) -> None:
+        self._logs = {}
         self.game.apply(opt)
         self.decisions.append(opt)
+
+    def side_log(self, side: int) -> list[dict]:
+        """``game.event_log(side)``, kept until the next decision is applied."""
+        lg = self._logs.get(side)
+        if lg is None:
+            lg = self._logs[side] = self.game.event_log(side)
+        return lg
 
     def advance(self) -> int:
         """Let the AI play its pending decisions; the number it played."""
@@ -295,12 +304,12 @@ class Session:
             return None
         return views.decision_record(self.game, d, know or self.knowledge(side))
 
-    def view(self, side: int) -> dict:
-        return views.table_view(self.game, side)
+    def view(self, side: int, raw: dict | None = None) -> dict:
+        return views.table_view(self.game, side, raw)
 
     def events(self, side: int, since: int = 0) -> dict:
         since = check_int("since", since, 0)
-        log = self.game.event_log(side)
+        log = self.side_log(side)
         if since > len(log):
             raise ServiceError(f"since {since} is past the end of the event log ({len(log)} events)")
         return {"events": self._records(log[since:], side, since), "next": len(log)}
@@ -327,8 +336,10 @@ class Session:
             d = g.decision()
             if d.side != side:
                 waiting = d.side
-        return {"side": side, "view": self.view(side), "decision": self.decision(side), "waiting_for": waiting,
-                "over": g.over, "result": self.result(), "events": len(g.event_log(side))}
+        raw = g.view(side)
+        know = nr.Knowledge.of_side(g, side, raw)
+        return {"side": side, "view": self.view(side, raw), "decision": self.decision(side, know),
+                "waiting_for": waiting, "over": g.over, "result": self.result(), "events": len(self.side_log(side))}
 
     def settings(self) -> dict:
         g = self.game
@@ -362,13 +373,13 @@ class Session:
             raise ServiceError(f"{_short(list(opt))} is not one of the {len(d.options)} legal options of "
                                f"{nr.decision_prompt(d.side, d.kind, d.unit, k)!r}; the decision lists them")
         g = self.game
-        before = len(g.event_log(side))
+        before = len(self.side_log(side))
         try:
             self._apply(opt)
         except (IllegalOptionError, GameOverError) as e:  # pragma: no cover - checked above
             raise ServiceError(str(e)) from None
         self.advance()
-        log = g.event_log(side)
+        log = self.side_log(side)
         know = self.knowledge(side)
         return {"events": self._records(log[before:], side, before, know), "next": len(log),
                 "decision": self.decision(side, know), "over": g.over, "result": self.result()}

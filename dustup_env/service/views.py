@@ -55,8 +55,8 @@ def _in_play(u: dict) -> bool:
 
 def unit_record(u: dict) -> dict:
     """A unit as the page draws it, from a full unit entry of ``game.view``."""
-    figs = u["figures"]
-    lf = figs[u["leader"]]
+    figs = u["figures"]  # empty once the unit merged into another (regrouped, rejoined)
+    lf = figs[u["leader"]] if 0 <= u["leader"] < len(figs) else {"dx": 0.0, "dy": 0.0}
     bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
     figures = []
     for i, f in enumerate(figs):
@@ -74,7 +74,8 @@ def unit_record(u: dict) -> dict:
         "confidence": nr.CONFIDENCE[conf] if 0 <= conf < len(nr.CONFIDENCE) else str(conf),
         "suppression": u["suppression"], "propped": u["propped"], "concealed": u["complete_concealment"],
         "activated": u["activated"], "hidden": u["hidden"], "in_play": _in_play(u),
-        "routed_off": u["routed_off"], "panicked": u.get("panicked", False), "travel": u.get("travel", False),
+        "routed_off": u["routed_off"], "merged": u.get("merged", False),
+        "evacuated": u.get("evacuated", False), "panicked": u.get("panicked", False), "travel": u.get("travel", False),
         "inbound": u.get("inbound", 0), "commander": u.get("commander", -1), "parent": u.get("parent", -1),
         "able": sum(1 for f in figs if f["status"] == 0), "strength": u.get("strength", len(figs)),
         "left_behind": [{"x": e[0], "y": e[1], "status": FIGURE_STATUS[e[2]] if 0 <= e[2] < 5 else str(e[2])}
@@ -99,7 +100,7 @@ def _score(units: list[dict], objectives: list[dict], hidden_enemies: bool, exac
         if h >= 0:
             vp[h] += o["vp"]
     for u in units:
-        if not u["in_play"] and not u["inbound"]:
+        if not u["in_play"] and not u["inbound"] and not u["merged"] and not u["evacuated"]:
             vp[1 - u["side"]] += 1
     return vp, holders
 
