@@ -352,7 +352,8 @@ def replay_frames(save) -> dict:
     for opt in save["decisions"]:
         d = g.decision()
         know = nr.Knowledge.spectator(g)
-        label = f"{nr.decision_prompt(d.side, d.kind, d.unit, know)} -> {nr.option_label(tuple(opt), d.kind, know, unit=d.unit)}"
+        label = (f"{know.side_name(d.side)}: " + (f"{know.unit(d.unit)}: " if d.unit >= 0 else "")
+                 + nr.option_label(tuple(opt), d.kind, know, unit=d.unit))
         g.apply(tuple(opt))
         n = frame(d.side, list(opt), label, n)
     res = g.result()

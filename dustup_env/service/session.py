@@ -440,7 +440,8 @@ def scenarios() -> list[dict]:
     for n in scenario_names():
         s = load_scenario(n)
         out.append({"name": n, "description": s.get("description", ""),
-                    "table": [s["table"]["width"], s["table"]["height"]], "turn_limit": s["turn_limit"]})
+                    "table": [s["table"]["width"], s["table"]["height"]], "turn_limit": s["turn_limit"],
+                    "sides": [side["name"] for side in s["sides"]]})
     return out
 
 
