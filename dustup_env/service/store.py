@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 
 from sqlalchemy import (BigInteger, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text,
@@ -76,6 +77,9 @@ class Store:
         elif self.url.startswith("sqlite"):
             kw = {"connect_args": {"check_same_thread": False, "timeout": 30}}
         self.engine: Engine = create_engine(self.url, **kw)
+        # SQLite has one writer at a time and its busy handler waits by sleeping (up to 100 ms a try):
+        # writers of this process queue on a lock instead, and wake as soon as the previous commit is done
+        self._write = threading.Lock() if self.url.startswith("sqlite") else _NoLock()
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
@@ -93,7 +97,7 @@ class Store:
     def create(self, game_id: str, rec: dict, token_hashes: tuple, secret_seed: bool, over: bool,
                result: dict | None) -> None:
         now = time.time()
-        with self.engine.begin() as c:
+        with self._write, self.engine.begin() as c:
             c.execute(insert(games).values(
                 id=game_id, created=now, updated=now, scenario=json.dumps(rec["scenario"]), seed=rec["seed"],
                 secret_seed=secret_seed, options=json.dumps(rec["options"]), ai=rec["ai"], ai_side=rec["ai_side"],
@@ -105,7 +109,7 @@ class Store:
         """Decisions ``start``, ``start + 1``, ... of the game, and its counters, in one transaction."""
         if not options:
             return
-        with self.engine.begin() as c:
+        with self._write, self.engine.begin() as c:
             n = c.execute(update(games).where(games.c.id == game_id, games.c.n_decisions == start).values(
                 n_decisions=start + len(options), over=over, result=json.dumps(result) if result else None,
                 updated=time.time())).rowcount
@@ -139,6 +143,14 @@ class Store:
         from sqlalchemy import func
         with self.engine.connect() as c:
             return c.execute(select(func.count()).select_from(games)).scalar_one()
+
+
+class _NoLock:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

@@ -5,10 +5,10 @@
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 const SIDE_COLOURS = ["#2563c9", "#c9302c"];
-const TERRAIN_COLOURS = {
-  light_woods: "#8fbf6a", dense_woods: "#4f8a3c", woods: "#6aa552", building: "#b6927a", hill: "#d9c08f",
-  rough: "#c8b98c", light_scrub: "#b7c98a", river: "#7db3dd", open_water: "#6ea6d6", swamp: "#8ea88a",
-  road: "#cfc6b0", crops: "#e0d68a",
+const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
+  open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
+  road: "#cfc6b0", light_woods: "#8fbf6a", dense_woods: "#4f8a3c", swamp: "#8ea88a", open_water: "#6ea6d6",
+  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a",
 };
 const OBSTACLE_COLOURS = { wall: "#6b5f4b", hedge: "#3d6b2f", fence: "#8a7a5a" };
 const CONF_SHORT = { confident: "Cf", steady: "St", shaken: "Sh", broken: "Br", routed: "Rt" };
@@ -22,6 +22,7 @@ const state = {
   busy: false,
   replay: null,      // {geometry, frames, result, i, timer}
   lastEvents: 0,
+  recent: [],        // the events of the last play: their moves and shots are drawn over the table
 };
 
 // ------------------------------------------------------------------------------------------------ HTTP
@@ -116,7 +117,8 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
       const c = el("circle", { cx: f.x, cy: sy(f.y), r: 0.5, fill: SIDE_COLOURS[u.side], class: "fig " + f.status + (f.leader ? " leader" : "") }, g);
       el("title", {}, c, `${u.name}: ${f.weapon.replace(/_/g, " ")}` + (f.leader ? " (leader)" : "") + (f.status !== "ok" ? ` (${f.status})` : ""));
     }
-    const top = sy(Math.max(...ys)) - 1.0;
+    let top = sy(Math.max(...ys)) - 1.0;  // the name and badges above the figures (below them at the north edge)
+    if (top - 1.9 < -1.2) top = sy(Math.min(...ys)) + 2.9;
     el("text", { x: u.x, y: top - 0.9, class: "unit-label", fill: SIDE_COLOURS[u.side], "text-anchor": "middle" }, g, u.name);
     const badges = [];
     if (u.suppression) badges.push("S" + u.suppression);
@@ -142,6 +144,22 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     c.addEventListener("click", () => play(o.option));
   }
   $("legend").textContent = legendText(geo, hiddenUnits);
+}
+
+// moves (dashed arrows) and shots (red arrows) of the events just seen, over the table
+function drawTrails(events, units, H) {
+  const svg = $("board");
+  const at = {};
+  for (const u of units) at[u.uid] = [u.x, u.y];
+  for (const e of events || []) {
+    if ((e.type === "Moved" || e.type === "ContactMove" || e.type === "Pursued") && e.start && e.end) {
+      el("line", { x1: e.start[0], y1: H - e.start[1], x2: e.end[0], y2: H - e.end[1], class: "trail" }, svg);
+    } else if ((e.type === "ShotResolved" || e.type === "StrikeResolved") && at[e.unit ?? e.striker] && at[e.target]) {
+      const [x1, y1] = at[e.unit ?? e.striker], [x2, y2] = at[e.target];
+      const ln = el("line", { x1, y1: H - y1, x2, y2: H - y2, class: "shot" }, svg);
+      el("title", {}, ln, e.text);
+    }
+  }
 }
 
 function unitTitle(u) {
@@ -229,6 +247,7 @@ async function newGame() {
     localStorage.setItem("dustup-game", JSON.stringify(state.game));
     $("log").innerHTML = "";
     state.lastEvents = 0;
+    state.recent = [];
     await refresh(true);
     setStatus("");
   } catch (e) { setStatus(e.message); }
@@ -238,6 +257,7 @@ async function resumeGame() {
   const saved = JSON.parse(localStorage.getItem("dustup-game") || "null");
   if (!saved) return;
   state.game = saved;
+  state.recent = [];
   $("log").innerHTML = "";
   state.lastEvents = 0;
   try { await refresh(true); setStatus(""); } catch (e) { setStatus(e.message); localStorage.removeItem("dustup-game"); }
@@ -258,6 +278,7 @@ async function refresh(withLog) {
 function redrawCurrent() {
   const st = state.current;
   drawBoard(st.view, st.view.units, st.view.markers, st.view.objectives, st.decision, st.view.hidden_units);
+  drawTrails(state.recent, st.view.units, st.view.table.height);
 }
 
 function render() {
@@ -292,6 +313,7 @@ async function play(option) {
   setStatus("the AI is thinking\u2026");
   try {
     const r = await api("POST", `/games/${state.game.id}/play`, { option });
+    state.recent = r.events;
     logLines(r.events);
     state.lastEvents = r.next;
     await refresh(false);
@@ -350,13 +372,7 @@ function showFrame(i) {
   const f = rp.frames[i];
   const objectives = rp.geometry.objectives.map((o, k) => ({ ...o, holder: f.holders[k] }));
   drawBoard(rp.geometry, f.units, f.markers, objectives, null, []);
-  // trails of this frame's moves
-  const svg = $("board"), H = rp.geometry.table.height;
-  for (const e of f.events) {
-    if ((e.type === "Moved" || e.type === "ContactMove") && e.start && e.end) {
-      el("line", { x1: e.start[0], y1: H - e.start[1], x2: e.end[0], y2: H - e.end[1], class: "trail" }, svg);
-    }
-  }
+  drawTrails(f.events, f.units, rp.geometry.table.height);
   $("rp-slider").value = i;
   $("rp-pos").textContent = `decision ${i} of ${rp.frames.length - 1}`;
   const names = rp.geometry.sides.map((s) => s.name);
