@@ -263,3 +263,20 @@ def test_failed_new_and_load_keep_the_game_and_save_load_round_trip(tmp_path):
     assert hint["option"] in [o["option"] for o in st["decision"]["options"]]
     assert eng2.ask(cmd="save") == before  # a hint applies nothing
     assert eng.close() == 0 and eng2.close() == 0
+
+
+def test_ctrl_c_stops_the_engine_cleanly_and_help():
+    import signal
+    import subprocess
+    import sys
+
+    from service_helpers import ROOT, env
+    eng = EngineProcess()
+    assert eng.ask(cmd="new", scenario="skirmish", seed=2)["ok"]
+    eng.p.send_signal(signal.SIGINT)
+    assert eng.p.wait(20) == 130
+    assert "interrupted" in eng.stderr() and "Traceback" not in eng.stderr()
+    for cmd in ("engine", "serve"):
+        r = subprocess.run([sys.executable, "-m", "dustup_env.cli", cmd, "--help"], capture_output=True, text=True,
+                           env=env(), cwd=ROOT, timeout=60)
+        assert r.returncode == 0 and f"usage: dustup {cmd}" in r.stdout
