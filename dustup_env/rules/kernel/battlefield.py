@@ -1,0 +1,397 @@
+"""Battlefield: the table, terrain features, obstacles, line of sight, concealment and cover.
+
+Seed 000: "Terrain Effects on Movement", "Crossing Obstacles", "Line of Sight", "Concealment",
+"Cover".  Terrain features are shapely polygons; obstacles are line strings.  Movement costs are
+looked up on a 0.5" raster of the terrain (the top-most feature at each cell centre wins), line
+of sight is computed exactly with shapely and cached per pair of points (terrain is static).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import LineString, Polygon
+from shapely.prepared import prep
+
+from .errors import ScenarioError
+
+# name: (cost normal infantry, cost power armour, blocks, conceals, cover)
+#   cost: 1 clear, 2 poor, 3 difficult, None impassable (seed 000 terrain table)
+#   blocks: "" | "woods" | "hill" | "building"
+#   cover: 0 none, 1 soft, 2 hard
+TERRAIN_TYPES: dict[str, tuple] = {
+    "open": (1, 1, "", False, 0),
+    "light_scrub": (1, 1, "", True, 0),
+    "rough": (2, 1, "", False, 1),
+    "cultivated": (2, 1, "", True, 0),
+    "slopes": (1, 1, "", False, 0),
+    "road": (1, 1, "", False, 0),
+    "light_woods": (2, 2, "woods", True, 1),
+    "dense_woods": (2, 2, "woods", True, 1),
+    "swamp": (2, 2, "", False, 0),
+    "open_water": (None, None, "", False, 0),
+    "river": (3, 3, "", False, 0),
+    "hill": (1, 1, "hill", False, 0),
+    "building": (2, 2, "building", True, 2),
+}
+TERRAIN_INDEX = {name: i for i, name in enumerate(TERRAIN_TYPES)}
+# movement columns of the terrain table (``Unit.terrain_column``, RN-354): the text's two columns and
+# open water, which is impassable unless the unit is amphibious (poor, 2) or power armour wading on the
+# bottom (difficult, 3)
+INFANTRY, POWER_ARMOUR, AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, WADING_POWER_ARMOUR = range(5)
+OPEN_WATER_COST = {AMPHIBIOUS: 2, AMPHIBIOUS_POWER_ARMOUR: 2, WADING_POWER_ARMOUR: 3}
+
+
+def terrain_column(power_armour: bool, amphibious: bool = False, wading: bool = False) -> int:
+    """The unit's movement column: amphibious beats wading (2 per inch of open water, not 3)."""
+    if amphibious:
+        return AMPHIBIOUS_POWER_ARMOUR if power_armour else AMPHIBIOUS
+    if wading and power_armour:
+        return WADING_POWER_ARMOUR
+    return POWER_ARMOUR if power_armour else INFANTRY
+# obstacle: (conceals, cover)
+OBSTACLE_TYPES = {"wall": (True, 2), "hedge": (True, 1), "fence": (False, 0)}
+
+# How far a line may run inside a woods/building feature before it is blocked (see rules-notes).
+WOODS_SIGHT = {"light_woods": 4.0, "dense_woods": 2.0, "building": 2.0}
+OBSTACLE_CONCEAL_DIST = 4.0  # an obstacle this close to the target on the line of fire conceals/covers it
+
+RES = 0.5  # raster resolution (inches)
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    visible: bool
+    concealed: bool  # partially concealed by terrain on the line of sight
+    cover: int  # 0 none, 1 soft, 2 hard (from obstacles on the line of sight)
+
+
+class Battlefield:
+    """Static terrain of one scenario; shared (never copied) between clones of a game."""
+
+    def __init__(self, scenario: dict):
+        t = scenario["table"]
+        self.width = float(t["width"])
+        self.height = float(t["height"])
+        self.features = []  # (type, name, polygon, prepared)
+        for i, f in enumerate(scenario.get("terrain", [])):
+            poly = Polygon(f["polygon"])
+            if not poly.is_valid or poly.area <= 0:
+                raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
+            self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
+        self.obstacles = []  # (type, name, linestring, cost, segments)
+        self._obstacle_segs = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
+        for f in scenario.get("obstacles", []):
+            ls = LineString(f["line"])
+            segs = list(zip(f["line"][:-1], f["line"][1:]))
+            for (ax, ay), (bx, by) in segs:
+                self._obstacle_segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
+                                            float(f["cost"])))
+            self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
+        # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
+        self._obstacle_sight_segs = [
+            (min(px, qx), max(px, qx), min(py, qy), max(py, qy), px, py, qx, qy) + tuple(OBSTACLE_TYPES[ty])
+            for ty, _, _, _, segs in self.obstacles for (px, py), (qx, qy) in segs]
+        # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
+        # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
+        self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
+                         if TERRAIN_TYPES[ty][2]]
+        self.nx = int(math.ceil(self.width / RES))
+        self.ny = int(math.ceil(self.height / RES))
+        self._build_raster()
+        self._sight_cache: dict[tuple, Sight] = {}
+        self._core_cache: dict[tuple, Sight] = {}
+        self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
+
+    # --- raster -------------------------------------------------------------------------------
+    def _build_raster(self):
+        import numpy as np
+
+        grid = np.full((self.ny, self.nx), TERRAIN_INDEX["open"], dtype=np.int16)
+        xs = (np.arange(self.nx) + 0.5) * RES
+        ys = (np.arange(self.ny) + 0.5) * RES
+        gx, gy = np.meshgrid(xs, ys)
+        for ty, _, poly, _ in self.features:
+            inside = shapely.contains_xy(poly, gx, gy)
+            grid[inside] = TERRAIN_INDEX[ty]
+        self.grid = grid.tolist()  # list of lists: faster scalar access than numpy
+        names = list(TERRAIN_TYPES)
+        self._cost = [[TERRAIN_TYPES[n][0] for n in names], [TERRAIN_TYPES[n][1] for n in names]]
+        water = names.index("open_water")
+        for col in (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, WADING_POWER_ARMOUR):
+            costs = list(self._cost[1 if col != AMPHIBIOUS else 0])
+            costs[water] = OPEN_WATER_COST[col]
+            self._cost.append(costs)
+        self._conceal = [TERRAIN_TYPES[n][3] for n in names]
+        self._cover = [TERRAIN_TYPES[n][4] for n in names]
+        self.type_names = names
+
+    def terrain_at(self, x: float, y: float) -> str:
+        return self.type_names[self._cell(x, y)]
+
+    def _cell(self, x: float, y: float) -> int:
+        i = int(y / RES)
+        j = int(x / RES)
+        if i < 0 or j < 0 or i >= self.ny or j >= self.nx:
+            return 0
+        return self.grid[i][j]
+
+    def on_table(self, x: float, y: float) -> bool:
+        return 0.0 <= x <= self.width and 0.0 <= y <= self.height
+
+    def move_cost(self, x: float, y: float, power_armour: int = INFANTRY):
+        """Movement points per inch at a point (None = impassable).  ``power_armour``: the movement column
+        (``Unit.terrain_column``: infantry, power armour, amphibious, amphibious power armour, power armour
+        wading); False / True select the text's two columns."""
+        return self._cost[power_armour][self._cell(x, y)]
+
+    def conceals(self, x: float, y: float) -> bool:
+        return self._conceal[self._cell(x, y)]
+
+    def cover_at(self, x: float, y: float) -> int:
+        return self._cover[self._cell(x, y)]
+
+    def in_cover(self, x: float, y: float) -> bool:
+        """'In cover' for the confidence restrictions: concealing or protective terrain."""
+        c = self._cell(x, y)
+        return self._conceal[c] or self._cover[c] > 0
+
+    def cover_points(self) -> list[tuple[float, float]]:
+        """Points every 2" that are in cover (candidate destinations for withdrawals)."""
+        pts = self.__dict__.get("_cover_points")
+        if pts is None:
+            pts = []
+            y = 1.0
+            while y < self.height:
+                x = 1.0
+                while x < self.width:
+                    if self.in_cover(x, y) and self.move_cost(x, y) is not None:
+                        pts.append((x, y))
+                    x += 2.0
+                y += 2.0
+            self._cover_points = pts
+        return pts
+
+    def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float, segs=None) -> float:
+        """Extra movement points to cross obstacles on the segment (each obstacle segment crossed).  ``segs``:
+        a subset of ``_obstacle_segs`` (in order) known to hold every segment that can be crossed."""
+        total = 0.0
+        if x0 < x1:
+            lox, hix = x0, x1
+        else:
+            lox, hix = x1, x0
+        if y0 < y1:
+            loy, hiy = y0, y1
+        else:
+            loy, hiy = y1, y0
+        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in (self._obstacle_segs if segs is None else segs):
+            if maxx < lox or minx > hix or maxy < loy or miny > hiy:
+                continue
+            if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):
+                total += cost
+        return total
+
+    # --- line of sight ------------------------------------------------------------------------
+    def sight(self, ax: float, ay: float, bx: float, by: float) -> Sight:
+        """Line of sight from leader A to leader B, with concealment/cover from the line itself."""
+        key = (ax, ay, bx, by)
+        s = self._sight_cache.get(key)
+        if s is None:
+            if len(self._sight_cache) > 200_000:
+                self._sight_cache.clear()
+                self._core_cache.clear()
+            # the terrain part is symmetric: computed once per unordered pair of points
+            ck = key if (ax, ay) <= (bx, by) else (bx, by, ax, ay)
+            core = self._core_cache.get(ck)
+            if core is None:
+                core = self._core_cache[ck] = self._terrain_sight(ax, ay, bx, by)
+            if core is _BLOCKED:
+                s = core
+            elif self.obstacles:
+                s = self._obstacle_sight(ax, ay, bx, by, core.concealed)
+            else:
+                s = core
+            self._sight_cache[key] = s
+        return s
+
+    def _terrain_sight(self, ax, ay, bx, by) -> Sight:
+        """Blocking terrain only (hills, woods, buildings): symmetric in A and B."""
+        concealed = False
+        minx, maxx = (ax, bx) if ax < bx else (bx, ax)
+        miny, maxy = (ay, by) if ay < by else (by, ay)
+        rx, ry = bx - ax, by - ay
+        margin = 1e-9 * (abs(rx) + abs(ry))  # >= 1e-9" x the length: far beyond the rounding of the tests below
+        for ty, edges, (x0, y0, x1, y1) in self.blockers:
+            if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
+                continue
+            # the line misses the bounding box (all four corners strictly on one side of it): it neither
+            # crosses nor enters the feature, whatever the exact tests below would compute
+            c1 = rx * (y0 - ay) - ry * (x0 - ax)
+            c2 = rx * (y0 - ay) - ry * (x1 - ax)
+            c3 = rx * (y1 - ay) - ry * (x0 - ax)
+            c4 = rx * (y1 - ay) - ry * (x1 - ax)
+            if (c1 > margin and c2 > margin and c3 > margin and c4 > margin) or \
+                    (c1 < -margin and c2 < -margin and c3 < -margin and c4 < -margin):
+                continue
+            if ty == "hill":
+                # blocked when the line crosses the hill and neither leader stands on it
+                if _edges_crossed(edges, ax, ay, bx, by) and not _in_edges(edges, ax, ay) \
+                        and not _in_edges(edges, bx, by):
+                    return _BLOCKED
+                continue
+            inside = _inside_length(edges, ax, ay, bx, by)
+            if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
+                return _BLOCKED
+            if inside > 0:
+                concealed = True
+        return _CONCEALED if concealed else _CLEAR
+
+    def _obstacle_sight(self, ax, ay, bx, by, concealed: bool) -> Sight:
+        """Obstacles on the line of fire within 4" of the target (B) conceal and/or cover it."""
+        cover = 0
+        d = math.hypot(bx - ax, by - ay)
+        # a crossing point lies on the obstacle segment: a segment whose bounding box is farther than 4" from
+        # B (with a margin past rounding) cannot be crossed within 4" of B
+        lo_x, hi_x = bx - OBSTACLE_CONCEAL_DIST - 1e-6, bx + OBSTACLE_CONCEAL_DIST + 1e-6
+        lo_y, hi_y = by - OBSTACLE_CONCEAL_DIST - 1e-6, by + OBSTACLE_CONCEAL_DIST + 1e-6
+        for minx, maxx, miny, maxy, px, py, qx, qy, conceal_o, cover_o in self._obstacle_sight_segs:
+            if maxx < lo_x or minx > hi_x or maxy < lo_y or miny > hi_y:
+                continue
+            t = _segment_intersection_t(ax, ay, bx, by, px, py, qx, qy)
+            if t is not None and (1.0 - t) * d <= OBSTACLE_CONCEAL_DIST:
+                concealed = concealed or conceal_o
+                cover = max(cover, cover_o)
+        s = _VISIBLE.get((concealed, cover))  # frozen: one shared object per outcome
+        if s is None:
+            s = _VISIBLE[(concealed, cover)] = Sight(True, concealed, cover)
+        return s
+
+    def has_los(self, ax, ay, bx, by) -> bool:
+        return self.sight(ax, ay, bx, by).visible
+
+
+_BLOCKED = Sight(False, False, 0)
+_VISIBLE: dict = {}  # (concealed, cover) -> Sight(True, concealed, cover)
+_CLEAR = Sight(True, False, 0)
+_CONCEALED = Sight(True, True, 0)
+
+
+def ring_edges(ring) -> tuple:
+    """The edges (px, py, qx, qy) of a closed ring, from the last vertex to the first, then in order."""
+    out = []
+    px, py = ring[-1]
+    for qx, qy in ring:
+        out.append((px, py, qx, qy))
+        px, py = qx, qy
+    return tuple(out)
+
+
+def _edges_crossed(edges, ax, ay, bx, by) -> bool:
+    """``_segments_cross(A, B, P, Q)`` for some edge P-Q (the same arithmetic, inlined)."""
+    rx, ry = bx - ax, by - ay
+    for px, py, qx, qy in edges:
+        sx, sy = qx - px, qy - py
+        d1 = sx * (ay - py) - sy * (ax - px)
+        d2 = sx * (by - py) - sy * (bx - px)
+        if (d1 > 0 >= d2) or (d1 < 0 <= d2):
+            d3 = rx * (py - ay) - ry * (px - ax)
+            d4 = rx * (qy - ay) - ry * (qx - ax)
+            if (d3 >= 0 >= d4) or (d3 <= 0 <= d4):
+                return True
+    return False
+
+
+def _in_edges(edges, x, y) -> bool:
+    inside = False
+    for px, py, qx, qy in edges:
+        if (qy > y) != (py > y):
+            if x < (px - qx) * (y - qy) / (py - qy) + qx:
+                inside = not inside
+    return inside
+
+
+def point_in_ring(ring, x, y) -> bool:
+    """Even-odd rule point-in-polygon (boundary points may go either way)."""
+    return _in_edges(ring_edges(ring), x, y)
+
+
+def _inside_length(edges, ax, ay, bx, by) -> float:
+    ts = None
+    rx, ry = bx - ax, by - ay
+    for px, py, qx, qy in edges:
+        sx, sy = qx - px, qy - py
+        den = rx * sy - ry * sx
+        if den != 0.0:
+            t = ((px - ax) * sy - (py - ay) * sx) / den
+            if 0.0 < t < 1.0:
+                u = ((px - ax) * ry - (py - ay) * rx) / den
+                if 0.0 <= u <= 1.0:
+                    if ts is None:
+                        ts = [0.0, 1.0, t]
+                    else:
+                        ts.append(t)
+    if ts is None:  # no crossing: the whole segment is inside or outside
+        return math.hypot(rx, ry) if _in_edges(edges, ax + rx * 0.5, ay + ry * 0.5) else 0.0
+    ts.sort()
+    total = 0.0
+    for t0, t1 in zip(ts, ts[1:]):
+        if t1 - t0 <= 1e-12:
+            continue
+        tm = (t0 + t1) * 0.5
+        if _in_edges(edges, ax + rx * tm, ay + ry * tm):
+            total += t1 - t0
+    return total * math.hypot(rx, ry)
+
+
+def inside_length(ring, ax, ay, bx, by) -> float:
+    """Exact length of segment A-B inside the simple polygon ``ring``.
+
+    Cut the segment at every crossing with an edge and add up the pieces whose midpoints lie
+    inside.  Checked against shapely's ``intersection(...).length`` in tests/test_battlefield_geometry.py.
+    """
+    return _inside_length(ring_edges(ring), ax, ay, bx, by)
+
+
+def _orient(ax, ay, bx, by, cx, cy):
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+def _segments_cross(ax, ay, bx, by, cx, cy, dx, dy) -> bool:
+    d1 = _orient(cx, cy, dx, dy, ax, ay)
+    d2 = _orient(cx, cy, dx, dy, bx, by)
+    d3 = _orient(ax, ay, bx, by, cx, cy)
+    d4 = _orient(ax, ay, bx, by, dx, dy)
+    # half-open: a step that ends exactly on the obstacle crosses it (the next step, starting on it,
+    # does not), so an obstacle lying on a step boundary is not crossed for free
+    return ((d1 > 0 >= d2) or (d1 < 0 <= d2)) and ((d3 >= 0 >= d4) or (d3 <= 0 <= d4))
+
+
+def _segment_intersection_t(ax, ay, bx, by, cx, cy, dx, dy):
+    """Parameter t along A->B where it crosses C-D, or None."""
+    rx, ry = bx - ax, by - ay
+    sx, sy = dx - cx, dy - cy
+    den = rx * sy - ry * sx
+    if den == 0:
+        return None
+    t = ((cx - ax) * sy - (cy - ay) * sx) / den
+    u = ((cx - ax) * ry - (cy - ay) * rx) / den
+    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+        return t
+    return None
+
+
+_CACHE: dict = {}
+
+
+def battlefield(doc: dict) -> Battlefield:
+    """The (shared, static) battlefield of a scenario in rules units: one object per distinct table and terrain,
+    so its caches (lines of sight, move options) serve every game on it."""
+    key = hashlib.sha1(json.dumps([doc["table"], doc.get("terrain", []), doc.get("obstacles", [])],
+                                  sort_keys=True).encode()).hexdigest()
+    bf = _CACHE.get(key)
+    if bf is None:
+        bf = _CACHE[key] = Battlefield(doc)
+    return bf

@@ -1,0 +1,169 @@
+"""Data files (weapons, armour, scenarios), validated against JSON schemas on load."""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from .dice import parse_die
+from .errors import ScenarioError
+
+DEFAULT_WEAPON = "average_small_arm"  # a figure that names no weapon: "The average small arm" (RN-019)
+
+DATA = resources.files("dustup_env") / "data"
+
+
+def _load_json(path) -> dict:
+    try:
+        return json.loads(Path(path).read_text() if not hasattr(path, "read_text") else path.read_text())
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{path}: not valid JSON: {e}") from None
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str) -> dict:
+    return json.loads((DATA / "schemas" / f"{name}.schema.json").read_text())
+
+
+def validate(doc: dict, schema: str, where: str) -> None:
+    validator = jsonschema.Draft202012Validator(_schema(schema))
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        path = "/".join(str(p) for p in e.absolute_path) or "(top level)"
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise ScenarioError(f"{where}: {path}: {e.message}{more}")
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    name: str
+    cls: str  # small_arms | support | grenade
+    fp: float  # numeric firepower for small arms
+    fp_die: int  # die step for support weapons and grenades (-1 for small arms)
+    impact: int
+    effective_range: float
+    max_range: float  # 0 = unlimited
+    strike: float = 1.0  # close-combat strike value (seed 000 Strike Value; most weapons 1)
+    strike_die: int = -1  # a special close-combat weapon's strike die (-1: none; it then adds no strike value)
+    cc_impact: int = -1  # a special close-combat weapon's own impact die (-1: none; used only by a detachment, RN-304)
+
+
+@dataclass(frozen=True, slots=True)
+class Armour:
+    name: str
+    die: int
+    no_armour: bool
+    power_armour: bool
+
+
+@lru_cache(maxsize=None)
+def armoury() -> tuple[dict[str, Weapon], dict[str, Armour]]:
+    doc = json.loads((DATA / "weapons.json").read_text())
+    validate(doc, "weapons", "weapons.json")
+    weapons = {}
+    for name, w in doc["weapons"].items():
+        fp = w["fp"]
+        if w["class"] == "small_arms":
+            if isinstance(fp, str):
+                raise ScenarioError(f"weapons.json: {name}: small arms firepower must be a number")
+            fpv, fpd = float(fp), -1
+        else:
+            if not isinstance(fp, str):
+                raise ScenarioError(f"weapons.json: {name}: support weapon firepower must be a die type")
+            fpv, fpd = 0.0, parse_die(fp)
+        st = w.get("strike", 1)
+        sv, sd = (0.0, parse_die(st)) if isinstance(st, str) else (float(st), -1)
+        weapons[name] = Weapon(name, w["class"], fpv, fpd, parse_die(w["impact"]),
+                               float(w.get("effective_range", 48)), float(w.get("max_range", 0)), sv, sd,
+                               parse_die(w["cc_impact"]) if "cc_impact" in w else -1)
+    armours = {name: Armour(name, parse_die(a["die"]), bool(a.get("no_armour", False)),
+                            bool(a.get("power_armour", False))) for name, a in doc["armour"].items()}
+    return weapons, armours
+
+
+def scenario_names() -> list[str]:
+    return sorted(p.name[:-5] for p in (DATA / "scenarios").iterdir() if p.name.endswith(".json"))
+
+
+_SCENARIO_CACHE: dict = {}
+
+
+def load_scenario(name_or_path: str | dict) -> dict:
+    """Load and validate a scenario by built-in name, file path, or an already-parsed dict: a copy of
+    the document that the caller may change freely (games never see the change)."""
+    return copy.deepcopy(scenario_document(name_or_path))
+
+
+def scenario_document(name_or_path: str | dict) -> dict:
+    """The validated scenario document shared by the engine (read-only: games and their copies share it).
+
+    Built-in scenarios and files are validated once and cached (files by path and mtime); a dict is
+    validated and copied, so that later changes to the caller's dict do not reach the game."""
+    if isinstance(name_or_path, str):
+        p = Path(name_or_path)
+        key = (name_or_path, p.stat().st_mtime if p.suffix == ".json" and p.exists() else None)
+        doc = _SCENARIO_CACHE.get(key)
+        if doc is None:
+            doc = _SCENARIO_CACHE[key] = _load_scenario(name_or_path)
+        return doc
+    if not isinstance(name_or_path, dict):
+        raise ScenarioError(f"a scenario is a built-in name, a file path or a dict, not {type(name_or_path).__name__}")
+    return _load_scenario(copy.deepcopy(name_or_path))
+
+
+def _load_scenario(name_or_path: str | dict) -> dict:
+    if isinstance(name_or_path, dict):
+        doc, where = name_or_path, f"scenario {name_or_path.get('name', '?')!r}"
+    else:
+        p = Path(str(name_or_path))
+        if p.suffix == ".json" and p.exists():
+            doc, where = _load_json(p), str(p)
+        else:
+            res = DATA / "scenarios" / f"{name_or_path}.json"
+            if not res.is_file():
+                raise ScenarioError(
+                    f"unknown scenario {name_or_path!r}: built-in scenarios are {', '.join(scenario_names())}")
+            doc, where = json.loads(res.read_text()), f"scenario {name_or_path!r}"
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{where}: a scenario must be a JSON object")
+    validate(doc, "scenario", where)
+    weapons, armours = armoury()
+    w, h = doc["table"]["width"], doc["table"]["height"]
+    for s, side in enumerate(doc["sides"]):
+        for u in side["units"]:
+            x, y = u["position"]
+            if not (0 <= x <= w and 0 <= y <= h):
+                raise ScenarioError(f"{where}: unit {u['name']!r} of side {side['name']!r} is off the table at {x},{y}")
+            for f in u["figures"]:
+                wname = f.get("weapon", DEFAULT_WEAPON)
+                if wname not in weapons:
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: unknown weapon {wname!r}")
+                if weapons[wname].cls == "grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: grenades are a unit property ('grenades': true "
+                                        "for hand grenades, 'specialist_grenade' for specialist grenades)")
+            sg = u.get("specialist_grenade")
+            if sg is not None:
+                if sg not in weapons or weapons[sg].cls != "grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: specialist_grenade {sg!r} is not a grenade in "
+                                        f"weapons.json (grenades: {', '.join(k for k, w in weapons.items() if w.cls == 'grenade')})")
+                if sg == "hand_grenade":
+                    raise ScenarioError(f"{where}: unit {u['name']!r}: hand grenades are 'grenades': true, "
+                                        "not a specialist_grenade")
+            if u.get("armour", "basic_battledress") not in armours:
+                raise ScenarioError(f"{where}: unit {u['name']!r}: unknown armour {u['armour']!r}")
+            if u.get("inbound") and u.get("hidden"):
+                raise ScenarioError(f"{where}: unit {u['name']!r}: a reinforcement (inbound) cannot start hidden")
+            if u.get("wading") and not armours[u.get("armour", "basic_battledress")].power_armour:
+                raise ScenarioError(f"{where}: unit {u['name']!r}: only power armour may wade on the bottom of open "
+                                    f"water ('wading': true needs power armour, not {u.get('armour', 'basic_battledress')!r})")
+    for o in doc.get("objectives", []):
+        x, y = o["position"]
+        if not (0 <= x <= w and 0 <= y <= h):
+            raise ScenarioError(f"{where}: objective {o['name']!r} is off the table")
+    return doc

@@ -1,0 +1,522 @@
+"""The game: the turn sequence, the decision stack, applying options, copies and saves.
+
+At every moment a game has exactly one pending :class:`Decision`: whose it is (``side``), what
+kind (``kind``) and its legal ``options``.  Options are plain tuples using the rulebook's words:
+
+========================  ===========================================================
+kind ``initiative``       ``("first",)``, ``("second",)``: the initiative winner's choice
+kind ``activate``         ``("activate", uid)``, ``("inbound", uid)`` (move a reinforcement's counter),
+                          ``("pass",)`` (only with fewer unactivated units)
+kind ``action``           ``("end",)`` (forgo the remaining actions of this activation) and the options
+                          of the rule set's actions: ``("move", direction, distance)``, ``("withdraw",)``,
+                          ``("prop",)``, ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
+                          ``("reorganise", what)``, ``("assault", target_uid)``, ``("order", uid)``, ...
+========================  ===========================================================
+
+The game knows the turn sequence and the decision stack only; everything else is a rule of its
+:class:`~.ruleset.RuleSet` (the standard rules are listed in :mod:`dustup_env.rules.catalogue`).  The
+state is the explicit list :data:`STATE`; the scenario's parts are shared, never written, by every copy.
+
+``apply(option)`` checks the option first, so an illegal option raises :class:`IllegalOptionError` and
+leaves the state untouched.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from . import events as ev
+from . import saves
+from .battlefield import Battlefield, battlefield
+from .data import scenario_document
+from .decisions import Decision, Frame, unit_status
+from .dice import D8, DiceSource, SeededDice
+from .entities import BROKEN, ROUTED, Unit
+from .errors import GameOverError, IllegalOptionError
+from .measurement import to_rules_units
+from .ruleset import RuleSet, resolve_options, rule_set
+from .state import STATE, copy_state
+
+__all__ = ["Game", "Decision", "Frame", "DEFAULT_OPTIONS"]
+
+
+_DEFAULTS: dict = {}
+DEFAULT_OPTIONS = MappingProxyType(_DEFAULTS)  # every option of the standard rules with its default (the catalogue)
+
+
+class Game:
+    """One game of Dustup."""
+
+    standard_rules: tuple = ()  # the catalogue's rules, in order (set by dustup_env.rules.catalogue)
+    __slots__ = STATE + ("source_scenario", "scenario", "options", "seed", "bf", "objectives", "turn_limit",
+                         "home_edges", "side_names", "rules", "cache", "__weakref__")
+
+    def __init__(self, scenario="default", seed: int = 0, options: dict | None = None,
+                 dice: DiceSource | None = None, rules=()):
+        """``rules``: extra :class:`~.ruleset.Rule` objects after the standard ones (or a whole
+        :class:`~.ruleset.RuleSet`, used as it is)."""
+        self.bind_scenario(scenario, options, rules)
+        self.seed = int(seed)
+        self.dice = dice if dice is not None else SeededDice(self.seed)
+        self.units: list[Unit] = []
+        self.side_units: tuple[list[int], list[int]] = ([], [])
+        self.turn = 0
+        self.phase = "start"
+        self.current = 0  # side whose activation it is (or who decides the initiative)
+        self.initiative_winner = -1
+        self.stack: list[Frame] = []
+        self.winner: int | None = None
+        self.vp = (0, 0)
+        self.end_reason = ""
+        self.events: list = []
+        self.events_base = 0
+        self.history: list[tuple] = []
+        self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
+        self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
+        self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
+        self._decision: Decision | None = None
+        self._enemy_memo: list | None = None  # per side, while the options of an action decision are built
+        self.cache: dict = {}  # values valid for the current state only (never copied or saved)
+        for hook in self.rules.init:  # the Forces rule builds the units first
+            hook(self)
+        self.events.append(ev.GameStarted(self.scenario["name"], self.seed))
+        self.start_turn()
+
+    def bind_scenario(self, scenario, options, rules) -> None:
+        """The scenario's shared parts: documents, options, rule set, battlefield, objectives, edges."""
+        self.source_scenario = scenario_document(scenario)  # as given (saved); self.scenario is in rules units
+        candidates = rules.rules if isinstance(rules, RuleSet) else Game.standard_rules + tuple(rules)
+        opts = resolve_options(candidates, self.source_scenario.get("options", {}), options)
+        self.options = MappingProxyType(opts)
+        self.scenario = to_rules_units(self.source_scenario, opts["measure"])  # centimetres for inches (RN-358)
+        self.rules = rules if isinstance(rules, RuleSet) else rule_set(candidates, self.scenario, opts)
+        self.bf: Battlefield = battlefield(self.scenario)
+        self.home_edges = tuple(s["home_edge"] for s in self.scenario["sides"])
+        self.side_names = tuple(s["name"] for s in self.scenario["sides"])
+        self.objectives = [(o["name"], float(o["position"][0]), float(o["position"][1]), int(o["vp"]))
+                           for o in self.scenario.get("objectives", [])]
+        self.turn_limit = int(self.scenario["turn_limit"])
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def decision(self) -> Decision:
+        """The one pending decision (raises GameOverError once the game has ended)."""
+        if self.phase == "over":
+            raise GameOverError("the game is over: there is no pending decision")
+        d = self._decision
+        if d is None:
+            d = self._decision = self._make_decision()
+        return d
+
+    def legal_options(self) -> tuple:
+        return self.decision().options
+
+    def is_legal(self, option) -> bool:
+        """Whether ``option`` is one of the pending decision's options, without building them all where the
+        rule set knows a cheaper test (the move and shoot families)."""
+        if self.phase == "over" or not isinstance(option, (tuple, list)):
+            return False
+        opt = tuple(option)
+        if self._decision is not None or self.phase != "action" or self.stack[-1].type != "activation":
+            return opt in self.decision().options
+        from .legality import action_is_legal
+        return action_is_legal(self, self.units[self.stack[-1].unit], opt)
+
+    def apply(self, option) -> None:
+        """Apply one legal option of the pending decision."""
+        if self.phase == "over":
+            raise GameOverError(f"the game is over: cannot apply {option!r}")
+        if not isinstance(option, (tuple, list)):
+            raise IllegalOptionError(f"an option is a tuple or list such as ('end',), not {option!r}")
+        opt = tuple(option)
+        d = self._decision
+        if d is not None:
+            legal = opt in d.options
+        else:
+            legal = self.is_legal(opt)
+            d = self._decision
+            if d is None:  # the option was checked without building the decision: its header only
+                top = self.stack[-1]
+                d = Decision(self.units[top.unit].side, "action", top.unit, ())
+        if not legal:
+            d = self.decision()
+            raise IllegalOptionError(
+                f"{opt!r} is not a legal option for side {d.side}'s {d.kind} decision"
+                + (f" (unit {self.units[d.unit].name!r})" if d.unit >= 0 else "")
+                + f"; {len(d.options)} legal options, e.g. {list(d.options[:5])}")
+        for hook in self.rules.before_apply:
+            hook(self, d, opt)
+        self.history.append(opt)
+        self._decision = None
+        kind = d.kind
+        if kind == "initiative":
+            self._choose_initiative(opt)
+        elif kind == "activate":
+            self._activate(opt)
+        elif self.stack[-1].type == "activation":
+            self._action(opt)
+        else:
+            top = self.stack[-1]
+            self.rules.procedures[top.type].apply(self, top, opt)
+        for hook in self.rules.after_apply:
+            hook(self, d, opt)
+        if self.cache:
+            self.cache.clear()
+
+    def invalidate(self) -> None:
+        """Forget the pending decision (a rule changed the state outside ``apply``)."""
+        self._decision = None
+
+    def unit(self, uid: int) -> Unit:
+        return self.units[uid]
+
+    @property
+    def active(self) -> int:
+        """The unit taking actions (top activation frame), or -1."""
+        f = self.activation_frame()
+        return -1 if f is None else f.unit
+
+    @property
+    def actions_left(self) -> int:
+        f = self.activation_frame()
+        return 0 if f is None else f.actions_left
+
+    def activation_frame(self) -> Frame | None:
+        for f in reversed(self.stack):
+            if f.type == "activation":
+                return f
+        return None
+
+    def emit(self, event) -> None:
+        self.events.append(event)
+
+    def event_log(self, side: int | None = None) -> list[dict]:
+        """Every event, or (``side`` given) only what that side may know (hidden units filtered out)."""
+        if side is None:
+            return [e.to_dict() for e in self.events]
+        return self.rules.services["event_log"](self, side)
+
+    def view(self, side: int) -> dict:
+        """The plain data ``side`` may know: own units fully, enemy units only when not hidden, markers
+        by position only (see :mod:`dustup_env.rules.unit_actions.hidden_units`)."""
+        return self.rules.services["view"](self, side)
+
+    def result(self) -> dict:
+        return {"winner": self.winner, "vp": list(self.vp), "reason": self.end_reason, "turns": self.turn,
+                "decisions": len(self.history)}
+
+    def enemy_units(self, side: int):
+        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
+        memo = self._enemy_memo
+        if memo is not None:
+            r = memo[side]
+            if r is None:
+                r = memo[side] = [e for e in self._known_enemies(side)]
+            return r
+        return self._known_enemies(side)
+
+    def _known_enemies(self, side: int):
+        units = self.units
+        for uid in self.side_units[1 - side]:
+            e = units[uid]
+            if e.in_play and not e.hidden:
+                yield e
+
+    def home_point(self, u: Unit) -> tuple[float, float]:
+        """The nearest point of ``u``'s home table edge."""
+        edge = self.home_edges[u.side]
+        if edge == "south":
+            return u.x, 0.0
+        if edge == "north":
+            return u.x, self.bf.height
+        if edge == "west":
+            return 0.0, u.y
+        return self.bf.width, u.y
+
+    def movement_die(self, u: Unit) -> int:
+        """The die ``u`` moves with now (the rule set's changes: encumbrance, cavalry, ...)."""
+        die = u.movement
+        for hook in self.rules.movement_die:
+            die = hook(self, u, die)
+        return die
+
+    # ------------------------------------------------------------------ turn sequence
+    def start_turn(self) -> None:
+        """A new turn: activation markers removed, then the initiative (or the random activation sequence)."""
+        self.turn += 1
+        if self.turn > self.turn_limit:
+            self.turn = self.turn_limit
+            self.end_game("turn limit")
+            return
+        for u in self.units:
+            u.activated = False
+        self.events.append(ev.TurnStarted(self.turn))
+        for hook in self.rules.turn_start:
+            hook(self)
+            if self.phase == "over":
+                return
+        seq = self.rules.activation_sequences.get(self.options["activation"])
+        if seq is not None:
+            seq.start_turn(self)
+            return
+        while True:  # D8 each; ties are re-rolled
+            r0 = self.dice.roll(D8)
+            r1 = self.dice.roll(D8)
+            if r0 != r1:
+                break
+        self.initiative_winner = 0 if r0 > r1 else 1
+        self.events.append(ev.InitiativeRolled((r0, r1), self.initiative_winner))
+        self.current = self.initiative_winner
+        self.phase = "initiative"
+
+    def end_turn(self) -> None:
+        """Every activation of the turn is done: the turn ends and the next one starts."""
+        self.events.append(ev.TurnEnded(self.turn))
+        for hook in self.rules.turn_end:
+            hook(self)
+            if self.phase == "over":
+                return
+        self.start_turn()
+
+    def _choose_initiative(self, opt) -> None:
+        w = self.initiative_winner
+        self.current = w if opt[0] == "first" else 1 - w
+        self.events.append(ev.InitiativeChosen(w, self.current))
+        self.phase = "activate"
+        self.next_activation()
+
+    def can_activate(self, u: Unit) -> bool:
+        """May activate in the normal sequence (a detachment acts only through its parent while that is in play;
+        a reinforcement's counter on the inbound track moves instead, ``("inbound", uid)``)."""
+        if u.activated:
+            return False
+        if not u.in_play:
+            return u.inbound > 0
+        return u.parent < 0 or not self.units[u.parent].in_play
+
+    def unactivated(self, side: int) -> int:
+        n = 0
+        for uid in self.side_units[side]:
+            if self.can_activate(self.units[uid]):
+                n += 1
+        return n
+
+    def next_activation(self) -> None:
+        """The next activation of the sequence is due (or the turn ends)."""
+        if self.phase == "over":
+            return
+        seq = self.rules.activation_sequences.get(self.options["activation"])
+        if seq is not None:
+            seq.next(self)
+            return
+        if self.unactivated(self.current) == 0:
+            self.current = 1 - self.current
+            if self.unactivated(self.current) == 0:
+                self.end_turn()
+                return
+        self.phase = "activate"
+        for hook in self.rules.between_activations:
+            if hook(self):  # it pushed a procedure frame (phase "action")
+                return
+        for hook in self.rules.activation_window:
+            hook(self)
+
+    def _activate(self, opt) -> None:
+        side = self.current
+        if opt[0] == "pass":
+            self.events.append(ev.Passed(side))
+            self.current = 1 - side
+            self.next_activation()
+            return
+        u = self.units[opt[1]]
+        if opt[0] != "activate":  # instead of activating a unit (a reinforcement's counter moves)
+            self.rules.activate_instead[opt[0]](self, u)
+            self.current = 1 - side
+            self.next_activation()
+            return
+        u.activated = True
+        self.events.append(ev.UnitActivated(side, u.uid))
+        self.start_activation(u, ordered=False)
+
+    def start_activation(self, u: Unit, ordered: bool = False) -> None:
+        """Push an activation frame: the unit takes two actions (an order's activation places no marker)."""
+        u.fired.clear()
+        self.stack.append(Frame("activation", u.uid, 2, ordered))
+        self.phase = "action"
+        for hook in self.rules.on_activation:
+            hook(self, u)
+
+    def action_done(self, u: Unit, used: int = 1) -> None:
+        """Count ``used`` actions of the top activation frame and end it when none are left."""
+        if self.phase == "over":
+            return
+        f = self.activation_frame()
+        f.actions_left -= used
+        if f.actions_left <= 0 or not u.in_play:
+            self._end_activation()
+        else:
+            self.check_decisive()
+
+    def _end_activation(self) -> None:
+        f = self.stack.pop()
+        u = self.units[f.unit]
+        for hook in self.rules.activation_end:
+            hook(self, u, f)
+        self.events.append(ev.ActivationEnded(u.uid))
+        if self.check_decisive():
+            return
+        if self.stack:  # an ordered activation ends: the commander's frame continues
+            below = self.stack[-1]
+            if below.type == "activation":
+                self.action_done(self.units[below.unit])
+            return
+        self.current = 1 - u.side
+        self.phase = "activate"
+        self.next_activation()
+
+    # ------------------------------------------------------------------ decisions
+    def _make_decision(self) -> Decision:
+        if self.phase == "initiative":
+            return Decision(self.current, "initiative", -1, (("first",), ("second",)))
+        if self.phase == "activate":
+            side = self.current
+            units = self.units
+            opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in self.side_units[side]
+                    if self.can_activate(units[uid])]
+            seq = self.rules.activation_sequences.get(self.options["activation"])
+            # (len(opts) == self.unactivated(side): both count the units can_activate accepts)
+            if seq.may_pass(self, side) if seq is not None else len(opts) < self.unactivated(1 - side):
+                opts.append(("pass",))
+            return Decision(side, "activate", -1, tuple(opts))
+        top = self.stack[-1]
+        if top.type != "activation":
+            return self.rules.procedures[top.type].decision(self, top)
+        u = self.units[top.unit]
+        # building the options changes nothing, so the known enemy units are listed once for all the rules
+        self._enemy_memo = [None, None]
+        try:
+            return Decision(u.side, "action", u.uid, tuple(self.action_options(u)))
+        finally:
+            self._enemy_memo = None
+
+    def forced_options(self, u: Unit):
+        """The only options ``u`` has when a rule forces them (routed, panicking, leaderless, broken in the
+        open, ...), else None."""
+        if u.confidence == ROUTED:
+            return [("withdraw",)]
+        frame = self.stack[-1] if self.stack else None
+        for override in self.rules.option_overrides:
+            forced = override(self, u, frame)
+            if forced is not None:
+                return forced
+        if u.leader_lost:
+            return [("reorganise", "leader")]
+        return None
+
+    def status(self, u: Unit):
+        """What restricts ``u``'s actions now (cover, suppression, cohesion), or None when it must withdraw
+        (broken in the open and not suppressed)."""
+        in_cover = self.bf.in_cover(u.x, u.y)
+        suppressed = u.suppression > 0
+        if u.confidence == BROKEN and not in_cover and not suppressed:
+            return None
+        return unit_status(in_cover, suppressed, u.disorganised())
+
+    def action_options(self, u: Unit) -> list:
+        """The options of ``u``'s action decision: ``("end",)`` and every rule's, then the rules' filters."""
+        forced = self.forced_options(u)
+        if forced is not None:
+            return forced
+        status = self.status(u)
+        if status is None:
+            return [("withdraw",)]
+        opts: list = [("end",)]
+        for provider in self.rules.action_options:
+            opts.extend(provider(self, u, status))
+        for filt in self.rules.action_filters:
+            opts = filt(self, u, opts)
+        return opts
+
+    def _action(self, opt) -> None:
+        f = self.stack[-1]
+        u = self.units[f.unit]
+        if opt[0] == "end":
+            self.events.append(ev.ActionForgone(u.uid))
+            f.actions_left = 0
+            self._end_activation()
+            return
+        if self.rules.actions[opt[0]](self, u, opt) is False:
+            return  # the handler manages the activation itself (e.g. it pushed a procedure)
+        self.action_done(u)
+
+    # ------------------------------------------------------------------ game end
+    def side_can_fight(self, side: int) -> bool:
+        for uid in self.side_units[side]:
+            u = self.units[uid]
+            if (u.in_play and u.confidence != ROUTED) or u.inbound:  # reinforcements on the way can fight
+                return True
+        return False
+
+    def check_decisive(self) -> bool:
+        """End the game if a side can no longer fight (True if it ended)."""
+        a, b = self.side_can_fight(0), self.side_can_fight(1)
+        if a and b:
+            return False
+        self.end_game("enemy destroyed or routed", winner=(0 if a else 1) if a != b else None)
+        return True
+
+    def victory_points(self) -> tuple[int, int]:
+        vp = [0, 0]
+        for hook in self.rules.victory_points:
+            hook(self, vp)
+        return vp[0], vp[1]
+
+    def objective_holder(self, ox: float, oy: float) -> int:
+        """The side holding the objective at (ox, oy), or -1 (the victory rules' reading, RN-032)."""
+        return self.rules.services["objective_holder"](self, ox, oy)
+
+    def end_game(self, reason: str, winner: int | None = None) -> None:
+        """End the game: ``winner`` decides it (a side that can no longer fight loses at once),
+        otherwise the victory points do (equal VP: a draw)."""
+        self.phase = "over"
+        self._decision = None
+        self.vp = self.victory_points()
+        self.end_reason = reason
+        if winner is not None:
+            self.winner = winner
+        elif self.vp[0] != self.vp[1]:
+            self.winner = 0 if self.vp[0] > self.vp[1] else 1
+        else:
+            self.winner = -1
+        self.events.append(ev.GameEnded(self.winner, self.vp, reason))
+
+    # ------------------------------------------------------------------ copies and saves
+    def clone(self, log: bool = True, reseed: int | None = None) -> "Game":
+        """An exact, independent copy that shares the scenario (and the history of events and decisions so far).
+        ``log=False``: the copy starts with an empty event log and history (for search: faster; its saves and
+        filtered logs cover only what it plays itself).  ``reseed``: the copy rolls fresh dice from that seed."""
+        g = Game.__new__(Game)
+        for name in ("source_scenario", "scenario", "options", "seed", "bf", "objectives", "turn_limit",
+                     "home_edges", "side_names", "rules"):
+            setattr(g, name, getattr(self, name))
+        copy_state(self, g, log, reseed)
+        g.cache = {}
+        return g
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.clone()
+
+    def fire_plan(self, uid: int, target: int, mode: str) -> dict | None:
+        """What a shoot option would roll (for bots and previews; rolls nothing)."""
+        return self.rules.services["fire_plan"](self, uid, target, mode)
+
+    snapshot = saves.snapshot
+    state_digest = saves.state_digest
+    to_dict = saves.to_dict
+    save = saves.save
+    from_dict = classmethod(saves.from_dict)
+    load = classmethod(saves.load)
+    replay = classmethod(saves.replay)
+    from_snapshot = classmethod(saves.from_snapshot)

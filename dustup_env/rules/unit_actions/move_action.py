@@ -1,0 +1,298 @@
+"""Move Action (seed 000 "Move Action", "Terrain Effects on Movement", "Crossing Obstacles").
+
+The unit nominates a point (a compass direction and a distance from its leader), rolls its
+movement die x2 for movement points and moves its leader in a straight line toward the point as
+far as it is able (terrain costs per inch, obstacle crossing costs, impassable terrain) or to the
+point, whichever is closer.  It cannot end closer than 2" to an enemy figure.  Friendly units
+interpenetrate freely.  Figures keep their places around the leader (re-formed compactly if the
+unit was disorganised).
+"""
+from __future__ import annotations
+
+import math
+
+from ..forces.units import compact_offsets
+from ..kernel.battlefield import RES
+from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
+from ..kernel.events import Moved, RoutedOff
+from ..kernel.ruleset import Rule
+from ..morale.morale import leadership_test
+
+DIRECTIONS = 16
+DISTANCES = (3.0, 6.0, 12.0, 24.0)
+DIR_VECTORS = tuple((math.sin(2 * math.pi * k / DIRECTIONS), math.cos(2 * math.pi * k / DIRECTIONS))
+                    for k in range(DIRECTIONS))  # k=0 is "north" (+y), clockwise
+STEP = 0.5
+TWO_INCH = 2.0
+
+
+def nominated_point(unit: Unit, d: int, k: int) -> tuple[float, float]:
+    vx, vy = DIR_VECTORS[d]
+    dist = DISTANCES[k]
+    return unit.x + vx * dist, unit.y + vy * dist
+
+
+def _too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) -> bool:
+    for fx, fy in enemy_figs:
+        ddx, ddy = fx - x, fy - y
+        if ddx * ddx + ddy * ddy > 144.0:  # cheap reject: offsets are < 6" + 2"
+            continue
+        for ax, ay in ox:
+            ex, ey = x + ax - fx, y + ay - fy
+            if ex * ex + ey * ey < TWO_INCH * TWO_INCH - 1e-9:
+                return True
+    return False
+
+
+def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: int = 0):
+    """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point.
+
+    ``power_armour``: the unit's movement column (``Unit.terrain_column``; a bool still selects the
+    infantry or power-armour column)."""
+    x0, y0 = unit.x, unit.y
+    dx, dy = px - x0, py - y0
+    dist = math.hypot(dx, dy)
+    if dist < 1e-9 or points <= 0:
+        return x0, y0
+    ux, uy = dx / dist, dy / dist
+    lf = unit.figures[unit.leader]
+    offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
+    if enemy_figs:
+        # _too_close at a point of the path only looks at figures within 12" of it (its cheap reject) that are
+        # within 2" of one of ours (so within the largest offset + 2" of the leader): keep the figures that close
+        # to the segment walked (a margin past the rounding of the steps); the answers are the same.  (Those are
+        # all within dist + 14" of the start on each axis, the bound this walk used before.)
+        big = max(math.hypot(ax, ay) for ax, ay in offsets) if offsets else 0.0
+        r = min(12.0, big + TWO_INCH) + 1e-6
+        r2 = r * r
+        dd = dx * dx + dy * dy
+        near = []
+        for fx, fy in enemy_figs:
+            wx, wy = fx - x0, fy - y0
+            t = (wx * dx + wy * dy) / dd
+            if t < 0.0:
+                t = 0.0
+            elif t > 1.0:
+                t = 1.0
+            ex, ey = wx - t * dx, wy - t * dy
+            if ex * ex + ey * ey < r2:
+                near.append((fx, fy))
+        enemy_figs = near
+    spent = 0.0
+    travelled = 0.0
+    x, y = x0, y0
+    # bf.move_cost inlined (the same arithmetic) on the terrain raster of this movement column; the obstacle
+    # crossing cost over only the obstacle segments whose bounding box meets the whole path's
+    costs = bf._cost[power_armour]
+    grid, gnx, gny = bf.grid, bf.nx, bf.ny
+    width, height = bf.width, bf.height
+    segs = None
+    if bf.obstacles:
+        lox, hix = (x0 - 1e-6, px + 1e-6) if x0 < px else (px - 1e-6, x0 + 1e-6)  # a margin past the rounding
+        loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
+        segs = [sg for sg in bf._obstacle_segs if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
+    while travelled < dist - 1e-9:
+        seg = min(STEP, dist - travelled)
+        nx, ny = x + ux * seg, y + uy * seg
+        mx, my = x + ux * seg * 0.5, y + uy * seg * 0.5
+        gi, gj = int(my / RES), int(mx / RES)
+        c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
+        if c is None:
+            break
+        extra = bf.obstacle_crossing_cost(x, y, nx, ny, segs) if segs else 0.0
+        need = seg * c + extra
+        if spent + need > points + 1e-9:
+            # as far as able: a partial step if no obstacle is crossed in it
+            if extra == 0.0:
+                part = (points - spent) / c
+                if part > 1e-6:
+                    qx, qy = x + ux * part, y + uy * part
+                    if not _too_close(offsets, qx, qy, enemy_figs):
+                        x, y = qx, qy
+            break
+        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or _too_close(offsets, nx, ny, enemy_figs):
+            break
+        x, y = nx, ny
+        spent += need
+        travelled += seg
+    return x, y
+
+
+def reform(unit: Unit) -> None:
+    """Place figures compactly around the leader (used after moving a disorganised unit)."""
+    alive = [i for i, f in enumerate(unit.figures) if f.status != KILLED]
+    offs = compact_offsets(len(alive), alive.index(unit.leader) if unit.leader in alive else 0)
+    lf = unit.figures[unit.leader]
+    for i, (ox, oy) in zip(alive, offs):
+        unit.figures[i].dx, unit.figures[i].dy = lf.dx + ox, lf.dy + oy
+
+
+# ---------------------------------------------------------------------------------------------- the action
+MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
+# the move options' offsets, each product computed as in nominated_point (x + vx * dist): (dx, dy, option)
+_MOVE_STEPS = tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k])
+                    for d, (vx, vy) in enumerate(DIR_VECTORS) for k, dist in enumerate(DISTANCES))
+
+
+def move_options(game, u: Unit, in_cover: bool) -> list:
+    """The ``("move", d, k)`` options whose nominated point is on the table and passable for ``u``'s movement
+    column (broken units: only points in cover).  The list is shared: do not change it."""
+    bf = game.bf
+    broken = u.confidence == BROKEN
+    col = u.terrain_column
+    key = (u.x, u.y, broken, col)
+    cache = bf.move_option_cache
+    opts = cache.get(key)
+    if opts is not None:
+        return opts
+    if len(cache) > 100_000:
+        cache.clear()
+    opts = cache[key] = []
+    w, h = bf.width, bf.height
+    x, y = u.x, u.y
+    costs = bf._cost[col]  # bf.move_cost(px, py, col) with bf._cell inlined (the hottest loop of the options)
+    grid, nx, ny = bf.grid, bf.nx, bf.ny
+    append = opts.append
+    for ox, oy, opt in _MOVE_STEPS:  # (vx * dist, vy * dist, option) in option order
+        px, py = x + ox, y + oy
+        if px < 0.0 or py < 0.0 or px > w or py > h:
+            continue
+        i, j = int(py / RES), int(px / RES)
+        if costs[grid[i][j] if i < ny and j < nx else 0] is None:
+            continue
+        if broken and not bf.in_cover(px, py):
+            continue  # broken units may not leave cover except to withdraw
+        append(opt)
+    return opts
+
+
+def _options(game, u: Unit, status) -> list:
+    """Moves (not while suppressed or propped; a disorganised unit may always move), and a broken unit's
+    withdrawal."""
+    if status.suppressed:
+        return []
+    if status.disorganised:
+        return move_options(game, u, status.in_cover)
+    opts = [] if u.propped else move_options(game, u, status.in_cover)
+    if u.confidence == BROKEN:
+        return [*opts, ("withdraw",)]
+    return opts
+
+
+def _legal(game, u: Unit, status, opt) -> bool:
+    if opt[0] == "withdraw":
+        return opt == ("withdraw",) and not status.suppressed and not status.disorganised and u.confidence == BROKEN
+    if len(opt) != 3 or status.suppressed or (u.propped and not status.disorganised):
+        return False
+    return opt in move_options(game, u, status.in_cover)
+
+
+def enemy_figures(game, u: Unit) -> list:
+    """The enemy figures ``u`` knows of (and enemy hidden-unit markers, which block movement like one figure)."""
+    figs = []
+    for e in game.enemy_units(u.side):
+        figs.extend(e.figure_positions())
+    for m in game.markers:
+        if m["side"] != u.side and not m["removed"]:
+            figs.append((m["x"], m["y"]))
+    return figs
+
+
+def nearest_enemy(game, u: Unit):
+    best, bd = None, 1e18
+    for e in game.enemy_units(u.side):
+        d = (e.x - u.x) ** 2 + (e.y - u.y) ** 2
+        if d < bd:
+            best, bd = e, d
+    return best
+
+
+def move_toward(game, u: Unit, px: float, py: float) -> None:
+    """A Move Action towards the nominated point (px, py), with the Shaken leadership test."""
+    bf = game.bf
+    if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
+        near = nearest_enemy(game, u)
+        toward = near is not None and math.hypot(px - near.x, py - near.y) < math.hypot(u.x - near.x, u.y - near.y)
+        leaving = bf.in_cover(u.x, u.y) and not bf.in_cover(px, py)
+        if (toward or leaving) and not leadership_test(game.dice, u, "shaken unit advancing or leaving cover",
+                                                       game.events):
+            return
+    move_to(game, u, px, py, withdraw=False)
+
+
+def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
+    """Roll the movement (the rule set's die and fixed rolls) and walk toward (px, py)."""
+    die = game.movement_die(u)
+    roll = None
+    for hook in game.rules.movement_roll:
+        roll = hook(game, u, die)
+        if roll is not None:
+            break
+    if roll is None:
+        roll = game.dice.roll(die)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    blockers = enemy_figures(game, u)
+    for hook in game.rules.move_blockers:
+        blockers.extend(hook(game, u))
+    x, y = move_path(game.bf, u, px, py, points, blockers, u.terrain_column)
+    was_disorganised = u.disorganised()
+    u.x, u.y = x, y
+    if withdraw:
+        u.propped = False  # a forced move ends the propped state at no cost (RN-048)
+    if was_disorganised:
+        reform(u)
+        u.loose = False
+    if (x, y) != start:
+        u.complete_concealment = False
+    game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
+                    (round(x, 3), round(y, 3)), withdraw))
+    for hook in game.rules.after_move:
+        hook(game, u, start, withdraw)
+
+
+def withdraw_point(game, u: Unit) -> tuple[float, float]:
+    """Away from the nearest enemy towards cover if possible (routed units head for their home edge)."""
+    if u.confidence == ROUTED:
+        return game.home_point(u)
+    e = nearest_enemy(game, u)
+    if e is None:
+        return game.home_point(u)
+    de = math.hypot(u.x - e.x, u.y - e.y)
+    best, bd = None, 1e18
+    for cx, cy in game.bf.cover_points():
+        if math.hypot(cx - e.x, cy - e.y) <= de + 1.0:
+            continue
+        d = math.hypot(cx - u.x, cy - u.y)
+        if d < bd:
+            best, bd = (cx, cy), d
+    return best if best is not None else game.home_point(u)
+
+
+def withdraw(game, u: Unit) -> None:
+    """The withdraw action (broken units; routed units must): a move away from the enemy; a routed unit
+    reaching its home edge leaves the table."""
+    px, py = withdraw_point(game, u)
+    move_to(game, u, px, py, withdraw=True)
+    if u.confidence == ROUTED:
+        hx, hy = game.home_point(u)
+        if math.hypot(u.x - hx, u.y - hy) < 0.5:
+            u.routed_off = True
+            game.emit(RoutedOff(u.uid))
+
+
+def _do_move(game, u: Unit, opt) -> None:
+    px, py = nominated_point(u, opt[1], opt[2])
+    move_toward(game, u, px, py)
+
+
+def _do_withdraw(game, u: Unit, opt) -> None:
+    withdraw(game, u)
+
+
+RULE = Rule(
+    "Move Action", 'seed 000 "Move Action", "Terrain Effects on Movement", "Crossing Obstacles"',
+    action_options=(_options,),
+    actions={"move": _do_move, "withdraw": _do_withdraw},
+    legality={"move": _legal, "withdraw": _legal},
+)
