@@ -12,9 +12,9 @@ import pytest
 import golden_games as gg
 from dustup_env import narrate as nr
 from dustup_env.rules import Game
-from dustup_env.rules import close_combat_house  # noqa: F401  (registers its events)
-from dustup_env.rules.events import Event
-from dustup_env.rules.move_action import DIRECTIONS, DISTANCES
+from dustup_env.rules.house_rules import close_combat  # noqa: F401  (registers its events)
+from dustup_env.rules.kernel.events import Event
+from dustup_env.rules.unit_actions.move_action import DIRECTIONS, DISTANCES
 
 GAMES = gg.load()
 # a spread of the corpus: the first games of every configuration (assaults, command, hidden units, ...)

@@ -193,7 +193,7 @@ def test_two_players_each_act_for_their_own_side(live):
 def _hidden_pair():
     """Two skirmish games that differ only in which of Red's two markers (in the wood, in the hut) is its
     hidden unit Yankee and which is a dummy: Blue cannot tell them apart."""
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules import load_scenario
     wood, hut = [10.5, 19.5], [21.5, 25.5]
     docs = []
     for real, dummy in ((wood, hut), (hut, wood)):

@@ -134,7 +134,7 @@ class Engine:
                 "fields": {c: {k: {"required": r, "type": _type_names(t), "about": a} for k, (r, t, a) in f.items()}
                            for c, f in COMMANDS.items()},
                 "agents": agents() + ["policy:PATH"], "scenarios": scenarios(),
-                "options": DEFAULT_OPTIONS}
+                "options": dict(DEFAULT_OPTIONS)}
 
     def _start(self, s: Session) -> dict:
         self.session = s  # only once the new session is complete: a failed new/load keeps the old game
@@ -250,7 +250,13 @@ def serve_stdio(stdin=None, stdout=None, log=None) -> int:
             resp = eng.handle_line(raw)
         if resp is None:
             continue
-        stdout.write(json.dumps(resp, separators=(",", ":")) + "\n")
+        try:
+            text = json.dumps(resp, separators=(",", ":"))
+        except (TypeError, ValueError) as e:  # a bug: still exactly one JSON line, and the engine goes on
+            eng.log(f"internal error: response not JSON: {e}")
+            text = json.dumps({"ok": False, **({"id": resp["id"]} if "id" in resp else {}),
+                               "error": f"internal error: the response is not JSON ({e})"})
+        stdout.write(text + "\n")
         stdout.flush()
     return 0
 

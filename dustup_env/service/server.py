@@ -211,7 +211,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
     def info():
         from dustup_env import __version__
         return {"engine": "dustup", "version": __version__, "protocol": 1, "agents": agents() + list(extra),
-                "scenarios": scenarios(), "options": DEFAULT_OPTIONS}
+                "scenarios": scenarios(), "options": dict(DEFAULT_OPTIONS)}
 
     # ------------------------------------------------------------------ games
     @app.post("/games", status_code=201, summary="Create a game",
@@ -324,7 +324,7 @@ def replay_frames(save) -> dict:
     if isinstance(dec, list) and len(dec) > MAX_REPLAY_DECISIONS:
         raise ServiceError(f"save has {len(dec)} decisions; replays take at most {MAX_REPLAY_DECISIONS}")
     if isinstance(save.get("scenario"), str):
-        from dustup_env.rules.data import scenario_names
+        from dustup_env.rules import scenario_names
         if save["scenario"] not in scenario_names():
             raise ServiceError(f"unknown scenario {save['scenario']!r} in the save")
     if isinstance((save.get("options") or {}).get("courage_table"), str):

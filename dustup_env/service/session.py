@@ -25,7 +25,7 @@ import time
 
 from dustup_env import narrate as nr
 from dustup_env.rules import DustupError, Game, GameOverError, IllegalOptionError
-from dustup_env.rules.data import scenario_names
+from dustup_env.rules import scenario_names
 
 from . import views
 
@@ -215,7 +215,7 @@ class Session:
     def record(self) -> dict:
         """The replay recipe: everything :meth:`restore` needs (plain JSON)."""
         g = self.game
-        return {"scenario": g.source_scenario, "seed": g.seed, "options": g.options, "ai": self.ai,
+        return {"scenario": g.source_scenario, "seed": g.seed, "options": dict(g.options), "ai": self.ai,
                 "ai_side": self.ai_side, "ai_seed": self.ai_seed, "ai_from": self.ai_from,
                 "decisions": [list(o) for o in self.decisions]}
 
@@ -344,7 +344,7 @@ class Session:
     def settings(self) -> dict:
         g = self.game
         return {"scenario": g.scenario.get("name", ""), "seed": None if self.secret_seed else g.seed,
-                "options": g.options, "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
+                "options": dict(g.options), "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
 
     # ------------------------------------------------------------------ acting
     def _acting(self, side):
@@ -435,7 +435,7 @@ class Session:
 
 
 def scenarios() -> list[dict]:
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules import load_scenario
     out = []
     for n in scenario_names():
         s = load_scenario(n)
