@@ -284,6 +284,19 @@ def test_an_ai_thinking_in_one_game_does_not_block_another(live):
     assert len(during) >= 10 and med < 100 and worst < 1000 * BUSY_S
 
 
+def test_a_hint_respects_its_time_budget(live):
+    """An agent that has not answered when ``time_ms`` is up is replaced by the quick scripted agent."""
+    c = live.client
+    g = c.post("/games", json={"scenario": "skirmish", "seed": 6, "ai": "hard", "side": 0}).json()
+    t0 = time.perf_counter()
+    h = c.post(f"/games/{g['game']}/hint", headers=auth(g["token"]), json={"time_ms": 100, "agent": "busy"}).json()
+    took = time.perf_counter() - t0
+    assert h["complete"] is False and h["agent"] == "scripted" and took < BUSY_S
+    st = c.get(f"/games/{g['game']}", headers=auth(g["token"])).json()
+    assert h["option"] in [o["option"] for o in st["decision"]["options"]]
+    time.sleep(BUSY_S)  # let the abandoned thinker finish before the next test measures anything
+
+
 # ---------------------------------------------------------------------------------------------- restart
 def test_sigkill_mid_game_then_restart_continues_exactly_and_ctrl_c_stops(tmp_path):
     db = str(tmp_path / "games.db")
@@ -386,3 +399,18 @@ def test_50_concurrent_games_by_8_client_threads(tmp_path):
           f"p99 {rep['get']['p99_ms']} ms; POST play median {rep['play']['median_ms']} ms, p99 {rep['play']['p99_ms']} ms")
     assert rep["errors"] == [] and rep["finished"] == 50 and rep["mismatched"] == []
     assert rep["get"]["n"] > 50 * 20
+
+
+def test_bad_serve_arguments_get_one_line_errors(tmp_path):
+    import subprocess
+    import sys
+
+    from service_helpers import ROOT, env
+    for args, frag in [(["--db", str(tmp_path / "no" / "dir" / "x.db")], "cannot open the database"),
+                       (["--db", "postgresql://u:secret@127.0.0.1:1/x"], "u:***@"),
+                       (["--port", "99999"], "--port must be in 0..65535"),
+                       (["--allow-agent", "hard"], "--allow-agent takes policy:PATH")]:
+        r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", *args], capture_output=True,
+                           text=True, env=env(), cwd=ROOT, timeout=60)
+        assert r.returncode == 2 and frag in r.stderr, (args, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and "secret" not in r.stderr and "Traceback" not in r.stderr

@@ -53,7 +53,8 @@ def _run(args) -> int:
         print(f"dustup serve: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable database: one line, no traceback
-        print(f"dustup serve: cannot open the database {args.db!r}: {type(e).__name__}: {e}", file=sys.stderr)
+        why = str(getattr(e, "orig", None) or e).splitlines()[0]  # the driver's own message, one line
+        print(f"dustup serve: cannot open the database {_masked(args.db)!r}: {why}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="dustup serve: %(message)s", stream=sys.stderr)
     app = create_app(store, allow_agents=tuple(args.allow_agent), cache=args.cache)
@@ -67,7 +68,7 @@ def _run(args) -> int:
         return 2
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"dustup serve: http://{host}:{port}/ (API docs at /docs), database {store.url} "
+    print(f"dustup serve: http://{host}:{port}/ (API docs at /docs), database {store.display_url} "
           f"({store.count()} games)", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=10)
     server = uvicorn.Server(config)
@@ -79,3 +80,12 @@ def _run(args) -> int:
         store.close()
     print("dustup serve: stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _masked(db: str) -> str:
+    """``--db`` without a password (for messages)."""
+    try:
+        from sqlalchemy.engine import make_url
+        return make_url(db).render_as_string(hide_password=True) if "://" in db else db
+    except Exception:  # noqa: BLE001 - not a URL: show it as given
+        return db

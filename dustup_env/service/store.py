@@ -90,6 +90,11 @@ class Store:
             elif row[0] != str(SCHEMA_VERSION):
                 raise StoreError(f"{self.url}: database schema {row[0]} (this server reads {SCHEMA_VERSION})")
 
+    @property
+    def display_url(self) -> str:
+        """The database URL without its password (for logs)."""
+        return self.engine.url.render_as_string(hide_password=True)
+
     def close(self) -> None:
         self.engine.dispose()
 
