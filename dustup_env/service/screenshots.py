@@ -4,7 +4,8 @@
 
 Starts ``dustup serve`` on a temporary database, plays the ``default`` scenario against ``hard`` for a few
 turns (taking the hint for each decision) and shoots the table with an action decision's move points;
-then replays a ``hard`` against ``ppo`` game and shoots a frame of the replay.
+shoots a ``skirmish`` where a Red unit hides (Blue sees only markers); then replays a ``hard`` against
+``ppo`` game and shoots a frame of the replay.
 """
 from __future__ import annotations
 
@@ -84,6 +85,21 @@ def main(argv=None) -> int:
                 page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
             page.evaluate("document.getElementById('status').textContent = ''")
             page.screenshot(path=str(out / "play.png"))
+            # hidden units: Red's Yankee hides in the wood, a dummy marker in the hut; Blue sees two markers
+            import httpx
+
+            from dustup_env.rules import load_scenario
+            doc = json.loads(json.dumps(load_scenario("skirmish")))
+            doc["sides"][1]["units"][1].update(position=[10.5, 19.5], hidden=True)
+            doc["sides"][1]["dummies"] = [[21.5, 25.5]]
+            hg = httpx.post(url + "/games", json={"scenario": doc, "seed": 4, "ai": "hard", "side": 0}).json()
+            page.evaluate("([id, token]) => localStorage.setItem('dustup-game', JSON.stringify({id, token, side: 0}))",
+                          [hg["game"], hg["token"]])
+            page.reload()
+            n = _renders(page)
+            page.click("#resume-game")
+            page.wait_for_function(f"Number(document.body.dataset.renders || 0) > {n}")
+            page.screenshot(path=str(out / "hidden.png"))
             # a replay of hard against ppo
             g = Game("default", seed=11)
             agents = [make_agent("hard", seed=1), make_agent("ppo", seed=2)]
@@ -105,7 +121,7 @@ def main(argv=None) -> int:
     finally:
         proc.terminate()
         proc.wait(30)
-    print(f"wrote {out / 'play.png'} and {out / 'replay.png'}")
+    print(f"wrote {out / 'play.png'}, {out / 'hidden.png'} and {out / 'replay.png'}")
     return 0
 
 
