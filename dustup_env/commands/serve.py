@@ -26,6 +26,13 @@ def register(subparsers) -> None:
 
 
 def _run(args) -> int:
+    if not 0 <= args.port <= 65535:
+        print(f"dustup serve: --port must be in 0..65535, not {args.port}", file=sys.stderr)
+        return 2
+    for a in args.allow_agent:
+        if not a.startswith("policy:") or len(a) <= len("policy:"):
+            print(f"dustup serve: --allow-agent takes policy:PATH, not {a!r}", file=sys.stderr)
+            return 2
     try:
         import uvicorn  # noqa: F401
 
@@ -40,13 +47,6 @@ def _run(args) -> int:
 
     import uvicorn
 
-    if not 0 <= args.port <= 65535:
-        print(f"dustup serve: --port must be in 0..65535, not {args.port}", file=sys.stderr)
-        return 2
-    for a in args.allow_agent:
-        if not a.startswith("policy:") or len(a) <= len("policy:"):
-            print(f"dustup serve: --allow-agent takes policy:PATH, not {a!r}", file=sys.stderr)
-            return 2
     try:
         store = Store(args.db)
     except StoreError as e:
