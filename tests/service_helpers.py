@@ -117,6 +117,8 @@ class ServerProcess:
         raise RuntimeError("dustup serve does not answer: " + self.stderr())
 
     def stderr(self) -> str:
+        if getattr(self, "_log", None) is not None:
+            return self._log
         with open(self.err_path, "rb") as fh:
             return fh.read().decode(errors="replace")
 
@@ -124,7 +126,15 @@ class ServerProcess:
         if self.p.poll() is None:
             self.p.kill()
         self.p.wait()
+        self._cleanup()
 
     def stop(self, sig) -> int:
         self.p.send_signal(sig)
-        return self.p.wait(30)
+        rc = self.p.wait(30)
+        self._cleanup()
+        return rc
+
+    def _cleanup(self) -> None:
+        self.err.close()
+        self._log = self.stderr()
+        os.unlink(self.err_path)

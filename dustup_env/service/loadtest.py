@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 
 def _percentile(xs: list[float], q: float) -> float:
@@ -155,6 +156,8 @@ def main(argv=None) -> int:
         if proc is not None:
             proc.terminate()
             proc.wait(30)
+            for suffix in ("", "-wal", "-shm"):
+                Path(db + suffix).unlink(missing_ok=True)
     print(file=sys.stderr)
     if a.json:
         print(json.dumps(rep))

@@ -121,6 +121,8 @@ def main(argv=None) -> int:
     finally:
         proc.terminate()
         proc.wait(30)
+        for suffix in ("", "-wal", "-shm"):
+            Path(db + suffix).unlink(missing_ok=True)
     print(f"wrote {out / 'play.png'}, {out / 'hidden.png'} and {out / 'replay.png'}")
     return 0
 
