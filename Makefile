@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test setup clean bench
+.PHONY: run test setup clean bench browser
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,15 @@ run: setup
 	rm -rf runs/quickstart
 	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive,ppo --games 20 --seed 1 --out runs/quickstart
 
-test: setup
+test: setup browser
 	$(PY) -m pytest -n 2 --dist loadgroup tests
+
+# Chromium from Debian's packages for the page's end-to-end test (Playwright drives it; no `playwright install`)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium (apt-get)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; } \
+	  || { echo "make browser: cannot install chromium (apt-get as root needed)" >&2; exit 1; }
 
 bench: setup
 	$(PY) benchmarks/bench_random_play.py
