@@ -5,8 +5,8 @@ SECURITY: a model file is a ZIP that stable-baselines3 loads with ``pickle`` (cl
 ``torch.load``: loading it can run arbitrary code.  Load only model files you trust (your own
 training runs, the shipped ``ppo``).  Never load a model file from an untrusted source.
 
-The agent observes the game from its own side exactly as ``Dustup-v0`` does (``DustupEnv.attach``),
-masks the logits to the legal options and plays the arg-max: deterministic (tournaments are
+The agent observes the game from its own side exactly as ``Dustup-v0`` does (the same
+:class:`dustup_env.observation.Observer`: only what its side may know), masks the logits to the legal options and plays the arg-max: deterministic (tournaments are
 reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
 (path and modification time), so building an agent per game (as tournaments do) is cheap.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
+from .base import Agent, register
 
 SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
@@ -109,23 +109,28 @@ class PolicyAgent(Agent):
             self.name = name
         self.model = load_model(path)
         self._policy = self.model.policy
-        self._views: dict = {}
+        self._observers: dict = {}  # side -> Observer (the same observation Dustup-v0 gives a learner)
+        from dustup_env.codec import ActionCodec
 
-    def _view(self, game, side: int):
-        v = self._views.get(side)
-        if v is None:
-            from dustup_env.env import DustupEnv
+        self._codec = ActionCodec()
 
-            v = self._views[side] = DustupEnv(scenario="default", opponent=_never)
-        if v.game is not game or v.learner != side:
-            v.attach(game, side)
-        return v
+    def _observer(self, game, side: int):
+        ob = self._observers.get(side)
+        if ob is None:
+            from dustup_env.observation import Observer
+
+            ob = self._observers[side] = Observer()
+        if ob.game is not game:
+            from dustup_env.env import check_fits
+
+            check_fits(game)
+        return ob
 
     def logits(self, game, side: int) -> np.ndarray:
         """Raw action logits of the policy for ``side``'s view of ``game``."""
         import torch
 
-        obs = self._view(game, side).observe()
+        obs = self._observer(game, side).observation(game, side)
         pol = self._policy
         with torch.inference_mode():
             t = torch.as_tensor(obs).unsqueeze(0)
@@ -135,15 +140,23 @@ class PolicyAgent(Agent):
 
     def choose(self, game, decision):
         side = decision.side
-        v = self._view(game, side)
-        mask = v.action_masks()
+        mask = self._codec.mask(game, decision)
         logits = self.logits(game, side)
         a = int(np.argmax(np.where(mask, logits, -np.inf)))
-        return v.codec.decode(game, side, a, decision.kind)
+        return self._codec.decode(game, side, a, decision.kind)
 
 
-def _never(game, decision):  # the views never step, so their opponent is never asked
-    raise RuntimeError("a policy view does not play opponents")
+def shipped_agent(seed: int = 0) -> PolicyAgent:
+    """The shipped ``ppo`` policy (registered as ``ppo``)."""
+    return make_policy_agent("ppo", seed=seed)
+
+
+def policy_agent(path: str, seed: int = 0) -> PolicyAgent:
+    """A trained policy from a model file (registered as ``policy:PATH``; trusted files only)."""
+    return make_policy_agent(f"policy:{path}", seed=seed)
+
+
+policy_agent.agent_argument = "PATH"
 
 
 def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
@@ -155,3 +168,7 @@ def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
     if not spec.startswith("policy:") or len(spec) <= len("policy:"):
         raise ValueError(f"policy agents are named policy:PATH, not {spec!r}")
     return PolicyAgent(spec[len("policy:"):], seed=seed, name=spec)
+
+
+register("ppo", shipped_agent)
+register("policy", policy_agent)
