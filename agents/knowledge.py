@@ -22,14 +22,18 @@ import weakref
 
 
 # ---------------------------------------------------------------------------------------------- engine names
-# Every engine name the bots read, in one place.
+# Every engine name the bots read, in one place (the kernel is giving public names to what other modules
+# call: the public name when the engine has it, the older private one otherwise).
 def enemy_units(game, side: int):
     """The enemy units ``side`` knows of (in play, not hidden)."""
-    return game._enemy_units(side)
+    f = getattr(game, "enemy_units", None) or game._enemy_units
+    return f(side)
 
 
 def home_point(game, u) -> tuple[float, float]:
-    return game._home_point(u)
+    """The point of ``u``'s home edge straight behind it."""
+    f = getattr(game, "home_point", None) or game._home_point
+    return f(u)
 
 
 def assault_frames(game) -> list:

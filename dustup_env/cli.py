@@ -70,7 +70,7 @@ def _cmd_odds(args) -> int:
 
 
 def _cmd_scenarios(args) -> int:
-    from dustup_env.rules.data import load_scenario, scenario_names
+    from dustup_env.rules.kernel.data import load_scenario, scenario_names
 
     rows = []
     for n in scenario_names():

@@ -32,7 +32,7 @@ def play_game(scenario, agents, seed: int, options: dict | None = None, max_deci
 def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: int = 0,
              options: dict | None = None, progress: bool = True) -> dict:
     """``games`` games; game i has ``agent_a`` on side i % 2.  Returns a summary dict."""
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
 
     scenario = load_scenario(scenario)  # fail fast on a bad scenario, before any game
     name_a, name_b = agent_a, agent_b if agent_b != agent_a else agent_b + "#2"

@@ -34,14 +34,14 @@ DATA = HERE / "data" / "env_digests.json"
 
 # ---------------------------------------------------------------------------------------------- scenarios
 def _doc(name: str) -> dict:
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
     return copy.deepcopy(load_scenario(name))
 
 
 def hidden_doc(name: str) -> dict:
     """``name`` with the last unit of each side hidden in concealing terrain near its home edge and one
     dummy marker per side (markers in the observation, detect actions, hidden enemy slots)."""
-    from dustup_env.rules.battlefield import Battlefield
+    from dustup_env.rules.kernel.battlefield import Battlefield
     doc = _doc(name)
     bf = Battlefield(doc)
     w, h = doc["table"]["width"], doc["table"]["height"]
