@@ -14,6 +14,8 @@ from __future__ import annotations
 from dustup_env.agent_registry import AGENTS, Agent, RandomAgent, agent_names, register  # noqa: F401
 from dustup_env.agent_registry import make_agent as _registry_make_agent
 
+from .knowledge import Knowledge
+
 
 def default_option(decision):
     """A safe legal choice for any decision, known or not: forgo the action if that is legal, else the
@@ -30,12 +32,14 @@ class GuardedAgent(Agent):
 
     fallbacks = 0
 
-    def decide(self, game, decision):  # pragma: no cover - interface
+    def decide(self, k, decision):  # pragma: no cover - interface
+        """The option for ``decision``, from ``k`` (:class:`agents.knowledge.Knowledge`: what the deciding side
+        may know; the game itself is not given)."""
         raise NotImplementedError
 
     def choose(self, game, decision):
         try:
-            opt = self.decide(game, decision)
+            opt = self.decide(Knowledge(game, decision.side), decision)
         except Exception:  # noqa: BLE001 - a bot must never crash a game
             opt = None
         if opt is not None:
