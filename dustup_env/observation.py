@@ -109,7 +109,8 @@ class UnitsPiece(Piece):
     enemy's (rows 12..23): the same slots as the action codec.  A hidden enemy unit is an all-zero row.
 
     Leaves on the observer: ``inplay``, ``unact`` (per side: units in play, not yet activated),
-    ``lost`` (per side: units that count as lost) and ``near`` (per side, per objective: units holding it)."""
+    ``lost`` (per side: units that count as lost), ``near`` (per side, per objective: units holding it) and
+    ``totals_changed`` (set when ``lost`` or ``near`` changed; the objectives piece clears it)."""
 
     name = "units"
     shape = (2 * MAX_UNITS, UF)
@@ -146,6 +147,7 @@ class UnitsPiece(Piece):
         self._contrib = [None] * n
         obs.inplay, obs.unact, obs.lost = [0, 0], [0, 0], [0, 0]
         obs.near = [[0] * len(g.objectives), [0] * len(g.objectives)]
+        obs.totals_changed = True
         self._vkeys = [None] * n  # per slot (x, y, in play, hidden enemy): the visibility key
         self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
         self._active_written = -1  # the uid whose "active" flag is set in the buffer
@@ -228,6 +230,7 @@ class UnitsPiece(Piece):
         count = self._count
         zero_row = _ZERO_ROW
         vis_changed = False
+        totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
             if enemy and u.hidden:  # a hidden enemy unit: an empty row (only its marker shows)
                 if cache[j] != "hidden":
@@ -297,9 +300,13 @@ class UnitsPiece(Piece):
                     count(obs, old, -1)
                 count(obs, c, 1)
                 contrib[j] = c
+                if old is None or old[1] != c[1] or old[3] != c[3] or old[4] != c[4]:
+                    totals_changed = True  # in play, objectives held or lost: the objectives piece rewrites
             if vkeys[j] != vk:
                 vkeys[j] = vk
                 vis_changed = True
+        if totals_changed:
+            obs.totals_changed = True
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
@@ -351,6 +358,9 @@ class ObjectivesPiece(Piece):
             buf[o + _O_VP] = min(vp / 5.0, 1.0)
 
     def write(self, obs, b, off):
+        if not obs.totals_changed:
+            return  # who holds what and the victory points are as written last time
+        obs.totals_changed = False
         me = obs.side
         lost = obs.lost
         near0 = [n > 0 for n in obs.near[0]]
