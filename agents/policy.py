@@ -5,8 +5,9 @@ SECURITY: a model file is a ZIP that stable-baselines3 loads with ``pickle`` (cl
 ``torch.load``: loading it can run arbitrary code.  Load only model files you trust (your own
 training runs, the shipped ``ppo``).  Never load a model file from an untrusted source.
 
-The agent observes the game from its own side exactly as ``Dustup-v0`` does (the same
-:class:`dustup_env.observation.Observer`: only what its side may know), masks the logits to the legal options and plays the arg-max: deterministic (tournaments are
+The agent observes the game from its own side exactly as ``Dustup-v0`` does (``DustupEnv.attach``: the
+shared observer, only what its side may know), masks the logits to the legal options and plays the
+arg-max: deterministic (tournaments are
 reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
 (path and modification time), so building an agent per game (as tournaments do) is cheap.
 
@@ -109,28 +110,23 @@ class PolicyAgent(Agent):
             self.name = name
         self.model = load_model(path)
         self._policy = self.model.policy
-        self._observers: dict = {}  # side -> Observer (the same observation Dustup-v0 gives a learner)
-        from dustup_env.codec import ActionCodec
+        self._views: dict = {}
 
-        self._codec = ActionCodec()
+    def _view(self, game, side: int):
+        v = self._views.get(side)
+        if v is None:
+            from dustup_env.env import DustupEnv
 
-    def _observer(self, game, side: int):
-        ob = self._observers.get(side)
-        if ob is None:
-            from dustup_env.observation import Observer
-
-            ob = self._observers[side] = Observer()
-        if ob.game is not game:
-            from dustup_env.env import check_fits
-
-            check_fits(game)
-        return ob
+            v = self._views[side] = DustupEnv(scenario="default", opponent=_never)
+        if v.game is not game or v.learner != side:
+            v.attach(game, side)
+        return v
 
     def logits(self, game, side: int) -> np.ndarray:
         """Raw action logits of the policy for ``side``'s view of ``game``."""
         import torch
 
-        obs = self._observer(game, side).observation(game, side)
+        obs = self._view(game, side).observe()
         pol = self._policy
         with torch.inference_mode():
             t = torch.as_tensor(obs).unsqueeze(0)
@@ -140,10 +136,15 @@ class PolicyAgent(Agent):
 
     def choose(self, game, decision):
         side = decision.side
-        mask = self._codec.mask(game, decision)
+        v = self._view(game, side)
+        mask = v.action_masks()
         logits = self.logits(game, side)
         a = int(np.argmax(np.where(mask, logits, -np.inf)))
-        return self._codec.decode(game, side, a, decision.kind)
+        return v.codec.decode(game, side, a, decision.kind)
+
+
+def _never(game, decision):  # the views never step, so their opponent is never asked
+    raise RuntimeError("a policy view does not play opponents")
 
 
 def shipped_agent(seed: int = 0) -> PolicyAgent:
