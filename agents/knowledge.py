@@ -22,18 +22,15 @@ import weakref
 
 
 # ---------------------------------------------------------------------------------------------- engine names
-# Every engine name the bots read, in one place (the kernel is giving public names to what other modules
-# call: the public name when the engine has it, the older private one otherwise).
+# Every engine name the bots read, in one place.
 def enemy_units(game, side: int):
     """The enemy units ``side`` knows of (in play, not hidden)."""
-    f = getattr(game, "enemy_units", None) or game._enemy_units
-    return f(side)
+    return game.enemy_units(side)
 
 
 def home_point(game, u) -> tuple[float, float]:
     """The point of ``u``'s home edge straight behind it."""
-    f = getattr(game, "home_point", None) or game._home_point
-    return f(u)
+    return game.home_point(u)
 
 
 def assault_frames(game) -> list:

@@ -35,7 +35,7 @@ import numpy as np
 from .codec import MAX_MARKERS, MAX_UNITS, side_flips
 from .rules.kernel.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
-from .rules.kernel.game import OBJECTIVE_RADIUS
+from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 MAX_OBJECTIVES = 6
 GRID_W, GRID_H = 12, 8
