@@ -377,8 +377,19 @@ def test_opponent_kinds():
         env = DustupEnv(scenario="skirmish", opponent=opp)
         env.reset(seed=1)
         env.step(int(np.flatnonzero(env.action_masks())[0]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown agent 'no-such-agent'"):
         DustupEnv(opponent="no-such-agent")
+    made = []
+
+    def factory(name, seed=0):  # the env takes an opponent factory (default: dustup_env.agent_registry)
+        made.append((name, seed))
+        return make_agent("easy", seed=seed)
+
+    env = DustupEnv(scenario="skirmish", opponent="my-bot", make_agent=factory)
+    env.reset(seed=2)
+    assert made == [("my-bot", 0)] and env._opponent_agent.name == "easy"
+    with pytest.raises(TypeError, match="opponent must be"):
+        DustupEnv(opponent=3)
     with pytest.raises(ValueError):
         DustupEnv(learner_side=2)
 
