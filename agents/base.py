@@ -50,13 +50,8 @@ class GuardedAgent(Agent):
         return default_option(decision)
 
 
-def _load_builtin() -> None:
-    """Import the built-in agent modules: they register themselves (also without installed entry points)."""
-    from . import ladder, policy, scripted  # noqa: F401
-
-
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """Build an agent from a name such as ``random`` or ``scripted``, ``policy:PATH`` (a trained model:
-    trusted files only, loading runs pickle) or ``ppo`` (the shipped trained policy)."""
-    _load_builtin()
+    trusted files only, loading runs pickle) or ``ppo`` (the shipped trained policy).  The built-in agents are
+    registered when the ``agents`` package is imported."""
     return _registry_make_agent(spec, seed=seed)
