@@ -169,7 +169,7 @@ class UnitsPiece(Piece):
             self._pairs = {}
         pairs = self._pairs  # own uid * 1024 + enemy uid -> (ox, oy, ex, ey, visible): most pairs did not move
         sight = bf.sight
-        cached = bf._sight_cache.get  # peek both directions first (the engine queries firer -> target)
+        cached = bf.sight_cache.get  # peek both directions first (the engine queries firer -> target)
         vis = {}
         for o in mine:
             ox, oy = o.x, o.y
@@ -220,8 +220,8 @@ class UnitsPiece(Piece):
         flip = obs.flip
         active = g.active if g.phase == "action" else -1
         objs = g.objectives
-        cell_of = bf._cell
-        conceal_t, cover_t = bf._conceal, bf._cover
+        cell_of = bf.cell
+        conceal_t, cover_t = bf.conceal_table, bf.cover_table
         r2 = OBJECTIVE_RADIUS * OBJECTIVE_RADIUS
         if len(self._unit_slots) != len(g.side_units[0]) + len(g.side_units[1]):
             self._slots(obs, b)  # a detachment joined the game

@@ -401,9 +401,9 @@ def test_vectorised_move_options_equal_the_point_by_point_rule():
 
 def _reference_move_path(bf, unit, px, py, points, enemy_figs, col):
     """move_path as first written (every step: bf.move_cost, bf.obstacle_crossing_cost, bf.on_table and
-    _too_close over all the enemy figures): the optimised walk must end at exactly the same point."""
+    too_close over all the enemy figures): the optimised walk must end at exactly the same point."""
     from dustup_env.rules.kernel.entities import KILLED
-    from dustup_env.rules.unit_actions.move_action import STEP, _too_close
+    from dustup_env.rules.unit_actions.move_action import STEP, too_close
 
     x0, y0 = unit.x, unit.y
     dx, dy = px - x0, py - y0
@@ -428,10 +428,10 @@ def _reference_move_path(bf, unit, px, py, points, enemy_figs, col):
                 part = (points - spent) / c
                 if part > 1e-6:
                     qx, qy = x + ux * part, y + uy * part
-                    if not _too_close(offsets, qx, qy, enemy_figs):
+                    if not too_close(offsets, qx, qy, enemy_figs):
                         x, y = qx, qy
             break
-        if not bf.on_table(nx, ny) or _too_close(offsets, nx, ny, enemy_figs):
+        if not bf.on_table(nx, ny) or too_close(offsets, nx, ny, enemy_figs):
             break
         x, y = nx, ny
         spent += need

@@ -70,7 +70,10 @@ class Sight:
 
 
 class Battlefield:
-    """Static terrain of one scenario; shared (never copied) between clones of a game."""
+    """Static terrain of one scenario; shared (never copied) between clones of a game.  The dynamic features a
+    game adds (smoke, wrecks, ...) are seen through :class:`.terrain.DynamicBattlefield`."""
+
+    dynamic = False
 
     def __init__(self, scenario: dict):
         t = scenario["table"]
@@ -83,12 +86,12 @@ class Battlefield:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
         self.obstacles = []  # (type, name, linestring, cost, segments)
-        self._obstacle_segs = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
+        self.obstacle_segments = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
         for f in scenario.get("obstacles", []):
             ls = LineString(f["line"])
             segs = list(zip(f["line"][:-1], f["line"][1:]))
             for (ax, ay), (bx, by) in segs:
-                self._obstacle_segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
+                self.obstacle_segments.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
         # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
@@ -102,7 +105,7 @@ class Battlefield:
         self.nx = int(math.ceil(self.width / RES))
         self.ny = int(math.ceil(self.height / RES))
         self._build_raster()
-        self._sight_cache: dict[tuple, Sight] = {}
+        self.sight_cache: dict[tuple, Sight] = {}
         self._core_cache: dict[tuple, Sight] = {}
         self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
 
@@ -119,20 +122,21 @@ class Battlefield:
             grid[inside] = TERRAIN_INDEX[ty]
         self.grid = grid.tolist()  # list of lists: faster scalar access than numpy
         names = list(TERRAIN_TYPES)
-        self._cost = [[TERRAIN_TYPES[n][0] for n in names], [TERRAIN_TYPES[n][1] for n in names]]
+        self.cost_table = [[TERRAIN_TYPES[n][0] for n in names], [TERRAIN_TYPES[n][1] for n in names]]
         water = names.index("open_water")
         for col in (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, WADING_POWER_ARMOUR):
-            costs = list(self._cost[1 if col != AMPHIBIOUS else 0])
+            costs = list(self.cost_table[1 if col != AMPHIBIOUS else 0])
             costs[water] = OPEN_WATER_COST[col]
-            self._cost.append(costs)
-        self._conceal = [TERRAIN_TYPES[n][3] for n in names]
-        self._cover = [TERRAIN_TYPES[n][4] for n in names]
+            self.cost_table.append(costs)
+        self.conceal_table = [TERRAIN_TYPES[n][3] for n in names]
+        self.cover_table = [TERRAIN_TYPES[n][4] for n in names]
         self.type_names = names
 
     def terrain_at(self, x: float, y: float) -> str:
-        return self.type_names[self._cell(x, y)]
+        return self.type_names[self.cell(x, y)]
 
-    def _cell(self, x: float, y: float) -> int:
+    def cell(self, x: float, y: float) -> int:
+        """The terrain type index of the raster cell at (x, y) (0, open, off the table)."""
         i = int(y / RES)
         j = int(x / RES)
         if i < 0 or j < 0 or i >= self.ny or j >= self.nx:
@@ -146,18 +150,18 @@ class Battlefield:
         """Movement points per inch at a point (None = impassable).  ``power_armour``: the movement column
         (``Unit.terrain_column``: infantry, power armour, amphibious, amphibious power armour, power armour
         wading); False / True select the text's two columns."""
-        return self._cost[power_armour][self._cell(x, y)]
+        return self.cost_table[power_armour][self.cell(x, y)]
 
     def conceals(self, x: float, y: float) -> bool:
-        return self._conceal[self._cell(x, y)]
+        return self.conceal_table[self.cell(x, y)]
 
     def cover_at(self, x: float, y: float) -> int:
-        return self._cover[self._cell(x, y)]
+        return self.cover_table[self.cell(x, y)]
 
     def in_cover(self, x: float, y: float) -> bool:
         """'In cover' for the confidence restrictions: concealing or protective terrain."""
-        c = self._cell(x, y)
-        return self._conceal[c] or self._cover[c] > 0
+        c = self.cell(x, y)
+        return self.conceal_table[c] or self.cover_table[c] > 0
 
     def cover_points(self) -> list[tuple[float, float]]:
         """Points every 2" that are in cover (candidate destinations for withdrawals)."""
@@ -177,7 +181,7 @@ class Battlefield:
 
     def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float, segs=None) -> float:
         """Extra movement points to cross obstacles on the segment (each obstacle segment crossed).  ``segs``:
-        a subset of ``_obstacle_segs`` (in order) known to hold every segment that can be crossed."""
+        a subset of ``obstacle_segments`` (in order) known to hold every segment that can be crossed."""
         total = 0.0
         if x0 < x1:
             lox, hix = x0, x1
@@ -187,7 +191,7 @@ class Battlefield:
             loy, hiy = y0, y1
         else:
             loy, hiy = y1, y0
-        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in (self._obstacle_segs if segs is None else segs):
+        for minx, maxx, miny, maxy, ax, ay, bx, by, cost in (self.obstacle_segments if segs is None else segs):
             if maxx < lox or minx > hix or maxy < loy or miny > hiy:
                 continue
             if _segments_cross(x0, y0, x1, y1, ax, ay, bx, by):
@@ -198,10 +202,10 @@ class Battlefield:
     def sight(self, ax: float, ay: float, bx: float, by: float) -> Sight:
         """Line of sight from leader A to leader B, with concealment/cover from the line itself."""
         key = (ax, ay, bx, by)
-        s = self._sight_cache.get(key)
+        s = self.sight_cache.get(key)
         if s is None:
-            if len(self._sight_cache) > 200_000:
-                self._sight_cache.clear()
+            if len(self.sight_cache) > 200_000:
+                self.sight_cache.clear()
                 self._core_cache.clear()
             # the terrain part is symmetric: computed once per unordered pair of points
             ck = key if (ax, ay) <= (bx, by) else (bx, by, ax, ay)
@@ -214,7 +218,7 @@ class Battlefield:
                 s = self._obstacle_sight(ax, ay, bx, by, core.concealed)
             else:
                 s = core
-            self._sight_cache[key] = s
+            self.sight_cache[key] = s
         return s
 
     def _terrain_sight(self, ax, ay, bx, by) -> Sight:

@@ -47,8 +47,8 @@ class Game:
     """One game of Dustup."""
 
     standard_rules: tuple = ()  # the catalogue's rules, in order (set by dustup_env.rules.catalogue)
-    __slots__ = STATE + ("source_scenario", "scenario", "options", "seed", "bf", "objectives", "turn_limit",
-                         "home_edges", "side_names", "rules", "cache", "__weakref__")
+    __slots__ = STATE + ("source_scenario", "scenario", "options", "seed", "battlefield", "objectives",
+                         "turn_limit", "home_edges", "side_names", "rules", "cache", "__weakref__")
 
     def __init__(self, scenario="default", seed: int = 0, options: dict | None = None,
                  dice: DiceSource | None = None, rules=()):
@@ -89,7 +89,8 @@ class Game:
         self.options = MappingProxyType(opts)
         self.scenario = to_rules_units(self.source_scenario, opts["measure"])  # centimetres for inches (RN-358)
         self.rules = rules if isinstance(rules, RuleSet) else rule_set(candidates, self.scenario, opts)
-        self.bf: Battlefield = battlefield(self.scenario)
+        self.battlefield: Battlefield = battlefield(self.scenario)  # static, shared
+        self.bf = self.battlefield  # what the rules consult (with the dynamic terrain over it: kernel.terrain)
         self.home_edges = tuple(s["home_edge"] for s in self.scenario["sides"])
         self.side_names = tuple(s["name"] for s in self.scenario["sides"])
         self.objectives = [(o["name"], float(o["position"][0]), float(o["position"][1]), int(o["vp"]))
@@ -498,7 +499,7 @@ class Game:
         ``log=False``: the copy starts with an empty event log and history (for search: faster; its saves and
         filtered logs cover only what it plays itself).  ``reseed``: the copy rolls fresh dice from that seed."""
         g = Game.__new__(Game)
-        for name in ("source_scenario", "scenario", "options", "seed", "bf", "objectives", "turn_limit",
+        for name in ("source_scenario", "scenario", "options", "seed", "battlefield", "objectives", "turn_limit",
                      "home_edges", "side_names", "rules"):
             setattr(g, name, getattr(self, name))
         copy_state(self, g, log, reseed)

@@ -29,6 +29,7 @@ from .dice import SeededDice
 from .entities import Figure, Unit, unit_dict
 from .errors import DustupError, GameOverError, IllegalOptionError, SaveFormatError
 from .events import event_from_dict
+from .terrain import refresh
 
 SAVE_FORMAT = "dustup-save"
 STATE_FORMAT = "dustup-state"
@@ -229,6 +230,7 @@ def from_snapshot(cls, d: dict, rules=()):
         g.stack = [Frame(**f) for f in st["stack"]]
         g.winner, g.vp, g.end_reason = st["winner"], tuple(st["vp"]), st["end_reason"]
         g.markers, g.extra, g.terrain = st["markers"], st["extra"], st["terrain"]
+        refresh(g)
         g.dice = SeededDice(g.seed)
         g.dice.setstate(st["dice"])
         g.events_base = int(st["events_base"])

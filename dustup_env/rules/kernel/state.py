@@ -18,6 +18,7 @@ from .entities import Unit
 STATE = (
     "units",  # list[Unit]: every unit, indexed by uid (detachments are appended)
     "side_units",  # ([uids of side 0], [uids of side 1])
+    "bf",  # what the rules consult: the static battlefield, or seen through the dynamic terrain (kernel.terrain)
     "turn", "phase", "current", "initiative_winner",  # the turn sequence
     "stack",  # list[Frame]: the decision stack (activations and procedures)
     "winner", "vp", "end_reason",  # the end of the game
@@ -107,6 +108,7 @@ def copy_state(src, dst, log: bool = True, reseed: int | None = None) -> None:
     dst.markers = [dict(m) for m in src.markers]
     dst.extra = plain_copy(src.extra) if src.extra else {}
     dst.terrain = [plain_copy(t) for t in src.terrain]
+    dst.bf = src.bf  # immutable: the copy's next change of the terrain makes its own
     dst.dice = copy_dice(src.dice, reseed)
     dst._decision = src._decision  # the options do not depend on the dice
     dst._enemy_memo = None

@@ -44,7 +44,7 @@ from ..kernel.events import Event, LeaderLost, Moved, RoutedOff, event
 from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
     TREATED, WOUNDED, Unit)
 from ..morale.morale import confidence_test
-from .move_action import STEP, TWO_INCH, move_path, reform
+from .move_action import STEP, TWO_INCH, move_path, reform, step_hook, too_close
 from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Option, Rule
 from ..kernel.decisions import Decision, Frame
@@ -254,10 +254,10 @@ def _offsets(u: Unit):
     return [(f.dx - lf.dx, f.dy - lf.dy) for f in u.figures if f.status != KILLED]
 
 
-def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int):
+def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int, step=None):
     """Walk the leader toward the target's leader with ``points`` movement points (terrain and obstacle
     costs).  Returns ``(x, y, reached)``; reached when a figure comes within CONTACT of a target figure.
-    Other enemy figures still stop the walk at 2".  Contact across an obstacle lying between the point of
+    Other enemy figures still stop the walk at 2"; ``reached`` is None if a ``move_step`` hook stopped it.  Contact across an obstacle lying between the point of
     contact and the defender (e.g. a wall right in front of it) must still pay that obstacle's crossing
     cost: "If defenders are behind some form of obstacle ... the attacker must roll enough movement to
     cover the movement cost of crossing the obstacle" (RN-209)."""
@@ -278,7 +278,6 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
     ux, uy = (tx - x) / dist, (ty - y) / dist
     spent = travelled = 0.0
     cost_fn = bf.move_cost
-    from .move_action import _too_close
     while travelled < dist - 1e-9:
         seg = min(STEP, dist - travelled)
         nx, ny = x + ux * seg, y + uy * seg
@@ -292,11 +291,13 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
                 part = (points - spent) / c
                 qx, qy = x + ux * part, y + uy * part
                 if part > 1e-6 and _gap_at(offs, qx, qy, tfigs) <= CONTACT + 1e-9 \
-                        and not _too_close(offs, qx, qy, other_figs) and affordable(qx, qy, points):
+                        and not too_close(offs, qx, qy, other_figs) and affordable(qx, qy, points):
                     return qx, qy, True
             return x, y, False
-        if not bf.on_table(nx, ny) or _too_close(offs, nx, ny, other_figs):
+        if not bf.on_table(nx, ny) or too_close(offs, nx, ny, other_figs):
             return x, y, False
+        if step is not None and step(x, y, nx, ny):  # stopped on the way (the rule set's move_step)
+            return nx, ny, None
         x, y = nx, ny
         spent += need
         travelled += seg
@@ -313,9 +314,12 @@ def contact_move(game, u, t, die: str):
     roll = game.dice.roll(die)
     points = 2.0 * roll
     start = (u.x, u.y)
-    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
-    if not reached:
-        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
+    step = step_hook(game, u)
+    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column, step)
+    if reached is None:  # stopped on the way
+        reached = False
+    elif not reached:
+        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column, step)
     _arrive(u, x, y, start)
     return roll, points, start, reached
 
@@ -395,7 +399,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     points = 2.0 * roll
     start = (u.x, u.y)
     x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
-                     u.terrain_column)
+                     u.terrain_column, step_hook(game, u))
     _arrive(u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
     if u.confidence == ROUTED:

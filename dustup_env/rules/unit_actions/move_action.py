@@ -32,7 +32,7 @@ def nominated_point(unit: Unit, d: int, k: int) -> tuple[float, float]:
     return unit.x + vx * dist, unit.y + vy * dist
 
 
-def _too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) -> bool:
+def too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) -> bool:
     for fx, fy in enemy_figs:
         ddx, ddy = fx - x, fy - y
         if ddx * ddx + ddy * ddy > 144.0:  # cheap reject: offsets are < 6" + 2"
@@ -44,11 +44,13 @@ def _too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) ->
     return False
 
 
-def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: int = 0):
+def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: int = 0, step=None):
     """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point.
 
     ``power_armour``: the unit's movement column (``Unit.terrain_column``; a bool still selects the
-    infantry or power-armour column)."""
+    infantry or power-armour column).  ``step(x0, y0, x1, y1)``: called after each step of the walk (0.5" or
+    less), True stops the mover where it is (a mine, a command-detonated charge: the rule set's
+    ``move_step`` point, :func:`step_hook`)."""
     x0, y0 = unit.x, unit.y
     dx, dy = px - x0, py - y0
     dist = math.hypot(dx, dy)
@@ -58,7 +60,7 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     lf = unit.figures[unit.leader]
     offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
     if enemy_figs:
-        # _too_close at a point of the path only looks at figures within 12" of it (its cheap reject) that are
+        # too_close at a point of the path only looks at figures within 12" of it (its cheap reject) that are
         # within 2" of one of ours (so within the largest offset + 2" of the leader): keep the figures that close
         # to the segment walked (a margin past the rounding of the steps); the answers are the same.  (Those are
         # all within dist + 14" of the start on each axis, the bound this walk used before.)
@@ -83,20 +85,24 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     x, y = x0, y0
     # bf.move_cost inlined (the same arithmetic) on the terrain raster of this movement column; the obstacle
     # crossing cost over only the obstacle segments whose bounding box meets the whole path's
-    costs = bf._cost[power_armour]
+    dynamic = bf.move_cost if bf.dynamic else None  # dynamic terrain: ask the layered battlefield
+    costs = bf.cost_table[power_armour]
     grid, gnx, gny = bf.grid, bf.nx, bf.ny
     width, height = bf.width, bf.height
     segs = None
     if bf.obstacles:
         lox, hix = (x0 - 1e-6, px + 1e-6) if x0 < px else (px - 1e-6, x0 + 1e-6)  # a margin past the rounding
         loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
-        segs = [sg for sg in bf._obstacle_segs if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
+        segs = [sg for sg in bf.obstacle_segments if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
     while travelled < dist - 1e-9:
         seg = min(STEP, dist - travelled)
         nx, ny = x + ux * seg, y + uy * seg
         mx, my = x + ux * seg * 0.5, y + uy * seg * 0.5
-        gi, gj = int(my / RES), int(mx / RES)
-        c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
+        if dynamic is None:
+            gi, gj = int(my / RES), int(mx / RES)
+            c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
+        else:
+            c = dynamic(mx, my, power_armour)
         if c is None:
             break
         extra = bf.obstacle_crossing_cost(x, y, nx, ny, segs) if segs else 0.0
@@ -107,15 +113,36 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
                 part = (points - spent) / c
                 if part > 1e-6:
                     qx, qy = x + ux * part, y + uy * part
-                    if not _too_close(offsets, qx, qy, enemy_figs):
+                    if not too_close(offsets, qx, qy, enemy_figs):
+                        if step is not None:
+                            step(x, y, qx, qy)
                         x, y = qx, qy
             break
-        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or _too_close(offsets, nx, ny, enemy_figs):
+        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or too_close(offsets, nx, ny, enemy_figs):
+            break
+        if step is not None and step(x, y, nx, ny):
+            x, y = nx, ny
             break
         x, y = nx, ny
         spent += need
         travelled += seg
     return x, y
+
+
+def step_hook(game, u: Unit):
+    """The rule set's ``move_step`` hooks for ``u``'s walk (None when the rule set has none: no cost)."""
+    hooks = game.rules.move_step
+    if not hooks:
+        return None
+
+    def step(x0, y0, x1, y1) -> bool:
+        stop = False
+        for h in hooks:
+            if h(game, u, x0, y0, x1, y1):
+                stop = True
+        return stop
+
+    return step
 
 
 def reform(unit: Unit) -> None:
@@ -150,9 +177,18 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
     opts = cache[key] = []
     w, h = bf.width, bf.height
     x, y = u.x, u.y
-    costs = bf._cost[col]  # bf.move_cost(px, py, col) with bf._cell inlined (the hottest loop of the options)
-    grid, nx, ny = bf.grid, bf.nx, bf.ny
     append = opts.append
+    if bf.dynamic:  # dynamic terrain: ask the layered battlefield
+        for ox, oy, opt in _MOVE_STEPS:
+            px, py = x + ox, y + oy
+            if px < 0.0 or py < 0.0 or px > w or py > h or bf.move_cost(px, py, col) is None:
+                continue
+            if broken and not bf.in_cover(px, py):
+                continue
+            append(opt)
+        return opts
+    costs = bf.cost_table[col]  # bf.move_cost(px, py, col) with bf.cell inlined (the hottest loop of the options)
+    grid, nx, ny = bf.grid, bf.nx, bf.ny
     for ox, oy, opt in _MOVE_STEPS:  # (vx * dist, vy * dist, option) in option order
         px, py = x + ox, y + oy
         if px < 0.0 or py < 0.0 or px > w or py > h:
@@ -235,7 +271,7 @@ def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
     blockers = enemy_figures(game, u)
     for hook in game.rules.move_blockers:
         blockers.extend(hook(game, u))
-    x, y = move_path(game.bf, u, px, py, points, blockers, u.terrain_column)
+    x, y = move_path(game.bf, u, px, py, points, blockers, u.terrain_column, step_hook(game, u))
     was_disorganised = u.disorganised()
     u.x, u.y = x, y
     if withdraw:
