@@ -1,9 +1,11 @@
 """ActionCodec: engine option tuples <-> flat ``Discrete(N)`` action indices.
 
 The layout is FIXED (independent of the game state and of the scenario, given ``MAX_UNITS`` and
-``MAX_MARKERS``).  It is declared as a list of option *families* (:data:`FAMILIES`): each family is
-an option name and the kinds of its arguments; its block of indices is the product of the argument
-sizes.  Argument kinds:
+``MAX_MARKERS``).  It is made of the option *families* the rules declare (``Rule.families``, each a
+:class:`~dustup_env.rules.kernel.ruleset.Family`: an option name, the kinds of its arguments and its
+``order``, its place in the layout): the kernel's (first, second, activate) and those of every rule of
+the standard catalogue, in order.  Each family's block of indices is the product of its argument sizes.
+Argument kinds:
 
 =========  ======================================================================================
 ``own``    a unit of the acting side: slot = position of the uid in ``game.side_units[side]``
@@ -12,14 +14,16 @@ sizes.  Argument kinds:
 ``dist``   an index into ``move_action.DISTANCES``
 ``mode``   a fire mode name from ``shoot_action.FIRE_MODES``
 ``marker`` a hidden-unit marker: slot = index in ``game.markers`` (``MAX_MARKERS`` slots)
+``point``  a place on the table: one of the cells of ``measurement.POINT_GRID`` (mirrored for a flipped
+           side); the option carries the cell's centre as two numbers, x then y
+           (``measurement.grid_points``), so a rule that offers places offers those points
 a tuple    an enumeration of literal values (e.g. the reorganise tasks)
 =========  ======================================================================================
 
-Index 0 is shared: ``("pass",)`` in activate decisions, ``("end",)`` otherwise.  The first 159
-indices (the firefight vocabulary) are unchanged; the close assault, command, detachment, medical,
-detection and initiative options follow, then the assault and casualty group (326..355) and the shooting
-and reorganise group (356..475)
-(see ``docs/observation.md`` and ``action_name``).  Families are only ever appended.
+Index 0 is shared: ``("pass",)`` in activate decisions, ``("end",)`` otherwise.  Families are only ever
+appended (a new family takes the next ``order``), so every index keeps its meaning for trained policies
+(see ``docs/observation.md`` and ``action_name``).  A game whose rule set adds families of its own (a rule
+outside the catalogue) gets a :class:`Layout` of its own: ``ActionCodec(Layout.of(rules))``.
 
 Mirroring: every side sees its home edge at the bottom.  A side whose home edge is ``north`` (and,
 for west/east scenarios, side 1) sees the table flipped vertically (``y -> height - y``).  Move
@@ -33,87 +37,152 @@ import itertools
 
 import numpy as np
 
-from .rules import IllegalOptionError
+from .rules import Game, IllegalOptionError
+from .rules.kernel import game as _kernel
+from .rules.kernel.measurement import POINT_GRID, grid_points
 from .rules.unit_actions.move_action import DIRECTIONS, DISTANCES
-from .rules.unit_actions.reorganise_placement import FORMATIONS
-from .rules.unit_actions.shoot_action import FIRE_MODES, SUPPORT_SLOTS, THROWS
+from .rules.unit_actions.shoot_action import FIRE_MODES
 
 MAX_UNITS = 12
 MAX_MARKERS = 24
 N_DIST = len(DISTANCES)
 N_MODES = len(FIRE_MODES)
-REORGANISE = ("conceal", "reveal", "rearrange", "leader")
-REORGANISE_MORE = ("column", "tactical", "mount", "dismount", "extract", "assume_command", "task")
-DETACH = ("half", "support", "scout")
-REORGANISE_CASUALTY = ("recover_wounded", "hide")  # the assault and casualty group: more reorganise actions
-
-# (name, argument kinds); "end"/"pass" is index 0 and not listed.
-FAMILIES: tuple = (
-    ("first", ()), ("second", ()),
-    ("activate", ("own",)),
-    ("prop", ()), ("unprop", ()), ("recover", ()), ("withdraw", ()),
-    ("reorganise", (REORGANISE,)),
-    ("move", ("dir", "dist")),
-    ("shoot", ("enemy", "mode")),
-    # --- the rest of infantry Dustup ---------------------------------------------------------
-    ("reorganise", (REORGANISE_MORE,)),
-    ("assault", ("enemy",)),            # Assault Action: declare a close assault on an enemy unit
-    ("stand", ()),                      # the defender stands and takes the courage test
-    ("occupy", ()),                     # the attacker occupies the withdrawn defender's position (house: either side)
-    ("contact", ()),                    # the attacker (first or second move) attempts to contact
-    ("halt", ()),                       # the attacker gives up the second move to contact (house: no occupy/pursuit)
-    ("fire", ("mode",)),                # final defensive fire with these weapons
-    ("hold_fire", ()),                  # no final defensive fire
-    ("resolve", ("enemy",)),            # which pairing of a multiple-unit combat is resolved next
-    ("order", ("own",)),                # Order Action: (re)activate a subordinate
-    ("rally", ("own",)),                # Rally Action
-    ("combined_assault", ("enemy",)),   # a commander orders two subordinates to assault this unit
-    ("choose", ("own",)),               # pick a unit of one's own (e.g. the units of a combined assault)
-    ("detach", (DETACH,)),              # Detach Element Action
-    ("activate_detachment", ("own",)),  # the parent's leader activates its detachment
-    ("regroup", ("own",)),              # Regroup Action with this unit
-    ("treat", ("own",)),                # Medical Treatment Action on this unit
-    ("detect", ("marker",)),            # Detect Action on a hidden-unit marker
-    ("panic_test", ()),                 # a panicking unit's activation: both actions test
-    ("seize", ("own",)),                # Seize the Initiative: activate this unit out of sequence
-    ("decline", ()),                    # do not seize the initiative
-    # --- assaults and casualties -------------------------------------------------------------
-    ("add_defender", ("enemy",)),       # assault declaration: add another defender to the same assault
-    ("defenders_chosen", ()),           # assault declaration / follow-up: no more units to add
-    ("follow", ("enemy",)),             # several defenders withdrew: continue the assault on this one (house: pursue)
-    ("split_special", ()),              # Special Close Combat Weapons: their figures fight as a detachment
-    ("no_split", ()),                   # ... or stay in the unit's strike pool (the unit's impact)
-    ("abandon", ()),                    # Moving Casualties: leave the unit's wounded where they lie
-    ("reorganise", (REORGANISE_CASUALTY,)),  # pick up wounded left on the table; become hidden again
-    # --- shooting and reorganising ---------------------------------------------------------
-    ("shoot_weapon", ("enemy", tuple(range(SUPPORT_SLOTS)))),  # fire the unit's k-th support-weapon figure alone
-    ("throw", ("enemy", THROWS)),       # grenades thrown singly: one thrower and the rest, one alone, a specialist one
-    ("reorganise", (("place",),)),      # Reorganise Action: place the figures (the leader, then the formation)
-    ("stay", ()),                       # placement: the leader stays where it is
-    ("shift", ("dir",)),                # placement: the leader moves 2" in this direction (mirrored like moves)
-    ("formation", (FORMATIONS,)),       # placement: the figures take this formation around the leader
-    ("evacuate", ()),                   # Casualty Evacuation: a detachment carries its wounded off its home edge
-    ("inbound", ("own",)),              # The Inbound Chart: move this reinforcement's counter one box (activate decision)
-)
+N_POINTS = POINT_GRID[0] * POINT_GRID[1]
+SLOT_KINDS = ("own", "enemy", "marker", "point")  # argument kinds whose slot maps to a per-game value
 
 _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,
-         "marker": MAX_MARKERS}
+         "marker": MAX_MARKERS, "point": N_POINTS}
 
 
-def _arg_size(kind) -> int:
+def arg_size(kind) -> int:
+    """The number of values of an argument kind (a tuple: its length)."""
     return len(kind) if isinstance(kind, tuple) else _SIZE[kind]
 
 
-# block start of each family (a family name may have several blocks, e.g. "reorganise")
-_BLOCKS: list = []  # (start, name, kinds, size)
-_n = 1
-for _name, _kinds in FAMILIES:
-    _size = 1
-    for _k in _kinds:
-        _size *= _arg_size(_k)
-    _BLOCKS.append((_n, _name, _kinds, _size))
-    _n += _size
-N_ACTIONS = _n
+def rule_families(rules) -> tuple:
+    """The kernel's families and those of ``rules``, in layout order (each name/arguments once)."""
+    seen, out = {}, []
+    for f in list(_kernel.FAMILIES) + [f for r in rules for f in r.families]:
+        key = (f.name, f.args)
+        if key in seen:
+            if seen[key] != f.order:
+                raise ValueError(f"option family {f.name} {f.args} is declared with two orders")
+            continue
+        seen[key] = f.order
+        out.append(f)
+    out.sort(key=lambda f: f.order)
+    orders = [f.order for f in out]
+    if len(set(orders)) != len(orders):
+        raise ValueError(f"two option families share an order: {orders}")
+    return tuple(out)
+
+
+class Layout:
+    """The blocks of indices of a list of families (see the module docstring)."""
+
+    def __init__(self, families):
+        self.families = tuple(families)
+        self.blocks: list = []  # (start, name, kinds, size); a name may have several blocks
+        n = 1
+        for f in self.families:
+            size = 1
+            for k in f.args:
+                size *= arg_size(k)
+            self.blocks.append((n, f.name, f.args, size))
+            n += size
+        self.n = n
+        self._full: dict = {}
+        self._deltas: dict = {}
+
+    @classmethod
+    def of(cls, rules) -> "Layout":
+        return cls(rule_families(rules))
+
+    def full_template(self, flip: bool) -> list:
+        """Every option of the layout at the maximum counts as (name, argspec, index, need), unit ids, markers and
+        points left as slots; ``need`` = the (own, enemy, marker) counts the entry needs (its highest slot + 1 per
+        kind).  Built once per mirroring; a layout's entries are those whose ``need`` its counts meet."""
+        t = self._full.get(flip)
+        if t is not None:
+            return t
+        t = []
+        for start, name, kinds, size in self.blocks:
+            if not kinds:
+                t.append((name, (), start, (0, 0, 0)))
+                continue
+            axes = []
+            for k in kinds:
+                if isinstance(k, tuple):
+                    axes.append([(slot, (None, v)) for slot, v in enumerate(k)])
+                elif k in SLOT_KINDS:
+                    axes.append([(slot, (k, slot)) for slot in range(arg_size(k))])
+                elif k == "mode":
+                    axes.append([(slot, (None, v)) for slot, v in enumerate(FIRE_MODES)])
+                else:  # dir, dist: the value is the slot
+                    axes.append([(slot, (None, slot)) for slot in range(arg_size(k))])
+            for combo in itertools.product(*axes):
+                idx = 0
+                need = [0, 0, 0]
+                for (slot, (kind, _)), k in zip(combo, kinds):
+                    if flip and k == "dir":
+                        slot = mirror_direction(slot)
+                    elif flip and k == "point":
+                        slot = mirror_point(slot)
+                    idx = idx * arg_size(k) + slot
+                    if kind in ("own", "enemy", "marker"):
+                        j = ("own", "enemy", "marker").index(kind)
+                        need[j] = max(need[j], slot + 1)
+                t.append((name, tuple(a for _, a in combo), start + idx, tuple(need)))
+        self._full[flip] = t
+        return t
+
+    def template(self, n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
+        """The (name, argspec, index) entries of a layout with these counts."""
+        return [e[:3] for e in self.full_template(flip)
+                if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers]
+
+    def template_delta(self, old: tuple, new: tuple, flip: bool) -> list:
+        """The entries of ``template(*new, flip)`` that need a slot beyond the counts ``old`` (per kind)."""
+        key = (old, new, flip)
+        t = self._deltas.get(key)
+        if t is None:
+            o0, o1, o2 = old
+            n0, n1, n2 = new
+            t = self._deltas[key] = [e[:3] for e in self.full_template(flip)
+                                     if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2
+                                     and (e[3][0] > o0 or e[3][1] > o1 or e[3][2] > o2)]
+        return t
+
+    def action_name(self, a: int) -> str:
+        """Human-readable name of an index (in the acting side's mirrored frame)."""
+        a = int(a)
+        if a == 0:
+            return "end/pass"
+        for start, name, kinds, size in self.blocks:
+            if start <= a < start + size:
+                off = a - start
+                parts = []
+                for k in reversed(kinds):
+                    off, r = divmod(off, arg_size(k))
+                    if isinstance(k, tuple):
+                        parts.append(str(k[r]))
+                    elif k == "dist":
+                        parts.append(f"{DISTANCES[r]:g}in")
+                    elif k == "mode":
+                        parts.append(FIRE_MODES[r])
+                    elif k == "dir":
+                        parts.append(f"dir {r} (mirrored frame)")
+                    elif k == "point":
+                        parts.append(f"cell {r % POINT_GRID[0]},{r // POINT_GRID[0]} (mirrored frame)")
+                    else:
+                        parts.append(f"{k} slot {r}")
+                return " ".join([name] + parts[::-1])
+        return f"out of range ({a})"
+
+
+LAYOUT = Layout.of(Game.standard_rules)  # the standard layout (every rule of the catalogue)
+FAMILIES: tuple = tuple((f.name, f.args) for f in LAYOUT.families)  # (name, argument kinds), in layout order
+N_ACTIONS = LAYOUT.n
 
 END = PASS = 0
 FIRST = 1
@@ -124,15 +193,22 @@ UNPROP = PROP + 1
 RECOVER = PROP + 2
 WITHDRAW = PROP + 3
 REORG0 = PROP + 4  # 19..22
-MOVE0 = REORG0 + len(REORGANISE)  # 23
+MOVE0 = REORG0 + 4  # 23: the four reorganise actions conceal, reveal, rearrange, leader
 SHOOT0 = MOVE0 + DIRECTIONS * N_DIST  # 87
-assert [b[0] for b in _BLOCKS[:7]] == [FIRST, SECOND, ACTIVATE0, PROP, UNPROP, RECOVER, WITHDRAW]
-assert _BLOCKS[8][0] == MOVE0 and _BLOCKS[9][0] == SHOOT0
+assert [b[0] for b in LAYOUT.blocks[:7]] == [FIRST, SECOND, ACTIVATE0, PROP, UNPROP, RECOVER, WITHDRAW]
+assert LAYOUT.blocks[8][0] == MOVE0 and LAYOUT.blocks[9][0] == SHOOT0
 
 
 def mirror_direction(d: int) -> int:
     """Vertical mirror of a 16-point compass direction (0 = north, clockwise): d -> (8 - d) % 16."""
     return (DIRECTIONS // 2 - d) % DIRECTIONS
+
+
+def mirror_point(slot: int) -> int:
+    """Vertical mirror of a point-grid cell (row i -> rows - 1 - i)."""
+    cols, rows = POINT_GRID
+    i, j = divmod(slot, cols)
+    return (rows - 1 - i) * cols + j
 
 
 def side_flips(game, side: int) -> bool:
@@ -146,29 +222,8 @@ def side_flips(game, side: int) -> bool:
 
 
 def action_name(a: int) -> str:
-    """Human-readable name of an index (in the acting side's mirrored frame)."""
-    a = int(a)
-    if a == 0:
-        return "end/pass"
-    for start, name, kinds, size in _BLOCKS:
-        if start <= a < start + size:
-            off = a - start
-            parts = []
-            for k in reversed(kinds):
-                n = _arg_size(k)
-                off, r = divmod(off, n)
-                if isinstance(k, tuple):
-                    parts.append(str(k[r]))
-                elif k == "dist":
-                    parts.append(f"{DISTANCES[r]:g}in")
-                elif k == "mode":
-                    parts.append(FIRE_MODES[r])
-                elif k == "dir":
-                    parts.append(f"dir {r} (mirrored frame)")
-                else:
-                    parts.append(f"{k} slot {r}")
-            return " ".join([name] + parts[::-1])
-    return f"out of range ({a})"
+    """Human-readable name of an index of the standard layout (in the acting side's mirrored frame)."""
+    return LAYOUT.action_name(a)
 
 
 class _Tables:
@@ -176,7 +231,7 @@ class _Tables:
 
     __slots__ = ("enc", "dec", "key", "ids")
 
-    def __init__(self, game, side: int, key, base: "_Tables | None" = None):
+    def __init__(self, layout: Layout, game, side: int, key, base: "_Tables | None" = None):
         own, enemy = game.side_units[side], game.side_units[1 - side]
         if len(own) > MAX_UNITS or len(enemy) > MAX_UNITS:
             raise ValueError(f"the codec supports at most {MAX_UNITS} units per side")
@@ -184,21 +239,31 @@ class _Tables:
         if len(markers) > MAX_MARKERS:
             raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
         flip = side_flips(game, side)
-        values = {"own": tuple(own), "enemy": tuple(enemy), "marker": tuple(range(len(markers)))}
+        values = {"own": tuple(own), "enemy": tuple(enemy), "marker": tuple(range(len(markers))),
+                  "point": grid_points(game.bf.width, game.bf.height)}
         counts = (len(own), len(enemy), len(markers))
         if base is None:
             enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
-            dec: list = [None] * N_ACTIONS
-            entries = _template(*counts, flip)
+            dec: list = [None] * layout.n
+            entries = layout.template(*counts, flip)
         else:
             # units (detachments, reinforcements) and markers are only ever appended, so every slot of the base
             # layout keeps its id: add just the options that name one of the new slots
             enc = dict(base.enc)
             dec = list(base.dec)
-            entries = _template_delta(base.key, counts, flip)
+            entries = layout.template_delta(base.key, counts, flip)
         for name, argspec, idx in entries:
-            # argspec: per argument, (kind, slot) for unit/marker kinds (mapped to ids here) or (None, value)
-            opt = (name,) + tuple(v if k is None else values[k][v] for k, v in argspec)
+            # argspec: per argument, (kind, slot) for unit/marker/point kinds (mapped to values here) or (None, value);
+            # a point is two values (its x and y)
+            opt = [name]
+            for k, v in argspec:
+                if k is None:
+                    opt.append(v)
+                elif k == "point":
+                    opt.extend(values[k][v])
+                else:
+                    opt.append(values[k][v])
+            opt = tuple(opt)
             enc[opt] = idx
             dec[idx] = opt
         self.enc = enc
@@ -208,64 +273,6 @@ class _Tables:
 
 
 _TABLE_CACHE: dict = {}
-_FULL: dict = {}
-
-
-def _full_template(flip: bool) -> list:
-    """Every option of the layout at the maximum counts as (name, argspec, index, need), unit ids left as slots;
-    ``need`` = the (own, enemy, marker) counts the entry needs (its highest slot + 1 per kind).  Built once per
-    mirroring; a layout's entries are those whose ``need`` its counts meet."""
-    t = _FULL.get(flip)
-    if t is not None:
-        return t
-    t = []
-    for start, name, kinds, size in _BLOCKS:
-        if not kinds:
-            t.append((name, (), start, (0, 0, 0)))
-            continue
-        axes = []
-        for k in kinds:
-            if isinstance(k, tuple):
-                axes.append([(slot, (None, v)) for slot, v in enumerate(k)])
-            elif k in ("own", "enemy", "marker"):
-                axes.append([(slot, (k, slot)) for slot in range(_arg_size(k))])
-            elif k == "mode":
-                axes.append([(slot, (None, v)) for slot, v in enumerate(FIRE_MODES)])
-            else:  # dir, dist: the value is the slot
-                axes.append([(slot, (None, slot)) for slot in range(_arg_size(k))])
-        for combo in itertools.product(*axes):
-            idx = 0
-            need = [0, 0, 0]
-            for (slot, (kind, _)), k in zip(combo, kinds):
-                if k == "dir" and flip:
-                    slot = mirror_direction(slot)
-                idx = idx * _arg_size(k) + slot
-                if kind is not None:
-                    j = ("own", "enemy", "marker").index(kind)
-                    need[j] = max(need[j], slot + 1)
-            t.append((name, tuple(a for _, a in combo), start + idx, tuple(need)))
-    _FULL[flip] = t
-    return t
-
-
-def _template(n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
-    """The (name, argspec, index) entries of a layout with these counts."""
-    return [e[:3] for e in _full_template(flip) if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers]
-
-
-def _template_delta(old: tuple, new: tuple, flip: bool) -> list:
-    """The entries of ``_template(*new, flip)`` that need a slot beyond the counts ``old`` (per kind)."""
-    key = (old, new, flip)
-    t = _DELTAS.get(key)
-    if t is None:
-        o0, o1, o2 = old
-        n0, n1, n2 = new
-        t = _DELTAS[key] = [e[:3] for e in _full_template(flip) if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2
-                            and (e[3][0] > o0 or e[3][1] > o1 or e[3][2] > o2)]
-    return t
-
-
-_DELTAS: dict = {}  # bounded: counts are at most MAX_UNITS, MAX_UNITS, MAX_MARKERS
 
 
 class ActionCodec:
@@ -275,9 +282,9 @@ class ActionCodec:
     Lookup tables are built once per game and rebuilt when units (detachments) or markers are added.
     """
 
-    n = N_ACTIONS
-
-    def __init__(self):
+    def __init__(self, layout: Layout | None = None):
+        self.layout = LAYOUT if layout is None else layout
+        self.n = self.layout.n
         self._game = None
         self._tables: list = [None, None]
 
@@ -294,14 +301,15 @@ class ActionCodec:
             # previous tables with the options naming the new slots (units and markers are only appended)
             if t is not None and all(a <= b for a, b in zip(t.key, key)) \
                     and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
-                t = _Tables(game, side, key, base=t)
+                t = _Tables(self.layout, game, side, key, base=t)
             else:
-                gkey = (tuple(own), tuple(enemy), key[2], side_flips(game, side))
+                gkey = (id(self.layout), tuple(own), tuple(enemy), key[2], side_flips(game, side), game.bf.width,
+                        game.bf.height)
                 t = _TABLE_CACHE.get(gkey)
                 if t is None:
                     if len(_TABLE_CACHE) > 64:
                         _TABLE_CACHE.clear()
-                    t = _TABLE_CACHE[gkey] = _Tables(game, side, key)
+                    t = _TABLE_CACHE[gkey] = _Tables(self.layout, game, side, key)
             self._tables[side] = t
         return t
 
@@ -315,15 +323,16 @@ class ActionCodec:
         """The option tuple of ``action`` for ``side``.  Index 0 is ``("pass",)`` in activate decisions and
         ``("end",)`` otherwise; ``kind`` defaults to the pending decision's kind (``"action"`` once over)."""
         a = int(action)
-        if not 0 <= a < N_ACTIONS:
-            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({N_ACTIONS})")
+        if not 0 <= a < self.n:
+            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({self.n})")
         if a == 0:
             if kind is None:
                 kind = "action" if game.over else game.decision().kind
             return ("pass",) if kind == "activate" else ("end",)
         opt = self._t(game, side).dec[a]
         if opt is None:
-            raise IllegalOptionError(f"action {a} ({action_name(a)}) names no unit in this scenario for side {side}")
+            raise IllegalOptionError(f"action {a} ({self.layout.action_name(a)}) names no unit in this scenario for "
+                                     f"side {side}")
         return opt
 
     def indices(self, game, decision) -> list[int]:
@@ -331,12 +340,13 @@ class ActionCodec:
         try:
             return [enc[o] for o in decision.options]
         except KeyError as e:
-            raise IllegalOptionError(f"legal option {e.args[0]!r} has no action index: extend codec.FAMILIES") from None
+            raise IllegalOptionError(f"legal option {e.args[0]!r} has no action index: declare its family "
+                                     "(Rule.families)") from None
 
     def mask(self, game, decision, out: np.ndarray | None = None) -> np.ndarray:
         """Boolean mask of the decision's legal options (exactly those, no more)."""
         if out is None:
-            out = np.zeros(N_ACTIONS, dtype=bool)
+            out = np.zeros(self.n, dtype=bool)
         else:
             out[:] = False
         out[np.array(self.indices(game, decision), dtype=np.intp)] = True  # (an index array: faster than a list)

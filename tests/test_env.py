@@ -133,7 +133,7 @@ def test_grown_codec_tables_equal_full_builds():
             d = g.decision()
             for side in (0, 1):
                 t = c._t(g, side)
-                full = C._Tables(g, side, t.key)
+                full = C._Tables(C.LAYOUT, g, side, t.key)
                 assert t.enc == full.enc and t.dec == full.dec
             grown += len(g.side_units[0]) + len(g.side_units[1]) > 8
             g.apply(d.options[rng.randrange(len(d.options))])

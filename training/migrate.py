@@ -37,7 +37,7 @@ def _layout_hash(n_families: int) -> tuple[str, int]:
     for _name, kinds in fams:
         size = 1
         for k in kinds:
-            size *= codec._arg_size(k)
+            size *= codec.arg_size(k)
         n += size
     return hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16], n
 

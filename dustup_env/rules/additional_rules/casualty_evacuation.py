@@ -22,7 +22,7 @@ import math
 
 from ..kernel.events import Event, event
 from ..kernel.entities import TREATED, WOUNDED, Unit
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 from ..unit_actions.move_action import move_toward
 
 EDGE = 0.5  # the leader this close to its home edge leaves the table (as routed units do)
@@ -67,7 +67,9 @@ def _vp(game, vp: list) -> None:
                 vp[u.side] += per * u.evacuated_wounded
 
 
+FAMILIES = (Family("evacuate", (), 45, "a detachment carries its wounded off its home edge"),)
 RULE = Rule("Casualty Evacuation", 'seed 000 "Casualty Evacuation"',
+            families=FAMILIES,
             options=(Option("casevac_vp", 0, "victory points per wounded figure a detachment carries off its home "
                             "edge (evacuate)", kind="int", minimum=0),),
             action_options=(_options,), actions={"evacuate": _evacuate}, victory_points=(_vp,))

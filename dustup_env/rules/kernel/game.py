@@ -33,12 +33,16 @@ from .dice import D8, DiceSource, SeededDice
 from .entities import BROKEN, ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError
 from .measurement import to_rules_units
-from .ruleset import RuleSet, resolve_options, rule_set
+from .ruleset import Family, RuleSet, resolve_options, rule_set
 from .state import STATE, copy_state
 
 __all__ = ["Game", "Decision", "Frame", "DEFAULT_OPTIONS"]
 
 
+# the kernel's own option families (index 0 of the layout is ("end",) / ("pass",): no family)
+FAMILIES = (Family("first", (), 1, "the initiative winner activates first"),
+            Family("second", (), 2, "the initiative winner lets the other side activate first"),
+            Family("activate", ("own",), 3, "activate this unit"))
 _DEFAULTS: dict = {}
 DEFAULT_OPTIONS = MappingProxyType(_DEFAULTS)  # every option of the standard rules with its default (the catalogue)
 

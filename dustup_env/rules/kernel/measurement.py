@@ -19,13 +19,26 @@ Obstacle crossing costs are movement points (rules units) and are not converted.
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 
 from .errors import ScenarioError
 from .ruleset import Option, Rule
 
 MEASURES = {"inches": 2.54, "centimetres": 1.0}  # centimetres per rules unit
+# Places as option arguments: a rule that lets a player choose a place on the table (an artillery target point,
+# where to lay smoke) offers the centres of the cells of this grid over the table (columns x rows), so every
+# place has an index in the environment's action layout (the codec's ``point`` argument kind).
+POINT_GRID = (12, 8)
 TABLE_UNITS = {"in": 2.54, "cm": 1.0}  # centimetres per scenario unit
 MAX_TABLE = 240.0  # rules units (the scenario schema's bound)
+
+
+@lru_cache(maxsize=64)
+def grid_points(width: float, height: float) -> tuple:
+    """The centres (x, y) of the cells of :data:`POINT_GRID` over a width x height table, row by row from the
+    bottom edge (y = 0), each row from the left (cell index = row * columns + column)."""
+    cols, rows = POINT_GRID
+    return tuple(((j + 0.5) * width / cols, (i + 0.5) * height / rows) for i in range(rows) for j in range(cols))
 
 
 def scale_factor(scenario: dict, measure) -> float:

@@ -106,6 +106,19 @@ class Option:
         return None
 
 
+@dataclass(frozen=True)
+class Family:
+    """A family of options in the flat action layout of the environment (``dustup_env.codec``): the option
+    name and the kinds of its arguments (see the codec: ``own``, ``enemy``, ``marker``, ``dir``, ``dist``,
+    ``mode``, ``point``, or a tuple of literal values).  ``order`` is its place in the layout: families are
+    only ever appended (the next free number), so every index keeps its meaning for trained policies."""
+
+    name: str
+    args: tuple
+    order: int
+    doc: str = ""
+
+
 @dataclass(frozen=True, eq=False)
 class Rule:
     """What one rules area adds to a game (see the module docstring for the extension points)."""
@@ -113,6 +126,7 @@ class Rule:
     name: str
     source: str = ""  # where the rule is written, e.g. 'seed 000 "Order Action"'
     options: tuple = ()
+    families: tuple = ()  # the Family of each option name the rule offers (the environment's action layout)
     applies: Callable[[dict, dict], bool] | None = None  # (scenario in rules units, options) -> used in this game?
     validate: Callable[[dict], None] | None = None  # checks combinations of options (raises ScenarioError)
     # sequence points

@@ -9,7 +9,7 @@ from ..kernel.data import armoury
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource
 from ..kernel.events import ConfidenceTested, Event, LeadershipTested, event
 from ..kernel.entities import CONFIDENCE_NAMES, ROUTED, Unit
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 
 NTR = None  # no test required
 
@@ -284,6 +284,8 @@ def _on_shot(game, shooter: Unit, target: Unit) -> None:
     check_sight(game, target, only=shooter)
 
 
-RULE = Rule("Panic", 'seed 000 "Panic", "Terror"', option_overrides=(_panic_options,),
+FAMILIES = (Family("panic_test", (), 29, "a panicking unit's activation: both actions test"),)
+RULE = Rule("Panic", 'seed 000 "Panic", "Terror"',
+            families=FAMILIES, option_overrides=(_panic_options,),
             actions={"panic_test": _panic_test_action}, on_activation=(_on_activation,), after_move=(_on_moved,),
             on_shot=(_on_shot,))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..kernel.events import Event, event
 from ..kernel.entities import Unit
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 
 BOXES = 3
 
@@ -56,5 +56,7 @@ def _has_reinforcements(scenario: dict, options: dict) -> bool:
     return any(u.get("inbound") for side in scenario["sides"] for u in side["units"])
 
 
-RULE = Rule("The Inbound Chart", 'seed 000 "Equipment › The Inbound Chart"', applies=_has_reinforcements,
+FAMILIES = (Family("inbound", ("own",), 46, "move this reinforcement's counter one box (an activate decision)"),)
+RULE = Rule("The Inbound Chart", 'seed 000 "Equipment › The Inbound Chart"',
+            families=FAMILIES, applies=_has_reinforcements,
             activate_instead={"inbound": advance})

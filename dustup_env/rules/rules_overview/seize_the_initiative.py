@@ -29,7 +29,7 @@ from ..kernel.dice import D10
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.decisions import Decision, Frame
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 
 
 @event
@@ -186,4 +186,6 @@ RULE = Rule(
                     "(RN-355)"),
              Option("seize_tokens_objectives", False, "one more seize token when a side first holds an objective or "
                     "does a task")),
+    families=(Family("seize", ("own",), 30, "Seize the Initiative: activate this unit out of sequence"),
+              Family("decline", (), 31, "do not seize the initiative (or promote no one)")),
     init=(_setup,), activation_window=(_window,), procedures={"seize": SeizeProcedure()})

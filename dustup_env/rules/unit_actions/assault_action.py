@@ -46,7 +46,7 @@ from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KI
 from ..morale.morale import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform, step_hook, too_close
 from .shoot_action import FIRE_MODES
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
 from .shoot_action import shoot, shot_plan
 
@@ -1248,5 +1248,20 @@ RULE = Rule(
                     "'house' (seed 003's house close combat)", kind="choice", choices=("dustup", "house")),
              Option("courage_table", None, "the courage-test table: null (data/courage_test.json), a file path or "
                     "a table object", kind="any")),
+    families=(Family("assault", ("enemy",), 12, "Assault Action: declare a close assault on an enemy unit"),
+              Family("stand", (), 13, "the defender stands and takes the courage test"),
+              Family("occupy", (), 14, "occupy the withdrawn defender's position (house close combat: either side)"),
+              Family("contact", (), 15, "the attacker (first or second move) attempts to contact"),
+              Family("halt", (), 16, "give up the second move to contact (house close combat: no occupy or pursuit)"),
+              Family("fire", ("mode",), 17, "final defensive fire with these weapons"),
+              Family("hold_fire", (), 18, "no final defensive fire"),
+              Family("resolve", ("enemy",), 19, "retired: no rule offers it now (kept so that later indices keep "
+                     "their meaning)"),
+              Family("add_defender", ("enemy",), 32, "assault declaration: add another defender to the same assault"),
+              Family("defenders_chosen", (), 33, "assault declaration / follow-up: no more units to add"),
+              Family("follow", ("enemy",), 34, "several defenders withdrew: continue the assault on this one "
+                     "(house close combat: pursue)"),
+              Family("split_special", (), 35, "Special Close Combat Weapons: their figures fight as a detachment"),
+              Family("no_split", (), 36, "... or stay in the unit's strike pool (the unit's impact)")),
     init=(_init_hook,), actions={"assault": do_assault}, action_options=(assault_options,),
     procedures={"assault": PROCEDURE, "assault_declare": DECLARE})

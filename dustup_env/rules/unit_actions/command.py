@@ -29,7 +29,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.entities import BROKEN, CONFIDENCE_NAMES, ROUTED, Unit
 from ..morale.morale import confidence_test
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
 
 AUTO_RANGE = 6.0  # communication needs no roll within 6" (leader to leader) with line of sight
@@ -532,4 +532,8 @@ ORDERS = Rule(
              Option("rally_double_half", False, "optional Rally rule: more than double raises two levels, less "
                     "than half drops one")),
     actions={"order": _order, "rally": _rally, "combined_assault": _combined_assault},
+    families=(Family("order", ("own",), 20, "Order Action: (re)activate a subordinate"),
+              Family("rally", ("own",), 21, "Rally Action"),
+              Family("combined_assault", ("enemy",), 22, "a commander orders two subordinates to assault this unit"),
+              Family("choose", ("own",), 23, "pick a unit of one's own (the units of a combined assault, a promotion)")),
     action_options=(_command_options,), procedures={"combined_assault": CombinedAssaultProcedure()})

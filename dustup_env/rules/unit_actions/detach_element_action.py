@@ -32,7 +32,7 @@ from ..kernel.dice import D6
 from ..kernel.events import Event, event
 from ..kernel.entities import OK, TREATED, Figure, Unit
 from .move_action import reform
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 from ..kernel.data import armoury
 
 MAX_UNITS_PER_SIDE = 12
@@ -231,7 +231,10 @@ def rejoin(game, u: Unit, d: Unit) -> None:
     game.emit(Rejoined(u.uid, d.uid))
 
 
+FAMILIES = (Family("detach", (("half", "support", "scout"),), 24, "Detach Element Action"),
+            Family("activate_detachment", ("own",), 25, "the parent's leader activates its detachment"),)
 RULE = Rule("Detach Element Action", 'seed 000 "Detach Element Action"',
+            families=FAMILIES,
             actions={"detach": _do_detach, "activate_detachment": _do_activate_detachment},
             action_options=(_options,))
 

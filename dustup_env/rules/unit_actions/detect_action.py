@@ -26,7 +26,7 @@ import math
 from ..kernel.dice import D8, D10, D12, die_name, shift_closed
 from ..kernel.events import Event, event
 from .hidden_units import MarkerRemoved, reveal
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 
 DAYLIGHT_RANGES = ((12.0, D8), (24.0, D10), (48.0, D12))
 MAX_RANGE = 48.0
@@ -121,7 +121,9 @@ def do_detect(game, u, opt) -> None:
         reveal(game, target, "detected")
 
 
+FAMILIES = (Family("detect", ("marker",), 28, "Detect Action on a hidden-unit marker"),)
 RULE = Rule("Detect Action", 'seed 000 "Detect Action", "Night Vision"; seed 003 "Night Fighting"',
+            families=FAMILIES,
             options=(Option("night", False, "a night game: detection ranges / 3 for unaided eyes (Night Vision), "
                             "+2 target die for firers without night vision (seed 003 Night Fighting)"),),
             actions={"detect": do_detect}, action_options=(detect_options,))

@@ -30,7 +30,7 @@ from ..kernel.attack import infantry_damage
 from ..kernel.dice import D6, D8, D10, die_name
 from ..kernel.events import Event, event
 from ..kernel.entities import DISABLED, KILLED, OK, TREATED, WOUNDED, Unit
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 
 MEDIC_RANGE = 2.0
 
@@ -160,7 +160,9 @@ def _extract(game, u: Unit) -> None:
             return
 
 
+FAMILIES = (Family("treat", ("own",), 27, "Medical Treatment Action on this unit"),)
 RULE = Rule("Medical Treatment Action", 'seed 000 "Medical Treatment Action", "Power Armour Troops as Casualties"',
+            families=FAMILIES,
             options=(Option("power_armour_extraction", False, "optional: extract the occupant of a wrecked power "
                             "armour suit (reorganise 'extract')"),),
             actions={"treat": _do_treat}, action_options=(_options,), damage={"power_armour": power_armour_damage},

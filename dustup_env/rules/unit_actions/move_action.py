@@ -15,7 +15,7 @@ from ..forces.units import compact_offsets
 from ..kernel.battlefield import RES
 from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
 from ..kernel.events import Moved, RoutedOff
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 from ..morale.morale import leadership_test
 
 DIRECTIONS = 16
@@ -328,6 +328,8 @@ def _do_withdraw(game, u: Unit, opt) -> None:
 
 RULE = Rule(
     "Move Action", 'seed 000 "Move Action", "Terrain Effects on Movement", "Crossing Obstacles"',
+    families=(Family("withdraw", (), 7, "withdraw (broken units; routed units must)"),
+              Family("move", ("dir", "dist"), 9, "Move Action: a direction (mirrored for a flipped side) and a distance")),
     action_options=(_options,),
     actions={"move": _do_move, "withdraw": _do_withdraw},
     legality={"move": _legal, "withdraw": _legal},

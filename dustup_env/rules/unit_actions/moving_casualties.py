@@ -34,7 +34,7 @@ from .detach_element_action import figure_xy, remove_figures
 from ..kernel.events import Event, event
 from ..kernel.entities import COHESION, DISABLED, KILLED, OK, TREATED, WOUNDED, Figure, Unit
 from ..morale.morale import confidence_test
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 
 RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-303)
 
@@ -198,6 +198,8 @@ def _do_recover_wounded(game, u: Unit) -> None:
     game.emit(WoundedRecovered(u.uid, len(picks), tuple(owners)))
 
 
+FAMILIES = (Family("abandon", (), 37, "Moving Casualties: leave the unit's wounded where they lie"),)
 RULE = Rule("Moving Casualties", 'seed 000 "Move Action › Encumbrance", "› Moving Casualties"',
+            families=FAMILIES,
             movement_die=(encumbrance_die,), after_move=(after_move,), action_options=(_options,),
             actions={"abandon": _do_abandon}, reorganise={"recover_wounded": _do_recover_wounded})

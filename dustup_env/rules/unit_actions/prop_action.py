@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..kernel.entities import Unit
 from ..kernel.events import Propped
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 
 
 def _options(game, u: Unit, status) -> list:
@@ -29,5 +29,7 @@ def _prop(game, u: Unit, opt) -> None:
     game.emit(Propped(u.uid, u.propped))
 
 
-RULE = Rule("Prop Action", 'seed 000 "Prop Action"', action_options=(_options,),
+FAMILIES = (Family("prop", (), 4, "Prop Action"), Family("unprop", (), 5, "end the propped state"),)
+RULE = Rule("Prop Action", 'seed 000 "Prop Action"',
+            families=FAMILIES, action_options=(_options,),
             actions={"prop": _prop, "unprop": _prop}, legality={"prop": _legal, "unprop": _legal})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..kernel.entities import Unit
 from ..kernel.events import SuppressionRecovered
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 
 
 def _options(game, u: Unit, status) -> list:
@@ -26,5 +26,7 @@ def recover(game, u: Unit, opt=None) -> None:
     game.emit(SuppressionRecovered(u.uid, roll, u.lv, ok, u.suppression))
 
 
-RULE = Rule("Recover Suppression Action", 'seed 000 "Recover Suppression Action"', action_options=(_options,),
+FAMILIES = (Family("recover", (), 6, "Recover Suppression Action"),)
+RULE = Rule("Recover Suppression Action", 'seed 000 "Recover Suppression Action"',
+            families=FAMILIES, action_options=(_options,),
             actions={"recover": recover}, legality={"recover": _legal})

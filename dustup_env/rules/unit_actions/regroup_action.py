@@ -33,7 +33,7 @@ from ..kernel.dice import die_name, die_sides
 from ..kernel.events import Event, event
 from ..kernel.entities import CONFIDENCE_NAMES, ROUTED, SHAKEN, Unit
 from .move_action import reform
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 from .move_action import move_to
 
 
@@ -147,5 +147,7 @@ def _do_regroup(game, u: Unit, opt):
     return False
 
 
-RULE = Rule("Regroup Action", 'seed 000 "Regroup Action"', actions={"regroup": _do_regroup},
+FAMILIES = (Family("regroup", ("own",), 26, "Regroup Action with this unit"),)
+RULE = Rule("Regroup Action", 'seed 000 "Regroup Action"',
+            families=FAMILIES, actions={"regroup": _do_regroup},
             action_options=(_options,))

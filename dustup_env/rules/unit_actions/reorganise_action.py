@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..kernel.entities import Unit
 from ..kernel.events import ConcealmentChanged, Rearranged
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 from .move_action import reform
 
 
@@ -45,5 +45,11 @@ def reorganise(game, u: Unit, opt):
     return None
 
 
-RULE = Rule("Reorganise Action", 'seed 000 "Reorganise Action"', action_options=(_options,),
+FAMILIES = (Family("reorganise", (("conceal", "reveal", "rearrange", "leader"),), 8, "Reorganise Action"),
+            Family("reorganise", (("column", "tactical", "mount", "dismount", "extract", "assume_command", "task"),), 11,
+                   "the reorganise actions of travel movement, cavalry, extraction, promotion and tasks"),
+            Family("reorganise", (("recover_wounded", "hide"),), 38, "pick up wounded left on the table; become hidden again"),
+            Family("reorganise", (("place",),), 41, "place the figures (the leader, then the formation)"),)
+RULE = Rule("Reorganise Action", 'seed 000 "Reorganise Action"',
+            families=FAMILIES, action_options=(_options,),
             actions={"reorganise": reorganise})

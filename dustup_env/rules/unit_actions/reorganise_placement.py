@@ -34,7 +34,7 @@ from ..kernel.entities import COHESION, KILLED, OK, SHAKEN, Unit
 from ..forces.units import compact_offsets
 from .move_action import DIR_VECTORS, DIRECTIONS
 from ..kernel.decisions import Decision, Frame
-from ..kernel.ruleset import Rule
+from ..kernel.ruleset import Family, Rule
 from .move_action import enemy_figures, nearest_enemy
 
 FORMATIONS = ("keep", "compact", "line", "open", "file")
@@ -284,5 +284,9 @@ class PlaceProcedure:
         game.action_done(u)
 
 
-RULE = Rule("Reorganise Action: free figure placement", 'seed 000 "Reorganise Action"', action_options=(_options,),
+FAMILIES = (Family("stay", (), 42, "placement: the leader stays where it is"),
+            Family("shift", ("dir",), 43, "placement: the leader moves 2\" in this direction (mirrored like moves)"),
+            Family("formation", (FORMATIONS,), 44, "placement: the figures take this formation around the leader"),)
+RULE = Rule("Reorganise Action: free figure placement", 'seed 000 "Reorganise Action"',
+            families=FAMILIES, action_options=(_options,),
             reorganise={"place": _begin}, procedures={"place": PlaceProcedure()})

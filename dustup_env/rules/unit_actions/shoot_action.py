@@ -15,7 +15,7 @@ from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_clos
 from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import LeaderLost, ShotResolved, Suppressed
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import Family, Option, Rule
 from ..morale.morale import confidence_test
 
 SHORT_RANGE = 12.0
@@ -456,6 +456,11 @@ def _do_shoot(game, u: Unit, opt) -> None:
 RULE = Rule(
     "Shoot Action", 'seed 000 "Shoot Action" (Roll to Hit .. Cover), seed 003 "Night Fighting"',
     options=(Option("extra_hits", True, "Optional Additional Hits: the remainder roll"),),
+    families=(Family("shoot", ("enemy", "mode"), 10, "Shoot Action at an enemy unit with these weapons"),
+              Family("shoot_weapon", ("enemy", tuple(range(SUPPORT_SLOTS))), 39,
+                     "fire the unit's k-th support-weapon figure alone"),
+              Family("throw", ("enemy", THROWS), 40,
+                     "grenades thrown singly: one thrower and the rest, one alone, a specialist one")),
     action_options=(_options,),
     actions={"shoot": _do_shoot, "shoot_weapon": _do_shoot, "throw": _do_shoot},
     legality={"shoot": _legal, "shoot_weapon": _legal, "throw": _legal},

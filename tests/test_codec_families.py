@@ -1,0 +1,59 @@
+"""The action layout is made of the families the rules declare; a rule outside the catalogue brings its own
+families (here one with a ``point`` argument: a place on the table) and gets a layout of its own."""
+import random
+
+from dustup_env import codec as C
+from dustup_env.rules import Game, Rule
+from dustup_env.rules.catalogue import STANDARD
+from dustup_env.rules.kernel.measurement import POINT_GRID, grid_points
+from dustup_env.rules.kernel.ruleset import Family
+
+
+def test_the_standard_layout_is_the_rules_families_in_order():
+    fams = C.rule_families(STANDARD)
+    assert [f.order for f in fams] == list(range(1, len(fams) + 1))  # only ever appended, no gaps
+    assert C.FAMILIES[:3] == (("first", ()), ("second", ()), ("activate", ("own",)))
+    assert C.N_ACTIONS == 476 and C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
+    owners = {f.name: r.name for r in STANDARD for f in r.families}
+    assert owners["shoot"] == "Shoot Action" and owners["detect"] == "Detect Action"
+
+
+def _smoke_points(game, u, status):
+    return [("place_smoke", x, y) for x, y in grid_points(game.bf.width, game.bf.height)
+            if (x - u.x) ** 2 + (y - u.y) ** 2 <= 12.0 ** 2]
+
+
+POINTS = Rule("Test smoke at a point", families=(Family("place_smoke", ("point",), 1000, "lay smoke here"),),
+              action_options=(_smoke_points,), actions={"place_smoke": lambda g, u, o: None})
+
+
+def test_a_rule_with_a_point_family_gets_a_layout_of_its_own_with_an_exact_mask():
+    layout = C.Layout.of(STANDARD + (POINTS,))
+    assert layout.n == C.N_ACTIONS + POINT_GRID[0] * POINT_GRID[1]  # appended after the standard families
+    codec = C.ActionCodec(layout)
+    seen = 0
+    for seed in range(4):
+        g = Game("skirmish", seed=seed, rules=(POINTS,))
+        rng = random.Random(seed)
+        while not g.over:
+            d = g.decision()
+            mask = codec.mask(g, d)
+            assert mask.sum() == len(d.options)
+            for o in d.options:
+                a = codec.encode(g, d.side, o)
+                assert mask[a] and codec.decode(g, d.side, a, d.kind) == o
+                if o[0] == "place_smoke":
+                    seen += 1
+            g.apply(rng.choice(d.options))
+    assert seen > 100
+
+
+def test_points_are_mirrored_for_a_flipped_side():
+    g = Game("skirmish", rules=(POINTS,))
+    codec = C.ActionCodec(C.Layout.of(STANDARD + (POINTS,)))
+    start = codec.layout.blocks[-1][0]
+    pts = grid_points(g.bf.width, g.bf.height)
+    near_south = ("place_smoke",) + pts[0]  # bottom-left cell: side 0's own edge
+    near_north = ("place_smoke",) + pts[-POINT_GRID[0]]  # top-left cell: side 1's own edge
+    assert codec.encode(g, 0, near_south) == start and codec.encode(g, 1, near_north) == start
+    assert codec.decode(g, 1, start) == near_north and codec.decode(g, 0, start) == near_south
