@@ -77,7 +77,8 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 
         return make_policy_agent(spec, seed=seed)
     if spec not in AGENTS:
-        from . import ladder, scripted  # noqa: F401  (register themselves)
+        from . import ladder
+        from . import scripted  # noqa: F401  (register themselves)
     if spec not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}, ppo and policy:PATH")
     return AGENTS[spec](seed=seed)

@@ -28,16 +28,16 @@ import itertools
 import math
 import weakref
 
-from dustup_env.rules.data import armoury
-from dustup_env.rules.dice import D4, D6, D8, D12
-from dustup_env.rules.forces import BROKEN, OK, ROUTED
-from dustup_env.rules.move_action import DIR_VECTORS, DISTANCES
-from dustup_env.rules.shoot_action import SHORT_RANGE, armour_die, small_arms_die
+from dustup_env.rules.kernel.data import armoury
+from dustup_env.rules.kernel.dice import D4, D6, D8, D12
+from dustup_env.rules.kernel.entities import BROKEN, OK, ROUTED
+from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DISTANCES
+from dustup_env.rules.unit_actions.shoot_action import SHORT_RANGE, armour_die, small_arms_die
 
 from .scripted import ScriptedAgent, shot_value
 
 _WEAPONS, _ARMOURS = armoury()
-OBJ_R = 3.0  # objective radius (rules/game.py OBJECTIVE_RADIUS)
+OBJ_R = 3.0  # objective radius (rules/kernel/game.py OBJECTIVE_RADIUS)
 HOLD_R = 2.5  # aim a little inside it
 MEAN_MOVE = 7.0  # 2 x D6 movement points on average
 

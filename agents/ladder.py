@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from dustup_env.rules.move_action import nominated_point
+from dustup_env.rules.unit_actions.move_action import nominated_point
 
 from .base import AGENTS, GuardedAgent
 from .hard import CommandMixin, HardAgent

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from dustup_env.rules.dice import die_max, die_sides
-from dustup_env.rules.forces import BROKEN, ROUTED
-from dustup_env.rules.move_action import nominated_point
+from dustup_env.rules.kernel.dice import die_max, die_sides
+from dustup_env.rules.kernel.entities import BROKEN, ROUTED
+from dustup_env.rules.unit_actions.move_action import nominated_point
 
 from .base import AGENTS, GuardedAgent
 

@@ -138,7 +138,7 @@ def _check_agent(name: str) -> None:
 def _check_scenarios(scenarios: list[str], options: dict | None) -> None:
     """Scenario names/files and the game options, checked by building one game per scenario (no game is played)."""
     from dustup_env.rules import Game
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
 
     for sc in scenarios:
         load_scenario(sc)
@@ -219,7 +219,7 @@ def _cmd_odds(args) -> int:
 
 # ---------------------------------------------------------------------------------------------- scenarios
 def _cmd_scenarios(args) -> int:
-    from dustup_env.rules.data import load_scenario, scenario_names
+    from dustup_env.rules.kernel.data import load_scenario, scenario_names
 
     rows = []
     for n in scenario_names():

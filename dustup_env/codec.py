@@ -33,9 +33,9 @@ import itertools
 import numpy as np
 
 from .rules import IllegalOptionError
-from .rules.move_action import DIRECTIONS, DISTANCES
-from .rules.reorganise_placement import FORMATIONS
-from .rules.shoot_action import FIRE_MODES, SUPPORT_SLOTS, THROWS
+from .rules.unit_actions.move_action import DIRECTIONS, DISTANCES
+from .rules.unit_actions.reorganise_placement import FORMATIONS
+from .rules.unit_actions.shoot_action import FIRE_MODES, SUPPORT_SLOTS, THROWS
 
 MAX_UNITS = 12
 MAX_MARKERS = 24

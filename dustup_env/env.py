@@ -24,9 +24,9 @@ from gymnasium import spaces
 
 from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name, side_flips
 from .rules import Game, IllegalOptionError
-from .rules.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
-from .rules.forces import KILLED, OK, ROUTED
-from .rules.game import OBJECTIVE_RADIUS
+from .rules.kernel.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
+from .rules.kernel.entities import KILLED, OK, ROUTED
+from .rules.kernel.game import OBJECTIVE_RADIUS
 from .render import render_ansi, render_rgb
 
 # ---------------------------------------------------------------------------------------------- layout

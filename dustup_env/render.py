@@ -10,8 +10,8 @@ import math
 import numpy as np
 
 from .rules import Game
-from .rules.forces import KILLED, OK
-from .rules.game import OBJECTIVE_RADIUS
+from .rules.kernel.entities import KILLED, OK
+from .rules.kernel.game import OBJECTIVE_RADIUS
 
 _TERRAIN_LETTERS = {
     "open": ".", "light_scrub": ",", "rough": "r", "cultivated": "c", "slopes": "s", "road": "=",
@@ -23,7 +23,7 @@ _SIDE_LETTERS = "AB"
 
 def render_ansi(game: Game) -> str:
     """Text map at 2" per character (north at the top), then one status line per unit."""
-    from .rules.forces import CONFIDENCE_NAMES
+    from .rules.kernel.entities import CONFIDENCE_NAMES
 
     bf = game.bf
     cols, rows = int(math.ceil(bf.width / 2.0)), int(math.ceil(bf.height / 2.0))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dustup_env.rules.dice import exact_distribution, parse_die
-from dustup_env.rules.shoot_action import resolve_fire, resolve_impact
+from dustup_env.rules.kernel.dice import exact_distribution, parse_die
+from dustup_env.rules.unit_actions.shoot_action import resolve_fire, resolve_impact
 
 
 def shoot_odds(quality: str, firepower: list[str], target: str, *, suppressive: bool = False,

@@ -67,7 +67,7 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
     are kept on disk and the run resumes (see the module doc); Ctrl-C raises
     :class:`evaluation.tournament.Interrupted` once the finished games are safe."""
     from agents import make_agent
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
 
     from .runs import locked
     from .tournament import Interrupted

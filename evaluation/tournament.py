@@ -25,7 +25,7 @@ from pathlib import Path
 
 from agents import make_agent
 from dustup_env.rules import Game
-from dustup_env.rules.data import load_scenario
+from dustup_env.rules.kernel.data import load_scenario
 
 from .runs import locked
 from .simulate import game_seed

@@ -33,7 +33,7 @@ FORMAT = 1
 
 # --- the scenarios and option sets of the corpus ---------------------------------------------------------
 def _doc(name: str) -> dict:
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
     return copy.deepcopy(load_scenario(name))
 
 
@@ -50,7 +50,7 @@ def _long(doc: dict, turns: int) -> dict:
 
 def _hidden(doc: dict) -> dict:
     """Hide one unit of each side in concealing terrain near its start, with one dummy marker each."""
-    from dustup_env.rules.battlefield import Battlefield
+    from dustup_env.rules.kernel.battlefield import Battlefield
     bf = Battlefield(doc)
     w, h = doc["table"]["width"], doc["table"]["height"]
     for s, side in enumerate(doc["sides"]):

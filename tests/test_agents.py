@@ -39,7 +39,7 @@ def test_bots_answer_the_new_assault_decisions_as_before():
     assault, no special-weapon split, occupy after a multiple withdrawal (and after a mid-combat withdrawal in the
     house close combat), no house pursuit, and the first promotion offered."""
     from dustup_env.rules import Decision
-    from dustup_env.rules.game import Game
+    from dustup_env.rules.kernel.game import Game
     g = Game("skirmish", seed=0)
     cases = [Decision(0, "assault_targets", 0, (("defenders_chosen",), ("add_defender", 5))),
              Decision(0, "special_weapons", 0, (("no_split",), ("split_special",))),

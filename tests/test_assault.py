@@ -1,12 +1,12 @@
 """Assault Action (seed 000 "Assault Action" .. "The Two Inch Rule", "Multiple Units in Close Combat",
-"Special Close Combat Weapons"): forced-dice tests of every rule implemented in rules/assault_action.py."""
+"Special Close Combat Weapons"): forced-dice tests of every rule implemented in rules/unit_actions/assault_action.py."""
 import pytest
 
 from dustup_env.rules import Game, ScenarioError
-from dustup_env.rules.assault_action import (begin_assault, courage_shifts, figure_gap, load_courage_table,
-                                             resolve_strike, split_figures, strength, strike_dice)
-from dustup_env.rules.dice import D4, D6, D8, D10, D12, ScriptedDice
-from dustup_env.rules.forces import BROKEN, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, WOUNDED
+from dustup_env.rules.unit_actions.assault_action import (begin_assault, courage_shifts, figure_gap,
+    load_courage_table, resolve_strike, split_figures, strength, strike_dice)
+from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12, ScriptedDice
+from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, WOUNDED
 
 from conftest import activate, begin, events_of, kinds, last_event, rect, scenario, unit
 
@@ -765,7 +765,7 @@ def test_without_the_split_the_special_weapon_only_adds_its_strike_die():
 
 
 def test_no_split_offered_without_a_better_weapon_other_troopers_or_two_opposing_figures():
-    from dustup_env.rules.assault_action import split_special
+    from dustup_env.rules.unit_actions.assault_action import split_special
     cases = [((("rifle", 6),), (("rifle", 6),), None),  # no special weapon
              ((("laser_sword", 3),), (("rifle", 6),), None),  # nobody else: nothing to split from
              ((("rifle", 5), ("laser_sword", 1)), (("rifle", 1),), None),  # one opposing figure cannot be split

@@ -3,7 +3,7 @@ import pytest
 
 from conftest import rect, scenario, unit, wall
 from dustup_env.rules import Game, ScenarioError
-from dustup_env.rules.battlefield import TERRAIN_TYPES, Battlefield
+from dustup_env.rules.kernel.battlefield import TERRAIN_TYPES, Battlefield
 
 
 def bf(terrain=(), obstacles=()):
@@ -117,8 +117,8 @@ def test_invalid_polygon_is_a_scenario_error():
 
 # --- issue 3: the movement columns for open water (RN-041, RN-354) ---------------------------------------------
 def test_open_water_cost_by_movement_column():
-    from dustup_env.rules.battlefield import (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, INFANTRY, POWER_ARMOUR,
-                                              WADING_POWER_ARMOUR, terrain_column)
+    from dustup_env.rules.kernel.battlefield import (AMPHIBIOUS, AMPHIBIOUS_POWER_ARMOUR, INFANTRY, POWER_ARMOUR,
+        WADING_POWER_ARMOUR, terrain_column)
     b = bf([rect("open_water", 10, 10, 20, 20), rect("rough", 30, 30, 40, 40)])
     assert [b.move_cost(15, 15, c) for c in range(5)] == [None, None, 2, 2, 3]
     assert [b.move_cost(35, 35, c) for c in range(5)] == [2, 1, 2, 1, 1]  # other terrain keeps its column

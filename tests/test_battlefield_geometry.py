@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, Polygon
 
-from dustup_env.rules.battlefield import inside_length, point_in_ring
-from dustup_env.rules.data import load_scenario
+from dustup_env.rules.kernel.battlefield import inside_length, point_in_ring
+from dustup_env.rules.kernel.data import load_scenario
 
 coord = st.floats(min_value=-5, max_value=80, allow_nan=False, allow_infinity=False)
 RINGS = [list(Polygon(f["polygon"]).exterior.coords)[:-1] for f in load_scenario("default")["terrain"]]

@@ -3,7 +3,7 @@ import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit
 from dustup_env.rules import Game, ScenarioError
-from dustup_env.rules.forces import TREATED, WOUNDED
+from dustup_env.rules.kernel.entities import TREATED, WOUNDED
 
 
 def care_detachment(y=3.0, options=None, dice=(), terrain=()):

@@ -1,6 +1,6 @@
 """Cavalry (seed 000 "Unit Types › Cavalry"), forced dice."""
 from conftest import activate, begin, last_event, scenario, unit
-from dustup_env.rules.forces import TREATED
+from dustup_env.rules.kernel.entities import TREATED
 
 
 def cav_game(dice=(), **kw):

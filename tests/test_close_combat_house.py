@@ -3,10 +3,10 @@ import pytest
 from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit
 
 from dustup_env.rules import ScenarioError
-from dustup_env.rules.assault_action import begin_assault
-from dustup_env.rules.close_combat_house import melee_dice, resolve_melee
-from dustup_env.rules.dice import D6, D8, D10, D12, ScriptedDice
-from dustup_env.rules.forces import BROKEN, ROUTED, SHAKEN, WOUNDED
+from dustup_env.rules.unit_actions.assault_action import begin_assault
+from dustup_env.rules.house_rules.close_combat import melee_dice, resolve_melee
+from dustup_env.rules.kernel.dice import D6, D8, D10, D12, ScriptedDice
+from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN, WOUNDED
 
 HOUSE = {"close_combat": "house"}
 END_TURN = [("d8", 8), ("d8", 1)]
@@ -234,7 +234,7 @@ def spotting_scn(observer=(20, 22), size=None):
 
 
 def test_house_concealment_shifts_the_range_die_for_spotting():
-    from dustup_env.rules.detect_action import house_concealed
+    from dustup_env.rules.unit_actions.detect_action import house_concealed
     # standard rules: no concealment shift (8": D8)
     g = begin(spotting_scn())
     activate(g, 0)
@@ -253,7 +253,7 @@ def test_house_concealment_shifts_the_range_die_for_spotting():
 
 
 def test_house_concealment_is_a_closed_shift_net_of_the_size_shift():
-    from dustup_env.rules.detect_action import range_die
+    from dustup_env.rules.unit_actions.detect_action import range_die
     assert range_die(30.0, concealed=True) == D12  # D12 stays D12 (closed), still detectable under 48"
     assert range_die(48.0, concealed=True) is None
     assert range_die(5.0, size=2, concealed=True) == D8 and range_die(15.0, concealed=True) == D12
@@ -270,7 +270,7 @@ def test_house_concealment_is_a_closed_shift_net_of_the_size_shift():
 
 
 def test_house_concealment_needs_concealing_terrain_at_or_before_the_marker():
-    from dustup_env.rules.detect_action import house_concealed
+    from dustup_env.rules.unit_actions.detect_action import house_concealed
     g = begin(spotting_scn(), options=HOUSE)
     a = g.units[0]
     assert house_concealed(g, a, 20, 30)  # in the wood
@@ -342,7 +342,7 @@ def test_a_pursuit_that_falls_short_ends_the_combat_two_inches_away():
     g.apply(("follow", 0))
     p = last_event(g, "Pursued")
     assert p["caught"] is False and p["end"] != p["start"]
-    from dustup_env.rules.assault_action import figure_gap
+    from dustup_env.rules.unit_actions.assault_action import figure_gap
     assert figure_gap(g.units[0], g.units[1]) >= 2.0 - 1e-9
     assert last_event(g, "AssaultEnded") and g.decision().kind == "initiative" and g.dice.remaining == 0
 
@@ -356,7 +356,7 @@ def test_declining_the_pursuit():
 
 
 def test_no_pursuit_after_a_voluntary_withdrawal_or_a_drop_free_withdrawal():
-    from dustup_env.rules.close_combat_house import _pursuers
+    from dustup_env.rules.house_rules.close_combat import _pursuers
     g = close(options=PURSUIT)
     add_dice(g, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1))
     g.apply(("assault", 1))

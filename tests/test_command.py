@@ -9,7 +9,7 @@ from conftest import activate, begin, events_of, last_event, rect, scenario, uni
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import Game, ScenarioError
 from dustup_env.rules import command
-from dustup_env.rules.forces import BROKEN, CONFIDENT, KILLED, ROUTED, SHAKEN, STEADY
+from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, ROUTED, SHAKEN, STEADY
 
 HQ = dict(kind="hq", quality="d8", leadership=1)
 
@@ -570,7 +570,7 @@ def test_a_commander_falling_in_close_combat_makes_the_subordinates_test():
     """The leader_lost hook runs for close-combat casualties too (RN-250): seeded games until a Red
     assault kills or wounds the Platoon HQ's leader in combat."""
     from dustup_env.rules import Game
-    from dustup_env.rules.assault_action import begin_assault
+    from dustup_env.rules.unit_actions.assault_action import begin_assault
 
     for seed in range(300):
         scn = platoon(hq_pos=(24, 30), squads=((10, 20), (38, 20)), red=[unit("R", (24, 33.5), (("rifle", 10),))])

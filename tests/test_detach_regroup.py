@@ -4,8 +4,8 @@ import pytest
 from conftest import activate, add_dice, begin, events_of, kinds, last_event, scenario, unit
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import IllegalOptionError
-from dustup_env.rules.dice import D6, D8, D10
-from dustup_env.rules.forces import BROKEN, KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED
+from dustup_env.rules.kernel.dice import D6, D8, D10
+from dustup_env.rules.kernel.entities import BROKEN, KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED
 
 
 def squad_game(blue=None, red=None, dice=(), more_blue=(), **kw):

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import activate, begin, events_of, kinds, last_event, rect, scenario, unit
 from dustup_env.rules import D4, D6, D8, D10, D12, Game, ScenarioError
-from dustup_env.rules.detect_action import range_die
+from dustup_env.rules.unit_actions.detect_action import range_die
 
 WOOD = rect("light_woods", 10, 28, 34, 34)
 HILL = rect("hill", 30, 18, 46, 26)
@@ -374,7 +374,7 @@ def test_the_hidden_period_of_a_rehidden_unit_is_secret_in_the_enemys_log():
 
 def test_no_new_marker_beyond_the_codec_slots():
     from dustup_env.codec import MAX_MARKERS
-    from dustup_env.rules.hidden_units import MAX_MARKERS as ENGINE_MAX
+    from dustup_env.rules.unit_actions.hidden_units import MAX_MARKERS as ENGINE_MAX
     assert ENGINE_MAX == MAX_MARKERS
     g = begin(rehide_scn())
     g.markers = [{"side": 1, "x": float(i), "y": 47.0, "unit": -1, "removed": True} for i in range(MAX_MARKERS)]

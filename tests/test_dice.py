@@ -5,9 +5,9 @@ from fractions import Fraction
 import pytest
 
 from dustup_env.rules import D4, D6, D8, D10, D12, DiceScriptError, ScriptedDice, SeededDice, die_name, parse_die
-from dustup_env.rules.dice import (OpposedResult, shift_open_both, clockface_direction, die_max, die_sides, enumerate_outcomes,
-                                   shift_closed, shift_open, value_to_die)
-from dustup_env.rules.shoot_action import allocation_roll
+from dustup_env.rules.kernel.dice import (OpposedResult, shift_open_both, clockface_direction, die_max, die_sides,
+    enumerate_outcomes, shift_closed, shift_open, value_to_die)
+from dustup_env.rules.unit_actions.shoot_action import allocation_roll
 
 
 def test_die_steps_names_and_sides():

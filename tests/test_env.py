@@ -13,7 +13,7 @@ from dustup_env.codec import (ACTIVATE0, MOVE0, N_ACTIONS, N_DIST, SHOOT0, Actio
                               side_flips)
 from dustup_env.env import GLOBAL_OFF, OBS_SIZE, UF, UNITS_OFF, DustupEnv
 from dustup_env.rules import IllegalOptionError
-from dustup_env.rules.shoot_action import FIRE_MODES
+from dustup_env.rules.unit_actions.shoot_action import FIRE_MODES
 
 
 def random_masked_action(env, rng):

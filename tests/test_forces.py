@@ -5,7 +5,8 @@ import pytest
 
 from conftest import SIDE0_WINS, new_game, scenario, unit
 from dustup_env.rules import D4, D6, D8, D10, D12, Game
-from dustup_env.rules.forces import (CONFIDENT, KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED, compact_offsets)
+from dustup_env.rules.kernel.entities import CONFIDENT, KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED
+from dustup_env.rules.forces.units import compact_offsets
 
 
 def one(spec_kw=None, commitment="medium", dice=(), options=None):

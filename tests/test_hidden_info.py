@@ -13,7 +13,7 @@ from conftest import activate, begin, rect, scenario, unit
 from dustup_env.codec import ActionCodec, side_flips
 from dustup_env.env import MARKER_OFF, MF, UF, UNITS_OFF, DustupEnv
 from dustup_env.rules import Game, ScriptedDice
-from dustup_env.rules.forces import SHAKEN
+from dustup_env.rules.kernel.entities import SHAKEN
 
 WOOD = rect("light_woods", 10, 28, 34, 36)
 SPOTS = ((14.0, 30.0), (20.0, 32.0), (28.0, 30.0))

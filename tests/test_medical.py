@@ -3,7 +3,7 @@ import pytest
 
 from conftest import activate, begin, events_of, last_event, scenario, unit
 from dustup_env.rules import IllegalOptionError
-from dustup_env.rules.forces import DISABLED, KILLED, OK, TREATED, WOUNDED
+from dustup_env.rules.kernel.entities import DISABLED, KILLED, OK, TREATED, WOUNDED
 
 
 def wounded_game(blue_kw=None, extra_blue=(), dice=(), n_wounded=3):
@@ -180,5 +180,5 @@ def test_extracted_occupant_uses_its_own_armour():
     activate(g, 1)
     g.apply(("reorganise", "extract"))
     # no armour: a D4 is rolled and any non-kill result wounds (no power-armour table)
-    from dustup_env.rules.game import armoury
+    from dustup_env.rules.kernel.game import armoury
     assert armoury()[1][g.units[1].figures[1].armour].no_armour

@@ -3,9 +3,10 @@ import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
 from dustup_env.rules import ScriptedDice
-from dustup_env.rules.data import armoury
-from dustup_env.rules.forces import (BROKEN, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, WOUNDED, build_unit)
-from dustup_env.rules.morale import MODIFIERS, TRIGGERS, confidence_test, leadership_test
+from dustup_env.rules.kernel.data import armoury
+from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, WOUNDED
+from dustup_env.rules.forces.units import build_unit
+from dustup_env.rules.morale.morale import MODIFIERS, TRIGGERS, confidence_test, leadership_test
 
 COMMITS = ("low", "medium", "high")
 TABLE = {  # the seed's table: circumstance -> (low, medium, high); None = no test required

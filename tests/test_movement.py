@@ -5,8 +5,8 @@ import pytest
 
 from conftest import activate, add_dice, begin, events_of, kinds, last_event, rect, scenario, unit, wall
 from dustup_env.rules import IllegalOptionError
-from dustup_env.rules.forces import BROKEN, ROUTED, STEADY
-from dustup_env.rules.move_action import nominated_point
+from dustup_env.rules.kernel.entities import BROKEN, ROUTED, STEADY
+from dustup_env.rules.unit_actions.move_action import nominated_point
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 D3, D6_, D12_, D24 = 0, 1, 2, 3  # distance indices: 3", 6", 12", 24"
@@ -370,7 +370,7 @@ def test_vectorised_move_options_equal_the_point_by_point_rule():
     import random as _random
 
     from dustup_env.rules import Game
-    from dustup_env.rules.move_action import DIR_VECTORS, DISTANCES
+    from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DISTANCES
 
     g = Game("default", seed=0)
     bf = g.bf
@@ -402,8 +402,8 @@ def test_vectorised_move_options_equal_the_point_by_point_rule():
 def _reference_move_path(bf, unit, px, py, points, enemy_figs, col):
     """move_path as first written (every step: bf.move_cost, bf.obstacle_crossing_cost, bf.on_table and
     _too_close over all the enemy figures): the optimised walk must end at exactly the same point."""
-    from dustup_env.rules.forces import KILLED
-    from dustup_env.rules.move_action import STEP, _too_close
+    from dustup_env.rules.kernel.entities import KILLED
+    from dustup_env.rules.unit_actions.move_action import STEP, _too_close
 
     x0, y0 = unit.x, unit.y
     dx, dy = px - x0, py - y0
@@ -443,7 +443,7 @@ def test_move_path_equals_the_step_by_step_reference():
     import random as _random
 
     from dustup_env.rules import Game
-    from dustup_env.rules.move_action import move_path
+    from dustup_env.rules.unit_actions.move_action import move_path
 
     g = Game("default", seed=0)
     bf = g.bf

@@ -4,7 +4,7 @@ import math
 import pytest
 
 from conftest import activate, begin, events_of, last_event, rect, scenario, unit, wall
-from dustup_env.rules.forces import KILLED, WOUNDED
+from dustup_env.rules.kernel.entities import KILLED, WOUNDED
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from conftest import scenario, unit
 from dustup_env.rules import Decision, Game, GameOverError, IllegalOptionError, ScenarioError
-from dustup_env.rules.data import load_scenario
-from dustup_env.rules.forces import KILLED, ROUTED
+from dustup_env.rules.kernel.data import load_scenario
+from dustup_env.rules.kernel.entities import KILLED, ROUTED
 
 HSET = settings(deadline=None, database=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -3,8 +3,8 @@ import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, shoot_modes, unit, wall
 from dustup_env.rules import D4, D6, D8, D10, D12, ScriptedDice
-from dustup_env.rules.forces import KILLED, OK, WOUNDED
-from dustup_env.rules.shoot_action import NO_ENGAGE, armour_die, resolve_fire, resolve_impact, target_die
+from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
+from dustup_env.rules.unit_actions.shoot_action import NO_ENGAGE, armour_die, resolve_fire, resolve_impact, target_die
 
 HIGH = ("medium", "high")  # target side high commitment: no test for first fire / first suppression
 

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import activate, begin, events_of, kinds, last_event, scenario, unit
-from dustup_env.rules.forces import KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED
+from dustup_env.rules.kernel.entities import KILLED, OK, SHAKEN, STEADY, TREATED, WOUNDED
 
 
 def travel_game(dice=(), blue_extra=(), red=None):

@@ -3,7 +3,7 @@ import pytest
 
 from conftest import SIDE0_WINS, activate, add_dice, begin, events_of, kinds, last_event, new_game, rect, scenario, unit
 from dustup_env.rules import GameOverError, IllegalOptionError
-from dustup_env.rules.forces import KILLED, WOUNDED
+from dustup_env.rules.kernel.entities import KILLED, WOUNDED
 
 ONE = (("rifle", 1),)
 
@@ -353,7 +353,7 @@ def test_routing_the_last_fighting_unit_ends_the_game_at_the_end_of_the_activati
                    [unit("R", (24, 30), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)])
     g = begin(scn)
     activate(g, 0)
-    from dustup_env.rules.forces import ROUTED
+    from dustup_env.rules.kernel.entities import ROUTED
     g.units[2].confidence = ROUTED  # e.g. routed by this activation's fire
     g.apply(("end",))
     e = last_event(g, "GameEnded")
@@ -366,7 +366,7 @@ def test_game_ended_event_names_the_decisive_winner_even_on_equal_vp():
                    [unit("R", (24, 30), figures=ONE, confidence="routed"), unit("S", (40, 44), figures=ONE)])
     g = begin(scn)
     activate(g, 0)
-    from dustup_env.rules.forces import ROUTED
+    from dustup_env.rules.kernel.entities import ROUTED
     g.units[2].confidence = ROUTED
     g.apply(("end",))
     assert last_event(g, "GameEnded")["winner"] == g.winner == 0

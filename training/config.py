@@ -171,7 +171,7 @@ def load_config(source=None, overrides: dict | None = None) -> dict:
 
 def _cross_checks(cfg: dict) -> None:
     from agents import make_agent
-    from dustup_env.rules.data import load_scenario
+    from dustup_env.rules.kernel.data import load_scenario
 
     from dustup_env.rules import DustupError, Game
 

@@ -1,0 +1,79 @@
+"""Casualty Evacuation by carrying the wounded off the battlefield (seed 000 "Casualty Evacuation").
+
+"As noted in the medical treatment rules (page 23) treated wounded can be left with a detachment from a
+squad. This detachment can also attempt to evacuate the wounded by carrying them off the battlefield.
+However, this is a very slow process and does not improve the confidence of the remaining troops. ...
+The successful evacuation can also affect the player's victory conditions and influence campaigns."
+
+``("evacuate",)`` (RN-357) is a Move Action of a detachment (a unit with a parent) that carries at least
+one wounded figure (untreated or treated): the unit moves towards its home edge (the normal move: the
+movement die, encumbrance from carrying the wounded, terrain, the 2" rule, the Shaken leadership
+test, wounded without a carrier left behind).  If its leader reaches the home edge (within 0.5", as a
+routed unit leaves the table) the unit leaves the table with its wounded: it is out of play, and unlike
+a unit destroyed or routed off it scores no victory point for the enemy.  Game option ``"casevac_vp"``
+(default 0): victory points for the evacuating side per wounded figure carried off.  No confidence
+changes ("does not improve the confidence").  The CASEVAC vehicle (called with a communication, the
+inbound chart, the confidence rolls when it leaves) needs the vehicle rules and the inbound chart and
+is not built.
+"""
+from __future__ import annotations
+
+import math
+
+from ..kernel import game as _game
+from ..kernel.errors import ScenarioError
+from ..kernel.events import Event, _event
+from ..kernel.entities import TREATED, WOUNDED, Unit
+
+EDGE = 0.5  # the leader this close to its home edge leaves the table (as routed units do)
+
+
+@_event
+class Evacuated(Event):
+    unit: int
+    wounded: int  # wounded figures carried off the table
+
+
+def _wounded(u: Unit) -> int:
+    n = 0
+    for f in u.figures:
+        if f.status == WOUNDED or f.status == TREATED:
+            n += 1
+    return n
+
+
+def _setup(game) -> None:
+    v = game.options["casevac_vp"]
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ScenarioError(f"game option casevac_vp must be a whole number of victory points >= 0, not {v!r}")
+
+
+def _options(game, u: Unit, status) -> list:
+    if u.parent < 0 or status.suppressed or u.propped:
+        return []
+    return [("evacuate",)] if _wounded(u) else []
+
+
+def _evacuate(game, u: Unit, opt) -> None:
+    hx, hy = game._home_point(u)
+    game.move_toward(u, hx, hy)
+    if u.in_play and math.hypot(u.x - hx, u.y - hy) < EDGE:
+        n = _wounded(u)
+        if n:
+            u.evacuated = True
+            u.evacuated_wounded = n
+            game.emit(Evacuated(u.uid, n))
+
+
+def _vp(game, vp: list) -> None:
+    per = game.options["casevac_vp"]
+    if per:
+        for u in game.units:
+            if u.evacuated:
+                vp[u.side] += per * u.evacuated_wounded
+
+
+_game.INIT_HOOKS.append(_setup)
+_game.ACTION_PROVIDERS.append(_options)
+_game.ACTIONS["evacuate"] = _evacuate
+_game.VP_HOOKS.append(_vp)

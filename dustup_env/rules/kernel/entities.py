@@ -1,0 +1,164 @@
+"""The game's entities: units and their figures (the state every rules module reads and writes).
+
+Seed 000, "FORCES": a unit is a squad, a single figure or a team with one leader figure; each figure
+is one soldier with its weapon.  State is plain data (slots dataclasses of ints, floats and strings).
+The rules that build units from a scenario (quality, leadership, confidence, commitment, fatigue) are
+in :mod:`dustup_env.rules.forces.units`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .dice import D4, D6
+
+# Confidence levels (seed 000 "Confidence"): higher index = worse.
+CONFIDENT, STEADY, SHAKEN, BROKEN, ROUTED = range(5)
+CONFIDENCE_NAMES = ("confident", "steady", "shaken", "broken", "routed")
+# Figure status
+OK, WOUNDED, TREATED, KILLED = 0, 1, 2, 3  # WOUNDED = untreated wound counter; TREATED = stabilised
+DISABLED = 4  # power armour suit wrecked: the trooper is unhurt but cannot act (Power Armour Troops as Casualties)
+COHESION = 6.0  # inches from the leader
+
+
+@dataclass(slots=True)
+class Figure:
+    weapon: str
+    status: int = OK
+    wounds: int = 0
+    dx: float = 0.0  # offset from the unit leader
+    dy: float = 0.0
+    medic: bool = False  # a trained unit medic (Medical Treatment Action: D8)
+    armour: str = ""  # per-figure armour overriding the unit's (an occupant extracted from a wrecked suit)
+
+    @property
+    def alive(self) -> bool:
+        return self.status != KILLED
+
+
+@dataclass(slots=True)
+class Unit:
+    uid: int
+    side: int
+    name: str
+    kind: str
+    quality: int
+    lv: int
+    confidence: int
+    initial_confidence: int
+    commitment: int  # index into COMMITMENTS
+    movement: int  # movement die step
+    armour: str
+    x: float
+    y: float
+    figures: list[Figure]
+    leader: int = 0  # index into figures of the leader figure
+    grenades: bool = False
+    suppression: int = 0
+    propped: bool = False
+    complete_concealment: bool = False
+    activated: bool = False
+    fired: set[int] = field(default_factory=set)  # figure indices whose weapon fired this activation
+    under_fire_before: bool = False
+    suppressed_before: bool = False
+    leader_lost: bool = False  # leader became a casualty: next activation reorganises
+    routed_off: bool = False
+    loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
+    hidden: bool = False  # "Hidden Units": only a marker shows (the enemy does not know it is there)
+    was_hidden: bool = False  # began the game hidden
+    revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
+    hidden_spans: list = field(default_factory=list)  # [first, end) event indices of each hidden period (end -1: now)
+    sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
+    size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
+    # --- Command and Morale (rules/unit_actions/command.py, rules/morale/morale.py) ---------------------------------
+    commander: int = -1  # uid of the superior (commanding) unit, -1 = none (top of the command tree)
+    second_in_command: bool = False  # an HQ whose second in command takes over if the commander falls
+    command_lost: bool = False  # this unit's commander fell with no second in command: it commands no one
+    promotion_pending: bool = False  # its side may promote a subordinate in its place (a decision)
+    assume_command: int = -1  # promoted: uid of the lost command unit whose command it assumes
+    vacated: list = field(default_factory=list)  # promoted upwards: its former direct subordinates, whose command
+    #                                              its side may fill by promoting one of them (the cascade, RN-305)
+    assume_vacancy: list = field(default_factory=list)  # promoted into such a vacancy: the units it takes over
+    terror: bool = False  # provokes terror
+    panicked: bool = False
+    panic_passed: bool = False  # passed a panic test: never tests again
+    panic_triggers: int = 0  # bit set of panic triggers already met (see morale.PANIC_*)
+    panic_routed: bool = False  # routed while panicking: may never be rallied
+    cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
+    night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
+    abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
+    # --- issue 3: detachments, regrouping, medical treatment, travel, cavalry (see rules/*_action.py)
+    parent: int = -1  # uid of the parent unit of a detachment (Detach Element Action)
+    merged: bool = False  # rejoined / regrouped into another unit: out of play, no victory points
+    strength: int = 0  # figures at the start of the game (or when detached): "depleted" for Regroup
+    medical_team: bool = False  # a dedicated medical team (Medical Treatment Action: D10)
+    travel: bool = False  # in travel mode (column)
+    cavalry: bool = False
+    mounted: bool = False  # cavalry on its mounts
+    mounts_detached: bool = False  # dismounted cavalry that left its mounts with a detachment
+    left_behind: list = field(default_factory=list)  # [x, y, status, weapon, wounds, medic, armour] of figures
+    #                                                   left on the table (moving_casualties.left_entry)
+    abandon_point: list = field(default_factory=list)  # [x, y]: wounded abandoned here by choice, until the next move
+    tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
+    # --- issue 3: shooting/reorganise gaps ----------------------------------------------------------
+    specialist_grenade: str = ""  # weapon name of the unit's specialist grenades (e.g. "at_grenade"), "" = none
+    terrain_column: int = 0  # movement column of the terrain table (battlefield.terrain_column: power armour,
+    #                          amphibious, power armour wading on the bottom of open water)
+    amphibious: bool = False
+    wading: bool = False  # power armour that can wade on the bottom of open water
+    inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table), rules/rules_overview/inbound_chart.py
+    heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
+    evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
+    evacuated_wounded: int = 0  # wounded figures it carried off
+
+    # --- derived -----------------------------------------------------------------------
+    @property
+    def destroyed(self) -> bool:
+        """No able-bodied figure left (all killed or wounded): the unit is out of the fight."""
+        for f in self.figures:
+            if f.status == OK:
+                return False
+        return True
+
+    @property
+    def in_play(self) -> bool:
+        """On the table and in the fight: not routed off, merged, evacuated or inbound, and not destroyed."""
+        if self.routed_off or self.merged or self.evacuated or self.inbound:
+            return False
+        for f in self.figures:  # = not self.destroyed (inlined: the hottest property of the engine)
+            if f.status == OK:
+                return True
+        return False
+
+    def able(self) -> list[int]:
+        return [i for i, f in enumerate(self.figures) if f.status == OK]
+
+    def n_alive(self) -> int:
+        return sum(1 for f in self.figures if f.status != KILLED)
+
+    def n_able(self) -> int:
+        return sum(1 for f in self.figures if f.status == OK)
+
+    def n_untreated(self) -> int:
+        return sum(1 for f in self.figures if f.status == WOUNDED)
+
+    @property
+    def suppressed(self) -> bool:
+        return self.suppression > 0 and self.confidence != ROUTED  # routed units ignore suppression
+
+    @property
+    def small_target(self) -> bool:
+        """Single-figure units are small targets (a squad worn down to one figure is not; rules-notes RN-008)."""
+        return self.kind == "single"
+
+    def disorganised(self) -> bool:
+        """Seed 000 "Cohesion": every figure must be within 6" of the leader."""
+        lf = self.figures[self.leader]
+        for f in self.figures:
+            if f.status != KILLED and (f.dx - lf.dx) ** 2 + (f.dy - lf.dy) ** 2 > COHESION * COHESION + 1e-9:
+                return True
+        return False
+
+    def figure_positions(self) -> list[tuple[float, float]]:
+        lf = self.figures[self.leader]
+        bx, by = self.x - lf.dx, self.y - lf.dy
+        return [(bx + f.dx, by + f.dy) for f in self.figures if f.status != KILLED]

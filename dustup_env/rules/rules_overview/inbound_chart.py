@@ -1,0 +1,51 @@
+"""The Inbound Chart for reinforcements (seed 000 "Equipment › The Inbound Chart").
+
+"Counters are placed on the numbered boxes to indicate when fire support or reinforcements will arrive.
+Instead of activating a unit, a counter may be moved along the inbound track. When the counter is moved
+to the battle area, the unit is placed on the battlefield and may be activated on the next turn."
+
+The chart itself is missing from the text; the track is RN-006's reconstruction: boxes 3 -> 2 -> 1 ->
+the battle area (the loiter box beside box 1 serves aircraft and CASEVAC vehicles, which are not built).
+Reinforcements (RN-360):
+
+* Scenario unit field ``inbound`` (1, 2 or 3): the unit starts off the table with its counter in that
+  box (``Unit.inbound``); its ``position`` is where it is placed when it arrives.  Off the table it is
+  not in play: it cannot be seen, targeted, ordered or rallied, holds no objective and scores no
+  victory point for the enemy; but its side can still fight (it is coming).
+* Each counter takes the place of one unit activation per turn: in an activate decision the side may
+  choose ``("inbound", uid)`` instead of ``("activate", uid)``, which moves that counter one box and
+  ends the side's activation.  Counters count as unactivated units for passing and for the end of the
+  turn.  With random activation a counter has a chit (chit draw) or a card (card draw: drawing it moves
+  the counter).  Seizing the initiative activates units only.
+* From box 1 the counter goes to the battle area: the unit is placed at its position (event
+  ``ReinforcementArrived``) and may activate from the next turn.
+"""
+from __future__ import annotations
+
+from ..kernel.events import Event, _event
+from ..kernel.entities import Unit
+
+BOXES = 3
+
+
+@_event
+class InboundCounterMoved(Event):
+    unit: int
+    box: int  # the box the counter is now in (0 = the battle area: the unit arrived)
+
+
+@_event
+class ReinforcementArrived(Event):
+    unit: int
+    position: tuple
+
+
+def advance(game, u: Unit) -> None:
+    """Move the unit's counter one box along the inbound track (its activation this turn)."""
+    u.activated = True
+    u.inbound -= 1
+    game.emit(InboundCounterMoved(u.uid, u.inbound))
+    if u.inbound == 0:
+        game.emit(ReinforcementArrived(u.uid, (round(u.x, 3), round(u.y, 3))))
+        from ..morale.morale import check_sight_both
+        check_sight_both(game, u)  # first sight of the enemy (panic)

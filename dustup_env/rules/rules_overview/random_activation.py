@@ -1,0 +1,186 @@
+"""Random Activation (seed 000, "RULES OVERVIEW" > "Random Activation").
+
+Game option ``"activation"``:
+
+* ``"alternate"`` (default): the standard initiative roll and alternating activations.
+* ``"chits"``: one chit per unit in play (per side) goes into the bag at the start of each turn;
+  each draw (``game.dice.roll_n(chits in the bag)``: faces 1..n0 are side 0's chits, the rest side
+  1's; no roll when only one side has chits left) names the side that activates a unit next.  The
+  initiative roll is not used.  A chit drawn for a side without unactivated units is discarded.  A
+  side may pass on its draw (the chit is spent) only while it keeps at least as many chits in the
+  bag as it has unactivated units.  The turn ends when every unit has activated or the bag is empty.
+  With ``"chit_quality_variant"``: +1 chit per veteran (D10) or elite (D12) unit, -1 per militia
+  (untrained, D4) unit; when the bag is empty each side that still has unactivated units may
+  activate one of them (an activate decision with pass), starting with the side that did not draw
+  the last chit, and the turn then ends.
+* ``"cards"``: each unit in play has a card; every draw (``roll_n(cards left)`` picks one of the
+  remaining cards in uid order, i.e. the deck is shuffled one card at a time) activates that unit
+  directly: no activate decision and no passing.  The turn ends when the deck is empty.  With
+  ``"turn_end_card"`` the deck also holds the random "turn end" card (last in the deck order): when it
+  is drawn the turn ends at once and the units whose cards were not drawn do not activate this turn.
+  The text defines no random event cards ("offers the potential to include random event cards"), so
+  there are none to put in the deck (RN-356).
+"""
+from __future__ import annotations
+
+from ..kernel import events as ev
+from ..kernel import game as _game
+from ..kernel.dice import D4, D10
+from ..kernel.errors import ScenarioError
+from ..kernel.events import Event, _event
+
+MODES = ("alternate", "chits", "cards")
+
+
+@_event
+class ChitDrawn(Event):
+    side: int
+    roll: int  # 0 when no roll was needed
+    chits_left: tuple  # (side 0, side 1) after the draw
+
+
+@_event
+class CardDrawn(Event):
+    unit: int
+    roll: int  # 0 when no roll was needed
+    cards_left: int
+
+
+@_event
+class TurnEndCardDrawn(Event):
+    roll: int  # 0 when no roll was needed
+    cards_left: int  # unit cards not drawn: those units do not activate this turn
+
+TURN_END = -1  # the turn-end card in the deck
+
+
+def _setup(game) -> None:
+    mode = game.options["activation"]
+    if mode not in MODES:
+        raise ScenarioError(f"game option activation must be one of {', '.join(MODES)}, not {mode!r}")
+    if not isinstance(game.options["chit_quality_variant"], bool):
+        raise ScenarioError("game option chit_quality_variant must be true or false")
+    if game.options["chit_quality_variant"] and mode != "chits":
+        raise ScenarioError("game option chit_quality_variant needs activation: chits")
+    if not isinstance(game.options["night"], bool):
+        raise ScenarioError("game option night must be true or false")
+    if not isinstance(game.options["turn_end_card"], bool):
+        raise ScenarioError("game option turn_end_card must be true or false")
+    if game.options["turn_end_card"] and mode != "cards":
+        raise ScenarioError("game option turn_end_card needs activation: cards")
+
+
+def _end_turn(game) -> None:
+    game.events.append(ev.TurnEnded(game.turn))
+    game._start_turn()
+
+
+def chit_count(game, side: int) -> int:
+    n = 0
+    variant = game.options["chit_quality_variant"]
+    for uid in game.side_units[side]:
+        u = game.units[uid]
+        if not u.in_play and not u.inbound:  # a reinforcement's counter has a chit too (rules/rules_overview/inbound_chart.py)
+            continue
+        n += 1
+        if variant:
+            if u.quality >= D10:
+                n += 1
+            elif u.quality == D4:
+                n -= 1
+    return n
+
+
+class ChitDraw:
+    @staticmethod
+    def start_turn(game) -> None:
+        game.initiative_winner = -1
+        game.extra["chits"] = [chit_count(game, 0), chit_count(game, 1)]
+        game.extra["chit_last"] = -1
+        game.extra.pop("chit_final", None)
+        ChitDraw.next(game)
+
+    @staticmethod
+    def next(game) -> None:
+        bag = game.extra["chits"]
+        while True:
+            if game._unactivated(0) == 0 and game._unactivated(1) == 0:
+                _end_turn(game)
+                return
+            final = game.extra.get("chit_final")
+            if final is None and bag[0] + bag[1] == 0:
+                last = game.extra["chit_last"]
+                first = 1 - last if last >= 0 else 0
+                final = game.extra["chit_final"] = [first, 1 - first] if game.options["chit_quality_variant"] else []
+            if final is not None:  # the bag is empty: the end-of-turn activations, then the turn ends
+                while final and game._unactivated(final[0]) == 0:
+                    final.pop(0)
+                if not final:
+                    _end_turn(game)
+                    return
+                game.current = final.pop(0)
+                game.phase = "activate"
+                return
+            if bag[0] == 0 or bag[1] == 0:
+                side, roll = (0 if bag[0] else 1), 0
+            else:
+                roll = game.dice.roll_n(bag[0] + bag[1])
+                side = 0 if roll <= bag[0] else 1
+            bag[side] -= 1
+            game.extra["chit_last"] = side
+            game.emit(ChitDrawn(side, roll, (bag[0], bag[1])))
+            if game._unactivated(side) == 0:
+                continue  # a spare chit: nothing to activate
+            game.current = side
+            game.phase = "activate"
+            return
+
+    @staticmethod
+    def may_pass(game, side: int) -> bool:
+        if "chit_final" in game.extra:
+            return True
+        return game.extra["chits"][side] >= game._unactivated(side)
+
+
+class CardDraw:
+    @staticmethod
+    def start_turn(game) -> None:
+        game.initiative_winner = -1
+        game.extra["deck"] = [u.uid for u in game.units if u.in_play or u.inbound]
+        if game.options["turn_end_card"]:
+            game.extra["deck"].append(TURN_END)
+        CardDraw.next(game)
+
+    @staticmethod
+    def next(game) -> None:
+        deck = game.extra["deck"]
+        while deck:
+            roll = game.dice.roll_n(len(deck)) if len(deck) > 1 else 0
+            uid = deck.pop(roll - 1 if roll else 0)
+            if uid == TURN_END:
+                game.emit(TurnEndCardDrawn(roll, len(deck)))
+                deck.clear()
+                break
+            game.emit(CardDrawn(uid, roll, len(deck)))
+            u = game.units[uid]
+            if not game.can_activate(u):  # (a detachment acts through its parent)
+                continue
+            if u.inbound:  # a reinforcement's card moves its counter along the inbound track
+                from .inbound_chart import advance
+                advance(game, u)
+                continue
+            u.activated = True
+            game.current = u.side
+            game.emit(ev.UnitActivated(u.side, uid))
+            game.start_activation(u, ordered=False)
+            return
+        _end_turn(game)
+
+    @staticmethod
+    def may_pass(game, side: int) -> bool:  # pragma: no cover - cards never ask an activate decision
+        return False
+
+
+_game.INIT_HOOKS.append(_setup)
+_game.ACTIVATION_SEQUENCES["chits"] = ChitDraw()
+_game.ACTIVATION_SEQUENCES["cards"] = CardDraw()

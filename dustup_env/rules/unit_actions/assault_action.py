@@ -1,0 +1,1282 @@
+"""Assault Action (seed 000 "Assault Action" .. "The Two Inch Rule", "Multiple Units in Close Combat",
+"Special Close Combat Weapons").
+
+An ``("assault", enemy_uid)`` action pushes a procedure frame of type ``"assault"`` whose decisions
+are taken by the right side:
+
+=========================  =======  =====================================================
+kind                       side     options
+=========================  =======  =====================================================
+``assault_targets``        attacker ``("defenders_chosen",)``, ``("add_defender", uid)``... (frame
+                                    ``"assault_declare"``: one assault on several enemy units)
+``assault_response``       defender ``("stand",)``, ``("withdraw",)``
+``assault_follow_up``      attacker ``("occupy",)``, ``("contact",)`` (the defender withdrew), or with
+                                    several withdrawn defenders ``("follow", uid)``... and then
+                                    ``("defenders_chosen",)`` / ``("follow", uid)`` for one more
+``final_defensive_fire``   defender ``("fire", mode)``..., ``("hold_fire",)``
+``second_move``            attacker ``("contact",)``, ``("halt",)``
+``special_weapons``        owner    ``("no_split",)``, ``("split_special",)`` (before combat resolution)
+``house_occupy``           either   ``("occupy",)``, ``("halt",)`` (house close combat: the position vacated
+                                    by a withdrawal after a round)
+``house_pursuit``          either   ``("halt",)``, ``("follow", uid)`` (house close combat, game option
+                                    ``house_pursuit``: pursue a unit withdrawing after a lost reaction test)
+=========================  =======  =====================================================
+
+Phases: courage test (opposed quality dice with open shifts from the data table
+``data/courage_test.json``), move to contact (final defensive fire, second move), combat resolution
+(two simultaneous rounds) and outcome (a second courage test with the casualty rows).  Several
+units (one attacker against several defenders, or a combined assault of several attackers against
+one defender, :func:`begin_assault`) fight as detachments matched to the opposing sizes; each parent
+unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md RN-203 to RN-217 (house rules
+RN-252 to RN-254); several defenders, following withdrawn ones and special-weapon detachments RN-300, RN-301, RN-304.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..kernel import game as _game
+from ..kernel.data import DATA, armoury, validate
+from ..kernel.dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
+from ..kernel.errors import ScenarioError
+from ..kernel.events import Event, HitResolved, LeaderLost, Moved, RoutedOff, _event
+from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
+    TREATED, WOUNDED, Unit)
+from ..morale.morale import confidence_test
+from .move_action import STEP, TWO_INCH, move_path, reform
+from .shoot_action import FIRE_MODES, allocation_roll, resolve_impact
+
+CONTACT = 1.0  # figure-to-figure distance (inches) that counts as base contact
+# One unit against several enemy units: its detachments must each stay within 6" of its leader ("the attacker
+# must be able to maintain unit coherency"), so the enemy units it takes on together may be at most 12" apart
+# (closest figures) -- RN-300.
+DEFENDER_SPREAD = 2.0 * COHESION
+TWO_INCH_TOLERANCE = 0.05
+WITHDRAW_FALLBACK = 24.0
+
+# ---------------------------------------------------------------------------------------- events
+
+
+@_event
+class AssaultDeclared(Event):
+    attackers: tuple
+    defenders: tuple
+    two_inch: bool
+
+
+@_event
+class AssaultResponse(Event):
+    unit: int
+    choice: str  # stand | withdraw
+
+
+@_event
+class CourageTested(Event):
+    attacker: int
+    defender: int
+    final: bool  # the outcome test after combat
+    attacker_die: str
+    defender_die: str
+    attacker_shifts: tuple  # (row id, shift) pairs applied to the attacker's die
+    defender_shifts: tuple
+    attacker_roll: int
+    defender_roll: int
+    result: str
+
+
+@_event
+class ConfidenceDropped(Event):
+    unit: int
+    levels: int
+    reason: str
+    confidence: str
+
+
+@_event
+class ContactMove(Event):
+    unit: int
+    target: int
+    roll: int  # 0: the two-inch rule (no roll)
+    points: float
+    start: tuple
+    end: tuple
+    reached: bool
+
+
+@_event
+class SuppressionTested(Event):
+    unit: int
+    roll: int
+    needed: int
+    passed: bool
+
+
+@_event
+class AssaultReaction(Event):
+    unit: int
+    roll: int
+    needed: int
+    passed: bool
+
+
+@_event
+class StrikeResolved(Event):
+    striker: int
+    target: int
+    round: int
+    target_die: str
+    target_roll: int
+    striker_dice: tuple
+    striker_rolls: tuple
+    successes: int
+    result: str
+    hits: int
+
+
+@_event
+class WoundedAbandoned(Event):
+    unit: int
+    figures: int
+
+
+@_event
+class SpecialWeaponsChoice(Event):
+    unit: int
+    split: bool  # the special close-combat weapons fight as their own detachment(s) with their own impact
+
+
+@_event
+class AssaultEnded(Event):
+    attackers: tuple
+    defenders: tuple
+    result: str
+
+
+# ---------------------------------------------------------------------------------------- courage table
+
+_TABLE_CACHE: dict = {}
+
+
+def load_courage_table(spec=None) -> list[dict]:
+    """The courage-test rows: ``None`` = the built-in table, a path, or a table dict (validated)."""
+    key = json.dumps(spec, sort_keys=True) if not isinstance(spec, str) else spec
+    rows = _TABLE_CACHE.get(key)
+    if rows is not None:
+        return rows
+    if spec is None:
+        doc, where = json.loads((DATA / "courage_test.json").read_text()), "courage_test.json"
+    elif isinstance(spec, str):
+        p = Path(spec)
+        if not p.is_file():
+            raise ScenarioError(f"game option courage_table: no such file {spec!r}")
+        try:
+            doc = json.loads(p.read_text())
+        except json.JSONDecodeError as e:
+            raise ScenarioError(f"game option courage_table: {spec}: not valid JSON: {e}") from None
+        where = spec
+    elif isinstance(spec, dict):
+        doc, where = spec, "game option courage_table"
+    else:
+        raise ScenarioError("game option courage_table must be null, a file path or a table object")
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{where}: a courage table must be a JSON object")
+    validate(doc, "courage_test", where)
+    ids = [r["id"] for r in doc["rows"]]
+    if len(set(ids)) != len(ids):
+        raise ScenarioError(f"{where}: rows: duplicate row id")
+    rows = [dict(r) for r in doc["rows"]]
+    _TABLE_CACHE[key] = rows
+    return rows
+
+
+def _init_hook(game) -> None:
+    cc = game.options["close_combat"]
+    if cc not in ("dustup", "house"):
+        raise ScenarioError(f"game option close_combat must be 'dustup' or 'house', not {cc!r}")
+    load_courage_table(game.options["courage_table"])  # validate now: a bad table is a ScenarioError at start
+    if not isinstance(game.options["night"], bool):
+        raise ScenarioError("game option night must be true or false")
+    pursuit = game.options["house_pursuit"]
+    if not isinstance(pursuit, bool):
+        raise ScenarioError("game option house_pursuit must be true or false")
+    if pursuit and cc != "house":
+        raise ScenarioError("game option house_pursuit needs close_combat 'house' (seed 003's optional pursuit)")
+
+
+# ---------------------------------------------------------------------------------------- geometry helpers
+
+def strength(u: Unit, figs=None) -> int:
+    """Outnumbering strength: able figures, power-armoured troopers count as two."""
+    pa = armoury()[1][u.armour].power_armour
+    n = sum(1 for i in (figs if figs is not None else range(len(u.figures))) if u.figures[i].status == OK)
+    return 2 * n if pa else n
+
+
+def outnumbered(own: int, other: int) -> int:
+    """0, 2 (outnumbered 2:1) or 3 (3:1 or more)."""
+    if own <= 0:
+        return 3 if other > 0 else 0
+    if other >= 3 * own:
+        return 3
+    if other >= 2 * own:
+        return 2
+    return 0
+
+
+def figure_gap(a: Unit, b: Unit) -> float:
+    """Closest figure-to-figure distance between two units."""
+    best = 1e18
+    bf = b.figure_positions()
+    for ax, ay in a.figure_positions():
+        for bx, by in bf:
+            d = (ax - bx) ** 2 + (ay - by) ** 2
+            if d < best:
+                best = d
+    return math.sqrt(best)
+
+
+def _gap_at(offsets, x, y, figs) -> float:
+    best = 1e18
+    for ox, oy in offsets:
+        for fx, fy in figs:
+            d = (x + ox - fx) ** 2 + (y + oy - fy) ** 2
+            if d < best:
+                best = d
+    return math.sqrt(best)
+
+
+def within_two_inches(a: Unit, b: Unit) -> bool:
+    return figure_gap(a, b) <= TWO_INCH + TWO_INCH_TOLERANCE
+
+
+def assault_reach(u: Unit, game=None) -> float:
+    """Declaration bound: twice one maximum move (2 x die max x 2 inches) of the unit's own movement die
+    (``game.movement_die``: encumbrance, cavalry and heavy equipment apply, RN-405)."""
+    return 2.0 * 2.0 * die_max(game.movement_die(u) if game is not None else u.movement)
+
+
+def _offsets(u: Unit):
+    lf = u.figures[u.leader]
+    return [(f.dx - lf.dx, f.dy - lf.dy) for f in u.figures if f.status != KILLED]
+
+
+def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int):
+    """Walk the leader toward the target's leader with ``points`` movement points (terrain and obstacle
+    costs).  Returns ``(x, y, reached)``; reached when a figure comes within CONTACT of a target figure.
+    Other enemy figures still stop the walk at 2".  Contact across an obstacle lying between the point of
+    contact and the defender (e.g. a wall right in front of it) must still pay that obstacle's crossing
+    cost: "If defenders are behind some form of obstacle ... the attacker must roll enough movement to
+    cover the movement cost of crossing the obstacle" (RN-209)."""
+    x, y = u.x, u.y
+    tx, ty = target.x, target.y
+    dist = math.hypot(tx - x, ty - y)
+    offs = _offsets(u)
+    tfigs = target.figure_positions()
+    crossing = bf.obstacle_crossing_cost if bf.obstacles else None
+
+    def affordable(px, py, paid):  # the obstacles still between the contact point and the defender
+        return crossing is None or paid + crossing(px, py, tx, ty) <= points + 1e-9
+
+    if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
+        return x, y, affordable(x, y, 0.0)
+    if dist < 1e-9:
+        return x, y, False
+    ux, uy = (tx - x) / dist, (ty - y) / dist
+    spent = travelled = 0.0
+    cost_fn = bf.move_cost
+    from .move_action import _too_close
+    while travelled < dist - 1e-9:
+        seg = min(STEP, dist - travelled)
+        nx, ny = x + ux * seg, y + uy * seg
+        c = cost_fn(x + ux * seg * 0.5, y + uy * seg * 0.5, power_armour)
+        if c is None:
+            return x, y, False
+        extra = crossing(x, y, nx, ny) if crossing else 0.0
+        need = seg * c + extra
+        if spent + need > points + 1e-9:
+            if extra == 0.0:
+                part = (points - spent) / c
+                qx, qy = x + ux * part, y + uy * part
+                if part > 1e-6 and _gap_at(offs, qx, qy, tfigs) <= CONTACT + 1e-9 \
+                        and not _too_close(offs, qx, qy, other_figs) and affordable(qx, qy, points):
+                    return qx, qy, True
+            return x, y, False
+        if not bf.on_table(nx, ny) or _too_close(offs, nx, ny, other_figs):
+            return x, y, False
+        x, y = nx, ny
+        spent += need
+        travelled += seg
+        if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
+            # the exact point of contact within this step; an obstacle still in between must be paid
+            return x, y, affordable(x, y, spent)
+    return x, y, _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9 and affordable(x, y, spent)
+
+
+
+def contact_move(game, u, t, die: str):
+    """Move ``u`` toward ``t`` with a roll of ``die`` x 2": into contact if the walk reaches it, else as far as
+    able but no closer than 2" to any enemy figure.  Returns ``(roll, points, start, reached)``."""
+    roll = game.dice.roll(die)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column)
+    if not reached:
+        x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column)
+    _arrive(u, x, y, start)
+    return roll, points, start, reached
+
+
+def _arrive(u: Unit, x: float, y: float, start) -> None:
+    """``u``'s leader ends a contact move or a withdrawal at (x, y): no longer propped, re-formed if it was
+    disorganised, no longer completely concealed if it moved."""
+    was_dis = u.disorganised()
+    u.x, u.y = x, y
+    u.propped = False
+    if was_dis:
+        reform(u)
+        u.loose = False
+    if (x, y) != start:
+        u.complete_concealment = False
+
+
+def _enemy_figs(game, u: Unit, exclude=()):
+    figs = []
+    for e in game._enemy_units(u.side):
+        if e.uid in exclude:
+            continue
+        figs.extend(e.figure_positions())
+    return figs
+
+
+def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
+    """Away from the assaulting enemy, towards cover if at all possible (routed: the home edge)."""
+    if u.confidence == ROUTED or not away:
+        return game._home_point(u)
+    ex = sum(e.x for e in away) / len(away)
+    ey = sum(e.y for e in away) / len(away)
+    de = math.hypot(u.x - ex, u.y - ey)
+    best, bd = None, 1e18
+    for cx, cy in game.bf.cover_points():
+        if math.hypot(cx - ex, cy - ey) <= de + 1.0:
+            continue
+        d = math.hypot(cx - u.x, cy - u.y)
+        if d < bd:
+            best, bd = (cx, cy), d
+    if best is not None:
+        return best
+    if de < 1e-9:
+        return game._home_point(u)
+    vx, vy = (u.x - ex) / de, (u.y - ey) / de
+    px = min(max(u.x + vx * WITHDRAW_FALLBACK, 0.0), game.bf.width)
+    py = min(max(u.y + vy * WITHDRAW_FALLBACK, 0.0), game.bf.height)
+    return px, py
+
+
+def occupy(game, u: Unit, x: float, y: float) -> None:
+    """``u`` occupies the position a withdrawn enemy unit vacated (its leader's old position): no roll."""
+    start = (u.x, u.y)
+    u.x, u.y = x, y
+    u.propped = False
+    u.complete_concealment = False
+    game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
+
+
+def drop_confidence(game, u: Unit, levels: int, reason: str) -> None:
+    if levels <= 0:
+        return
+    u.confidence = min(ROUTED, u.confidence + levels)
+    game.emit(ConfidenceDropped(u.uid, levels, reason, CONFIDENCE_NAMES[u.confidence]))
+
+
+def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
+    """Withdrawal (seed 000 Withdrawal/Outcome): one normal move (``Game.movement_die``: encumbrance,
+    heavy equipment, cavalry; RN-406) away from the attacker towards cover, drop ``levels`` confidence
+    levels, remove all suppression; wounded left behind are abandoned."""
+    if not u.in_play:
+        return
+    drop_confidence(game, u, levels, reason)
+    u.suppression = 0
+    px, py = _withdraw_point(game, u, away)
+    roll = game.dice.roll(game.movement_die(u))  # "one normal move": the unit's own movement die (RN-406)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
+                     u.terrain_column)
+    _arrive(u, x, y, start)
+    game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
+    if u.confidence == ROUTED:
+        hx, hy = game._home_point(u)
+        if math.hypot(u.x - hx, u.y - hy) < 0.5:
+            u.routed_off = True
+            game.emit(RoutedOff(u.uid))
+    # Abandoning wounded: withdrawing away from visible enemies leaves the wounded behind
+    wounded = [i for i, f in enumerate(u.figures) if f.status in (WOUNDED, TREATED)]
+    if wounded and any(game.bf.has_los(u.x, u.y, e.x, e.y) or game.bf.has_los(start[0], start[1], e.x, e.y)
+                       for e in away):
+        for i in wounded:
+            u.figures[i].status = KILLED
+        u.abandoned += len(wounded)
+        game.emit(WoundedAbandoned(u.uid, len(wounded)))
+        if u.in_play:
+            confidence_test(game.dice, u, ["abandon_wounded"], events=game.events)
+
+
+# ---------------------------------------------------------------------------------------- courage test
+
+def courage_shifts(game, u: Unit, enemy: Unit, *, defender: bool, final: bool, own_figs=None, enemy_figs=None,
+                   casualties: dict | None = None, skip=()) -> list[tuple[str, int]]:
+    """The table rows that apply to ``u`` (its own die) as ``(row id, total shift)`` pairs."""
+    rows = load_courage_table(game.options["courage_table"])
+    n = outnumbered(strength(u, own_figs), strength(enemy, enemy_figs))
+    cover = game.bf.cover_at(u.x, u.y) if defender else 0
+    cas = casualties or {}
+    counts = {
+        "outnumbered_2": 1 if n == 2 or (n == 3 and not any(r["id"] == "outnumbered_3" for r in rows)) else 0,
+        "outnumbered_3": 1 if n == 3 else 0,
+        "suppressed": u.suppression if u.confidence != ROUTED else 0,
+        "confident": 1 if u.confidence == CONFIDENT else 0,
+        "shaken": 1 if u.confidence >= SHAKEN else 0,
+        "wounded": cas.get("wounded", 0),
+        "killed": cas.get("killed", 0),
+        "leader_killed": 1 if cas.get("leader") else 0,
+        "terror": 1 if enemy.terror and not u.terror else 0,
+        "soft_cover": 1 if cover == 1 else 0,
+        "hard_cover": 1 if cover >= 2 else 0,
+    }
+    out = []
+    for r in rows:
+        if (r.get("final_only") and not final) or r["id"] in skip:
+            continue
+        c = counts[r["id"]]
+        if not r.get("per"):
+            c = min(c, 1)
+        if c:
+            out.append((r["id"], r["shift"] * c))
+    return out
+
+
+def courage_roll(game, att: Unit, dfn: Unit, *, final: bool, att_figs=None, def_figs=None, att_cas=None,
+                 def_cas=None, extra_att=(), extra_def=(), skip=()):
+    """Opposed quality roll with open shifts on both dice.  Returns (A, D, a_die, d_die, a_sh, d_sh)."""
+    a_sh = courage_shifts(game, att, dfn, defender=False, final=final, own_figs=att_figs, enemy_figs=def_figs,
+                          casualties=att_cas, skip=skip) + list(extra_att)
+    d_sh = courage_shifts(game, dfn, att, defender=True, final=final, own_figs=def_figs, enemy_figs=att_figs,
+                          casualties=def_cas, skip=skip) + list(extra_def)
+    a_die, d_die = shift_open_both(att.quality, sum(s for _, s in a_sh), dfn.quality, sum(s for _, s in d_sh))
+    a = game.dice.roll(a_die)
+    d = game.dice.roll(d_die)
+    return a, d, a_die, d_die, a_sh, d_sh
+
+
+# ---------------------------------------------------------------------------------------- combat resolution
+
+def strike_dice(u: Unit, figs) -> tuple[list[int], bool]:
+    """Strike dice of the striking figures: (SV x troopers) rounded up to a die (< 4 -> D4), plus the
+    strike dice of special close-combat weapons.  Returns (dice, over_12)."""
+    weapons = armoury()[0]
+    sv = 0.0
+    special = []
+    for i in figs:
+        w = weapons[u.figures[i].weapon]
+        if w.strike_die >= 0:
+            special.append(w.strike_die)
+        else:
+            sv += w.strike
+    dice = []
+    if sv > 0:
+        dice.append(value_to_die(math.ceil(sv - 1e-9)))
+    dice.extend(special)
+    return dice, sv > 12
+
+
+def resolve_strike(dice, *, quality: int, strike: list[int], target: int, extra_hits: bool = True):
+    """Striker rolls quality + strike dice against the target's (shifted) quality die.
+
+    Order of rolls: target die, quality die, strike dice, then the remainder roll.  One success is a
+    minor success (total / target die type), two or more a major one (total doubled).
+    Returns ``(target_roll, rolls, successes, result, hits)``.
+    """
+    t = dice.roll(target)
+    rolls = [dice.roll(quality)] + [dice.roll(s) for s in strike]
+    successes = sum(1 for r in rolls if r > t)
+    if successes == 0:
+        return t, tuple(rolls), 0, "none", 0
+    total = sum(rolls)
+    result = "minor" if successes == 1 else "major"
+    if result == "major":
+        total *= 2
+    hits, rem = divmod(total, die_max(target))
+    if extra_hits and rem and dice.roll(target) <= rem:
+        hits += 1
+    return t, tuple(rolls), successes, result, hits
+
+
+def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict,
+               impact: int | None = None) -> None:
+    """Allocate hits at random among the target detachment's figures (not killed), then roll the
+    striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
+    against the target's armour (no cover or prop shifts)."""
+    arm = armoury()[1][target.armour]
+    imp = striker.cc_impact if impact is None else impact
+    alive = [i for i in figs if target.figures[i].status != KILLED]
+    if not alive or not hits:
+        return
+    allocated = [alive[allocation_roll(game.dice, len(alive))] for _ in range(hits)]
+    for fi in allocated:
+        f = target.figures[fi]
+        effect, ir, ar = resolve_impact(game.dice, impact=imp, armour=arm.die, no_armour=arm.no_armour)
+        applied = "none"
+        if f.status == KILLED:
+            applied = "none"
+        elif effect == "kill":
+            f.status = KILLED
+            applied = "kill"
+        elif effect == "wound":
+            f.wounds += 1
+            if f.wounds >= 2:
+                f.status = KILLED
+                applied = "kill"
+            else:
+                f.status = WOUNDED
+                applied = "wound"
+        if applied != "none" and fi == target.leader:
+            cas["leader"] = True
+        game.emit(HitResolved(target.uid, fi, die_name(imp), ir, die_name(arm.die), ar, applied))
+
+
+def casualty_counts(u: Unit, figs, before: dict) -> dict:
+    """Figures wounded / killed since ``before`` (figure index -> status at contact)."""
+    w = k = 0
+    for i in figs:
+        s0, s1 = before[i], u.figures[i].status
+        if s1 == s0:
+            continue
+        if s1 == KILLED:
+            k += 1
+        elif s1 == WOUNDED:
+            w += 1
+    return {"wounded": w, "killed": k}
+
+
+def split_figures(u: Unit, opponents: list[int], figs: list[int] | None = None) -> list[list[int]]:
+    """Split a unit's able figures (or ``figs``) into detachments matched to the opponents' sizes (seed 000
+    Multiple Units in Close Combat: "as nearly as possible"); remainders go to the largest opponents, and no
+    detachment is left empty while another has two figures or more."""
+    able = u.able() if figs is None else list(figs)
+    if len(opponents) <= 1:
+        return [able]
+    n, total = len(able), sum(opponents) or 1
+    quotas = [n * s / total for s in opponents]
+    sizes = [int(q) for q in quotas]
+    order = sorted(range(len(opponents)), key=lambda i: (-(quotas[i] - sizes[i]), -opponents[i], i))
+    for i in order[: n - sum(sizes)]:
+        sizes[i] += 1
+    for i in range(len(sizes)):
+        if sizes[i] == 0:
+            j = max(range(len(sizes)), key=lambda k: (sizes[k], -k))
+            if sizes[j] > 1:
+                sizes[j] -= 1
+                sizes[i] += 1
+    out, pos = [], 0
+    for s in sizes:
+        out.append(able[pos: pos + s])
+        pos += s
+    return out
+
+
+def special_impact(u: Unit, i: int) -> int:
+    """The close-combat impact of figure ``i``'s special weapon if it is better than the unit's, else -1."""
+    w = armoury()[0][u.figures[i].weapon]
+    return w.cc_impact if w.cc_impact > u.cc_impact else -1
+
+
+def split_special(game, p: dict, side: str) -> list[dict] | None:
+    """Seed 000 Special Close Combat Weapons: "Some close combat weapons have an impact value greater than the
+    normal squad impact value ... the unit should split into detachments as described above" (RN-304).  In the
+    pairing ``p``, ``side``'s ("a" or "d") able figures with such a weapon become their own detachment striking
+    with the weapon's impact (the lowest, if several), the rest another; the opposing detachment is split to
+    match them (Multiple Units in Close Combat).  Returns the two pairings, or None if the split is not possible
+    (no special figure, no other figure, or fewer than two opposing figures)."""
+    units = game.units
+    other = "d" if side == "a" else "a"
+    u, o = units[p[side]], units[p[other]]
+    spec, rest = [], []
+    for i in p[side + "f"]:
+        if u.figures[i].status == OK:
+            (spec if special_impact(u, i) > 0 else rest).append(i)
+    ofigs = [i for i in p[other + "f"] if o.figures[i].status == OK]
+    if not spec or not rest or len(ofigs) < 2:
+        return None
+    o_spec, o_rest = split_figures(o, [strength(u, spec), strength(u, rest)], ofigs)
+    p1 = dict(p)
+    p1[side + "f"], p1[other + "f"], p1[side + "_impact"] = spec, o_spec, min(special_impact(u, i) for i in spec)
+    p2 = dict(p)
+    p2[side + "f"], p2[other + "f"] = rest, o_rest
+    return [p1, p2]
+
+
+def combat_target_die(game, target: Unit, own: int, other: int, striker_over_12: bool) -> int:
+    """The target's quality die shifted down for outnumbering (2:1 once, 3:1 twice), once per
+    suppression marker and once more if the striker's strike value exceeds 12 (closed shifts)."""
+    shift = 0
+    n = outnumbered(own, other)
+    shift -= 2 if n == 3 else (1 if n == 2 else 0)
+    if target.confidence != ROUTED:
+        shift -= target.suppression
+    if striker_over_12:
+        shift -= 1
+    return shift_closed(target.quality, shift)
+
+
+def fight_pairs(game, pairs: list[dict]) -> None:
+    """Seed 000 Combat Resolution for every pairing: round 1 each attacker strikes, round 2 each
+    defender strikes back with the figures able at contact (simultaneous; routed units do not strike)."""
+    units = game.units
+    for p in pairs:
+        a, d = units[p["a"]], units[p["d"]]
+        p["a_before"] = {i: a.figures[i].status for i in p["af"]}
+        p["d_before"] = {i: d.figures[i].status for i in p["df"]}
+        p["a_str"], p["d_str"] = strength(a, p["af"]), strength(d, p["df"])
+        p["a_cas"], p["d_cas"] = {}, {}
+    for rnd in (1, 2):
+        for p in pairs:
+            a, d = units[p["a"]], units[p["d"]]
+            if rnd == 1:
+                s, t, sf, tf, s_str, t_str, cas = a, d, p["af"], p["df"], p["a_str"], p["d_str"], p["d_cas"]
+            else:
+                s, t, sf, tf, s_str, t_str, cas = d, a, p["df"], p["af"], p["d_str"], p["a_str"], p["a_cas"]
+            if s.confidence == ROUTED or not sf:
+                continue  # routing units do not strike back
+            dice, over = strike_dice(s, sf)
+            tdie = combat_target_die(game, t, t_str, s_str, over)
+            tr, rolls, succ, result, hits = resolve_strike(game.dice, quality=s.quality, strike=dice, target=tdie,
+                                                           extra_hits=game.options["extra_hits"])
+            game.emit(StrikeResolved(s.uid, t.uid, rnd, die_name(tdie), tr,
+                                     tuple(die_name(x) for x in [s.quality] + dice), rolls, succ, result, hits))
+            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"))
+    for p in pairs:
+        a, d = units[p["a"]], units[p["d"]]
+        p["a_cas"].update(casualty_counts(a, p["af"], p["a_before"]))
+        p["d_cas"].update(casualty_counts(d, p["df"], p["d_before"]))
+        for u, cas in ((a, p["a_cas"]), (d, p["d_cas"])):
+            if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
+                u.leader_lost = True
+                game.emit(LeaderLost(u.uid, u.leader))
+                game.run_hooks("leader_lost", u)  # a commander falling in close combat: subordinates test
+
+
+def pair_outcome(game, p: dict) -> tuple[str, int, int]:
+    """Outcome test of one pairing: (loser "a" | "d" | "" , levels for the loser, winner) -- draws: the
+    attacker withdraws without a drop; total victory: no test."""
+    a, d = game.units[p["a"]], game.units[p["d"]]
+    a_gone = all(a.figures[i].status != OK for i in p["af"]) if p["af"] else not a.in_play
+    d_gone = all(d.figures[i].status != OK for i in p["df"]) if p["df"] else not d.in_play
+    if d_gone and not a_gone:
+        game.emit(CourageTested(a.uid, d.uid, True, "", "", (), (), 0, 0, "total_victory_attacker"))
+        return "", 0, 0
+    if a_gone and not d_gone:
+        game.emit(CourageTested(a.uid, d.uid, True, "", "", (), (), 0, 0, "total_victory_defender"))
+        return "", 0, 0
+    if a_gone and d_gone:
+        return "", 0, 0
+    extra_a, extra_d = p.get("extra_a", ()), p.get("extra_d", ())
+    A, D, ad, dd, ash, dsh = courage_roll(game, a, d, final=True, att_figs=p["af"], def_figs=p["df"],
+                                          att_cas=p["a_cas"], def_cas=p["d_cas"], extra_att=extra_a,
+                                          extra_def=extra_d)
+    if A > D:
+        res, loser, lv = ("defender_loses_two" if A > 2 * D else "defender_loses"), "d", (2 if A > 2 * D else 1)
+    elif D > A:
+        res, loser, lv = ("attacker_loses_two" if D > 2 * A else "attacker_loses"), "a", (2 if D > 2 * A else 1)
+    else:
+        res, loser, lv = "draw", "a", 0
+    game.emit(CourageTested(a.uid, d.uid, True, die_name(ad), die_name(dd), tuple(ash), tuple(dsh), A, D, res))
+    return loser, lv, 0
+
+
+# ---------------------------------------------------------------------------------------- the procedure
+
+def _can_fire(game, dfn: Unit, att: Unit) -> list:
+    """Final defensive fire options of the defender against the attacker (empty: none possible)."""
+    if not dfn.in_play or dfn.confidence == ROUTED:
+        return []
+    if dfn.confidence == BROKEN and not game.bf.in_cover(dfn.x, dfn.y):
+        return []
+    saved = set(dfn.fired)
+    dfn.fired.clear()  # final defensive fire is allowed even if the defender has already fired
+    conc = dfn.complete_concealment
+    dfn.complete_concealment = False
+    try:
+        modes = [m for m in FIRE_MODES if m != "suppressive" and game._shot_plan(dfn, att, m) is not None]
+    finally:
+        dfn.fired.clear()
+        dfn.fired.update(saved)
+        dfn.complete_concealment = conc
+    return [("fire", m) for m in modes]
+
+
+class AssaultProcedure:
+    """Procedure frame ``"assault"``; ``frame.data`` is plain data (see :func:`begin_assault`)."""
+
+    # ------------------------------------------------------------------ decisions
+    def decision(self, game, frame):
+        d = frame.data
+        st = d["stage"]
+        units = game.units
+        if st == "response":
+            u = units[d["queue"][0]]
+            return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
+        if st == "follow_up":
+            a = units[d["cur"]]
+            chosen = d["follow"].get(str(a.uid))
+            if chosen:  # following several withdrawn defenders: one more, or go
+                return _game.Decision(a.side, "assault_follow_up", a.uid, (("defenders_chosen",),) + tuple(
+                    ("follow", x) for x in followable(game, d, a, chosen)))
+            opts = [("occupy",)]
+            cands = followable(game, d, a, [])
+            if len(cands) == 1:
+                opts.append(("contact",))
+            else:  # "continue the assault on one or both of the withdrawing enemy"
+                opts.extend(("follow", x) for x in cands)
+            return _game.Decision(a.side, "assault_follow_up", a.uid, tuple(opts))
+        if st == "dfire":
+            a = units[d["cur"]]
+            t = units[d["target"][str(a.uid)]]
+            return _game.Decision(t.side, "final_defensive_fire", t.uid,
+                                  tuple(_can_fire(game, t, a)) + (("hold_fire",),))
+        if st == "second":
+            a = units[d["cur"]]
+            return _game.Decision(a.side, "second_move", a.uid, (("contact",), ("halt",)))
+        if st == "special":
+            u = units[d["special_q"]]
+            return _game.Decision(u.side, "special_weapons", u.uid, (("no_split",), ("split_special",)))
+        if st == "house":
+            from ..house_rules.close_combat import house_decision
+            return house_decision(game, frame)
+        raise RuntimeError(f"assault procedure has no decision in stage {st!r}")  # pragma: no cover
+
+    def apply(self, game, frame, opt):
+        d = frame.data
+        st = d["stage"]
+        units = game.units
+        if st == "response":
+            uid = d["queue"].pop(0)
+            u = units[uid]
+            game.emit(AssaultResponse(uid, opt[0]))
+            if opt[0] == "withdraw":
+                self._defender_withdraws(game, d, u, "voluntary withdrawal")
+        elif st == "follow_up":
+            a = units[d["cur"]]
+            if opt[0] == "occupy":
+                occupy(game, a, *d["old_pos"][str(d["target"][str(a.uid)])])
+                d["result"][str(a.uid)] = "occupied"
+                self._next_mover(d)
+            elif opt[0] == "follow":
+                key = str(a.uid)
+                chosen = d["follow"].setdefault(key, [])
+                chosen.append(int(opt[1]))
+                if not followable(game, d, a, chosen):
+                    self._follow(game, d, a)
+            elif opt[0] == "defenders_chosen":
+                self._follow(game, d, a)
+            else:
+                self._contact_move(game, d, a, first=True, can_fire=False)
+        elif st == "dfire":
+            a = units[d["cur"]]
+            t = units[d["target"][str(a.uid)]]
+            cas = 0
+            if opt[0] == "fire":
+                fire = True
+                if t.suppression > 0:
+                    roll = game.dice.roll(t.quality)
+                    need = t.lv + t.suppression
+                    fire = roll > need
+                    game.emit(SuppressionTested(t.uid, roll, need, fire))
+                if fire:
+                    saved = set(t.fired)
+                    t.fired.clear()
+                    t.complete_concealment = False
+                    cas = game._do_shoot(t, a, opt[1], reaction=True)
+                    t.fired.clear()
+                    t.fired.update(saved)
+            self._after_fire(game, d, a, cas)
+        elif st == "second":
+            a = units[d["cur"]]
+            if opt[0] == "contact":
+                self._contact_move(game, d, a, first=False, can_fire=False)
+            else:
+                d["result"][str(a.uid)] = "halted"
+                self._next_mover(d)
+        elif st == "special":
+            uid = d["special_q"]
+            d["split_asked"].append(uid)
+            if opt[0] == "split_special":
+                d["split"].append(uid)
+            game.emit(SpecialWeaponsChoice(uid, opt[0] == "split_special"))
+            d["stage"] = "combat"
+        elif st == "house":
+            from ..house_rules.close_combat import house_apply
+            house_apply(game, frame, opt)
+        self.run(game, frame)
+
+    # ------------------------------------------------------------------ automatic stages
+    def run(self, game, frame) -> None:
+        """Advance the automatic stages until a decision is pending or the assault is over."""
+        d = frame.data
+        units = game.units
+        while game.phase != "over":
+            st = d["stage"]
+            if st == "response":
+                # routed defenders must withdraw (no choice); withdrawn/destroyed defenders drop out
+                while d["queue"]:
+                    u = units[d["queue"][0]]
+                    if not u.in_play:
+                        d["queue"].pop(0)
+                    elif u.confidence == ROUTED:
+                        d["queue"].pop(0)
+                        game.emit(AssaultResponse(u.uid, "withdraw"))
+                        self._defender_withdraws(game, d, u, "routed defender withdraws")
+                    else:
+                        return  # a stand/withdraw decision
+                d["stage"] = "courage"
+            elif st == "courage":
+                self._courage(game, d)
+                d["stage"] = "move"
+            elif st == "move":
+                if not d["movers"]:
+                    d["stage"] = "combat"
+                    continue
+                a = units[d["movers"][0]]
+                d["cur"] = a.uid
+                if not a.in_play:
+                    self._next_mover(d)
+                    continue
+                key = str(a.uid)
+                standing = [x for x in d["pairs"][key] if x not in d["withdrawn"] and units[x].in_play]
+                if not standing:
+                    tgt = followable(game, d, a, []) or [x for x in d["pairs"][key] if x in d["withdrawn"]]
+                    if not tgt:
+                        d["result"][key] = "no_target"
+                        self._next_mover(d)
+                        continue
+                    d["target"][key] = min(tgt, key=lambda x: math.hypot(units[x].x - a.x, units[x].y - a.y))
+                    d["stage"] = "follow_up"
+                    return
+                d["target"][key] = min(standing, key=lambda x: math.hypot(units[x].x - a.x, units[x].y - a.y))
+                if d["two_inch"]:
+                    d["contact"].append(a.uid)
+                    game.emit(ContactMove(a.uid, d["target"][key], 0, 0.0, (round(a.x, 3), round(a.y, 3)),
+                                          (round(a.x, 3), round(a.y, 3)), True))
+                    self._next_mover(d)
+                    continue
+                self._contact_move(game, d, a, first=True, can_fire=True)
+                if d["stage"] != "move":
+                    return
+            elif st in ("follow_up", "dfire", "second"):
+                return
+            elif st == "combat":
+                if game.options["close_combat"] == "house":
+                    from ..house_rules.close_combat import house_start
+                    house_start(game, frame)
+                    if d["stage"] == "house":
+                        return
+                else:
+                    pairs = self.split_pairs(game, d)
+                    ask = self._next_special(game, d, pairs)
+                    if ask is not None:  # a unit may split off its special close-combat weapons first
+                        d["special_q"] = ask
+                        d["stage"] = "special"
+                        return
+                    self._combat(game, d, pairs)
+                    d["stage"] = "done"
+            elif st in ("house", "special"):
+                return
+            elif st == "done":
+                self._finish(game, frame)
+                return
+
+    # ------------------------------------------------------------------ pieces
+    def _defender_withdraws(self, game, d, u: Unit, reason: str) -> None:
+        d["withdrawn"].append(u.uid)
+        d["old_pos"][str(u.uid)] = [u.x, u.y]
+        away = [game.units[a] for a in d["attackers"] if a in d["pair_of_def"].get(str(u.uid), d["attackers"])]
+        withdraw(game, u, away, 1 if u.confidence != ROUTED else 0, reason)
+
+    def _courage(self, game, d) -> None:
+        units = game.units
+        worst: dict = {}
+        rank = {"fail_badly": 0, "fail": 1, "go": 2}
+        for a_uid in d["attackers"]:
+            key = str(a_uid)
+            a = units[a_uid]
+            worst[key] = "go"
+            defs = d["pairs"][key]
+            standing = [x for x in defs if x not in d["withdrawn"] and units[x].in_play]
+            if d["two_inch"] or not standing:
+                continue
+            # detachments matched to the opposing sizes (one attacker vs several defenders)
+            figs = split_figures(a, [strength(units[x]) for x in standing]) if len(standing) > 1 else [None]
+            for x, af in zip(standing, figs):
+                t = units[x]
+                A, D, ad, dd, ash, dsh = courage_roll(game, a, t, final=False, att_figs=af)
+                if t.confidence == BROKEN and A > D:
+                    res = "defender_routs"
+                elif A > 2 * D:
+                    res = "defender_withdraws"
+                elif A > D:
+                    res = "contact"
+                elif 2 * A < D:
+                    res = "fail_badly"
+                else:
+                    res = "fail"
+                game.emit(CourageTested(a.uid, t.uid, False, die_name(ad), die_name(dd), tuple(ash), tuple(dsh),
+                                        A, D, res))
+                if res == "defender_routs":
+                    old = t.confidence
+                    t.confidence = ROUTED
+                    game.emit(ConfidenceDropped(t.uid, ROUTED - old, "broken defender routs", "routed"))
+                    self._defender_withdraws(game, d, t, "broken defender routs")
+                elif res == "defender_withdraws":
+                    self._defender_withdraws(game, d, t, "forced to withdraw by the courage test")
+                elif res in ("fail", "fail_badly"):
+                    r = res
+                    if rank[r] < rank[worst[key]]:
+                        worst[key] = r
+                    if r == "fail_badly" and t.suppression == 0:
+                        d["drops"][key] = d["drops"].get(key, 0) + 1
+        for key, w in worst.items():
+            a = units[int(key)]
+            if w == "go":
+                d["movers"].append(int(key))
+                continue
+            d["result"][key] = "courage_" + w
+            drops = d["drops"].get(key, 0)
+            if w == "fail_badly":
+                d["end"][key] = True
+                drop_confidence(game, a, drops, "last minute bout of nerves")
+            else:
+                d["end"][key] = False  # loses the first action; may still use the second
+
+    def _contact_move(self, game, d, a: Unit, *, first: bool, can_fire: bool) -> None:
+        key = str(a.uid)
+        t = game.units[d["target"][key]]
+        if first:
+            d["start"][key] = [a.x, a.y]
+        roll, points, start, reached = contact_move(game, a, t, game.movement_die(a))  # RN-405
+        game.emit(ContactMove(a.uid, t.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
+                              (round(a.x, 3), round(a.y, 3)), reached))
+        if reached:
+            d["contact"].append(a.uid)
+            d["engaged"][key] = list(d["follow"].get(key) or [t.uid])  # followed units fight it together
+            self._next_mover(d)
+            return
+        if first and can_fire and t.uid not in d["withdrawn"] and _can_fire(game, t, a):
+            d["stage"] = "dfire"
+            return
+        if first:
+            self._after_fire(game, d, a, 0)
+            return
+        d["result"][key] = "fell_short"
+        self._next_mover(d)
+
+    def _after_fire(self, game, d, a: Unit, casualties: int) -> None:
+        key = str(a.uid)
+        if casualties and a.in_play:
+            roll = game.dice.roll(a.quality)
+            need = a.lv + casualties
+            ok = roll > need
+            game.emit(AssaultReaction(a.uid, roll, need, ok))
+            if not ok:
+                sx, sy = d["start"][key]
+                start = (a.x, a.y)
+                a.x, a.y = sx, sy
+                game.emit(Moved(a.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(sx, 3), round(sy, 3)),
+                                True))
+                if a.suppression < 3:
+                    a.suppression += 1
+                d["result"][key] = "driven_back"
+                self._next_mover(d)
+                return
+        if not a.in_play:
+            d["result"][key] = "destroyed"
+            self._next_mover(d)
+            return
+        if d["second_ok"].get(key, False):
+            d["stage"] = "second"
+            return
+        d["result"][key] = "fell_short"
+        self._next_mover(d)
+
+    def _follow(self, game, d, a: Unit) -> None:
+        """Continue the assault on the chosen withdrawn defenders: one contact move toward the nearest; if it
+        reaches, every chosen unit is engaged (they lie within DEFENDER_SPREAD of each other)."""
+        key = str(a.uid)
+        units = game.units
+        d["target"][key] = min(d["follow"][key], key=lambda x: (math.hypot(units[x].x - a.x, units[x].y - a.y), x))
+        self._contact_move(game, d, a, first=True, can_fire=False)
+
+    def _next_mover(self, d) -> None:
+        if d["movers"]:
+            d["movers"].pop(0)
+        d["stage"] = "move"
+
+    def combat_pairs(self, game, d) -> list[dict]:
+        """Pairings of units in contact, with the figures of each detachment."""
+        units = game.units
+        engaged = []
+        for a_uid in d["contact"]:
+            for x in d["pairs"][str(a_uid)]:
+                t = units[x]
+                if t.in_play and units[a_uid].in_play and (x not in d["withdrawn"]
+                                                           or x in d["engaged"].get(str(a_uid), ())):
+                    engaged.append((a_uid, x))
+        pairs = []
+        by_a: dict = {}
+        by_d: dict = {}
+        for a_uid, x in engaged:
+            by_a.setdefault(a_uid, []).append(x)
+            by_d.setdefault(x, []).append(a_uid)
+        afig = {}
+        for a_uid, ds in by_a.items():
+            for x, figs in zip(ds, split_figures(units[a_uid], [strength(units[x]) for x in ds])):
+                afig[(a_uid, x)] = figs
+        dfig = {}
+        for x, as_ in by_d.items():
+            for a_uid, figs in zip(as_, split_figures(units[x], [strength(units[a]) for a in as_])):
+                dfig[(a_uid, x)] = figs
+        for a_uid, x in engaged:
+            pairs.append({"a": a_uid, "d": x, "af": afig[(a_uid, x)], "df": dfig[(a_uid, x)]})
+        return pairs
+
+    def split_pairs(self, game, d) -> list[dict]:
+        """The combat pairings with the special-weapon detachments chosen so far (in the order chosen)."""
+        pairs = self.combat_pairs(game, d)
+        for uid in d["split"]:
+            out = []
+            for p in pairs:
+                side = "a" if p["a"] == uid else ("d" if p["d"] == uid else "")
+                parts = split_special(game, p, side) if side else None
+                out.extend(parts or [p])
+            pairs = out
+        return pairs
+
+    def _next_special(self, game, d, pairs) -> int | None:
+        """The next unit (attackers first) that may split off its special weapons and has not been asked."""
+        order = list(d["attackers"]) + list(d["defenders"])
+        for uid in order:
+            if uid in d["split_asked"]:
+                continue
+            for p in pairs:
+                for side in ("a", "d"):
+                    if p[side] == uid and split_special(game, p, side) is not None:
+                        return uid
+        return None
+
+    def _combat(self, game, d, pairs=None) -> None:
+        if pairs is None:
+            pairs = self.combat_pairs(game, d)
+        if not pairs:
+            return
+        fight_pairs(game, pairs)
+        self.apply_outcomes(game, d, [(p, *pair_outcome(game, p)) for p in pairs])
+
+    def apply_outcomes(self, game, d, outcomes) -> None:
+        """Each parent unit obeys the worst result: one withdrawal move, every confidence loss."""
+        units = game.units
+        wd: dict = {}
+        levels: dict = {}
+        away: dict = {}
+        for p, loser, lv, _ in outcomes:
+            if not loser:
+                continue
+            u = p["a"] if loser == "a" else p["d"]
+            other = p["d"] if loser == "a" else p["a"]
+            wd[u] = True
+            levels[u] = levels.get(u, 0) + lv
+            away.setdefault(u, []).append(units[other])
+        for uid in sorted(wd):
+            d["result"][str(uid)] = "lost_combat"
+            withdraw(game, units[uid], away[uid], levels[uid], "lost the close combat")
+        for a_uid in d["contact"]:
+            d["result"].setdefault(str(a_uid), "won_combat" if a_uid not in wd else "lost_combat")
+
+    def _finish(self, game, frame) -> None:
+        d = frame.data
+        game.stack.pop()
+        game.emit(AssaultEnded(tuple(d["attackers"]), tuple(d["defenders"]),
+                               ",".join(f"{k}:{v}" for k, v in sorted(d["result"].items()))))
+        if game.phase == "over":
+            return
+        below = game.activation_frame()
+        if below is None:  # pragma: no cover - an assault always runs inside an activation
+            game.phase = "activate"
+            game._next_activation()
+            return
+        if d["via_action"]:
+            a_uid = d["attackers"][0]
+            a = game.units[a_uid]
+            if a.leader_lost and d["leader_ok"][str(a_uid)]:
+                below.data["no_appoint"] = True  # the leader fell in the assault: reorganise next activation
+            end = d["end"].get(str(a_uid), True)
+            game.phase = "action"
+            game.action_done(a, below.actions_left if end else 1)
+        else:
+            game.phase = "action"
+            game.action_done(game.units[below.unit], d["count_below"])
+
+
+PROCEDURE = AssaultProcedure()
+
+
+def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = False, count_below: int = 1) -> None:
+    """Start an assault: one attacker against one or several defenders, or several attackers (a
+    combined assault ordered by a commander) against one defender.
+
+    With ``via_action`` the first attacker's own activation frame is below (the Assault Action); the
+    assault then counts the attacker's actions.  Otherwise (e.g. the command module's combined assault)
+    the activation below counts ``count_below`` actions when the assault ends.  Both the attackers and
+    the defenders are considered activated.
+    """
+    if isinstance(defenders, int):
+        defenders = [defenders]
+    attackers, defenders = [int(a) for a in attackers], [int(x) for x in defenders]
+    if not attackers or not defenders:
+        raise ValueError("an assault needs at least one attacker and one defender")
+    if len(attackers) > 1 and len(defenders) > 1:
+        raise ValueError("an assault is one attacker against several defenders or several attackers against one")
+    sides = {game.units[a].side for a in attackers}
+    if len(sides) != 1 or any(game.units[x].side in sides for x in defenders):
+        raise ValueError("attackers must be of one side and defenders of the other")
+    units = game.units
+    two_inch = all(within_two_inches(units[a], units[x]) for a in attackers for x in defenders)
+    for uid in attackers + defenders:
+        units[uid].activated = True
+    pairs = {str(a): list(defenders) for a in attackers}
+    pair_of_def = {str(x): list(attackers) for x in defenders}
+    data = {
+        "stage": "response", "attackers": attackers, "defenders": defenders, "two_inch": two_inch,
+        "via_action": bool(via_action), "count_below": int(count_below),
+        "pairs": pairs, "pair_of_def": pair_of_def,
+        "queue": [] if two_inch else list(defenders), "withdrawn": [], "old_pos": {},
+        "movers": [], "cur": attackers[0], "target": {}, "start": {}, "contact": [], "engaged": {}, "follow": {},
+        "split_asked": [], "split": [],
+        "second_ok": {str(a): (not via_action) or game.activation_frame().actions_left >= 2 for a in attackers},
+        "result": {}, "end": {}, "drops": {},
+        "leader_ok": {str(a): not units[a].leader_lost for a in attackers},
+    }
+    game.emit(AssaultDeclared(tuple(attackers), tuple(defenders), two_inch))
+    frame = _game.Frame("assault", attackers[0], 0, False, data)
+    game.stack.append(frame)
+    game._decision = None
+    PROCEDURE.run(game, frame)
+
+
+# ---------------------------------------------------------------------------------------- action + provider
+
+def may_assault(u: Unit) -> bool:
+    """The attacker's own restrictions: not suppressed, propped, disorganised, panicking or leaderless,
+    and Confident or Steady (notes * and ** of the courage test)."""
+    return (u.in_play and not u.suppression and not u.propped and u.confidence <= STEADY
+            and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised())
+
+
+def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
+    """The target's leader within twice a maximum move (``reach``: ``assault_reach(u, game)`` if the caller has
+    it), in line of sight, not completely concealed."""
+    if e.complete_concealment or not e.in_play:
+        return False
+    if reach is None:
+        reach = assault_reach(u, game)
+    dx, dy = e.x - u.x, e.y - u.y
+    if dx * dx + dy * dy > reach * reach:
+        return False
+    return game.bf.has_los(u.x, u.y, e.x, e.y)
+
+
+def can_assault(game, u: Unit, e: Unit) -> bool:
+    """Could ``u`` assault ``e`` now (used by the command module's combined assault too)."""
+    return may_assault(u) and target_in_reach(game, u, e)
+
+
+def assault_options(game, u: Unit, status) -> list:
+    """("assault", enemy) for an unsuppressed, unpropped, Confident/Steady unit: the target's leader
+    within twice a maximum move and in line of sight, not completely concealed, not routed off."""
+    if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
+        return []
+    reach = assault_reach(u, game)  # once for all the enemies
+    return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e, reach)]
+
+
+def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:
+    """Enemy units that ``u`` may take on in the same assault as ``chosen`` (seed 000 Multiple Units in Close
+    Combat: "one large unit assaults two smaller units that are close enough together to be reached in the same
+    move ... the attacker must be able to maintain unit coherency"): each a legal target on its own, within
+    DEFENDER_SPREAD of every chosen unit, and one able figure at least for every detachment (RN-300)."""
+    if len(chosen) >= u.n_able():
+        return []
+    units = game.units
+    out = []
+    for e in game._enemy_units(u.side):
+        if e.uid in chosen or not target_in_reach(game, u, e):
+            continue
+        if all(figure_gap(e, units[c]) <= DEFENDER_SPREAD + 1e-9 for c in chosen):
+            out.append(e.uid)
+    return out
+
+
+def followable(game, d: dict, a: Unit, chosen: list[int]) -> list[int]:
+    """Withdrawn defenders (still on the table) of attacker ``a`` that it may follow together with ``chosen``."""
+    units = game.units
+    out = []
+    for x in d["pairs"][str(a.uid)]:
+        if x in chosen or x not in d["withdrawn"] or not units[x].in_play:
+            continue
+        if all(figure_gap(units[x], units[c]) <= DEFENDER_SPREAD + 1e-9 for c in chosen):
+            out.append(x)
+    return out
+
+
+class DeclareProcedure:
+    """Frame ``"assault_declare"``: after ``("assault", uid)`` the attacker may add more defenders (decision
+    kind ``assault_targets``), then the assault begins against all of them."""
+
+    def decision(self, game, frame):
+        d = frame.data
+        u = game.units[d["attacker"]]
+        return _game.Decision(u.side, "assault_targets", u.uid, (("defenders_chosen",),) + tuple(
+            ("add_defender", e) for e in extra_defenders(game, u, d["defenders"])))
+
+    def apply(self, game, frame, opt):
+        d = frame.data
+        u = game.units[d["attacker"]]
+        if opt[0] == "add_defender":
+            d["defenders"].append(int(opt[1]))
+            if extra_defenders(game, u, d["defenders"]):
+                return  # one more, or go
+        game.stack.pop()
+        begin_assault(game, [u.uid], d["defenders"], via_action=True)
+
+
+DECLARE = DeclareProcedure()
+
+
+def do_assault(game, u: Unit, opt) -> bool:
+    first = [int(opt[1])]
+    if extra_defenders(game, u, first):  # other enemy units could be taken on in the same assault
+        game.stack.append(_game.Frame("assault_declare", u.uid, 0, False, {"attacker": u.uid, "defenders": first}))
+    else:
+        begin_assault(game, [u.uid], first, via_action=True)
+    return False  # the procedure counts the actions
+
+
+def register() -> None:
+    _game.ACTIONS["assault"] = do_assault
+    if assault_options not in _game.ACTION_PROVIDERS:
+        _game.ACTION_PROVIDERS.append(assault_options)
+    _game.PROCEDURES["assault"] = PROCEDURE
+    _game.PROCEDURES["assault_declare"] = DECLARE
+    if _init_hook not in _game.INIT_HOOKS:
+        _game.INIT_HOOKS.append(_init_hook)
+
+
+register()

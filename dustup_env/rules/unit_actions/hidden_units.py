@@ -1,0 +1,265 @@
+"""Hidden Units (seed 000, "Detect Action" > "Hidden Units") and what each side may know.
+
+Scenario: a unit spec may say ``"hidden": true`` (only in concealing terrain) and a side may list
+``"dummies"``: dummy marker positions (at most two per hidden unit of that side, also in concealing
+terrain).  ``game.markers`` is the list of markers, each plain data
+``{"side", "x", "y", "unit" (uid, or -1 for a dummy), "removed"}``, sorted by (side, x, y) so that the
+order tells nothing about which marker is real.
+
+A hidden unit is unknown to the enemy: it is not among ``game._enemy_units`` (so it cannot be shot
+at, assaulted, or steer the enemy's moves), only its marker is; markers block enemy movement like one
+figure.  It becomes detected (marker removed, unit revealed, :class:`UnitRevealed`) as soon as it
+gives its position away: when it takes one of the :data:`REVEALING` options (move, withdraw, shoot,
+assault, ...), or whenever its leader's position changes by any other means, or by a successful
+Detect action (:mod:`.detect_action`).
+
+Becoming hidden during the game ("Units may begin the game hidden, and in some circumstances become
+hidden during the game", RN-307): ``("reorganise", "hide")``, one reorganise action (the usual limits),
+by a unit in concealing terrain whose leader no enemy unit on the table can see.  Its marker is placed
+at its position (no dummies: those come only with deployment).
+
+Information sets: :func:`view` is the plain data a side may know and :func:`filtered_log` the
+event log it may read (events naming an enemy unit while that unit was hidden are replaced by one
+``{"type": "HiddenActivity", "side": s}`` per run).
+"""
+from __future__ import annotations
+
+from ..kernel import game as _game
+from ..kernel.errors import ScenarioError
+from ..kernel.events import Event, _event
+
+
+@_event
+class UnitRevealed(Event):
+    unit: int
+    marker: int
+    reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost
+
+
+@_event
+class UnitHidden(Event):
+    unit: int
+    marker: int
+
+
+@_event
+class MarkerRemoved(Event):
+    marker: int
+    reason: str  # "dummy" (a dummy counter found by a Detect action)
+
+
+# options that give a hidden unit's position away (taken by the hidden unit itself) -> reason
+REVEALING = {
+    "move": "moved", "withdraw": "moved", "occupy": "moved", "contact": "moved", "evacuate": "moved",
+    "shoot": "fired", "fire": "fired", "shoot_weapon": "fired", "throw": "fired",
+    "assault": "assaulted", "combined_assault": "assaulted",
+    "detach": "detached", "regroup": "regrouped",
+}
+MAX_MARKERS = 24  # marker slots of the env's action codec (codec.MAX_MARKERS); hiding never exceeds them
+
+# event fields that name a unit (used by the filtered log)
+UNIT_FIELDS = ("unit", "target", "observer", "attacker", "defender", "commander", "parent", "subordinate")
+UNIT_LIST_FIELDS = ("units",)
+
+
+def _setup(game) -> None:
+    """INIT_HOOK: build and check the markers from the scenario."""
+    bf = game.bf
+    markers = []
+    for s, side in enumerate(game.scenario["sides"]):
+        n_hidden = 0
+        for uid in game.side_units[s]:
+            u = game.units[uid]
+            if not u.hidden:
+                continue
+            if not bf.conceals(u.x, u.y):
+                raise ScenarioError(f"unit {u.name!r} of side {side['name']!r} is hidden at {u.x:g},{u.y:g} "
+                                    "but the terrain there cannot conceal it")
+            n_hidden += 1
+            markers.append({"side": s, "x": u.x, "y": u.y, "unit": uid, "removed": False})
+            u.hidden_spans = [[0, -1]]
+        dummies = side.get("dummies", [])
+        if len(dummies) > 2 * n_hidden:
+            raise ScenarioError(f"side {side['name']!r} has {len(dummies)} dummy markers but only {n_hidden} "
+                                f"hidden unit(s): at most two dummies per hidden unit")
+        for x, y in dummies:
+            x, y = float(x), float(y)
+            if not bf.on_table(x, y):
+                raise ScenarioError(f"side {side['name']!r}: dummy marker at {x:g},{y:g} is off the table")
+            if not bf.conceals(x, y):
+                raise ScenarioError(f"side {side['name']!r}: dummy marker at {x:g},{y:g} is not in concealing "
+                                    "terrain (a hidden unit could not be there, so it would not fool anyone)")
+            markers.append({"side": s, "x": x, "y": y, "unit": -1, "removed": False})
+    seen = set()
+    for m in markers:
+        key = (m["side"], m["x"], m["y"])
+        if key in seen:
+            raise ScenarioError(f"two markers of side {m['side']} at {m['x']:g},{m['y']:g}")
+        seen.add(key)
+    markers.sort(key=lambda m: (m["side"], m["x"], m["y"]))
+    game.markers = markers
+
+
+def marker_of(game, uid: int) -> int:
+    for i, m in enumerate(game.markers):
+        if m["unit"] == uid and not m["removed"]:
+            return i
+    return -1
+
+
+def reveal(game, u, reason: str) -> None:
+    """The hidden unit ``u`` is detected: its marker is removed and the unit placed on the table."""
+    if not u.hidden:
+        return
+    i = marker_of(game, u.uid)
+    if i >= 0:
+        game.markers[i]["removed"] = True
+    u.hidden = False
+    u.revealed_at = len(game.events)
+    if u.hidden_spans and u.hidden_spans[-1][1] < 0:
+        u.hidden_spans[-1][1] = u.revealed_at
+    game.emit(UnitRevealed(u.uid, i, reason))
+
+
+def _marker_slot(game, u) -> int | None:
+    """Where a unit going hidden puts its marker: its own old (removed) marker, else a new one (None: no slot)."""
+    for i in range(len(game.markers) - 1, -1, -1):
+        m = game.markers[i]
+        if m["unit"] == u.uid and m["removed"]:
+            return i
+    return len(game.markers) if len(game.markers) < MAX_MARKERS else None
+
+
+def unseen(game, u) -> bool:
+    """No enemy unit on the table (hidden ones are unknown to ``u``'s side, RN-238) sees ``u``'s leader."""
+    los = game.bf.has_los
+    for e in game._enemy_units(u.side):
+        if los(e.x, e.y, u.x, u.y):
+            return False
+    return True
+
+
+def hide_options(game, u, status) -> list:
+    """ACTION_PROVIDER: ("reorganise", "hide") in concealing terrain, out of every enemy unit's sight (RN-307)."""
+    if (u.hidden or u.travel or status.disorganised or (status.suppressed and not status.in_cover)
+            or not game.bf.conceals(u.x, u.y) or _marker_slot(game, u) is None or not unseen(game, u)):
+        return []
+    return [("reorganise", "hide")]
+
+
+def hide(game, u) -> None:
+    """REORGANISE_ACTIONS["hide"]: the unit becomes hidden; its marker is placed at its position."""
+    i = _marker_slot(game, u)
+    m = {"side": u.side, "x": u.x, "y": u.y, "unit": u.uid, "removed": False}
+    if i == len(game.markers):
+        game.markers.append(m)
+    else:
+        game.markers[i] = m
+    u.hidden = True
+    game.emit(UnitHidden(u.uid, i))
+    u.hidden_spans.append([len(game.events), -1])  # from here on its activity is secret
+
+
+def _before_apply(game, d, opt) -> None:
+    """A hidden unit taking a revealing option is detected before the option is carried out."""
+    if d.unit < 0 or not game.markers:
+        return
+    u = game.units[d.unit]
+    if u.hidden and opt[0] in REVEALING:
+        reveal(game, u, REVEALING[opt[0]])
+
+
+def _after_apply(game, d, opt) -> None:
+    """A hidden unit whose leader moved (by whatever rule) or that left play is detected."""
+    if not game.markers:
+        return
+    for m in game.markers:
+        if m["unit"] < 0 or m["removed"]:
+            continue
+        u = game.units[m["unit"]]
+        if not u.hidden:
+            continue
+        if not u.in_play:
+            reveal(game, u, "lost")
+        elif u.x != m["x"] or u.y != m["y"]:
+            reveal(game, u, "moved")
+
+
+# ---------------------------------------------------------------------------------------------- information
+def _hidden_spans(game, side: int) -> dict:
+    """uid of each enemy unit that was ever hidden -> its hidden periods [(first, end)] (events inside are secret:
+    from the start of the game or its UnitHidden event up to its UnitRevealed event)."""
+    spans = {}
+    big = len(game.events) + 1
+    for u in game.units:
+        if u.side != side and u.hidden_spans:
+            spans[u.uid] = [(a, big if b < 0 else b) for a, b in u.hidden_spans]
+    return spans
+
+
+def _refs(d: dict):
+    for k in UNIT_FIELDS:
+        v = d.get(k)
+        if isinstance(v, int) and not isinstance(v, bool):
+            yield v
+    for k in UNIT_LIST_FIELDS:
+        v = d.get(k)
+        if isinstance(v, list):
+            yield from (x for x in v if isinstance(x, int))
+
+
+def filtered_log(game, side: int) -> list[dict]:
+    """The event log as ``side`` may read it: events naming an enemy unit while it was hidden become one
+    ``{"type": "HiddenActivity", "side": enemy}`` per consecutive run."""
+    spans = _hidden_spans(game, side)
+    out: list[dict] = []
+    if not spans:
+        return [e.to_dict() for e in game.events]
+    secret = {"type": "HiddenActivity", "side": 1 - side}
+    for i, e in enumerate(game.events):
+        d = e.to_dict()
+        if any(a <= i < b for r in _refs(d) for a, b in spans.get(r, ())):
+            if not out or out[-1] != secret:
+                out.append(dict(secret))
+            continue
+        out.append(d)
+    return out
+
+
+def _unit_view(u) -> dict:
+    return _game._plain(u)
+
+
+def view(game, side: int) -> dict:
+    """The plain data ``side`` may know now."""
+    units = []
+    for u in game.units:
+        if u.side == side or not u.hidden:
+            units.append(_unit_view(u))
+        else:
+            units.append({"uid": u.uid, "side": u.side, "name": u.name, "hidden": True})
+    markers = []
+    for i, m in enumerate(game.markers):
+        mv = {"index": i, "side": m["side"], "x": m["x"], "y": m["y"], "removed": m["removed"]}
+        if m["side"] == side:
+            mv["unit"] = m["unit"]
+        markers.append(mv)
+    out = {"side": side, "turn": game.turn, "phase": game.phase, "current": game.current,
+           "initiative": game.initiative_winner, "units": units, "markers": markers,
+           "public": {k: v for k, v in game.extra.items() if k in PUBLIC_EXTRA}}
+    if not game.over:
+        d = game.decision()
+        out["decision"] = {"side": d.side, "kind": d.kind,
+                           "unit": d.unit if (d.unit < 0 or d.side == side or not game.units[d.unit].hidden) else -1,
+                           "options": [list(o) for o in d.options] if d.side == side else None}
+    return out
+
+
+# keys of game.extra that both sides may see (tokens left, chits left, cards left)
+PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
+
+_game.INIT_HOOKS.append(_setup)
+_game.ACTION_PROVIDERS.append(hide_options)
+_game.REORGANISE_ACTIONS["hide"] = hide
+_game.BEFORE_APPLY.append(_before_apply)
+_game.AFTER_APPLY.append(_after_apply)

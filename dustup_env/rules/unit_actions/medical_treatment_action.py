@@ -1,0 +1,171 @@
+"""Medical Treatment Action and Power Armour Troops as Casualties (seed 000, both under
+"Medical Treatment Action").
+
+Medical treatment: "It takes one action to treat all of the wounded in a unit.  For each casualty,
+roll a D6 ... 1-2 killed, 3-5 stabilised (wound marker), 6+ resume normal duty.  If the unit
+contains a trained medic, use a D8.  If the unit is being treated by a dedicated medical team, use
+a D10.  A medic from another unit can treat a unit, but must have first moved to within 2 inches
+of the treated unit's leader."
+
+``("treat", uid)``: the acting unit treats the untreated wounded (``WOUNDED``) figures of unit
+``uid``: itself (D6; D8 with an able-bodied medic figure; D10 if it is a medical team), or another
+friendly unit when one of its able-bodied medics (any able figure of a medical team) stands within
+2" of that unit's leader (D8; D10 for a medical team).  Not while suppressed or disorganised.
+Scenario fields: figure ``"medic": true``, unit ``"medical_team": true``.
+
+Power armour: "as soon as a power armoured trooper is hit, roll a D6 ... 1 killed; 2-4 stabilised
+(wound marker); 5 unhurt but the suit is wrecked (disabled marker); 6+ resume normal duty."  The
+roll replaces the *wound* result of the impact roll for a figure in power armour (an impact that
+kills still kills; see docs/rules-notes.md RN-230, RN-231).  A disabled figure (``DISABLED``) cannot act
+and is left behind when its unit moves.  Optional rule (game option ``power_armour_extraction``):
+``("reorganise", "extract")`` turns one disabled figure into an unarmoured (armour ``none``)
+able-bodied figure carrying on with the unit.
+"""
+from __future__ import annotations
+
+import math
+
+from ..kernel import game as _game
+from ..kernel.data import armoury
+from ..kernel.dice import D6, D8, D10, die_name
+from ..kernel.events import Event, _event
+from ..kernel.entities import DISABLED, KILLED, OK, TREATED, WOUNDED, Unit
+
+MEDIC_RANGE = 2.0
+
+
+@_event
+class MedicalTreatment(Event):
+    unit: int  # the treating unit
+    target: int
+    die: str
+    rolls: tuple
+    killed: int
+    stabilised: int
+    returned: int
+
+
+@_event
+class PowerArmourHit(Event):
+    unit: int
+    figure: int
+    roll: int
+    result: str  # killed | stabilised | disabled | unhurt
+
+
+@_event
+class OccupantExtracted(Event):
+    unit: int
+    figure: int
+
+
+def _able_medics(u: Unit) -> list[int]:
+    if u.medical_team:
+        return u.able()
+    return [i for i in u.able() if u.figures[i].medic]
+
+
+def treatment_die(healer: Unit, own: bool) -> int:
+    if healer.medical_team:
+        return D10
+    if _able_medics(healer):
+        return D8
+    return D6 if own else -1
+
+
+def _medic_in_reach(healer: Unit, t: Unit) -> bool:
+    lf = healer.figures[healer.leader]
+    bx, by = healer.x - lf.dx, healer.y - lf.dy
+    for i in _able_medics(healer):
+        f = healer.figures[i]
+        if math.hypot(bx + f.dx - t.x, by + f.dy - t.y) <= MEDIC_RANGE + 1e-9:
+            return True
+    return False
+
+
+def _options(game, u: Unit, status) -> list:
+    opts = []
+    if not status.suppressed and not status.disorganised:
+        if u.n_untreated():
+            opts.append(("treat", u.uid))
+        if u.medical_team or any(f.medic and f.status == OK for f in u.figures):  # = _able_medics(u) non-empty
+            for uid in game.side_units[u.side]:
+                t = game.units[uid]
+                if t is not u and t.in_play and t.n_untreated() and _medic_in_reach(u, t):
+                    opts.append(("treat", uid))
+    if (game.options["power_armour_extraction"] and (not status.suppressed or status.in_cover)
+            and not status.disorganised):
+        for f in u.figures:
+            if f.status == DISABLED:
+                opts.append(("reorganise", "extract"))
+                break
+    return opts
+
+
+def treat(game, healer: Unit, t: Unit) -> None:
+    die = treatment_die(healer, healer is t)
+    rolls = []
+    killed = stabilised = returned = 0
+    for f in t.figures:
+        if f.status != WOUNDED:
+            continue
+        r = game.dice.roll(die)
+        rolls.append(r)
+        if r <= 2:
+            f.status = KILLED
+            killed += 1
+        elif r <= 5:
+            f.status = TREATED
+            stabilised += 1
+        else:
+            f.status = OK
+            f.wounds = 0
+            returned += 1
+    if t.leader_lost and t.figures[t.leader].status == OK:
+        t.leader_lost = False  # the leader is patched up and resumes command
+    game.emit(MedicalTreatment(healer.uid, t.uid, die_name(die), tuple(rolls), killed, stabilised, returned))
+
+
+def _do_treat(game, u: Unit, opt) -> None:
+    treat(game, u, game.units[opt[1]])
+
+
+def power_armour_hit(game, t: Unit, fi: int, effect: str):
+    """HIT_HOOKS entry: the power-armour casualty table replaces a wound result."""
+    f = t.figures[fi]
+    if effect != "wound" or f.status not in (OK, DISABLED):
+        return None
+    _, armours = armoury()
+    if not armours[f.armour or t.armour].power_armour:
+        return None
+    r = game.dice.roll(D6)
+    if r == 1:
+        f.status = KILLED
+        result = "killed"
+    elif r <= 4:
+        f.status = TREATED
+        f.wounds = 1
+        result = "stabilised"
+    elif r == 5:
+        f.status = DISABLED
+        result = "disabled"
+    else:
+        result = "unhurt"
+    game.emit(PowerArmourHit(t.uid, fi, r, result))
+    return result
+
+
+def _extract(game, u: Unit) -> None:
+    for i, f in enumerate(u.figures):
+        if f.status == DISABLED:
+            f.status = OK
+            f.armour = "none"
+            f.wounds = 0
+            game.emit(OccupantExtracted(u.uid, i))
+            return
+
+
+_game.ACTIONS["treat"] = _do_treat
+_game.ACTION_PROVIDERS.append(_options)
+_game.HIT_HOOKS.append(power_armour_hit)
+_game.REORGANISE_ACTIONS["extract"] = _extract
