@@ -251,17 +251,8 @@ def test_play_refuses_a_missing_save_folder_before_playing(tmp_path, monkeypatch
 
     played = []
     monkeypatch.setattr(S, "play_game", lambda *a, **k: played.append(1))
-    with pytest.raises(SystemExit) if False else _noop():
-        assert main(["play", "--save", str(tmp_path / "missing" / "g.json")]) == 2
+    assert main(["play", "--save", str(tmp_path / "missing" / "g.json")]) == 2
     assert played == []
-
-
-class _noop:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *a):
-        return False
 
 
 def test_library_entry_points_refuse_bad_input_with_clear_errors(tmp_path):
