@@ -335,7 +335,8 @@ def _cmd_tournament(args) -> int:
     if perfect:
         print(f"{len(perfect)} of {len(obj['basis']['pairings'])} pairings ended with a perfect score: their gaps "
               f"are set by the prior of {obj['prior_draws']:g} virtual draws (see the report)")
-    print(f"report: {out}/report.md (plots scores.png, ratings.png; data ratings.json, results.jsonl)")
+    plots = "plots scores.png, ratings.png; " if (out / "ratings.png").exists() else "no plots without matplotlib; "
+    print(f"report: {out}/report.md ({plots}data ratings.json, results.jsonl)")
     return 0
 
 
@@ -369,9 +370,29 @@ def _cmd_sprt(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- train
+EXTRAS = {"torch": "policy", "stable_baselines3": "policy", "sb3_contrib": "policy", "matplotlib": "plots",
+          "yaml": "train", "tensorboard": "train", "ray": "ray"}
+
+
+def _need_training_packages() -> None:
+    import importlib.util
+
+    def absent(m):
+        try:
+            return importlib.util.find_spec(m) is None
+        except (ImportError, ValueError):
+            return True
+
+    missing = [m for m in ("torch", "sb3_contrib", "yaml") if absent(m)]
+    if missing:
+        raise UsageError(f"training needs packages that are not installed ({', '.join(missing)}): "
+                         "pip install 'dustup-ai[train]'")
+
+
 def _cmd_train(args) -> int:
     from training.config import ConfigError, defaults, describe, dump, load_config
 
+    _need_training_packages()
     if args.print_config:
         print(dump(defaults()), end="")
         return 0
@@ -698,6 +719,10 @@ def main(argv=None) -> int:
             expected += (ConfigError,)
         except ImportError:
             pass
+        if isinstance(e, ModuleNotFoundError) and e.name:
+            extra = EXTRAS.get(e.name.split(".")[0])
+            hint = f"pip install 'dustup-ai[{extra}]'" if extra else "see the README, Installation"
+            return _fail(cmd, f"needs the Python package {e.name!r}, which is not installed: {hint}")
         if isinstance(e, expected):
             return _fail(cmd, str(e) or type(e).__name__)
         if os.environ.get("DUSTUP_DEBUG"):
