@@ -237,21 +237,53 @@ def _cmd_scenarios(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- replay
-def _cmd_replay(args) -> int:
+def _load_save(path: str):
     from dustup_env.rules import Game
 
-    try:
-        g = Game.load(args.file)
-    except IsADirectoryError:
-        raise UsageError(f"{args.file!r} is a folder, not a save file") from None
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {args.file!r}") from None
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path!r} is a folder, not a save file")
+    if not p.is_file():
+        raise UsageError(f"no such file: {path!r}")
+    g = Game.load(p)  # validates (SaveFormatError names the problem)
+    return g, json.loads(p.read_text())
+
+
+def _cmd_replay(args) -> int:
+    from dustup_env import render
+
+    if args.side is not None and args.side not in (0, 1):
+        raise UsageError(f"--side must be 0 or 1, not {args.side}")
+    gif = Path(args.gif) if args.gif else None
+    if gif is not None:
+        if gif.is_dir():
+            raise UsageError(f"--gif {args.gif!r} is a folder: give a file name ending in .gif")
+        if gif.suffix.lower() != ".gif":
+            raise UsageError(f"--gif {args.gif!r}: the file name must end in .gif")
+        if not gif.parent.is_dir():
+            raise UsageError(f"--gif {args.gif!r}: the folder {str(gif.parent)!r} does not exist")
+    if args.frames:
+        _check_out(args.frames)
+        if Path(args.frames).is_dir() and any(Path(args.frames).glob("frame_*.png")):
+            raise UsageError(f"--frames {args.frames!r} already holds frame_*.png files: use an empty folder")
+    g, save = _load_save(args.file)
+    if args.frames or gif:
+        frames = list(render.replay_frames(save, every=args.every, side=args.side, scale=args.scale))
+        if args.frames:
+            paths = render.save_pngs(frames, args.frames)
+            print(f"{len(paths)} pictures in {args.frames} (frame_000.png = the start)", file=sys.stderr)
+        if gif:
+            n = render.save_gif(frames, gif, seconds_per_frame=args.seconds)
+            print(f"{gif}: {n} frames", file=sys.stderr)
+        return 0
     if args.json:
-        print(json.dumps({"result": g.result(), "events": g.event_log()}))
-    else:
-        for e in g.event_log():
-            print(json.dumps(e))
-        print(json.dumps(g.result()))
+        print(json.dumps({"result": g.result(), "events": g.event_log(args.side) if args.side is not None
+                          else g.event_log()}))
+        return 0
+    from dustup_env.terminal import story
+
+    for line in story(g, side=args.side):
+        print(line)
     return 0
 
 
@@ -269,23 +301,58 @@ def _check_save_path(path: str) -> Path:
 
 
 def _cmd_play(args) -> int:
-    """Play one game between two agents, optionally saving it."""
+    """Play one game between two agents (a person too: human), optionally saving it."""
     from agents import make_agent
-    from evaluation.simulate import play_game
+    from dustup_env.rules import Game
 
     names = _names(args.agents, "--agents")
     if len(names) != 2:
         raise UsageError(f"--agents needs two agents, side 0 then side 1 (e.g. scripted,random), got {args.agents!r}")
     for n in names:
-        _check_agent(n)
+        if n != "human":
+            _check_agent(n)
     _check_scenarios([args.scenario], args.options)
     save = _check_save_path(args.save) if args.save else None
-    agents = [make_agent(n, seed=args.seed * 2 + i) for i, n in enumerate(names)]
-    g = play_game(args.scenario, agents, args.seed, options=args.options)
+    g = Game(args.scenario, seed=args.seed, options=args.options or None)
+    humans = []
+    agents = []
+    for s, n in enumerate(names):
+        if n == "human":
+            from dustup_env.terminal import HumanAgent
+
+            humans.append(HumanAgent(s))
+            agents.append(humans[-1])
+        else:
+            a = make_agent(n, seed=args.seed * 2 + s)
+            a.reset(args.seed * 2 + s)
+            agents.append(a)
+    try:
+        if humans:
+            from dustup_env.terminal import play
+
+            play(g, agents, humans)
+        else:
+            while not g.over:
+                d = g.decision()
+                g.apply(agents[d.side].choose(g, d))
+    except (KeyboardInterrupt, Exception) as e:
+        from dustup_env.terminal import Quit
+
+        if not isinstance(e, (KeyboardInterrupt, Quit)):
+            raise
+        if save:
+            g.save(save)
+        where = f"; the game so far is saved in {save} (dustup replay {save})" if save else ""
+        if isinstance(e, KeyboardInterrupt):
+            raise KeyboardInterrupt(f"interrupted in turn {g.turn}{where}") from None
+        print(f"dustup play: {e} in turn {g.turn}{where}", file=sys.stderr)
+        return 1
     if save:
         g.save(save)
     res = g.result()
     res["agents"] = names
+    if save:
+        res["save"] = str(save)
     print(json.dumps(res))
     return 0
 
@@ -572,9 +639,12 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true", help="print JSON")
     sc.set_defaults(func=_cmd_scenarios)
 
-    pl = add("play", "play one game between two agents (optionally save it)",
+    pl = add("play", "play one game between two agents, or play it yourself (human)",
              "Play one game and print its result; --save writes a replayable save (scenario, seed, options and "
-             "every decision).\n\n" + agents_help)
+             "every decision). With `human` as an agent you play that side in the terminal: the map from your "
+             "side's view, what happened since your last decision (the other side's moves included) and your "
+             "legal options numbered; type a number. `dustup play --agents human,hard --save game.json`.\n\n"
+             + _agents_help(", human (you, in this terminal)"))
     pl.add_argument("--agents", default="scripted,random", help="side 0 agent, side 1 agent")
     pl.add_argument("--scenario", default="default", help="scenario name or JSON file")
     pl.add_argument("--seed", type=NON_NEGATIVE, default=0, help="game seed")
@@ -672,10 +742,21 @@ def build_parser() -> argparse.ArgumentParser:
     ga.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ga.set_defaults(func=_cmd_gauntlet)
 
-    rp = add("replay", "replay a saved game and print its event log",
-             "Load a save, replay it exactly, and print every event.")
+    rp = add("replay", "tell a saved game turn by turn, or draw it",
+             "Load a save, replay it exactly and tell it: turn by turn, every activation, move, shot (with its "
+             "dice), hit and test, and the result. --json prints the events as data instead; --frames and --gif "
+             "draw the table (one picture per turn, activation or decision). --side tells and draws what that "
+             "side knew (hidden enemy units as markers).")
     rp.add_argument("file", help="a save written by `dustup play --save` (or a tournament's --replays)")
-    rp.add_argument("--json", action="store_true", help="one JSON object")
+    rp.add_argument("--json", action="store_true", help="print {result, events} as one JSON object")
+    rp.add_argument("--side", type=int, choices=[0, 1], help="tell and draw the game as this side knew it "
+                                                             "(default: everything, as a spectator)")
+    rp.add_argument("--frames", help="write one PNG per step into this folder (frame_000.png is the start)")
+    rp.add_argument("--gif", help="write an animated GIF of the steps to this file")
+    rp.add_argument("--every", default="turn", choices=["turn", "activation", "decision"],
+                    help="one picture per turn, per activation or per decision")
+    rp.add_argument("--scale", type=_int_at_least(2), default=10, help="picture pixels per inch of table")
+    rp.add_argument("--seconds", type=_number(0.05, 60), default=1.0, help="GIF: seconds per picture")
     rp.set_defaults(func=_cmd_replay)
 
     from dustup_env.commands import register_all
