@@ -221,10 +221,15 @@ def _cmd_odds(args) -> int:
 def _cmd_scenarios(args) -> int:
     from dustup_env.rules.kernel.data import load_scenario, scenario_names
 
+    if args.check:
+        for f in args.check:
+            if not Path(f).is_file():
+                raise UsageError(f"--check {f!r}: no such file")
+        _check_scenarios(args.check, None)  # schema, consistency, and a game built from it
     rows = []
-    for n in scenario_names():
+    for n in (args.check or scenario_names()):
         s = load_scenario(n)
-        rows.append({"name": n, "table": f"{s['table']['width']}x{s['table']['height']}",
+        rows.append({"name": s["name"] if args.check else n, "table": f"{s['table']['width']}x{s['table']['height']}",
                      "turn_limit": s["turn_limit"], "units": [len(side["units"]) for side in s["sides"]],
                      "objectives": len(s.get("objectives", [])), "description": s.get("description", "")})
     if args.json:
@@ -233,6 +238,8 @@ def _cmd_scenarios(args) -> int:
         for r in rows:
             print(f"{r['name']:<12} {r['table']:>6}\"  turns {r['turn_limit']:>2}  units {r['units'][0]} v "
                   f"{r['units'][1]}  objectives {r['objectives']}  {r['description']}")
+        if args.check:
+            print(f"{len(args.check)} scenario file(s) valid: each builds a game")
     return 0
 
 
@@ -634,8 +641,11 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--json", action="store_true", help="print JSON")
     im.set_defaults(func=_cmd_odds)
 
-    sc = add("scenarios", "list the built-in scenarios", "List the built-in scenarios (name, table size in inches, "
-             "turn limit, units per side, objectives). Writing your own: docs/scenarios.md.")
+    sc = add("scenarios", "list the built-in scenarios, or check your own", "List the built-in scenarios (name, "
+             "table size in inches, turn limit, units per side, objectives), or check scenario files you wrote "
+             "(--check): the schema, the consistency checks and a game built from each. Writing your own: "
+             "docs/scenarios.md.")
+    sc.add_argument("--check", nargs="+", metavar="FILE", help="scenario JSON files to check instead of the list")
     sc.add_argument("--json", action="store_true", help="print JSON")
     sc.set_defaults(func=_cmd_scenarios)
 

@@ -78,3 +78,21 @@ def test_make_run_installs_only_the_quick_start_extras():
     assert "'.[policy,plots]'" in run_rule and "dev" not in run_rule and "ray" not in run_rule
     assert "--agents random,easy,medium,hard,defensive,ppo" in mk  # the quick start still shows the shipped policy
     assert (ROOT / ".ci" / "run").read_text().strip().endswith("make test")
+
+
+def test_every_shipped_config_is_valid_and_says_how_long_it_runs():
+    """configs/*.yaml load without error and their opening comment gives the run's duration and command."""
+    import pytest
+
+    pytest.importorskip("yaml")
+    from training.config import load_config
+
+    configs = sorted((ROOT / "configs").glob("*.yaml"))
+    assert len(configs) >= 8
+    for p in configs:
+        head = "".join(x for x in p.read_text().splitlines(True) if x.startswith("#"))
+        assert any(w in head for w in ("minute", "hour")), p.name
+        assert "dustup train --config configs/" + p.name in head, p.name
+        for word in ("session", "issue", "commit", "2026"):
+            assert word not in head.lower(), (p.name, word)
+        load_config(p)
