@@ -132,3 +132,33 @@ def test_a_second_run_without_out_gets_its_own_folder_and_the_same_run_reuses_it
     c = run("--agents", "random,scripted", "--seed", 1)
     assert len({a, b, c}) == 3 and all(Path(tmp_path, x, "report.md").is_file() for x in (a, b, c))
     assert run("--agents", "random,scripted") == a
+
+
+def test_train_without_out_gets_one_folder_per_configuration(tmp_path, monkeypatch):
+    """`dustup train` without --out: runs/train/<config>-<hash of the configuration but the budget>, so another
+    configuration never lands in (and is refused by) the first one's folder, and the same one resumes."""
+    pytest.importorskip("yaml")
+    import training.train as TT
+    from dustup_env.cli import main
+
+    outs = []
+
+    class Fake:
+        def __init__(self, cfg, out, progress=True, log=print):
+            outs.append(Path(out))
+
+        def check(self):
+            pass
+
+        def run(self):
+            return {"steps": 1, "wall_seconds": 0.0, "steps_per_s_training": 1, "fraction_env": 0,
+                    "fraction_update": 0, "best": None}
+
+    monkeypatch.setattr(TT, "Trainer", Fake)
+    monkeypatch.chdir(tmp_path)
+    smoke = str(ROOT / "configs" / "smoke.yaml")
+    for argv in (["--config", smoke], ["--config", smoke, "--seed", "5"], ["--config", smoke, "--steps", "4096"],
+                 ["--config", str(ROOT / "configs" / "quick.yaml")]):
+        assert main(["train", *argv, "--json"]) == 0
+    assert outs[0] != outs[1] and outs[0] == outs[2] and outs[3].name.startswith("quick-")
+    assert all(o.parent == Path("runs/train") for o in outs) and outs[0].name.startswith("smoke-")
