@@ -81,7 +81,7 @@ def _unit_guns(u):
 def _nearest_visible(game, v, limit):
     """Distance to the nearest visible enemy unit within ``limit`` inches of ``v`` (None: none)."""
     near = None
-    for e in game._enemy_units(v.side):
+    for e in game.enemy_units(v.side):
         dd = _d(e.x, e.y, v.x, v.y)
         if dd <= limit and (near is None or dd < near) and game.bf.has_los(v.x, v.y, e.x, e.y):
             near = dd
@@ -438,7 +438,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     def _threat(self, game, u, px, py) -> float:
         """Expected harm the visible enemy could do to ``u`` standing at (px, py)."""
         total = 0.0
-        for e in game._enemy_units(u.side):
+        for e in game.enemy_units(u.side):
             if e.confidence >= ROUTED:
                 continue
             r = self._fire_estimate(game, e, e.x, e.y, u, px, py)
@@ -526,7 +526,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if bf.move_cost(px, py) is None:
             return -1e9
         s = 0.0
-        for e in game._enemy_units(u.side):
+        for e in game.enemy_units(u.side):
             if _d(e.x, e.y, px, py) <= 60.0 and bf.has_los(e.x, e.y, px, py):
                 s -= 2.0
         if bf.in_cover(px, py):

@@ -88,7 +88,7 @@ class DefensiveAgent(CommandMixin, ScriptedAgent):
             self._game_id = id(game)
             self._goals = {}
             objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
-            hx, hy = game._home_point(u)
+            hx, hy = game.home_point(u)
             # the half of the objectives nearest the home edge, at least one
             objs = sorted(objs, key=lambda p: math.hypot(p[0] - hx, p[1] - hy))[: max(1, (len(objs) + 1) // 2)]
             mine = sorted((game.units[i] for i in game.side_units[u.side]), key=lambda m: m.uid)

@@ -164,7 +164,7 @@ class ScriptedAgent(GuardedAgent):
             if v.suppression or v.leader_lost or v.confidence >= BROKEN:
                 continue
             near = 1e9
-            for e in game._enemy_units(v.side):
+            for e in game.enemy_units(v.side):
                 dd = math.hypot(e.x - v.x, e.y - v.y)
                 if dd < near and dd <= 36.0 and game.bf.has_los(v.x, v.y, e.x, e.y):
                     near = dd
@@ -200,7 +200,7 @@ class ScriptedAgent(GuardedAgent):
                 score += 1.0
             # rough shot quality: nearest visible enemy distance
             near = 1e9
-            for e in game._enemy_units(u.side):
+            for e in game.enemy_units(u.side):
                 dd = math.hypot(e.x - u.x, e.y - u.y)
                 if dd < near and game.bf.has_los(u.x, u.y, e.x, e.y):
                     near = dd

@@ -1,5 +1,6 @@
 """Dustup AI: the Dustup squad-level wargame as a rules engine and Gymnasium environment."""
 from .rules import Game  # noqa: F401
+from .version import __version__  # noqa: F401
 
 try:  # register the Gymnasium environment when gymnasium is installed
     from gymnasium.envs.registration import register as _register
@@ -8,4 +9,3 @@ try:  # register the Gymnasium environment when gymnasium is installed
 except ImportError:  # pragma: no cover - the rules engine works without gymnasium
     pass
 
-__version__ = "0.1.0"

@@ -26,7 +26,7 @@ from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name, 
 from .rules import Game, IllegalOptionError
 from .rules.kernel.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
-from .rules.kernel.game import OBJECTIVE_RADIUS
+from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 from .render import render_ansi, render_rgb
 
 # ---------------------------------------------------------------------------------------------- layout

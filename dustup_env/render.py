@@ -16,7 +16,7 @@ import numpy as np
 
 from .rules import Game
 from .rules.kernel.entities import CONFIDENCE_NAMES, KILLED, OK
-from .rules.kernel.game import OBJECTIVE_RADIUS
+from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 _TERRAIN_LETTERS = {
     "open": ".", "light_scrub": ",", "rough": "r", "cultivated": "c", "slopes": "s", "road": "=",

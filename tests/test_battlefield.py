@@ -4,6 +4,7 @@ import pytest
 from conftest import rect, scenario, unit, wall
 from dustup_env.rules import Game, ScenarioError
 from dustup_env.rules.kernel.battlefield import TERRAIN_TYPES, Battlefield
+from dustup_env.rules.unit_actions.shoot_action import shoot_geometry
 
 
 def bf(terrain=(), obstacles=()):
@@ -94,7 +95,7 @@ def test_target_in_hard_cover_building_in_play():
     scn = scenario([unit("A", (24, 5))], [unit("B", (24, 35), armour="partial_light")],
                    terrain=[rect("building", 20, 34, 28, 40)])
     g = Game(scn, seed=1)
-    assert g._shoot_geometry(g.units[0], g.units[1]) == (1, 2)
+    assert shoot_geometry(g, g.units[0], g.units[1]) == (1, 2)
 
 
 # --- obstacles crossing -------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_dismounted_cavalry_may_prop_once_the_mounts_are_detached():
     g.apply(("detach", "scout"))  # the horse holders
     a, d = g.units[0], g.units[2]
     assert a.mounts_detached and d.cavalry and d.mounted
-    opts = g._action_options(a)  # A's options (its activation has ended; the rules are the same)
+    opts = g.action_options(a)  # A's options (its activation has ended; the rules are the same)
     assert ("prop",) in opts and ("reorganise", "mount") not in opts
 
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import activate, begin, events_of, last_event, rect, scenario, unit
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import Game, ScenarioError
-from dustup_env.rules import command
+from dustup_env.rules.unit_actions import command
 from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, ROUTED, SHAKEN, STEADY
 
 HQ = dict(kind="hq", quality="d8", leadership=1)
@@ -401,7 +401,7 @@ def test_second_in_command_takes_over_the_hq_and_keeps_command():
     g = begin(scenario(blue, [unit("R", (24, 35))]), [("d8", 8), ("d8", 8), ("d6", 4)], first=1)
     hq = g.units[0]
     hq.leader_lost = True
-    g.run_hooks("leader_lost", hq)  # what the shoot action does after the HQ's own test
+    command._on_leader_lost(g, hq)  # what the shoot action does after the HQ's own test
     assert last_event(g, "CommanderLost")["second_in_command"] is True
     assert not hq.command_lost and not hq.promotion_pending and not hq.second_in_command
     activate(g, 3)
@@ -419,7 +419,7 @@ def test_promotion_lapses_if_the_promoted_leader_falls_first():
     g.apply(("choose", 1))
     s1 = g.units[1]
     s1.leader_lost = True
-    g.run_hooks("leader_lost", s1)  # S1 commands no one yet: nothing rolls
+    command._on_leader_lost(g, s1)  # S1 commands no one yet: nothing rolls
     assert s1.assume_command == -1 and g.units[0].promotion_pending
     assert last_event(g, "PromotionLapsed") == {"type": "PromotionLapsed", "unit": 1, "lost": 0}
     assert g.dice.remaining == 0
@@ -526,7 +526,7 @@ def test_random_games_with_command_and_panic_stay_encodable():
 
 
 def test_combined_assault_end_to_end_with_the_real_assault_engine():
-    from dustup_env.rules import assault_action
+    from dustup_env.rules.unit_actions import assault_action
 
     command._ASSAULT = False  # re-detect the real module
     assert command.assault_module() is assault_action
@@ -657,7 +657,7 @@ def test_a_cascade_promotion_lapses_and_is_offered_again_if_the_squad_leader_fal
     s2 = g.units[3]
     assert s2.assume_command == 1 and s2.assume_vacancy == [2, 3]
     s2.leader_lost = True
-    g.run_hooks("leader_lost", s2)  # S2 commands no one yet: nothing rolls
+    command._on_leader_lost(g, s2)  # S2 commands no one yet: nothing rolls
     assert s2.assume_command == -1 and s2.assume_vacancy == [] and g.units[1].vacated == [2, 3]
     assert last_event(g, "PromotionLapsed") == {"type": "PromotionLapsed", "unit": 3, "lost": 1}
     assert g.dice.remaining == 0

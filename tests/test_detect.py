@@ -7,6 +7,7 @@ import pytest
 from conftest import activate, begin, events_of, kinds, last_event, rect, scenario, unit
 from dustup_env.rules import D4, D6, D8, D10, D12, Game, ScenarioError
 from dustup_env.rules.unit_actions.detect_action import range_die
+from dustup_env.rules.unit_actions.move_action import enemy_figures
 
 WOOD = rect("light_woods", 10, 28, 34, 34)
 HILL = rect("hill", 30, 18, 46, 26)
@@ -29,7 +30,7 @@ def test_markers_sorted_by_position_and_hide_the_unit():
     g = begin(hidden_scn())
     assert [(m["x"], m["y"], m["unit"]) for m in g.markers] == [(14, 30, -1), (20, 30, 2), (28, 30, -1)]
     assert g.units[2].hidden and not g.units[1].hidden
-    assert [e.uid for e in g._enemy_units(0)] == [1]  # the hidden unit is unknown to Blue
+    assert [e.uid for e in g.enemy_units(0)] == [1]  # the hidden unit is unknown to Blue
 
 
 def test_hidden_unit_cannot_be_shot_and_detect_is_offered_for_every_marker():
@@ -262,7 +263,7 @@ def test_forced_displacement_reveals():
 
 def test_markers_block_enemy_movement_like_a_figure():
     g = begin(hidden_scn())
-    figs = g._enemy_figures(g.units[0])
+    figs = enemy_figures(g, g.units[0])
     assert (14.0, 30.0) in figs and (20.0, 30.0) in figs and (28.0, 30.0) in figs
     assert len(figs) == 5 + 3  # the visible squad's 5 figures and 3 markers, not the hidden squad
 
@@ -314,7 +315,7 @@ def test_a_unit_unseen_in_concealing_terrain_may_become_hidden():
     assert a.hidden and g.actions_left == 1
     assert g.markers == [{"side": 0, "x": 20.0, "y": 31.0, "unit": 0, "removed": False}]
     assert last_event(g, "UnitHidden") == {"type": "UnitHidden", "unit": 0, "marker": 0}
-    assert [e.uid for e in g._enemy_units(1)] == []  # unknown to Red: nothing to shoot or assault
+    assert [e.uid for e in g.enemy_units(1)] == []  # unknown to Red: nothing to shoot or assault
     assert ("reorganise", "hide") not in g.decision().options  # already hidden
     g.apply(("end",))
     activate(g, 1)

@@ -14,6 +14,7 @@ from dustup_env.codec import ActionCodec, side_flips
 from dustup_env.env import MARKER_OFF, MF, UF, UNITS_OFF, DustupEnv
 from dustup_env.rules import Game, ScriptedDice
 from dustup_env.rules.kernel.entities import SHAKEN
+from dustup_env.rules.unit_actions.move_action import nearest_enemy
 
 WOOD = rect("light_woods", 10, 28, 34, 36)
 SPOTS = ((14.0, 30.0), (20.0, 32.0), (28.0, 30.0))
@@ -187,7 +188,7 @@ def test_shaken_advance_test_ignores_hidden_units():
     ga, gb = begin(sa, []), begin(sb, [])
     for g in (ga, gb):
         g.units[0].confidence = SHAKEN
-        assert g._nearest_enemy(g.units[0]).uid == 2
+        assert nearest_enemy(g, g.units[0]).uid == 2
 
 
 def test_env_episode_with_hidden_units_masks_match():

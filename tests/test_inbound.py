@@ -69,8 +69,8 @@ def test_a_side_with_only_reinforcements_left_still_fights():
     g = begin(reinforced(box=3))
     for f in g.units[0].figures:
         f.status = 3  # killed: A is out of play
-    assert g._side_can_fight(0)
-    assert not g._check_decisive() and not g.over
+    assert g.side_can_fight(0)
+    assert not g.check_decisive() and not g.over
     assert g.victory_points() == (0, 1)  # A scores for Red; the reinforcement does not
 
 

@@ -6,7 +6,7 @@ import pytest
 from agents import make_agent
 from agents.base import GuardedAgent, default_option
 from dustup_env.rules import Game
-from dustup_env.rules.kernel.game import Decision
+from dustup_env.rules import Decision
 from evaluation.simulate import game_seed, play_game, simulate
 
 LADDER = ["easy", "medium", "hard", "defensive"]

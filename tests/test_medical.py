@@ -180,5 +180,5 @@ def test_extracted_occupant_uses_its_own_armour():
     activate(g, 1)
     g.apply(("reorganise", "extract"))
     # no armour: a D4 is rolled and any non-kill result wounds (no power-armour table)
-    from dustup_env.rules.kernel.game import armoury
+    from dustup_env.rules.kernel.data import armoury
     assert armoury()[1][g.units[1].figures[1].armour].no_armour

@@ -6,7 +6,7 @@ import pytest
 from conftest import activate, add_dice, begin, events_of, kinds, last_event, rect, scenario, unit, wall
 from dustup_env.rules import IllegalOptionError
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, STEADY
-from dustup_env.rules.unit_actions.move_action import nominated_point
+from dustup_env.rules.unit_actions.move_action import move_options, nominated_point
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 D3, D6_, D12_, D24 = 0, 1, 2, 3  # distance indices: 3", 6", 12", 24"
@@ -365,7 +365,7 @@ def test_a_forced_withdraw_ends_the_propped_state():
 
 
 def test_vectorised_move_options_equal_the_point_by_point_rule():
-    """Game._move_options (numpy over all 64 destinations) == on the table, passable in the unit's movement
+    """move_options (numpy over all 64 destinations) == on the table, passable in the unit's movement
     column (bf.move_cost is not None), in cover when broken, in (direction, distance) order."""
     import random as _random
 
@@ -384,7 +384,7 @@ def test_vectorised_move_options_equal_the_point_by_point_rule():
         u.terrain_column = k % 5
         u.confidence = BROKEN if k % 3 == 0 else STEADY
         bf.move_option_cache.clear()
-        got = g._move_options(u, False)
+        got = move_options(g, u, False)
         want = []
         for d, (vx, vy) in enumerate(DIR_VECTORS):
             for j, dist in enumerate(DISTANCES):

@@ -6,6 +6,8 @@ import random
 import pytest
 
 from conftest import begin, play_random, scenario, unit
+import dustup_env
+from dustup_env.rules.kernel.saves import event_digest, rules_digest
 from dustup_env.rules import Game, SaveFormatError
 
 
@@ -39,8 +41,9 @@ def continue_both(a, b, pick_seed=5, n=10_000):
 def test_to_dict_from_dict_round_trip():
     g = midgame()
     d = g.to_dict()
-    assert (d["format"], d["version"], d["seed"]) == ("dustup-save", 1, 7)
-    assert d["digest"] == g.state_digest() and len(d["decisions"]) == 40
+    assert (d["format"], d["version"], d["seed"]) == ("dustup-save", 2, 7)
+    assert d["engine"] == dustup_env.__version__ and d["rules"] == rules_digest(g)
+    assert d["digest"] == event_digest(g) and d["events"] == len(g.events) and len(d["decisions"]) == 40
     h = Game.from_dict(d)
     assert h.state_digest() == g.state_digest()
     assert h.event_log() == g.event_log()

@@ -241,7 +241,7 @@ def test_recovering_takes_only_as_many_wounded_as_can_be_carried_nearest_first()
     g = left_then_friend()
     b, a = g.units[1], g.units[0]
     b.figures[2].status = KILLED  # 2 able, 1 wounded: room for one more
-    g._decision = None
+    g.invalidate()
     near = min(a.left_behind, key=lambda e: (e[0] - b.x) ** 2 + (e[1] - b.y) ** 2)
     far = [e for e in a.left_behind if e is not near]
     g.apply(("reorganise", "recover_wounded"))

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
-from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import TREATED, WOUNDED, Unit
+from ..kernel.ruleset import Option, Rule
+from ..unit_actions.move_action import move_toward
 
 EDGE = 0.5  # the leader this close to its home edge leaves the table (as routed units do)
 
 
-@_event
+@event
 class Evacuated(Event):
     unit: int
     wounded: int  # wounded figures carried off the table
@@ -42,12 +42,6 @@ def _wounded(u: Unit) -> int:
     return n
 
 
-def _setup(game) -> None:
-    v = game.options["casevac_vp"]
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise ScenarioError(f"game option casevac_vp must be a whole number of victory points >= 0, not {v!r}")
-
-
 def _options(game, u: Unit, status) -> list:
     if u.parent < 0 or status.suppressed or u.propped:
         return []
@@ -55,8 +49,8 @@ def _options(game, u: Unit, status) -> list:
 
 
 def _evacuate(game, u: Unit, opt) -> None:
-    hx, hy = game._home_point(u)
-    game.move_toward(u, hx, hy)
+    hx, hy = game.home_point(u)
+    move_toward(game, u, hx, hy)
     if u.in_play and math.hypot(u.x - hx, u.y - hy) < EDGE:
         n = _wounded(u)
         if n:
@@ -73,7 +67,7 @@ def _vp(game, vp: list) -> None:
                 vp[u.side] += per * u.evacuated_wounded
 
 
-_game.INIT_HOOKS.append(_setup)
-_game.ACTION_PROVIDERS.append(_options)
-_game.ACTIONS["evacuate"] = _evacuate
-_game.VP_HOOKS.append(_vp)
+RULE = Rule("Casualty Evacuation", 'seed 000 "Casualty Evacuation"',
+            options=(Option("casevac_vp", 0, "victory points per wounded figure a detachment carries off its home "
+                            "edge (evacuate)", kind="int", minimum=0),),
+            action_options=(_options,), actions={"evacuate": _evacuate}, victory_points=(_vp,))

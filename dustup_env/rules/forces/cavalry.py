@@ -15,13 +15,13 @@ prop as long as their mounts have been detached.  Cavalry move D10x2."
 """
 from __future__ import annotations
 
-from ..kernel import game as _game
 from ..kernel.dice import D6
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import Unit
+from ..kernel.ruleset import Rule
 
 
-@_event
+@event
 class Mounted(Event):
     unit: int
     mounted: bool
@@ -60,8 +60,10 @@ def _dismount(game, u: Unit) -> None:
     game.emit(Mounted(u.uid, False))
 
 
-_game.MOVEMENT_DIE_HOOKS.append(cavalry_die)
-_game.ACTION_PROVIDERS.append(_options)
-_game.ACTION_FILTERS.append(_filter)
-_game.REORGANISE_ACTIONS["mount"] = _mount
-_game.REORGANISE_ACTIONS["dismount"] = _dismount
+def _has_cavalry(scenario: dict, options: dict) -> bool:
+    return any(u.get("movement") == "cavalry" for side in scenario["sides"] for u in side["units"])
+
+
+RULE = Rule("Cavalry", 'seed 000 "Unit Types › Cavalry"; "Prop Action"', applies=_has_cavalry,
+            movement_die=(cavalry_die,), action_options=(_options,), action_filters=(_filter,),
+            reorganise={"mount": _mount, "dismount": _dismount})

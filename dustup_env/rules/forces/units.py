@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 
 from ..kernel.battlefield import terrain_column
-from ..kernel.data import DEFAULT_WEAPON  # a figure that names no weapon: "The average small arm" (RN-019)
+from ..kernel.data import DEFAULT_WEAPON, armoury  # DEFAULT_WEAPON: "The average small arm" (RN-019)
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 from ..kernel.entities import CONFIDENCE_NAMES, CONFIDENT, SHAKEN, STEADY, Figure, Unit
+from ..kernel.ruleset import Option, Rule
 
 
 COMMITMENTS = ("low", "medium", "high")
@@ -102,3 +103,31 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
                 amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)),
                 inbound=int(spec.get("inbound", 0)))
+
+
+def build_units(game) -> None:
+    """The game's units from its scenario, side by side in the order listed (the random tables of the options
+    roll here, in that order)."""
+    armours = armoury()[1]
+    opts = game.options
+    for s, side in enumerate(game.scenario["sides"]):
+        for spec in side["units"]:
+            spec = dict(spec)
+            if opts["random_quality"]:
+                spec["quality"] = "random"
+            if opts["random_leadership"]:
+                spec["leadership"] = "random"
+            if opts["random_confidence"]:
+                spec["confidence"] = "random"
+            u = build_unit(len(game.units), s, spec, side.get("commitment", "medium"), armours, game.dice)
+            game.units.append(u)
+            game.side_units[s].append(u.uid)
+
+
+RULE = Rule(
+    "Forces", 'seed 000 "FORCES" (Unit Types .. Fatigue); "Unit Quality", "Leadership", "Confidence" (the optional '
+    'random tables)',
+    options=(Option("random_quality", False, "the optional random quality table (replaces the scenario's)"),
+             Option("random_leadership", False, "the optional random leadership table"),
+             Option("random_confidence", False, "the optional random initial confidence")),
+    init=(build_units,))

@@ -31,13 +31,16 @@ Night Fighting is the game option ``night`` (see ``Game._plan_mode``).
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
-from ..kernel import game as _game
-from ..unit_actions.assault_action import (CourageTested, StrikeResolved, apply_hits, contact_move, courage_roll,
+from ..unit_actions.assault_action import (PROCEDURE, CourageTested, StrikeResolved, apply_hits, contact_move, courage_roll,
     occupy, strike_dice, withdraw)
 from ..kernel.dice import die_max, die_name, shift_closed
-from ..kernel.events import Event, LeaderLost, _event
+from ..kernel.events import Event, LeaderLost, event
 from ..kernel.entities import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
+from ..kernel.decisions import Decision
+from ..kernel.ruleset import Option, Rule
+from ..kernel.errors import ScenarioError
 
 HOUSE_MAX_ROUNDS = 3
 MORALE_ROWS = ("confident", "shaken")  # the house rules put morale on the quality die instead
@@ -47,7 +50,7 @@ __all__ = ["house_start", "house_decision", "house_apply", "melee_dice", "resolv
            "Pursued"]
 
 
-@_event
+@event
 class Pursued(Event):
     unit: int  # the pursuer
     target: int  # the withdrawing unit
@@ -119,7 +122,6 @@ def _pairs(proc, game, d) -> list[dict]:
 
 
 def house_start(game, frame) -> None:
-    from ..unit_actions.assault_action import PROCEDURE
     d = frame.data
     pairs = _pairs(PROCEDURE, game, d)
     if not pairs:
@@ -181,7 +183,7 @@ def _round(game, frame) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
-                game.run_hooks("leader_lost", u)  # a commander falling in close combat: subordinates test (RN-250)
+                [hook(game, u) for hook in game.rules.on_leader_lost]  # a commander falling in close combat: subordinates test (RN-250)
     # voluntary withdrawal: defenders first, then attackers (units still able to fight)
     q = []
     for p in h["pairs"]:
@@ -265,13 +267,13 @@ def house_decision(game, frame):
     units = game.units
     if h["step"] == "withdraw":
         u = units[h["queue"][0]]
-        return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
+        return Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
     if h["step"] == "occupy":
         u = units[h["occupy"][0][0]]
-        return _game.Decision(u.side, "house_occupy", u.uid, (("occupy",), ("halt",)))
+        return Decision(u.side, "house_occupy", u.uid, (("occupy",), ("halt",)))
     uid, targets = h["pursue"][0]
     u = units[uid]
-    return _game.Decision(u.side, "house_pursuit", u.uid, (("halt",),) + tuple(("follow", x) for x in targets))
+    return Decision(u.side, "house_pursuit", u.uid, (("halt",),) + tuple(("follow", x) for x in targets))
 
 
 def house_apply(game, frame, opt) -> None:
@@ -315,7 +317,6 @@ def _pursue(game, h, u, t) -> None:
 
 def _reactions(game, frame) -> None:
     """Reaction tests of the pairings still engaged; draws fight another round."""
-    from ..unit_actions.assault_action import PROCEDURE
     d = frame.data
     h = d["house"]
     units = game.units
@@ -400,3 +401,17 @@ def _next_round(game, frame) -> None:
         _round(game, frame)
         return
     d["stage"] = "done"
+
+
+def _validate(options: dict) -> None:
+    if options["house_pursuit"] and options["close_combat"] != "house":
+        raise ScenarioError("game option house_pursuit needs close_combat 'house' (seed 003's optional pursuit)")
+
+
+RULE = Rule("House close combat", 'seed 003 "Close Combat" (house rules)',
+            applies=lambda scenario, options: options["close_combat"] == "house",
+            options=(Option("house_pursuit", False, "with close_combat 'house': seed 003's optional pursuit of a unit "
+                            "withdrawing after a lost reaction test (RN-401)"),),
+            validate=_validate,
+            services={"house_close_combat": SimpleNamespace(start=house_start, decision=house_decision,
+                                                            apply=house_apply)})

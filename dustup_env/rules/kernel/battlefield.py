@@ -7,6 +7,8 @@ of sight is computed exactly with shapely and cached per pair of points (terrain
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 
@@ -267,13 +269,6 @@ class Battlefield:
             s = _VISIBLE[(concealed, cover)] = Sight(True, concealed, cover)
         return s
 
-    def _compute_sight(self, ax, ay, bx, by) -> Sight:
-        """Uncached line of sight (reference for tests)."""
-        core = self._terrain_sight(ax, ay, bx, by)
-        if core is _BLOCKED or not self.obstacles:
-            return core
-        return self._obstacle_sight(ax, ay, bx, by, core.concealed)
-
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
 
@@ -307,10 +302,6 @@ def _edges_crossed(edges, ax, ay, bx, by) -> bool:
             if (d3 >= 0 >= d4) or (d3 <= 0 <= d4):
                 return True
     return False
-
-
-def _crosses_ring(ring, ax, ay, bx, by) -> bool:
-    return _edges_crossed(ring_edges(ring), ax, ay, bx, by)
 
 
 def _in_edges(edges, x, y) -> bool:
@@ -390,3 +381,17 @@ def _segment_intersection_t(ax, ay, bx, by, cx, cy, dx, dy):
     if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
         return t
     return None
+
+
+_CACHE: dict = {}
+
+
+def battlefield(doc: dict) -> Battlefield:
+    """The (shared, static) battlefield of a scenario in rules units: one object per distinct table and terrain,
+    so its caches (lines of sight, move options) serve every game on it."""
+    key = hashlib.sha1(json.dumps([doc["table"], doc.get("terrain", []), doc.get("obstacles", [])],
+                                  sort_keys=True).encode()).hexdigest()
+    bf = _CACHE.get(key)
+    if bf is None:
+        bf = _CACHE[key] = Battlefield(doc)
+    return bf

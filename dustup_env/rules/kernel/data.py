@@ -1,6 +1,7 @@
 """Data files (weapons, armour, scenarios), validated against JSON schemas on load."""
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -94,11 +95,16 @@ _SCENARIO_CACHE: dict = {}
 
 
 def load_scenario(name_or_path: str | dict) -> dict:
-    """Load and validate a scenario by built-in name, file path, or an already-parsed dict.
+    """Load and validate a scenario by built-in name, file path, or an already-parsed dict: a copy of
+    the document that the caller may change freely (games never see the change)."""
+    return copy.deepcopy(scenario_document(name_or_path))
 
-    Built-in scenarios and files are validated once and cached (files by path and mtime); the
-    returned document must be treated as read-only.
-    """
+
+def scenario_document(name_or_path: str | dict) -> dict:
+    """The validated scenario document shared by the engine (read-only: games and their copies share it).
+
+    Built-in scenarios and files are validated once and cached (files by path and mtime); a dict is
+    validated and copied, so that later changes to the caller's dict do not reach the game."""
     if isinstance(name_or_path, str):
         p = Path(name_or_path)
         key = (name_or_path, p.stat().st_mtime if p.suffix == ".json" and p.exists() else None)
@@ -106,7 +112,9 @@ def load_scenario(name_or_path: str | dict) -> dict:
         if doc is None:
             doc = _SCENARIO_CACHE[key] = _load_scenario(name_or_path)
         return doc
-    return _load_scenario(name_or_path)
+    if not isinstance(name_or_path, dict):
+        raise ScenarioError(f"a scenario is a built-in name, a file path or a dict, not {type(name_or_path).__name__}")
+    return _load_scenario(copy.deepcopy(name_or_path))
 
 
 def _load_scenario(name_or_path: str | dict) -> dict:

@@ -176,6 +176,15 @@ class SeededDice(DiceSource):
         v, internal, gauss = state
         self._rng.setstate((v, tuple(internal), gauss))
 
+    def copy(self) -> "SeededDice":
+        """An independent generator in the same state (the same rolls from here on)."""
+        n = SeededDice.__new__(SeededDice)
+        n.seed = self.seed
+        r = n._rng = random.Random.__new__(random.Random)
+        r.setstate(self._rng.getstate())
+        n._randrange = r.randrange
+        return n
+
 
 class ScriptedDice(DiceSource):
     """Forced dice for tests: a queue of results, optionally checked against the die rolled.
@@ -226,6 +235,13 @@ class ScriptedDice(DiceSource):
 
     def setstate(self, state) -> None:
         self.pos = state
+
+    def copy(self) -> "ScriptedDice":
+        n = ScriptedDice.__new__(ScriptedDice)
+        n.results = list(self.results)
+        n.pos = self.pos
+        n.log = list(self.log)
+        return n
 
 
 class _Exhausted(Exception):

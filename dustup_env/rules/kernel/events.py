@@ -1,10 +1,14 @@
 """Typed events emitted as the game advances: the log, the replay and the render read them.
 
-Every event is a frozen dataclass; ``event.to_dict()`` gives ``{"type": ..., **fields}``.
+Every event is a frozen dataclass declared with :func:`event`; ``e.to_dict()`` gives
+``{"type": ..., **fields}`` and :func:`event_from_dict` turns that back into the event.  Rules modules
+declare their own events beside their rules.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+
+EVENT_TYPES: dict[str, type] = {}  # class name -> event class (every event declared with @event)
 
 
 class Event:
@@ -18,50 +22,71 @@ class Event:
         return d
 
 
-def _event(cls):
-    return dataclass(frozen=True, slots=True)(cls)
+def event(cls):
+    """Declare an event type: a frozen slots dataclass, registered by its class name."""
+    cls = dataclass(frozen=True, slots=True)(cls)
+    if EVENT_TYPES.get(cls.__name__, cls) is not cls:
+        raise TypeError(f"two event types are named {cls.__name__}")
+    EVENT_TYPES[cls.__name__] = cls
+    return cls
 
 
-@_event
+def _tuples(v):
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
+
+
+def event_from_dict(d: dict) -> Event:
+    """The event ``e`` whose ``e.to_dict()`` (through JSON) is ``d``."""
+    cls = EVENT_TYPES.get(d.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown event type {d.get('type')!r}")
+    kw = {}
+    for f in fields(cls):
+        v = d[f.name]
+        kw[f.name] = _tuples(v) if isinstance(v, list) and f.type in ("tuple", tuple) else v
+    return cls(**kw)
+
+
+@event
 class GameStarted(Event):
     scenario: str
     seed: int
 
 
-@_event
+@event
 class TurnStarted(Event):
     turn: int
 
 
-@_event
+@event
 class InitiativeRolled(Event):
     rolls: tuple  # (side0, side1) after re-rolling ties
     winner: int
 
 
-@_event
+@event
 class InitiativeChosen(Event):
     side: int
     first: int  # the side that activates first
 
 
-@_event
+@event
 class Passed(Event):
     side: int
 
 
-@_event
+@event
 class UnitActivated(Event):
     side: int
     unit: int
 
 
-@_event
+@event
 class ActivationEnded(Event):
     unit: int
 
 
-@_event
+@event
 class LeadershipTested(Event):
     unit: int
     roll: int
@@ -70,7 +95,7 @@ class LeadershipTested(Event):
     reason: str
 
 
-@_event
+@event
 class Moved(Event):
     unit: int
     roll: int
@@ -80,18 +105,18 @@ class Moved(Event):
     withdraw: bool
 
 
-@_event
+@event
 class RoutedOff(Event):
     unit: int
 
 
-@_event
+@event
 class Propped(Event):
     unit: int
     propped: bool
 
 
-@_event
+@event
 class ShotResolved(Event):
     unit: int
     target: int
@@ -106,7 +131,7 @@ class ShotResolved(Event):
     suppressive: bool
 
 
-@_event
+@event
 class HitResolved(Event):
     target: int
     figure: int
@@ -117,13 +142,13 @@ class HitResolved(Event):
     effect: str  # none | wound | kill
 
 
-@_event
+@event
 class Suppressed(Event):
     unit: int
     markers: int
 
 
-@_event
+@event
 class SuppressionRecovered(Event):
     unit: int
     roll: int
@@ -132,7 +157,7 @@ class SuppressionRecovered(Event):
     markers: int
 
 
-@_event
+@event
 class ConfidenceTested(Event):
     unit: int
     reason: str
@@ -142,24 +167,24 @@ class ConfidenceTested(Event):
     confidence: str
 
 
-@_event
+@event
 class ConcealmentChanged(Event):
     unit: int
     complete: bool
 
 
-@_event
+@event
 class Rearranged(Event):
     unit: int
 
 
-@_event
+@event
 class LeaderLost(Event):
     unit: int
     figure: int
 
 
-@_event
+@event
 class LeaderAppointed(Event):
     unit: int
     figure: int
@@ -167,17 +192,17 @@ class LeaderAppointed(Event):
     lv: int
 
 
-@_event
+@event
 class ActionForgone(Event):
     unit: int
 
 
-@_event
+@event
 class TurnEnded(Event):
     turn: int
 
 
-@_event
+@event
 class GameEnded(Event):
     winner: int  # -1 draw
     vp: tuple

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 
 from .errors import ScenarioError
+from .ruleset import Option, Rule
 
 MEASURES = {"inches": 2.54, "centimetres": 1.0}  # centimetres per rules unit
 TABLE_UNITS = {"in": 2.54, "cm": 1.0}  # centimetres per scenario unit
@@ -65,3 +66,9 @@ def to_rules_units(scenario: dict, measure) -> dict:
         raise ScenarioError(f"scenario {scenario.get('name', '?')!r}: the table is {w:g} x {h:g} {measure} once "
                             f"converted from {scenario['table'].get('unit', 'in')}; at most {MAX_TABLE:g} rules units")
     return doc
+
+
+RULE = Rule("Battlefield", 'seed 000 "Equipment › Battlefield"',
+            options=(Option("measure", "inches", "'centimetres': 15mm play, rules distances in centimetres (the "
+                            "scenario's geometry converted from its table.unit, RN-358)", kind="choice",
+                            choices=tuple(MEASURES)),))

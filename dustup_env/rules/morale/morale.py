@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource
-from ..kernel.events import ConfidenceTested, Event, LeadershipTested, _event
+from ..kernel.events import ConfidenceTested, Event, LeadershipTested, event
 from ..kernel.entities import CONFIDENCE_NAMES, ROUTED, Unit
+from ..kernel.ruleset import Rule
 
 NTR = None  # no test required
 
@@ -111,7 +112,7 @@ ARMOUR_KINDS = ("vehicle", "afv", "creature")  # unit kinds counted as "armour" 
 CONTACT = 6.0  # "direct contact" with a superior commander: leaders within 6" with line of sight (RN-115)
 
 
-@_event
+@event
 class PanicTested(Event):
     unit: int
     reason: str  # a PANIC_REASONS value, or "recovery"
@@ -283,9 +284,6 @@ def _on_shot(game, shooter: Unit, target: Unit) -> None:
     check_sight(game, target, only=shooter)
 
 
-def register(game_module) -> None:
-    game_module.OPTION_OVERRIDES.append(_panic_options)
-    game_module.ACTIONS["panic_test"] = _panic_test_action
-    game_module.HOOKS["activation"].append(_on_activation)
-    game_module.MOVE_HOOKS.append(_on_moved)
-    game_module.HOOKS["shot"].append(_on_shot)
+RULE = Rule("Panic", 'seed 000 "Panic", "Terror"', option_overrides=(_panic_options,),
+            actions={"panic_test": _panic_test_action}, on_activation=(_on_activation,), after_move=(_on_moved,),
+            on_shot=(_on_shot,))

@@ -22,19 +22,20 @@ Reinforcements (RN-360):
 """
 from __future__ import annotations
 
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import Unit
+from ..kernel.ruleset import Rule
 
 BOXES = 3
 
 
-@_event
+@event
 class InboundCounterMoved(Event):
     unit: int
     box: int  # the box the counter is now in (0 = the battle area: the unit arrived)
 
 
-@_event
+@event
 class ReinforcementArrived(Event):
     unit: int
     position: tuple
@@ -49,3 +50,11 @@ def advance(game, u: Unit) -> None:
         game.emit(ReinforcementArrived(u.uid, (round(u.x, 3), round(u.y, 3))))
         from ..morale.morale import check_sight_both
         check_sight_both(game, u)  # first sight of the enemy (panic)
+
+
+def _has_reinforcements(scenario: dict, options: dict) -> bool:
+    return any(u.get("inbound") for side in scenario["sides"] for u in side["units"])
+
+
+RULE = Rule("The Inbound Chart", 'seed 000 "Equipment › The Inbound Chart"', applies=_has_reinforcements,
+            activate_instead={"inbound": advance})

@@ -24,29 +24,29 @@ Game option ``"activation"``:
 from __future__ import annotations
 
 from ..kernel import events as ev
-from ..kernel import game as _game
 from ..kernel.dice import D4, D10
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Option, Rule
 
 MODES = ("alternate", "chits", "cards")
 
 
-@_event
+@event
 class ChitDrawn(Event):
     side: int
     roll: int  # 0 when no roll was needed
     chits_left: tuple  # (side 0, side 1) after the draw
 
 
-@_event
+@event
 class CardDrawn(Event):
     unit: int
     roll: int  # 0 when no roll was needed
     cards_left: int
 
 
-@_event
+@event
 class TurnEndCardDrawn(Event):
     roll: int  # 0 when no roll was needed
     cards_left: int  # unit cards not drawn: those units do not activate this turn
@@ -54,25 +54,16 @@ class TurnEndCardDrawn(Event):
 TURN_END = -1  # the turn-end card in the deck
 
 
-def _setup(game) -> None:
-    mode = game.options["activation"]
-    if mode not in MODES:
-        raise ScenarioError(f"game option activation must be one of {', '.join(MODES)}, not {mode!r}")
-    if not isinstance(game.options["chit_quality_variant"], bool):
-        raise ScenarioError("game option chit_quality_variant must be true or false")
-    if game.options["chit_quality_variant"] and mode != "chits":
+def _validate(options: dict) -> None:
+    mode = options["activation"]
+    if options["chit_quality_variant"] and mode != "chits":
         raise ScenarioError("game option chit_quality_variant needs activation: chits")
-    if not isinstance(game.options["night"], bool):
-        raise ScenarioError("game option night must be true or false")
-    if not isinstance(game.options["turn_end_card"], bool):
-        raise ScenarioError("game option turn_end_card must be true or false")
-    if game.options["turn_end_card"] and mode != "cards":
+    if options["turn_end_card"] and mode != "cards":
         raise ScenarioError("game option turn_end_card needs activation: cards")
 
 
 def _end_turn(game) -> None:
-    game.events.append(ev.TurnEnded(game.turn))
-    game._start_turn()
+    game.end_turn()
 
 
 def chit_count(game, side: int) -> int:
@@ -104,7 +95,7 @@ class ChitDraw:
     def next(game) -> None:
         bag = game.extra["chits"]
         while True:
-            if game._unactivated(0) == 0 and game._unactivated(1) == 0:
+            if game.unactivated(0) == 0 and game.unactivated(1) == 0:
                 _end_turn(game)
                 return
             final = game.extra.get("chit_final")
@@ -113,7 +104,7 @@ class ChitDraw:
                 first = 1 - last if last >= 0 else 0
                 final = game.extra["chit_final"] = [first, 1 - first] if game.options["chit_quality_variant"] else []
             if final is not None:  # the bag is empty: the end-of-turn activations, then the turn ends
-                while final and game._unactivated(final[0]) == 0:
+                while final and game.unactivated(final[0]) == 0:
                     final.pop(0)
                 if not final:
                     _end_turn(game)
@@ -129,7 +120,7 @@ class ChitDraw:
             bag[side] -= 1
             game.extra["chit_last"] = side
             game.emit(ChitDrawn(side, roll, (bag[0], bag[1])))
-            if game._unactivated(side) == 0:
+            if game.unactivated(side) == 0:
                 continue  # a spare chit: nothing to activate
             game.current = side
             game.phase = "activate"
@@ -139,7 +130,7 @@ class ChitDraw:
     def may_pass(game, side: int) -> bool:
         if "chit_final" in game.extra:
             return True
-        return game.extra["chits"][side] >= game._unactivated(side)
+        return game.extra["chits"][side] >= game.unactivated(side)
 
 
 class CardDraw:
@@ -181,6 +172,12 @@ class CardDraw:
         return False
 
 
-_game.INIT_HOOKS.append(_setup)
-_game.ACTIVATION_SEQUENCES["chits"] = ChitDraw()
-_game.ACTIVATION_SEQUENCES["cards"] = CardDraw()
+RULE = Rule(
+    "Random Activation", 'seed 000 "Random Activation"',
+    applies=lambda scenario, options: options["activation"] != "alternate",
+    options=(Option("activation", "alternate", "'alternate' (the standard sequence), or random activation by "
+                    "'chits' or 'cards'", kind="choice", choices=MODES),
+             Option("chit_quality_variant", False, "chits: one more chit per veteran/elite unit, one less per "
+                    "militia (untrained) unit"),
+             Option("turn_end_card", False, "cards: the deck holds a random 'turn end' card (RN-356)")),
+    validate=_validate, activation_sequences={"chits": ChitDraw(), "cards": CardDraw()})

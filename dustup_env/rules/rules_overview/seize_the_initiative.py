@@ -25,27 +25,28 @@ side (after B's seized activation A is due again; after A's take-back, B is due)
 from __future__ import annotations
 
 from ..kernel import events as ev
-from ..kernel import game as _game
 from ..kernel.dice import D10
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
+from ..kernel.decisions import Decision, Frame
+from ..kernel.ruleset import Option, Rule
 
 
-@_event
+@event
 class InitiativeSeized(Event):
     side: int
     unit: int
     tokens_left: int
 
 
-@_event
+@event
 class InitiativeTakenBack(Event):
     side: int
     unit: int
     tokens_left: int
 
 
-@_event
+@event
 class SeizeTokenAwarded(Event):
     side: int
     reason: str  # "objective" | "task"
@@ -53,23 +54,28 @@ class SeizeTokenAwarded(Event):
     tokens: int  # the side's tokens after the award
 
 
-def _tokens_option(game) -> list[int]:
-    t = game.options["seize_tokens"]
+def _tokens_problem(t) -> str | None:
     if isinstance(t, bool) or not (isinstance(t, int) or (isinstance(t, (list, tuple)) and len(t) == 2
                                                           and all(isinstance(x, int) and not isinstance(x, bool)
                                                                   for x in t))):
-        raise ScenarioError(f"game option seize_tokens must be an int or a list of two ints, not {t!r}")
-    tokens = [t, t] if isinstance(t, int) else list(t)
-    if min(tokens) < 0:
-        raise ScenarioError(f"game option seize_tokens must not be negative: {t!r}")
-    return tokens
+        return f"must be an int or a list of two ints, not {t!r}"
+    if min([t, t] if isinstance(t, int) else list(t)) < 0:
+        return f"must not be negative: {t!r}"
+    return None
+
+
+def _tokens(t) -> list[int]:
+    """The seize_tokens option as [side 0, side 1]."""
+    return [t, t] if isinstance(t, int) else list(t)
+
+
+def _applies(scenario: dict, options: dict) -> bool:
+    return bool(any(_tokens(options["seize_tokens"])) or options["seize_tokens_veterans"]
+                or options["seize_tokens_objectives"])
 
 
 def _setup(game) -> None:
-    tokens = _tokens_option(game)
-    for opt in ("seize_tokens_veterans", "seize_tokens_objectives"):
-        if not isinstance(game.options[opt], bool):
-            raise ScenarioError(f"game option {opt} must be true or false, not {game.options[opt]!r}")
+    tokens = _tokens(game.options["seize_tokens"])
     if game.options["seize_tokens_veterans"]:
         for u in game.units:
             if u.quality >= D10:  # veteran or elite
@@ -120,7 +126,7 @@ def _window(game) -> None:
         return
     other = 1 - game.current
     if tokens[other] > 0 and _candidates(game, other):
-        game.stack.append(_game.Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
+        game.stack.append(Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
         game.phase = "action"
 
 
@@ -141,7 +147,7 @@ class SeizeProcedure:
         side = data["seizer"] if data["unit"] < 0 else data["due"]
         opts = [("seize", uid) for uid in _candidates(game, side)]
         opts.append(("decline",))
-        return _game.Decision(side, "seize", -1, tuple(opts))
+        return Decision(side, "seize", -1, tuple(opts))
 
     @staticmethod
     def apply(game, frame, opt) -> None:
@@ -172,6 +178,12 @@ class SeizeProcedure:
         _activate_now(game, due, opt[1])
 
 
-_game.INIT_HOOKS.append(_setup)
-_game.ACTIVATION_HOOKS.append(_window)
-_game.PROCEDURES["seize"] = SeizeProcedure()
+RULE = Rule(
+    "Seize the Initiative", 'seed 000 "Seize the Initiative"', applies=_applies,
+    options=(Option("seize_tokens", 0, "seize-the-initiative tokens per side (an int, or [side 0, side 1]); 0 = off",
+                    kind="any", check=_tokens_problem),
+             Option("seize_tokens_veterans", False, "one more seize token per veteran or elite unit at the start "
+                    "(RN-355)"),
+             Option("seize_tokens_objectives", False, "one more seize token when a side first holds an objective or "
+                    "does a task")),
+    init=(_setup,), activation_window=(_window,), procedures={"seize": SeizeProcedure()})

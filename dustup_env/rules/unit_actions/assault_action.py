@@ -36,16 +36,18 @@ import json
 import math
 from pathlib import Path
 
-from ..kernel import game as _game
 from ..kernel.data import DATA, armoury, validate
 from ..kernel.dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, HitResolved, LeaderLost, Moved, RoutedOff, _event
+from ..kernel.events import Event, HitResolved, LeaderLost, Moved, RoutedOff, event
 from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
     TREATED, WOUNDED, Unit)
 from ..morale.morale import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform
 from .shoot_action import FIRE_MODES, allocation_roll, resolve_impact
+from ..kernel.ruleset import Option, Rule
+from ..kernel.decisions import Decision, Frame
+from .shoot_action import shoot, shot_plan
 
 CONTACT = 1.0  # figure-to-figure distance (inches) that counts as base contact
 # One unit against several enemy units: its detachments must each stay within 6" of its leader ("the attacker
@@ -58,20 +60,20 @@ WITHDRAW_FALLBACK = 24.0
 # ---------------------------------------------------------------------------------------- events
 
 
-@_event
+@event
 class AssaultDeclared(Event):
     attackers: tuple
     defenders: tuple
     two_inch: bool
 
 
-@_event
+@event
 class AssaultResponse(Event):
     unit: int
     choice: str  # stand | withdraw
 
 
-@_event
+@event
 class CourageTested(Event):
     attacker: int
     defender: int
@@ -85,7 +87,7 @@ class CourageTested(Event):
     result: str
 
 
-@_event
+@event
 class ConfidenceDropped(Event):
     unit: int
     levels: int
@@ -93,7 +95,7 @@ class ConfidenceDropped(Event):
     confidence: str
 
 
-@_event
+@event
 class ContactMove(Event):
     unit: int
     target: int
@@ -104,7 +106,7 @@ class ContactMove(Event):
     reached: bool
 
 
-@_event
+@event
 class SuppressionTested(Event):
     unit: int
     roll: int
@@ -112,7 +114,7 @@ class SuppressionTested(Event):
     passed: bool
 
 
-@_event
+@event
 class AssaultReaction(Event):
     unit: int
     roll: int
@@ -120,7 +122,7 @@ class AssaultReaction(Event):
     passed: bool
 
 
-@_event
+@event
 class StrikeResolved(Event):
     striker: int
     target: int
@@ -134,19 +136,19 @@ class StrikeResolved(Event):
     hits: int
 
 
-@_event
+@event
 class WoundedAbandoned(Event):
     unit: int
     figures: int
 
 
-@_event
+@event
 class SpecialWeaponsChoice(Event):
     unit: int
     split: bool  # the special close-combat weapons fight as their own detachment(s) with their own impact
 
 
-@_event
+@event
 class AssaultEnded(Event):
     attackers: tuple
     defenders: tuple
@@ -191,17 +193,7 @@ def load_courage_table(spec=None) -> list[dict]:
 
 
 def _init_hook(game) -> None:
-    cc = game.options["close_combat"]
-    if cc not in ("dustup", "house"):
-        raise ScenarioError(f"game option close_combat must be 'dustup' or 'house', not {cc!r}")
     load_courage_table(game.options["courage_table"])  # validate now: a bad table is a ScenarioError at start
-    if not isinstance(game.options["night"], bool):
-        raise ScenarioError("game option night must be true or false")
-    pursuit = game.options["house_pursuit"]
-    if not isinstance(pursuit, bool):
-        raise ScenarioError("game option house_pursuit must be true or false")
-    if pursuit and cc != "house":
-        raise ScenarioError("game option house_pursuit needs close_combat 'house' (seed 003's optional pursuit)")
 
 
 # ---------------------------------------------------------------------------------------- geometry helpers
@@ -342,7 +334,7 @@ def _arrive(u: Unit, x: float, y: float, start) -> None:
 
 def _enemy_figs(game, u: Unit, exclude=()):
     figs = []
-    for e in game._enemy_units(u.side):
+    for e in game.enemy_units(u.side):
         if e.uid in exclude:
             continue
         figs.extend(e.figure_positions())
@@ -352,7 +344,7 @@ def _enemy_figs(game, u: Unit, exclude=()):
 def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
     """Away from the assaulting enemy, towards cover if at all possible (routed: the home edge)."""
     if u.confidence == ROUTED or not away:
-        return game._home_point(u)
+        return game.home_point(u)
     ex = sum(e.x for e in away) / len(away)
     ey = sum(e.y for e in away) / len(away)
     de = math.hypot(u.x - ex, u.y - ey)
@@ -366,7 +358,7 @@ def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
     if best is not None:
         return best
     if de < 1e-9:
-        return game._home_point(u)
+        return game.home_point(u)
     vx, vy = (u.x - ex) / de, (u.y - ey) / de
     px = min(max(u.x + vx * WITHDRAW_FALLBACK, 0.0), game.bf.width)
     py = min(max(u.y + vy * WITHDRAW_FALLBACK, 0.0), game.bf.height)
@@ -406,7 +398,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     _arrive(u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
     if u.confidence == ROUTED:
-        hx, hy = game._home_point(u)
+        hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
             u.routed_off = True
             game.emit(RoutedOff(u.uid))
@@ -663,7 +655,7 @@ def fight_pairs(game, pairs: list[dict]) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
-                game.run_hooks("leader_lost", u)  # a commander falling in close combat: subordinates test
+                [hook(game, u) for hook in game.rules.on_leader_lost]  # a commander falling in close combat: subordinates test
 
 
 def pair_outcome(game, p: dict) -> tuple[str, int, int]:
@@ -707,7 +699,7 @@ def _can_fire(game, dfn: Unit, att: Unit) -> list:
     conc = dfn.complete_concealment
     dfn.complete_concealment = False
     try:
-        modes = [m for m in FIRE_MODES if m != "suppressive" and game._shot_plan(dfn, att, m) is not None]
+        modes = [m for m in FIRE_MODES if m != "suppressive" and shot_plan(game, dfn, att, m) is not None]
     finally:
         dfn.fired.clear()
         dfn.fired.update(saved)
@@ -725,12 +717,12 @@ class AssaultProcedure:
         units = game.units
         if st == "response":
             u = units[d["queue"][0]]
-            return _game.Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
+            return Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
         if st == "follow_up":
             a = units[d["cur"]]
             chosen = d["follow"].get(str(a.uid))
             if chosen:  # following several withdrawn defenders: one more, or go
-                return _game.Decision(a.side, "assault_follow_up", a.uid, (("defenders_chosen",),) + tuple(
+                return Decision(a.side, "assault_follow_up", a.uid, (("defenders_chosen",),) + tuple(
                     ("follow", x) for x in followable(game, d, a, chosen)))
             opts = [("occupy",)]
             cands = followable(game, d, a, [])
@@ -738,21 +730,20 @@ class AssaultProcedure:
                 opts.append(("contact",))
             else:  # "continue the assault on one or both of the withdrawing enemy"
                 opts.extend(("follow", x) for x in cands)
-            return _game.Decision(a.side, "assault_follow_up", a.uid, tuple(opts))
+            return Decision(a.side, "assault_follow_up", a.uid, tuple(opts))
         if st == "dfire":
             a = units[d["cur"]]
             t = units[d["target"][str(a.uid)]]
-            return _game.Decision(t.side, "final_defensive_fire", t.uid,
+            return Decision(t.side, "final_defensive_fire", t.uid,
                                   tuple(_can_fire(game, t, a)) + (("hold_fire",),))
         if st == "second":
             a = units[d["cur"]]
-            return _game.Decision(a.side, "second_move", a.uid, (("contact",), ("halt",)))
+            return Decision(a.side, "second_move", a.uid, (("contact",), ("halt",)))
         if st == "special":
             u = units[d["special_q"]]
-            return _game.Decision(u.side, "special_weapons", u.uid, (("no_split",), ("split_special",)))
+            return Decision(u.side, "special_weapons", u.uid, (("no_split",), ("split_special",)))
         if st == "house":
-            from ..house_rules.close_combat import house_decision
-            return house_decision(game, frame)
+            return game.rules.services["house_close_combat"].decision(game, frame)
         raise RuntimeError(f"assault procedure has no decision in stage {st!r}")  # pragma: no cover
 
     def apply(self, game, frame, opt):
@@ -796,7 +787,7 @@ class AssaultProcedure:
                     saved = set(t.fired)
                     t.fired.clear()
                     t.complete_concealment = False
-                    cas = game._do_shoot(t, a, opt[1], reaction=True)
+                    cas = shoot(game, t, a, opt[1], reaction=True)
                     t.fired.clear()
                     t.fired.update(saved)
             self._after_fire(game, d, a, cas)
@@ -815,8 +806,7 @@ class AssaultProcedure:
             game.emit(SpecialWeaponsChoice(uid, opt[0] == "split_special"))
             d["stage"] = "combat"
         elif st == "house":
-            from ..house_rules.close_combat import house_apply
-            house_apply(game, frame, opt)
+            game.rules.services["house_close_combat"].apply(game, frame, opt)
         self.run(game, frame)
 
     # ------------------------------------------------------------------ automatic stages
@@ -876,8 +866,7 @@ class AssaultProcedure:
                 return
             elif st == "combat":
                 if game.options["close_combat"] == "house":
-                    from ..house_rules.close_combat import house_start
-                    house_start(game, frame)
+                    game.rules.services["house_close_combat"].start(game, frame)
                     if d["stage"] == "house":
                         return
                 else:
@@ -1110,7 +1099,7 @@ class AssaultProcedure:
         below = game.activation_frame()
         if below is None:  # pragma: no cover - an assault always runs inside an activation
             game.phase = "activate"
-            game._next_activation()
+            game.next_activation()
             return
         if d["via_action"]:
             a_uid = d["attackers"][0]
@@ -1165,9 +1154,9 @@ def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = F
         "leader_ok": {str(a): not units[a].leader_lost for a in attackers},
     }
     game.emit(AssaultDeclared(tuple(attackers), tuple(defenders), two_inch))
-    frame = _game.Frame("assault", attackers[0], 0, False, data)
+    frame = Frame("assault", attackers[0], 0, False, data)
     game.stack.append(frame)
-    game._decision = None
+    game.invalidate()
     PROCEDURE.run(game, frame)
 
 
@@ -1204,7 +1193,7 @@ def assault_options(game, u: Unit, status) -> list:
     if status.suppressed or status.disorganised or u.propped or u.confidence > STEADY:
         return []
     reach = assault_reach(u, game)  # once for all the enemies
-    return [("assault", e.uid) for e in game._enemy_units(u.side) if target_in_reach(game, u, e, reach)]
+    return [("assault", e.uid) for e in game.enemy_units(u.side) if target_in_reach(game, u, e, reach)]
 
 
 def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:
@@ -1216,7 +1205,7 @@ def extra_defenders(game, u: Unit, chosen: list[int]) -> list[int]:
         return []
     units = game.units
     out = []
-    for e in game._enemy_units(u.side):
+    for e in game.enemy_units(u.side):
         if e.uid in chosen or not target_in_reach(game, u, e):
             continue
         if all(figure_gap(e, units[c]) <= DEFENDER_SPREAD + 1e-9 for c in chosen):
@@ -1243,7 +1232,7 @@ class DeclareProcedure:
     def decision(self, game, frame):
         d = frame.data
         u = game.units[d["attacker"]]
-        return _game.Decision(u.side, "assault_targets", u.uid, (("defenders_chosen",),) + tuple(
+        return Decision(u.side, "assault_targets", u.uid, (("defenders_chosen",),) + tuple(
             ("add_defender", e) for e in extra_defenders(game, u, d["defenders"])))
 
     def apply(self, game, frame, opt):
@@ -1263,20 +1252,18 @@ DECLARE = DeclareProcedure()
 def do_assault(game, u: Unit, opt) -> bool:
     first = [int(opt[1])]
     if extra_defenders(game, u, first):  # other enemy units could be taken on in the same assault
-        game.stack.append(_game.Frame("assault_declare", u.uid, 0, False, {"attacker": u.uid, "defenders": first}))
+        game.stack.append(Frame("assault_declare", u.uid, 0, False, {"attacker": u.uid, "defenders": first}))
     else:
         begin_assault(game, [u.uid], first, via_action=True)
     return False  # the procedure counts the actions
 
 
-def register() -> None:
-    _game.ACTIONS["assault"] = do_assault
-    if assault_options not in _game.ACTION_PROVIDERS:
-        _game.ACTION_PROVIDERS.append(assault_options)
-    _game.PROCEDURES["assault"] = PROCEDURE
-    _game.PROCEDURES["assault_declare"] = DECLARE
-    if _init_hook not in _game.INIT_HOOKS:
-        _game.INIT_HOOKS.append(_init_hook)
-
-
-register()
+RULE = Rule(
+    "Assault Action", 'seed 000 "Assault Action" .. "The Two Inch Rule", "Multiple Units in Close Combat", '
+    '"Special Close Combat Weapons"',
+    options=(Option("close_combat", "dustup", "the close combat rules: 'dustup' (seed 000 Assault Action) or "
+                    "'house' (seed 003's house close combat)", kind="choice", choices=("dustup", "house")),
+             Option("courage_table", None, "the courage-test table: null (data/courage_test.json), a file path or "
+                    "a table object", kind="any")),
+    init=(_init_hook,), actions={"assault": do_assault}, action_options=(assault_options,),
+    procedures={"assault": PROCEDURE, "assault_declare": DECLARE})

@@ -24,20 +24,20 @@ from __future__ import annotations
 import importlib
 import math
 
-from ..kernel import game as G
-from ..morale import morale
 from ..kernel.dice import die_name, die_sides, parse_die, shift_closed
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import BROKEN, CONFIDENCE_NAMES, ROUTED, Unit
 from ..morale.morale import confidence_test
+from ..kernel.ruleset import Option, Rule
+from ..kernel.decisions import Decision, Frame
 
 AUTO_RANGE = 6.0  # communication needs no roll within 6" (leader to leader) with line of sight
 DEFAULT_COMMS = "d8"  # a side's communications equipment quality when the scenario gives none (average)
 
 
 # ---------------------------------------------------------------------------------------------- events
-@_event
+@event
 class CommunicationAttempted(Event):
     sender: int
     receiver: int
@@ -52,14 +52,14 @@ class CommunicationAttempted(Event):
     success: bool
 
 
-@_event
+@event
 class OrderGiven(Event):
     commander: int
     unit: int
     success: bool
 
 
-@_event
+@event
 class RallyTested(Event):
     commander: int
     unit: int
@@ -69,39 +69,39 @@ class RallyTested(Event):
     confidence: str
 
 
-@_event
+@event
 class CommanderLost(Event):
     unit: int
     second_in_command: bool  # the HQ's second in command takes over
     subordinates: tuple
 
 
-@_event
+@event
 class PromotionChosen(Event):
     side: int
     lost: int  # the command unit whose commander fell
     unit: int  # the promoted unit, -1 = declined
 
 
-@_event
+@event
 class PromotionLapsed(Event):
     unit: int
     lost: int
 
 
-@_event
+@event
 class CommandAssumed(Event):
     unit: int
     lost: int
 
 
-@_event
+@event
 class CommandVacated(Event):
     unit: int  # moved up to a higher command
     subordinates: tuple  # its former direct subordinates: their command may be filled by a promotion
 
 
-@_event
+@event
 class CombinedAssaultOrdered(Event):
     commander: int
     target: int
@@ -278,11 +278,11 @@ def _command_options(game, u: Unit, status) -> list:
                 # can_assault = may_assault (the unit alone) and target_in_reach: the first part once per unit
                 able = [v for v in cands if mod.may_assault(v)]
                 if len(able) >= 2:
-                    for e in game._enemy_units(u.side):
+                    for e in game.enemy_units(u.side):
                         if sum(1 for v in able if mod.target_in_reach(game, v, e)) >= 2:
                             opts.append(("combined_assault", e.uid))
             else:
-                for e in game._enemy_units(u.side):
+                for e in game.enemy_units(u.side):
                     if sum(1 for v in cands if _assault_ready(game, v, e)) >= 2:
                         opts.append(("combined_assault", e.uid))
     return opts
@@ -348,7 +348,7 @@ def _combined_assault(game, u: Unit, opt) -> bool:
     done = f.data.get("ordered", ())
     cands = [i for i, _ in descendants(game, u)
              if i not in done and not _on_stack(game, i) and _assault_ready(game, game.units[i], e)]
-    game.stack.append(G.Frame("combined_assault", u.uid, 0, False,
+    game.stack.append(Frame("combined_assault", u.uid, 0, False,
                               {"commander": u.uid, "target": e.uid, "candidates": cands, "chosen": []}))
     return False
 
@@ -359,7 +359,7 @@ class CombinedAssaultProcedure:
     def decision(self, game, frame):
         c = game.units[frame.data["commander"]]
         chosen = frame.data["chosen"]
-        return G.Decision(c.side, "choose", c.uid,
+        return Decision(c.side, "choose", c.uid,
                           tuple(("choose", i) for i in frame.data["candidates"] if i not in chosen))
 
     def apply(self, game, frame, option):
@@ -441,14 +441,14 @@ def _between_activations(game) -> bool:
             if not promotion_candidates(game, u):
                 u.promotion_pending = False
                 continue
-            game.stack.append(G.Frame("promote", u.uid, 0, False, {"lost": u.uid}))
+            game.stack.append(Frame("promote", u.uid, 0, False, {"lost": u.uid}))
             game.phase = "action"
             return True
         if u.vacated:
             if not vacancy_candidates(game, u):
                 u.vacated = []
                 continue
-            game.stack.append(G.Frame("promote", u.uid, 0, False, {"lost": u.uid, "vacancy": True}))
+            game.stack.append(Frame("promote", u.uid, 0, False, {"lost": u.uid, "vacancy": True}))
             game.phase = "action"
             return True
     return False
@@ -461,7 +461,7 @@ class PromotionProcedure:
     def decision(self, game, frame):
         lost = game.units[frame.data["lost"]]
         cands = vacancy_candidates(game, lost) if frame.data.get("vacancy") else promotion_candidates(game, lost)
-        return G.Decision(lost.side, "promote", lost.uid, tuple(("choose", i) for i in cands) + (("decline",),))
+        return Decision(lost.side, "promote", lost.uid, tuple(("choose", i) for i in cands) + (("decline",),))
 
     def apply(self, game, frame, option):
         lost = game.units[frame.data["lost"]]
@@ -477,7 +477,7 @@ class PromotionProcedure:
         game.emit(PromotionChosen(lost.side, lost.uid, uid))
         game.stack.pop()
         game.phase = "activate"
-        game._next_activation()
+        game.next_activation()
 
 
 def _command_overrides(game, u: Unit, frame):
@@ -514,19 +514,22 @@ def _assume_command(game, u: Unit) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- registration
-def _register() -> None:
-    G.INIT_HOOKS.append(build_command_tree)
-    G.ACTIONS["order"] = _order
-    G.ACTIONS["rally"] = _rally
-    G.ACTIONS["combined_assault"] = _combined_assault
-    G.ACTION_PROVIDERS.append(_command_options)
-    G.PROCEDURES["combined_assault"] = CombinedAssaultProcedure()
-    G.PROCEDURES["promote"] = PromotionProcedure()
-    G.HOOKS["leader_lost"].append(_on_leader_lost)
-    G.HOOKS["between_activations"].append(_between_activations)
-    morale.register(G)  # panic: the option override comes first
-    G.OPTION_OVERRIDES.append(_command_overrides)
-    G.REORGANISE_ACTIONS["assume_command"] = _assume_command
+def _has_commanders(scenario: dict, options: dict) -> bool:
+    return any("commander" in u for side in scenario["sides"] for u in side["units"])
 
 
-_register()
+COMMANDERS = Rule(
+    "Commanders", 'seed 000 "Commanders", "Death of a Leader" (the commander part)', applies=_has_commanders,
+    init=(build_command_tree,), option_overrides=(_command_overrides,), on_leader_lost=(_on_leader_lost,),
+    between_activations=(_between_activations,), procedures={"promote": PromotionProcedure()},
+    reorganise={"assume_command": _assume_command})
+ORDERS = Rule(
+    "Communicate, Order and Rally Actions",
+    'seed 000 "Communicate Action" (incl. "Jamming"), "Order Action", "Combined Assault", "Rally Action"',
+    applies=_has_commanders,
+    options=(Option("jamming", False, "Communicate › Jamming: a side's scenario 'jammer' die opposes the other "
+                    "side's 'comms' die"),
+             Option("rally_double_half", False, "optional Rally rule: more than double raises two levels, less "
+                    "than half drops one")),
+    actions={"order": _order, "rally": _rally, "combined_assault": _combined_assault},
+    action_options=(_command_options,), procedures={"combined_assault": CombinedAssaultProcedure()})

@@ -28,18 +28,19 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
 from ..kernel.dice import D6
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import OK, TREATED, Figure, Unit
 from .move_action import reform
+from ..kernel.ruleset import Rule
+from ..kernel.data import armoury
 
 MAX_UNITS_PER_SIDE = 12
 COMMAND_RANGE = 6.0
 DETACH_KINDS = ("half", "support", "scout")
 
 
-@_event
+@event
 class Detached(Event):
     unit: int
     detachment: int
@@ -47,7 +48,7 @@ class Detached(Event):
     figures: int
 
 
-@_event
+@event
 class Communicated(Event):
     unit: int
     receiver: int
@@ -56,7 +57,7 @@ class Communicated(Event):
     success: bool
 
 
-@_event
+@event
 class Rejoined(Event):
     unit: int
     detachment: int
@@ -119,7 +120,7 @@ def detachments_of(game, u: Unit) -> list[Unit]:
 
 
 def _weapon_class(w: str) -> str:
-    return _game._WEAPONS[w].cls
+    return armoury()[0][w].cls
 
 
 def detach_figures(u: Unit, what: str) -> list[int] | None:
@@ -159,7 +160,7 @@ def _options(game, u: Unit, status) -> list:
     if u.parent < 0 and len(game.side_units[u.side]) < MAX_UNITS_PER_SIDE:
         n_able = 0
         support = False
-        weapons = _game._WEAPONS
+        weapons = armoury()[0]
         for i, f in enumerate(u.figures):
             if f.status == OK and i != u.leader:
                 n_able += 1
@@ -231,8 +232,8 @@ def rejoin(game, u: Unit, d: Unit) -> None:
     game.emit(Rejoined(u.uid, d.uid))
 
 
-_game.ACTIONS["detach"] = _do_detach
-_game.ACTIONS["activate_detachment"] = _do_activate_detachment
-_game.ACTION_PROVIDERS.append(_options)
+RULE = Rule("Detach Element Action", 'seed 000 "Detach Element Action"',
+            actions={"detach": _do_detach, "activate_detachment": _do_activate_detachment},
+            action_options=(_options,))
 
 __all__ = ["communicate", "detach", "rejoin", "remove_figures", "add_figures", "figure_xy", "D6"]

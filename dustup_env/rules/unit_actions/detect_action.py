@@ -23,17 +23,17 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
 from ..kernel.dice import D8, D10, D12, die_name, shift_closed
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from .hidden_units import MarkerRemoved, reveal
+from ..kernel.ruleset import Option, Rule
 
 DAYLIGHT_RANGES = ((12.0, D8), (24.0, D10), (48.0, D12))
 MAX_RANGE = 48.0
 NIGHT_DIVISOR = 3.0
 
 
-@_event
+@event
 class DetectionAttempted(Event):
     observer: int
     marker: int
@@ -121,5 +121,7 @@ def do_detect(game, u, opt) -> None:
         reveal(game, target, "detected")
 
 
-_game.ACTIONS["detect"] = do_detect
-_game.ACTION_PROVIDERS.append(detect_options)
+RULE = Rule("Detect Action", 'seed 000 "Detect Action", "Night Vision"; seed 003 "Night Fighting"',
+            options=(Option("night", False, "a night game: detection ranges / 3 for unaided eyes (Night Vision), "
+                            "+2 target die for firers without night vision (seed 003 Night Fighting)"),),
+            actions={"detect": do_detect}, action_options=(detect_options,))

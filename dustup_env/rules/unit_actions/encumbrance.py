@@ -10,10 +10,10 @@ up, dismantling, crews) belong to the heavy-weapons rules (Armoured Dustup).
 """
 from __future__ import annotations
 
-from ..kernel import game as _game
 from ..kernel.dice import D4
 from ..kernel.entities import Unit
 from .moving_casualties import carrying
+from ..kernel.ruleset import Rule
 
 
 def heavy_equipment_die(game, u: Unit, die: int) -> int:
@@ -23,4 +23,9 @@ def heavy_equipment_die(game, u: Unit, die: int) -> int:
     return die
 
 
-_game.MOVEMENT_DIE_HOOKS.append(heavy_equipment_die)
+def _has_heavy_equipment(scenario: dict, options: dict) -> bool:
+    return any(u.get("heavy_equipment") for side in scenario["sides"] for u in side["units"])
+
+
+RULE = Rule("Encumbrance by heavy equipment", 'seed 000 "Move Action › Encumbrance"', applies=_has_heavy_equipment,
+            movement_die=(heavy_equipment_die,))

@@ -6,7 +6,7 @@ terrain).  ``game.markers`` is the list of markers, each plain data
 ``{"side", "x", "y", "unit" (uid, or -1 for a dummy), "removed"}``, sorted by (side, x, y) so that the
 order tells nothing about which marker is real.
 
-A hidden unit is unknown to the enemy: it is not among ``game._enemy_units`` (so it cannot be shot
+A hidden unit is unknown to the enemy: it is not among ``game.enemy_units`` (so it cannot be shot
 at, assaulted, or steer the enemy's moves), only its marker is; markers block enemy movement like one
 figure.  It becomes detected (marker removed, unit revealed, :class:`UnitRevealed`) as soon as it
 gives its position away: when it takes one of the :data:`REVEALING` options (move, withdraw, shoot,
@@ -24,25 +24,26 @@ event log it may read (events naming an enemy unit while that unit was hidden ar
 """
 from __future__ import annotations
 
-from ..kernel import game as _game
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Rule
+from ..kernel.saves import plain_data
 
 
-@_event
+@event
 class UnitRevealed(Event):
     unit: int
     marker: int
     reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost
 
 
-@_event
+@event
 class UnitHidden(Event):
     unit: int
     marker: int
 
 
-@_event
+@event
 class MarkerRemoved(Event):
     marker: int
     reason: str  # "dummy" (a dummy counter found by a Detect action)
@@ -133,7 +134,7 @@ def _marker_slot(game, u) -> int | None:
 def unseen(game, u) -> bool:
     """No enemy unit on the table (hidden ones are unknown to ``u``'s side, RN-238) sees ``u``'s leader."""
     los = game.bf.has_los
-    for e in game._enemy_units(u.side):
+    for e in game.enemy_units(u.side):
         if los(e.x, e.y, u.x, u.y):
             return False
     return True
@@ -227,7 +228,7 @@ def filtered_log(game, side: int) -> list[dict]:
 
 
 def _unit_view(u) -> dict:
-    return _game._plain(u)
+    return plain_data(u)
 
 
 def view(game, side: int) -> dict:
@@ -258,8 +259,6 @@ def view(game, side: int) -> dict:
 # keys of game.extra that both sides may see (tokens left, chits left, cards left)
 PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
 
-_game.INIT_HOOKS.append(_setup)
-_game.ACTION_PROVIDERS.append(hide_options)
-_game.REORGANISE_ACTIONS["hide"] = hide
-_game.BEFORE_APPLY.append(_before_apply)
-_game.AFTER_APPLY.append(_after_apply)
+RULE = Rule("Hidden Units", 'seed 000 "Detect Action › Hidden Units"', init=(_setup,),
+            action_options=(hide_options,), reorganise={"hide": hide}, before_apply=(_before_apply,),
+            after_apply=(_after_apply,), services={"view": view, "event_log": filtered_log})

@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
 from ..kernel.data import armoury
 from ..kernel.dice import D6, D8, D10, die_name
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import DISABLED, KILLED, OK, TREATED, WOUNDED, Unit
+from ..kernel.ruleset import Option, Rule
 
 MEDIC_RANGE = 2.0
 
 
-@_event
+@event
 class MedicalTreatment(Event):
     unit: int  # the treating unit
     target: int
@@ -45,7 +45,7 @@ class MedicalTreatment(Event):
     returned: int
 
 
-@_event
+@event
 class PowerArmourHit(Event):
     unit: int
     figure: int
@@ -53,7 +53,7 @@ class PowerArmourHit(Event):
     result: str  # killed | stabilised | disabled | unhurt
 
 
-@_event
+@event
 class OccupantExtracted(Event):
     unit: int
     figure: int
@@ -165,7 +165,8 @@ def _extract(game, u: Unit) -> None:
             return
 
 
-_game.ACTIONS["treat"] = _do_treat
-_game.ACTION_PROVIDERS.append(_options)
-_game.HIT_HOOKS.append(power_armour_hit)
-_game.REORGANISE_ACTIONS["extract"] = _extract
+RULE = Rule("Medical Treatment Action", 'seed 000 "Medical Treatment Action", "Power Armour Troops as Casualties"',
+            options=(Option("power_armour_extraction", False, "optional: extract the occupant of a wrecked power "
+                            "armour suit (reorganise 'extract')"),),
+            actions={"treat": _do_treat}, action_options=(_options,), hit_effects=(power_armour_hit,),
+            reorganise={"extract": _extract})

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 
-from ..kernel.battlefield import RES
-from ..kernel.entities import KILLED, Unit
 from ..forces.units import compact_offsets
+from ..kernel.battlefield import RES
+from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
+from ..kernel.events import Moved, RoutedOff
+from ..kernel.ruleset import Rule
+from ..morale.morale import leadership_test
 
 DIRECTIONS = 16
 DISTANCES = (3.0, 6.0, 12.0, 24.0)
@@ -122,3 +125,174 @@ def reform(unit: Unit) -> None:
     lf = unit.figures[unit.leader]
     for i, (ox, oy) in zip(alive, offs):
         unit.figures[i].dx, unit.figures[i].dy = lf.dx + ox, lf.dy + oy
+
+
+# ---------------------------------------------------------------------------------------------- the action
+MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
+# the move options' offsets, each product computed as in nominated_point (x + vx * dist): (dx, dy, option)
+_MOVE_STEPS = tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k])
+                    for d, (vx, vy) in enumerate(DIR_VECTORS) for k, dist in enumerate(DISTANCES))
+
+
+def move_options(game, u: Unit, in_cover: bool) -> list:
+    """The ``("move", d, k)`` options whose nominated point is on the table and passable for ``u``'s movement
+    column (broken units: only points in cover).  The list is shared: do not change it."""
+    bf = game.bf
+    broken = u.confidence == BROKEN
+    col = u.terrain_column
+    key = (u.x, u.y, broken, col)
+    cache = bf.move_option_cache
+    opts = cache.get(key)
+    if opts is not None:
+        return opts
+    if len(cache) > 100_000:
+        cache.clear()
+    opts = cache[key] = []
+    w, h = bf.width, bf.height
+    x, y = u.x, u.y
+    costs = bf._cost[col]  # bf.move_cost(px, py, col) with bf._cell inlined (the hottest loop of the options)
+    grid, nx, ny = bf.grid, bf.nx, bf.ny
+    append = opts.append
+    for ox, oy, opt in _MOVE_STEPS:  # (vx * dist, vy * dist, option) in option order
+        px, py = x + ox, y + oy
+        if px < 0.0 or py < 0.0 or px > w or py > h:
+            continue
+        i, j = int(py / RES), int(px / RES)
+        if costs[grid[i][j] if i < ny and j < nx else 0] is None:
+            continue
+        if broken and not bf.in_cover(px, py):
+            continue  # broken units may not leave cover except to withdraw
+        append(opt)
+    return opts
+
+
+def _options(game, u: Unit, status) -> list:
+    """Moves (not while suppressed or propped; a disorganised unit may always move), and a broken unit's
+    withdrawal."""
+    if status.suppressed:
+        return []
+    if status.disorganised:
+        return move_options(game, u, status.in_cover)
+    opts = [] if u.propped else move_options(game, u, status.in_cover)
+    if u.confidence == BROKEN:
+        return [*opts, ("withdraw",)]
+    return opts
+
+
+def _legal(game, u: Unit, status, opt) -> bool:
+    if opt[0] == "withdraw":
+        return opt == ("withdraw",) and not status.suppressed and not status.disorganised and u.confidence == BROKEN
+    if len(opt) != 3 or status.suppressed or (u.propped and not status.disorganised):
+        return False
+    return opt in move_options(game, u, status.in_cover)
+
+
+def enemy_figures(game, u: Unit) -> list:
+    """The enemy figures ``u`` knows of (and enemy hidden-unit markers, which block movement like one figure)."""
+    figs = []
+    for e in game.enemy_units(u.side):
+        figs.extend(e.figure_positions())
+    for m in game.markers:
+        if m["side"] != u.side and not m["removed"]:
+            figs.append((m["x"], m["y"]))
+    return figs
+
+
+def nearest_enemy(game, u: Unit):
+    best, bd = None, 1e18
+    for e in game.enemy_units(u.side):
+        d = (e.x - u.x) ** 2 + (e.y - u.y) ** 2
+        if d < bd:
+            best, bd = e, d
+    return best
+
+
+def move_toward(game, u: Unit, px: float, py: float) -> None:
+    """A Move Action towards the nominated point (px, py), with the Shaken leadership test."""
+    bf = game.bf
+    if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
+        near = nearest_enemy(game, u)
+        toward = near is not None and math.hypot(px - near.x, py - near.y) < math.hypot(u.x - near.x, u.y - near.y)
+        leaving = bf.in_cover(u.x, u.y) and not bf.in_cover(px, py)
+        if (toward or leaving) and not leadership_test(game.dice, u, "shaken unit advancing or leaving cover",
+                                                       game.events):
+            return
+    move_to(game, u, px, py, withdraw=False)
+
+
+def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
+    """Roll the movement (the rule set's die and fixed rolls) and walk toward (px, py)."""
+    die = game.movement_die(u)
+    roll = None
+    for hook in game.rules.movement_roll:
+        roll = hook(game, u, die)
+        if roll is not None:
+            break
+    if roll is None:
+        roll = game.dice.roll(die)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    blockers = enemy_figures(game, u)
+    for hook in game.rules.move_blockers:
+        blockers.extend(hook(game, u))
+    x, y = move_path(game.bf, u, px, py, points, blockers, u.terrain_column)
+    was_disorganised = u.disorganised()
+    u.x, u.y = x, y
+    if withdraw:
+        u.propped = False  # a forced move ends the propped state at no cost (RN-048)
+    if was_disorganised:
+        reform(u)
+        u.loose = False
+    if (x, y) != start:
+        u.complete_concealment = False
+    game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)),
+                    (round(x, 3), round(y, 3)), withdraw))
+    for hook in game.rules.after_move:
+        hook(game, u, start, withdraw)
+
+
+def withdraw_point(game, u: Unit) -> tuple[float, float]:
+    """Away from the nearest enemy towards cover if possible (routed units head for their home edge)."""
+    if u.confidence == ROUTED:
+        return game.home_point(u)
+    e = nearest_enemy(game, u)
+    if e is None:
+        return game.home_point(u)
+    de = math.hypot(u.x - e.x, u.y - e.y)
+    best, bd = None, 1e18
+    for cx, cy in game.bf.cover_points():
+        if math.hypot(cx - e.x, cy - e.y) <= de + 1.0:
+            continue
+        d = math.hypot(cx - u.x, cy - u.y)
+        if d < bd:
+            best, bd = (cx, cy), d
+    return best if best is not None else game.home_point(u)
+
+
+def withdraw(game, u: Unit) -> None:
+    """The withdraw action (broken units; routed units must): a move away from the enemy; a routed unit
+    reaching its home edge leaves the table."""
+    px, py = withdraw_point(game, u)
+    move_to(game, u, px, py, withdraw=True)
+    if u.confidence == ROUTED:
+        hx, hy = game.home_point(u)
+        if math.hypot(u.x - hx, u.y - hy) < 0.5:
+            u.routed_off = True
+            game.emit(RoutedOff(u.uid))
+
+
+def _do_move(game, u: Unit, opt) -> None:
+    px, py = nominated_point(u, opt[1], opt[2])
+    move_toward(game, u, px, py)
+
+
+def _do_withdraw(game, u: Unit, opt) -> None:
+    withdraw(game, u)
+
+
+RULE = Rule(
+    "Move Action", 'seed 000 "Move Action", "Terrain Effects on Movement", "Crossing Obstacles"',
+    action_options=(_options,),
+    actions={"move": _do_move, "withdraw": _do_withdraw},
+    legality={"move": _legal, "withdraw": _legal},
+)

@@ -29,30 +29,30 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
 from ..kernel.dice import D4
 from .detach_element_action import figure_xy, remove_figures
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import COHESION, DISABLED, KILLED, OK, TREATED, WOUNDED, Figure, Unit
 from ..morale.morale import confidence_test
+from ..kernel.ruleset import Rule
 
 RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-303)
 
 
-@_event
+@event
 class FiguresLeftBehind(Event):
     unit: int
     wounded: int
     disabled: int
 
 
-@_event
+@event
 class WoundedAbandonedByChoice(Event):
     unit: int
     figures: int
 
 
-@_event
+@event
 class WoundedRecovered(Event):
     unit: int
     figures: int
@@ -119,7 +119,7 @@ def after_move(game, u: Unit, start, withdraw: bool) -> None:
 
 def _away_from_visible_enemy(game, u: Unit, start) -> bool:
     sx, sy = start
-    for e in game._enemy_units(u.side):
+    for e in game.enemy_units(u.side):
         if math.hypot(e.x - u.x, e.y - u.y) > math.hypot(e.x - sx, e.y - sy) and (
                 game.bf.has_los(sx, sy, e.x, e.y) or game.bf.has_los(u.x, u.y, e.x, e.y)):
             return True
@@ -198,8 +198,6 @@ def _do_recover_wounded(game, u: Unit) -> None:
     game.emit(WoundedRecovered(u.uid, len(picks), tuple(owners)))
 
 
-_game.MOVEMENT_DIE_HOOKS.append(encumbrance_die)
-_game.MOVE_HOOKS.append(after_move)
-_game.ACTION_PROVIDERS.append(_options)
-_game.ACTIONS["abandon"] = _do_abandon
-_game.REORGANISE_ACTIONS["recover_wounded"] = _do_recover_wounded
+RULE = Rule("Moving Casualties", 'seed 000 "Move Action › Encumbrance", "› Moving Casualties"',
+            movement_die=(encumbrance_die,), after_move=(after_move,), action_options=(_options,),
+            actions={"abandon": _do_abandon}, reorganise={"recover_wounded": _do_recover_wounded})

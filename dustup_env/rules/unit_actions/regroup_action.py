@@ -26,17 +26,18 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
 from ..kernel.battlefield import terrain_column
 from ..kernel.data import armoury
 from .detach_element_action import COMMAND_RANGE, add_figures, rejoin
 from ..kernel.dice import die_name, die_sides
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import CONFIDENCE_NAMES, ROUTED, SHAKEN, Unit
 from .move_action import reform
+from ..kernel.ruleset import Rule
+from .move_action import move_to
 
 
-@_event
+@event
 class Regrouped(Event):
     unit: int
     partner: int
@@ -137,7 +138,7 @@ def _do_regroup(game, u: Unit, opt):
     if dist > COMMAND_RANGE + 1e-9:
         # the one move at the start of the activation: toward the partner's leader, stopping 5.5" short
         k = (dist - (COMMAND_RANGE - 0.5)) / dist
-        game._move_to(u, u.x + (p.x - u.x) * k, u.y + (p.y - u.y) * k, withdraw=False)
+        move_to(game, u, u.x + (p.x - u.x) * k, u.y + (p.y - u.y) * k, withdraw=False)
         if (not u.in_play or u.confidence == ROUTED or not p.in_play
                 or math.hypot(p.x - u.x, p.y - u.y) > COMMAND_RANGE + 1e-9):
             return None  # the move was the first action; no regroup
@@ -146,5 +147,5 @@ def _do_regroup(game, u: Unit, opt):
     return False
 
 
-_game.ACTIONS["regroup"] = _do_regroup
-_game.ACTION_PROVIDERS.append(_options)
+RULE = Rule("Regroup Action", 'seed 000 "Regroup Action"', actions={"regroup": _do_regroup},
+            action_options=(_options,))

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import COHESION, KILLED, OK, SHAKEN, Unit
 from ..forces.units import compact_offsets
 from .move_action import DIR_VECTORS, DIRECTIONS
+from ..kernel.decisions import Decision, Frame
+from ..kernel.ruleset import Rule
+from .move_action import enemy_figures, nearest_enemy
 
 FORMATIONS = ("keep", "compact", "line", "open", "file")
 LEADER_SHIFT = 2.0  # "A leader figure may not be moved more than 2 inches"
@@ -43,7 +45,7 @@ EPS = 1e-9
 MAX_RADIUS = COHESION - 0.1  # formations are scaled down to fit well inside the 6" cohesion circle
 
 
-@_event
+@event
 class FiguresPlaced(Event):
     unit: int
     shift: int  # compass direction of the leader's 2" shift, -1 = the leader stayed
@@ -56,7 +58,7 @@ class FiguresPlaced(Event):
 def _facing(game, u: Unit, x: float, y: float) -> tuple[float, float]:
     """Unit vector from (x, y) to the nearest known enemy unit, else towards the enemy's home edge."""
     best, bd = None, 1e18
-    for e in game._enemy_units(u.side):
+    for e in game.enemy_units(u.side):
         d = (e.x - x) ** 2 + (e.y - y) ** 2
         if d < bd and d > EPS:
             best, bd = e, d
@@ -135,7 +137,7 @@ def placements(game, u: Unit, lx: float, ly: float, enemy=None, first_only: bool
     """The legal formations with the leader at (lx, ly): {formation: {figure index: (x, y)}} (world positions
     of the figures that end somewhere else than they stand).  ``first_only``: stop at the first one."""
     if enemy is None:
-        enemy = game._enemy_figures(u)
+        enemy = enemy_figures(game, u)
     # every figure ends within 6" of the leader (checked below before _far_from): only enemy figures within
     # 6" + 2" of it (and a margin) can be within 2" of one
     reach2 = (COHESION + TWO_INCH + 1e-3) ** 2
@@ -195,8 +197,8 @@ def leader_options(game, u: Unit) -> list:
         return opts
     bf = game.bf
     col = u.terrain_column
-    enemy = game._enemy_figures(u)
-    near = game._nearest_enemy(u) if u.confidence >= SHAKEN else None
+    enemy = enemy_figures(game, u)
+    near = nearest_enemy(game, u) if u.confidence >= SHAKEN else None
     here_cover = bf.in_cover(u.x, u.y)
     for d in range(DIRECTIONS):
         px, py = _shift_point(u, d)
@@ -224,7 +226,7 @@ def _options(game, u: Unit, status) -> list:
 
 
 def _begin(game, u: Unit) -> bool:
-    game.stack.append(_game.Frame("place", u.uid, 0, False, {"x": -1.0, "y": -1.0, "shift": -1}))
+    game.stack.append(Frame("place", u.uid, 0, False, {"x": -1.0, "y": -1.0, "shift": -1}))
     return False  # the procedure counts the action when the placement is done
 
 
@@ -236,12 +238,12 @@ class PlaceProcedure:
         u = game.units[frame.unit]
         data = frame.data
         if data["x"] < 0:
-            return _game.Decision(u.side, "place_leader", u.uid, tuple(leader_options(game, u)))
+            return Decision(u.side, "place_leader", u.uid, tuple(leader_options(game, u)))
         forms = placements(game, u, data["x"], data["y"])
         # apply() comes next with the game unchanged (the option is the next entry of the history): keep the
         # placements for it instead of computing them twice (checked, never trusted across states)
-        game.__dict__["_placement_memo"] = (frame, len(game.history), data["x"], data["y"], forms)
-        return _game.Decision(u.side, "place_formation", u.uid, tuple(("formation", f) for f in forms))
+        game.cache["placements"] = (frame, len(game.history), data["x"], data["y"], forms)
+        return Decision(u.side, "place_formation", u.uid, tuple(("formation", f) for f in forms))
 
     @staticmethod
     def apply(game, frame, opt) -> None:
@@ -255,7 +257,7 @@ class PlaceProcedure:
                 data["shift"] = opt[1]
             return
         lx, ly = data["x"], data["y"]
-        memo = game.__dict__.pop("_placement_memo", None)
+        memo = game.cache.pop("placements", None)
         if memo is not None and memo[0] is frame and memo[1] + 1 == len(game.history) and memo[2:4] == (lx, ly):
             forms = memo[4]
         else:
@@ -282,6 +284,5 @@ class PlaceProcedure:
         game.action_done(u)
 
 
-_game.ACTION_PROVIDERS.append(_options)
-_game.REORGANISE_ACTIONS["place"] = _begin
-_game.PROCEDURES["place"] = PlaceProcedure()
+RULE = Rule("Reorganise Action: free figure placement", 'seed 000 "Reorganise Action"', action_options=(_options,),
+            reorganise={"place": _begin}, procedures={"place": PlaceProcedure()})

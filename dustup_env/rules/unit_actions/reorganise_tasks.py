@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import game as _game
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import Unit
+from ..kernel.ruleset import Rule
 
 TASK_RADIUS = 2.0
 
 
-@_event
+@event
 class TaskDone(Event):
     unit: int
     task: int
@@ -77,6 +77,9 @@ def _vp(game, vp: list) -> None:
             vp[u.side] += int(ts[i]["vp"])
 
 
-_game.ACTION_PROVIDERS.append(_options)
-_game.REORGANISE_ACTIONS["task"] = _do_task
-_game.VP_HOOKS.append(_vp)
+def _has_tasks(scenario: dict, options: dict) -> bool:
+    return bool(scenario.get("tasks"))
+
+
+RULE = Rule("Reorganise Action: scenario tasks", 'seed 000 "Reorganise Action"', applies=_has_tasks,
+            action_options=(_options,), reorganise={"task": _do_task}, victory_points=(_vp,))

@@ -6,9 +6,16 @@ engine's single implementation: the game calls them, and ``dustup odds`` enumera
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
+from ..kernel.entities import BROKEN, KILLED, OK, TREATED, WOUNDED, Unit
+from ..kernel.errors import IllegalOptionError
+from ..kernel.events import HitResolved, LeaderLost, ShotResolved, Suppressed
+from ..kernel.ruleset import Option, Rule
+from ..morale.morale import confidence_test
 
 SHORT_RANGE = 12.0
 EFFECTIVE_RANGE = 48.0
@@ -17,7 +24,7 @@ GRENADE_THROWERS = 2  # up to two figures may throw hand grenades
 # fire modes offered as options (the rulebook's choices of which weapons fire)
 FIRE_MODES = ("all", "suppressive", "small_arms", "support", "half", "grenades")
 
-# issue 3: the weapons fired on their own (options ``("shoot_weapon", target, k)`` and
+# the weapons fired on their own (options ``("shoot_weapon", target, k)`` and
 # ``("throw", target, what)``; internal fire modes so that every shot goes through one plan):
 SUPPORT_SLOTS = 4  # ("shoot_weapon", target, k): the unit's k-th support-weapon figure (figure order), k < 4
 WEAPON_MODES = tuple(f"weapon{k}" for k in range(SUPPORT_SLOTS))
@@ -137,7 +144,390 @@ def allocation_roll(dice: DiceSource, n: int) -> int:
     return dice.roll_n(n) - 1
 
 
-def fire_summary(result: FireResult, target: int, firepower: list[int], quality: int) -> dict:
-    return {"target_die": die_name(target), "dice": [die_name(quality)] + [die_name(f) for f in firepower],
-            "target_roll": result.target_roll, "rolls": list(result.firer_rolls),
-            "successes": result.successes, "result": result.result, "hits": result.hits}
+# ---------------------------------------------------------------------------------------------- the action
+_WEAPONS = armoury()[0]
+_HAND_GRENADE_RANGE = _WEAPONS["hand_grenade"].max_range
+
+
+def support_figure(u: Unit, k: int) -> int:
+    """Figure index of the unit's ``k``-th support-weapon figure (figure order), or -1."""
+    for i, f in enumerate(u.figures):
+        if _WEAPONS[f.weapon].cls == "support":
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+def ready_figures(u: Unit) -> list:
+    """(figure index, weapon max range, small arms?) of the able figures whose weapon has not fired this
+    activation: what ``weapons_ready`` filters by distance (read once per firer for many targets)."""
+    fired = u.fired
+    out = []
+    for i, f in enumerate(u.figures):
+        if f.status == OK and i not in fired:
+            w = _WEAPONS[f.weapon]
+            out.append((i, w.max_range, w.cls == "small_arms"))
+    return out
+
+
+def weapons_ready(u: Unit, dist: float, cand: list | None = None):
+    """Able figures whose weapon has not fired this activation and reaches ``dist``: (small arms, support).
+    ``cand``: ``ready_figures(u)`` if the caller already has it."""
+    sa, sup = [], []
+    for i, mr, small in (ready_figures(u) if cand is None else cand):
+        if mr and dist > mr:
+            continue
+        (sa if small else sup).append(i)
+    return sa, sup
+
+
+def party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
+    """(small-arms figure indices, support figure indices, grenade throwers, grenade thrown, own impact)
+    or None if the mode is not available (nothing can fire, or it would duplicate another mode).
+
+    ``own impact``: the throwers' grenade is used on its own, with its own impact (a hand grenade
+    thrown alone, a specialist grenade); otherwise grenades are support weapons in the unit's fire
+    and use the small arms impact (RN-021, RN-350, RN-351)."""
+    throwers: list[int] = []
+    thrown = "hand_grenade"
+    own = False
+    if mode == "all" or mode == "suppressive":
+        pass
+    elif mode == "small_arms":
+        if not sa or not sup:
+            return None  # identical to "all"
+        sup = []
+    elif mode == "support":
+        if not sup:
+            return None
+        sa = []
+    elif mode == "half":
+        if len(sa) < 2:
+            return None
+        sa = sa[: (len(sa) + 1) // 2]
+        sup = []
+    elif mode == "grenades":
+        if not u.grenades or dist > _HAND_GRENADE_RANGE or not sa:
+            return None
+        throwers = sa[:GRENADE_THROWERS]
+        sa = sa[GRENADE_THROWERS:]
+    elif mode in WEAPON_MODES:  # one support weapon on its own (RN-055, RN-350)
+        if len(sup) < 2:
+            return None  # a single ready support weapon: the "support" mode already fires it alone
+        fi = support_figure(u, int(mode[6:]))
+        if fi not in sup:
+            return None
+        sa, sup = [], [fi]
+    elif mode == "grenade_one":  # one thrower instead of two, the rest fire as usual (RN-351)
+        if not u.grenades or dist > _HAND_GRENADE_RANGE or len(sa) < 2:
+            return None
+        throwers = sa[:1]
+        sa = sa[1:]
+    elif mode == "grenade_alone":  # one hand grenade thrown on its own: its own impact (RN-021)
+        if not u.grenades or dist > _HAND_GRENADE_RANGE or not sa:
+            return None
+        throwers, sa, sup, own = sa[:1], [], [], True
+    elif mode == "specialist_grenade":  # an individual action with its own impact (RN-352)
+        g = u.specialist_grenade
+        if not g or not sa:
+            return None
+        w = _WEAPONS[g]
+        if w.max_range and dist > w.max_range:
+            return None
+        throwers, sa, sup, thrown, own = sa[:1], [], [], g, True
+    else:
+        raise IllegalOptionError(f"unknown fire mode {mode!r}")
+    if not sa and not sup and not throwers:
+        return None
+    return sa, sup, throwers, thrown, own
+
+
+def shoot_geometry(game, u: Unit, t: Unit):
+    """(concealment, cover) of a shot from ``u`` at ``t``, or None without a line of sight."""
+    bf = game.bf
+    s = bf.sight(u.x, u.y, t.x, t.y)
+    if not s.visible:
+        return None
+    if t.complete_concealment:
+        conc = 2
+    elif s.concealed or bf.conceals(t.x, t.y):
+        conc = 1
+    else:
+        conc = 0
+    cover = max(s.cover, bf.cover_at(t.x, t.y))
+    return conc, cover
+
+
+def plan_mode(game, u: Unit, t: Unit, mode: str, dist: float, geo, ready, memo: dict | None = None):
+    """The shot of ``mode`` at ``t`` (see ``party_for_mode``) or None.  ``memo``: a dict shared by the calls
+    for one firer and one target (same distance, geometry and ready weapons): each figure's effective range
+    and the target die per (effective range, suppressive) are then worked out once."""
+    party = party_for_mode(u, mode, dist, *ready)
+    if party is None:
+        return None
+    sa, sup, throwers, thrown, own = party
+    if memo is None:
+        memo = {}
+    ranges = memo.get("ranges")
+    if ranges is None:
+        ranges = memo["ranges"] = [_WEAPONS[f.weapon].effective_range for f in u.figures]
+    rg = ranges.__getitem__
+    eff = 48.0  # the shortest effective range of the party (48" if none is shorter)
+    if sa:
+        r = min(map(rg, sa))
+        if r < eff:
+            eff = r
+    if sup:
+        r = min(map(rg, sup))
+        if r < eff:
+            eff = r
+    suppressive = mode == "suppressive"
+    step = memo.get((eff, suppressive))
+    if step is None:
+        step = memo[(eff, suppressive)] = target_die(
+            distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
+            firer_quality=u.quality, travel=t.travel, suppressive=suppressive)
+    if game.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
+        step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
+    if step == NO_ENGAGE:
+        return None
+    return dist, geo, sa, sup, throwers, step, thrown, own
+
+
+def shot_plan(game, u: Unit, t: Unit, mode: str):
+    """The shot ``u`` would fire at ``t`` in ``mode`` now, or None if it cannot."""
+    geo = shoot_geometry(game, u, t)
+    if geo is None:
+        return None
+    dist = math.hypot(t.x - u.x, t.y - u.y)
+    return plan_mode(game, u, t, mode, dist, geo, weapons_ready(u, dist))
+
+
+def firepower(u: Unit, sa, sup, throwers, thrown: str = "hand_grenade", own: bool = False):
+    """The firepower dice and the impact die of a fire party."""
+    weapons = _WEAPONS
+    fp = []
+    sa_step = small_arms_die(sum(weapons[u.figures[i].weapon].fp for i in sa))
+    if sa_step is not None:
+        fp.append(sa_step)
+    for i in sup:
+        fp.append(weapons[u.figures[i].weapon].fp_die)
+    for _ in throwers:
+        fp.append(weapons[thrown].fp_die)
+    if own:  # a grenade used on its own: its own impact
+        impact = weapons[thrown].impact
+    elif sa or throwers:  # support weapons in the support role: the small arms impact is used
+        impact = min(weapons[u.figures[i].weapon].impact for i in (sa or throwers))
+    else:  # support weapons alone (or a squad of only support weapons): the lowest impact
+        impact = min(weapons[u.figures[i].weapon].impact for i in sup)
+    return fp, impact
+
+
+def fire_plan(game, uid: int, target: int, mode: str) -> dict | None:
+    """What a shoot option would roll (for bots and previews; rolls nothing)."""
+    u, t = game.units[uid], game.units[target]
+    plan = shot_plan(game, u, t, mode)
+    if plan is None:
+        return None
+    dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
+    fp, impact = firepower(u, sa, sup, throwers, thrown, own)
+    arm = armoury()[1][t.armour]
+    return {"distance": dist, "concealment": conc, "cover": cover, "target_die": step, "quality": u.quality,
+            "firepower": fp, "impact": impact, "armour": armour_die(arm.die, propped=t.propped, cover=cover),
+            "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
+
+
+def shoot_options(game, u: Unit) -> list:
+    opts = []
+    ranges = cand = None
+    for t in game.enemy_units(u.side):
+        if t.routed_off:
+            continue
+        geo = shoot_geometry(game, u, t)
+        if geo is None:
+            continue
+        dist = math.hypot(t.x - u.x, t.y - u.y)
+        if cand is None:
+            cand = ready_figures(u)  # read once per firer
+        ready = weapons_ready(u, dist, cand)
+        memo = {"ranges": ranges} if ranges is not None else {}
+        for mode in FIRE_MODES:
+            if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
+                opts.append(("shoot", t.uid, mode))
+        ranges = memo.get("ranges")  # per figure: the same for every target
+        if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
+            opts.extend(weapon_options(game, u, t, dist, geo, ready, memo))
+        if ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade):  # RN-351, RN-352
+            for what, mode in THROW_MODES.items():
+                if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
+                    opts.append(("throw", t.uid, what))
+    return opts
+
+
+def weapon_options(game, u: Unit, t: Unit, dist: float, geo, ready, memo: dict | None = None) -> list:
+    """``("shoot_weapon", t, k)`` for the first ready figure of each support-weapon type (the k-th
+    support-weapon figure of the unit, k < SUPPORT_SLOTS): firing one of two identical weapons alone
+    is the same shot, so only one of them is offered."""
+    opts, seen = [], set()
+    k = 0
+    for i, f in enumerate(u.figures):
+        if _WEAPONS[f.weapon].cls != "support":
+            continue
+        if k >= SUPPORT_SLOTS:
+            break
+        if i in ready[1] and f.weapon not in seen:
+            seen.add(f.weapon)
+            if plan_mode(game, u, t, WEAPON_MODES[k], dist, geo, ready, memo) is not None:
+                opts.append(("shoot_weapon", t.uid, k))
+        k += 1
+    return opts
+
+
+def may_shoot(u: Unit, status) -> bool:
+    """Not disorganised, suppressed or completely concealed; broken units only from cover."""
+    return not (status.disorganised or status.suppressed or u.complete_concealment
+                or (u.confidence == BROKEN and not status.in_cover))
+
+
+def _options(game, u: Unit, status) -> list:
+    return shoot_options(game, u) if may_shoot(u, status) else []
+
+
+def _known_target(game, u: Unit, uid) -> Unit | None:
+    if type(uid) is not int or not 0 <= uid < len(game.units):
+        return None
+    t = game.units[uid]
+    if t.side == u.side or not t.in_play or t.hidden or t.routed_off:
+        return None
+    return t
+
+
+def _legal(game, u: Unit, status, opt) -> bool:
+    """Whether a shoot, shoot_weapon or throw option is among ``shoot_options`` (without building them all)."""
+    if len(opt) != 3 or not may_shoot(u, status):
+        return False
+    t = _known_target(game, u, opt[1])
+    if t is None:
+        return False
+    geo = shoot_geometry(game, u, t)
+    if geo is None:
+        return False
+    dist = math.hypot(t.x - u.x, t.y - u.y)
+    ready = weapons_ready(u, dist)
+    name, arg = opt[0], opt[2]
+    if name == "shoot":
+        return arg in FIRE_MODES and plan_mode(game, u, t, arg, dist, geo, ready) is not None
+    if name == "shoot_weapon":
+        return len(ready[1]) >= 2 and opt in weapon_options(game, u, t, dist, geo, ready)
+    if not (ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade)):
+        return False
+    return arg in THROW_MODES and plan_mode(game, u, t, THROW_MODES[arg], dist, geo, ready) is not None
+
+
+def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
+    """Resolve a shot; returns the casualties caused.  ``reaction``: final defensive fire (an
+    assault reaction): suppression results are ignored and no confidence test follows."""
+    plan = shot_plan(game, u, t, mode)
+    dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
+    armours = armoury()[1]
+    fp, impact = firepower(u, sa, sup, throwers, thrown, own)
+    for i in sa + sup + throwers:
+        u.fired.add(i)
+    suppressive = mode == "suppressive"
+    res = resolve_fire(game.dice, quality=u.quality, firepower=fp, target=step,
+                       suppressive=suppressive, extra_hits=game.options["extra_hits"])
+    game.emit(ShotResolved(u.uid, t.uid, mode, die_name(step), res.target_roll,
+                           tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls,
+                           res.successes, res.result, res.hits, suppressive))
+    reasons = []
+    if not t.under_fire_before:
+        t.under_fire_before = True
+        reasons.append("first_under_fire")
+    if (res.result != "none" or t.travel) and not reaction:  # travel mode: suppressed whenever fired on
+        if not t.suppressed_before:
+            t.suppressed_before = True
+            reasons.append("first_suppressed")
+        if t.suppression < 3:
+            t.suppression += 1
+        game.emit(Suppressed(t.uid, t.suppression))
+    casualties = 0
+    leader_hit = False
+    if res.hits:
+        alive = [i for i, f in enumerate(t.figures) if f.status != KILLED]
+        targets = [alive[allocation_roll(game.dice, len(alive))] for _ in range(res.hits)]
+        for fi in targets:
+            f = t.figures[fi]
+            arm = armours[f.armour or t.armour]
+            adie = armour_die(arm.die, propped=t.propped, cover=cover)
+            effect, ir, ar = resolve_impact(game.dice, impact=impact, armour=adie, no_armour=arm.no_armour)
+            before = f.status
+            hooked = None
+            if f.status != KILLED:
+                for hook in game.rules.hit_effects:
+                    hooked = hook(game, t, fi, effect)
+                    if hooked is not None:
+                        break
+            if hooked is not None:
+                effect_applied = hooked
+                casualties += before == OK and f.status in (WOUNDED, TREATED, KILLED)
+            elif f.status == KILLED:
+                effect_applied = "none"  # already killed by an earlier hit of this attack
+            elif effect == "kill":
+                before = f.status
+                f.status = KILLED
+                effect_applied = "kill"
+                casualties += before == OK
+            elif effect == "wound":
+                f.wounds += 1
+                before = f.status
+                if f.wounds >= 2:
+                    f.status = KILLED
+                    effect_applied = "kill"
+                else:
+                    f.status = WOUNDED
+                    effect_applied = "wound"
+                casualties += before == OK
+            else:
+                effect_applied = "none"
+            if fi == t.leader and before != f.status and f.status != OK:
+                leader_hit = True
+            game.emit(HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
+    if casualties:
+        reasons.append("casualties")
+    for hook in game.rules.after_shot:
+        hook(game, u, t, res, reasons)
+    newly_lost = leader_hit and not t.leader_lost
+    if newly_lost:
+        reasons.append("leader_casualty")
+        t.leader_lost = True
+        game.emit(LeaderLost(t.uid, t.leader))
+    if reasons and t.in_play and not reaction:
+        confidence_test(game.dice, t, reasons,
+                        more_casualties_than_survivors=casualties > t.n_able(), events=game.events)
+    if newly_lost:
+        for hook in game.rules.on_leader_lost:
+            hook(game, t)
+    for hook in game.rules.on_shot:
+        hook(game, u, t)
+    return casualties
+
+
+def _do_shoot(game, u: Unit, opt) -> None:
+    t = game.units[opt[1]]
+    if opt[0] == "shoot":
+        shoot(game, u, t, opt[2])
+    elif opt[0] == "shoot_weapon":
+        shoot(game, u, t, WEAPON_MODES[opt[2]])
+    else:
+        shoot(game, u, t, THROW_MODES[opt[2]])
+
+
+RULE = Rule(
+    "Shoot Action", 'seed 000 "Shoot Action" (Roll to Hit .. Cover), seed 003 "Night Fighting"',
+    options=(Option("extra_hits", True, "Optional Additional Hits: the remainder roll"),),
+    action_options=(_options,),
+    actions={"shoot": _do_shoot, "shoot_weapon": _do_shoot, "throw": _do_shoot},
+    legality={"shoot": _legal, "shoot_weapon": _legal, "throw": _legal},
+    services={"fire_plan": fire_plan},
+)

@@ -21,17 +21,17 @@ case, the moving unit must stop 2 inches from the other unit."
 """
 from __future__ import annotations
 
-from ..kernel import game as _game
 from ..kernel.dice import die_sides
-from ..kernel.events import Event, _event
+from ..kernel.events import Event, event
 from ..kernel.entities import KILLED, Unit
 from .move_action import reform
+from ..kernel.ruleset import Rule
 
 COLUMN_SPACING = 1.0
 _ALLOWED = frozenset(("end", "move", "reorganise", "recover", "withdraw", "evacuate"))
 
 
-@_event
+@event
 class TravelModeChanged(Event):
     unit: int
     travel: bool
@@ -111,10 +111,6 @@ def fired_on(game, firer: Unit, t: Unit, result, reasons: list) -> None:
         reasons.append("fired_on_in_travel")
 
 
-_game.ACTION_PROVIDERS.append(_options)
-_game.ACTION_FILTERS.append(_filter)
-_game.REORGANISE_ACTIONS["column"] = _column
-_game.REORGANISE_ACTIONS["tactical"] = _tactical
-_game.MOVEMENT_ROLL_HOOKS.append(travel_roll)
-_game.MOVE_BLOCKER_HOOKS.append(travel_blockers)
-_game.SHOT_HOOKS.append(fired_on)
+RULE = Rule("Travel Movement", 'seed 000 "Move Action › Travel Movement"', action_options=(_options,),
+            action_filters=(_filter,), reorganise={"column": _column, "tactical": _tactical},
+            movement_roll=(travel_roll,), move_blockers=(travel_blockers,), after_shot=(fired_on,))

@@ -1,0 +1,58 @@
+"""The standard rules, in the order a game applies them.
+
+Every rules module describes what it adds to a game as a :class:`~.kernel.ruleset.Rule`; this list is the
+standard rule set.  A game uses the rules that apply to its scenario and options (``Rule.applies``), in
+this order: the order decides the order of the options a decision offers and of the hooks that run at
+each point, so a new rule goes where the rulebook's sequence puts it.  A new rules area is one module with
+its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
+"""
+from __future__ import annotations
+
+from .additional_rules import casualty_evacuation
+from .forces import cavalry, units
+from .house_rules import close_combat
+from .kernel import measurement
+from .kernel.game import _DEFAULTS, Game
+from .kernel.ruleset import declared_options
+from .morale import death_of_a_leader, morale
+from .rules_overview import inbound_chart, random_activation, seize_the_initiative, victory
+from .unit_actions import (assault_action, command, detach_element_action, detect_action, encumbrance, hidden_units,
+                           medical_treatment_action, move_action, moving_casualties, prop_action,
+                           recover_suppression_action, regroup_action, reorganise_action, reorganise_placement,
+                           reorganise_tasks, shoot_action, travel_movement)
+
+STANDARD = (
+    measurement.RULE,  # the measure option
+    units.RULE,  # builds the units (first: the random tables roll before anything else)
+    victory.RULE,
+    death_of_a_leader.RULE,
+    morale.RULE,  # panic: its option override comes before the commanders'
+    command.COMMANDERS,
+    # the actions, in the order a unit's options are listed
+    recover_suppression_action.RULE,
+    move_action.RULE,
+    prop_action.RULE,
+    reorganise_action.RULE,
+    shoot_action.RULE,
+    command.ORDERS,
+    assault_action.RULE,
+    cavalry.RULE,
+    detach_element_action.RULE,
+    medical_treatment_action.RULE,
+    moving_casualties.RULE,
+    regroup_action.RULE,
+    reorganise_tasks.RULE,
+    travel_movement.RULE,
+    hidden_units.RULE,
+    detect_action.RULE,
+    random_activation.RULE,
+    seize_the_initiative.RULE,
+    casualty_evacuation.RULE,
+    reorganise_placement.RULE,
+    encumbrance.RULE,
+    inbound_chart.RULE,
+    close_combat.RULE,
+)
+
+Game.standard_rules = STANDARD
+_DEFAULTS.update({name: o.default for name, o in declared_options(STANDARD).items()})

@@ -1,0 +1,235 @@
+"""Rule sets: which rules modules a game uses, in which order, and what each adds to the kernel.
+
+A rules module describes itself with one or more :class:`Rule` objects: the rulebook's name for the
+area, the game options it declares (:class:`Option`: default, type, allowed values), whether it applies
+to a given game (``applies``), how it checks combinations of options (``validate``), and what it adds to
+the kernel at the named extension points below (options it offers, actions it applies, procedures,
+hooks).  :mod:`dustup_env.rules.catalogue` lists the standard rules in order; a game's
+:class:`RuleSet` is the ordered subset that applies to its scenario and options (plus any extra rules the
+caller passes).  A rule that does not apply costs nothing: its hooks are not in the game's lists.
+
+Extension points (sequences; every rule's entries are called in rule-set order):
+
+=====================  ======================================================  ==========================
+point                  called as                                               returns
+=====================  ======================================================  ==========================
+``init``               ``f(game)`` once, when the game is built                 -
+``before_apply``       ``f(game, decision, option)`` before every option        -
+``after_apply``        ``f(game, decision, option)`` after every option         -
+``option_overrides``   ``f(game, unit, frame)``: replace a unit's options       options or None
+``action_options``     ``f(game, unit, status)``: more action options           a list of options
+``action_filters``     ``f(game, unit, options)``: remove forbidden options     the options kept
+``activation_window``  ``f(game)``: a normal activation is due                  - (may push a frame)
+``between_activations`` ``f(game)``: between two activations                    True if it pushed a frame
+``on_activation``      ``f(game, unit)``: a unit's activation begins            -
+``on_leader_lost``     ``f(game, unit)``: a unit's leader became a casualty     -
+``on_shot``            ``f(game, shooter, target)``: after a shot was resolved  -
+``after_shot``         ``f(game, firer, target, result, reasons)``: before the  -
+                       target's confidence test
+``movement_die``       ``f(game, unit, die)``: the die a move rolls             the die
+``movement_roll``      ``f(game, unit, die)``: a fixed roll instead             a roll or None
+``move_blockers``      ``f(game, unit)``: more figures a move stops 2" from     a list of (x, y)
+``after_move``         ``f(game, unit, start, withdraw)``: after a move          -
+``hit_effects``        ``f(game, target, figure, effect)``: replace a hit's     the effect applied or None
+                       effect on a figure
+``victory_points``     ``f(game, vp)``: add victory points (vp: a 2-list)       -
+``turn_start``         ``f(game)``: a turn begins (after the turn counter)      -
+``turn_end``           ``f(game)``: a turn ends (before the next begins)        -
+``move_step``          ``f(game, unit, x0, y0, x1, y1)``: a step of a move      True to stop the mover at
+                                                                                (x0, y0)
+``activation_end``     ``f(game, unit, frame)``: an activation frame ends       -
+=====================  ======================================================  ==========================
+
+Mappings (one owner per key; two rules claiming a key is an error): ``actions`` (option name ->
+``handler(game, unit, option)``, False if it manages the activation itself), ``reorganise``
+(``("reorganise", what)`` -> ``handler(game, unit)``), ``procedures`` (frame type -> an object with
+``decision(game, frame)`` and ``apply(game, frame, option)``), ``activation_sequences`` (value of the
+``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``), ``activate_instead``
+(an activate option other than ``("activate", uid)`` -> ``handler(game, unit)``: a counter moved instead
+of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``legality``
+(action option name -> ``f(game, unit, status, option)``: whether the option is among the ones the rule
+offers, without building them all) and ``services`` (named functions that the game's public API and other
+rules call through the rule set instead of importing the rule: ``view``, ``event_log``, ``fire_plan``,
+``objective_holder``, ``house_close_combat``, ...).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable
+
+from .errors import ScenarioError
+
+SEQUENCE_POINTS = (
+    "init", "before_apply", "after_apply", "option_overrides", "action_options", "action_filters",
+    "activation_window", "between_activations", "on_activation", "on_leader_lost", "on_shot", "after_shot",
+    "movement_die", "movement_roll", "move_blockers", "after_move", "hit_effects", "victory_points",
+    "turn_start", "turn_end", "move_step", "activation_end",
+)
+MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
+                  "services", "legality")
+
+_BOOL = "true or false"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option a rule declares: its name, default, and what values it takes.
+
+    ``kind``: ``"bool"``, ``"int"`` (``minimum`` applies), ``"choice"`` (one of ``choices``) or ``"any"``
+    (the rule's ``check`` decides).  ``check(value)`` returns an error message (without the option's name)
+    or None."""
+
+    name: str
+    default: Any
+    doc: str
+    kind: str = "bool"
+    choices: tuple = ()
+    minimum: int | None = None
+    check: Callable[[Any], str | None] | None = None
+
+    def problem(self, value) -> str | None:
+        """Why ``value`` is not a legal value of this option (None if it is)."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                return f"must be {_BOOL}, not {value!r}"
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"must be a whole number, not {value!r}"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum}, not {value!r}"
+        elif self.kind == "choice":
+            if value not in self.choices:
+                return f"must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+        if self.check is not None:
+            return self.check(value)
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """What one rules area adds to a game (see the module docstring for the extension points)."""
+
+    name: str
+    source: str = ""  # where the rule is written, e.g. 'seed 000 "Order Action"'
+    options: tuple = ()
+    applies: Callable[[dict, dict], bool] | None = None  # (scenario in rules units, options) -> used in this game?
+    validate: Callable[[dict], None] | None = None  # checks combinations of options (raises ScenarioError)
+    # sequence points
+    init: tuple = ()
+    before_apply: tuple = ()
+    after_apply: tuple = ()
+    option_overrides: tuple = ()
+    action_options: tuple = ()
+    action_filters: tuple = ()
+    activation_window: tuple = ()
+    between_activations: tuple = ()
+    on_activation: tuple = ()
+    on_leader_lost: tuple = ()
+    on_shot: tuple = ()
+    after_shot: tuple = ()
+    movement_die: tuple = ()
+    movement_roll: tuple = ()
+    move_blockers: tuple = ()
+    after_move: tuple = ()
+    hit_effects: tuple = ()
+    victory_points: tuple = ()
+    turn_start: tuple = ()
+    turn_end: tuple = ()
+    move_step: tuple = ()
+    activation_end: tuple = ()
+    # mapping points
+    actions: dict = field(default_factory=dict)
+    reorganise: dict = field(default_factory=dict)
+    procedures: dict = field(default_factory=dict)
+    activation_sequences: dict = field(default_factory=dict)
+    terrain: dict = field(default_factory=dict)
+    activate_instead: dict = field(default_factory=dict)
+    services: dict = field(default_factory=dict)
+    legality: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Rule({self.name!r})"
+
+
+def declared_options(rules) -> dict[str, Option]:
+    """Every option the rules declare, by name (a name declared twice is an error)."""
+    out: dict[str, Option] = {}
+    for r in rules:
+        for o in r.options:
+            if o.name in out:
+                raise ValueError(f"game option {o.name!r} is declared by two rules")
+            out[o.name] = o
+    return out
+
+
+def resolve_options(rules, *layers) -> dict:
+    """The game's options: the declared defaults updated by each layer (scenario options, then the caller's),
+    each value checked; unknown names and illegal values raise :class:`ScenarioError` naming the option."""
+    decl = declared_options(rules)
+    opts = {name: o.default for name, o in decl.items()}
+    for layer in layers:
+        if not layer:
+            continue
+        if not isinstance(layer, dict):
+            raise ScenarioError(f"game options must be a JSON object of option names and values, not {layer!r}")
+        unknown = sorted(set(layer) - set(decl))
+        if unknown:
+            raise ScenarioError(f"unknown game option(s): {', '.join(map(str, unknown))}; known: {', '.join(decl)}")
+        opts.update(layer)
+    for name, o in decl.items():
+        why = o.problem(opts[name])
+        if why:
+            raise ScenarioError(f"game option {name} {why}")
+    for r in rules:
+        if r.validate is not None:
+            r.validate(opts)
+    return opts
+
+
+class RuleSet:
+    """The ordered rules of one game, with every extension point flattened in rule order."""
+
+    __slots__ = ("rules", "names") + SEQUENCE_POINTS + MAPPING_POINTS
+
+    def __init__(self, rules):
+        self.rules = tuple(rules)
+        self.names = tuple(r.name for r in self.rules)
+        if len(set(self.names)) != len(self.names):
+            raise ValueError(f"a rule is listed twice in {self.names}")
+        for point in SEQUENCE_POINTS:
+            setattr(self, point, tuple(f for r in self.rules for f in getattr(r, point)))
+        for point in MAPPING_POINTS:
+            merged: dict = {}
+            for r in self.rules:
+                for key, value in getattr(r, point).items():
+                    if key in merged:
+                        raise ValueError(f"{point} {key!r} is claimed by two rules of the set")
+                    merged[key] = value
+            setattr(self, point, MappingProxyType(merged))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names
+
+    def __iter__(self):
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __repr__(self) -> str:
+        return f"RuleSet({', '.join(self.names)})"
+
+
+_SETS: dict = {}
+
+
+def rule_set(candidates, scenario: dict, options: dict) -> RuleSet:
+    """The rule set of one game: the ``candidates`` (in order) whose ``applies`` accepts the scenario and
+    options.  Equal selections share one RuleSet object."""
+    chosen = tuple(r for r in candidates if r.applies is None or r.applies(scenario, options))
+    key = tuple(id(r) for r in chosen)
+    rs = _SETS.get(key)
+    if rs is None or rs.rules != chosen:
+        rs = _SETS[key] = RuleSet(chosen)
+    return rs
