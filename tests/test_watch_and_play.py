@@ -127,7 +127,7 @@ def test_play_a_whole_game_as_a_person_through_stdin(tmp_path):
 
 def _sides(g):
     """The side that took each decision of a finished game (replayed)."""
-    r = Game(g.source_scenario, seed=g.seed, options=g.options)
+    r = Game(g.source_scenario, seed=g.seed, options=dict(g.options))
     out = []
     for opt in g.history:
         out.append(r.decision().side)
