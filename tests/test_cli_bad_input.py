@@ -287,3 +287,35 @@ def test_library_entry_points_refuse_bad_input_with_clear_errors(tmp_path):
         run_sprt(synthetic_source(0), "cand", "base", 10, 0)
     with pytest.raises(ValueError, match="alpha"):
         run_sprt(synthetic_source(0), "cand", "base", 0, 10, alpha=2)
+
+
+def test_the_sweep_covers_every_flag_of_every_command():
+    """Every flag that takes a value, of every command (and of odds' two rolls), has a bad-input case above."""
+    import argparse
+
+    from dustup_env.cli import build_parser
+
+    def subparsers(p):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                return a.choices
+        return {}
+
+    missing, checked = [], 0
+    mine = {"simulate", "odds", "scenarios", "play", "tournament", "sprt", "train", "gauntlet", "replay"}
+    for name, sp in subparsers(build_parser()).items():
+        if name not in mine:  # the commands other modules add have their own tests
+            continue
+        subs = subparsers(sp)
+        for leaf, parser in ([(f"{name} {k}", v) for k, v in subs.items()] if subs else [(name, sp)]):
+            words = leaf.split()
+            cases = [argv for argv, _ in CASES if argv[:len(words)] == words]
+            for a in parser._actions:
+                if not a.option_strings or a.nargs == 0:
+                    continue  # positionals are covered by name; flags without a value cannot be malformed
+                flag = a.option_strings[-1]
+                checked += 1
+                if not any(flag in argv for argv in cases):
+                    missing.append(f"{leaf} {flag}")
+    assert not missing, missing
+    assert checked >= 50
