@@ -149,3 +149,14 @@ def test_neighbour_gaps_are_anchor_independent_and_cover_the_true_gaps():
         true = TRUE[ga["higher"]] - TRUE[ga["lower"]]
         assert ga["ci95"][0] - 15 <= true <= ga["ci95"][1] + 15
         assert ga["ci95"][0] > 0  # every true gap (150-200 Elo) is separated by 150 pairs per pairing
+
+
+def test_gauntlet_score_of_a_perfect_record_has_a_finite_honest_interval():
+    """400 wins out of 400: the pair bootstrap cannot show any spread; the interval is Wilson's over the pairs."""
+    from training.gauntlet import _score_ci
+
+    recs = perfect(400, "learner", "random")
+    s = _score_ci(recs, "learner", "random", 200, 0)
+    assert s["score"] == 1.0 and s["ci95"][1] == 1.0 and 0.97 < s["ci95"][0] < 0.99
+    few = _score_ci(perfect(4, "learner", "random"), "learner", "random", 200, 0)
+    assert few["ci95"][0] < 0.5  # two perfect pairs say little
