@@ -333,6 +333,8 @@ def _cmd_play(args) -> int:
             a = make_agent(n, seed=args.seed * 2 + s)
             a.reset(args.seed * 2 + s)
             agents.append(a)
+    from dustup_env.terminal import Quit
+
     try:
         if humans:
             from dustup_env.terminal import play
@@ -342,16 +344,13 @@ def _cmd_play(args) -> int:
             while not g.over:
                 d = g.decision()
                 g.apply(agents[d.side].choose(g, d))
-    except (KeyboardInterrupt, Exception) as e:
-        from dustup_env.terminal import Quit
-
-        if not isinstance(e, (KeyboardInterrupt, Quit)):
-            raise
+    except (KeyboardInterrupt, Quit) as e:  # the game so far is kept
         if save:
             g.save(save)
         where = f"; the game so far is saved in {save} (dustup replay {save})" if save else ""
         if isinstance(e, KeyboardInterrupt):
-            raise KeyboardInterrupt(f"interrupted in turn {g.turn}{where}") from None
+            print(f"dustup play: interrupted in turn {g.turn}{where}", file=sys.stderr)
+            return EXIT_INTERRUPTED
         print(f"dustup play: {e} in turn {g.turn}{where}", file=sys.stderr)
         return 1
     if save:
