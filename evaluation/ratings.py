@@ -86,7 +86,7 @@ def fit(games, agents=None, anchor: str | None = "auto", side_term: bool = True,
         raise ValueError(f"prior must be >= 0 virtual draws, not {prior}")
     n = len(agents)
     a0, a1, res = _design(games, agents)
-    win, draw, loss = res == 1.0, res == 0.5, res == 0.0
+    win, draw = res == 1.0, res == 0.5
     has_draw = bool(draw.any()) and draw_term
     has_side = side_term and len(games) > 0
     # parameters: r_1..r_{n-1} (r_0 = 0), then h (side), then theta (draws)

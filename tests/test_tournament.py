@@ -1,6 +1,5 @@
 """Tournaments: paired schedule, resumption, adjudication, reports, CLI."""
 import json
-import os
 import signal
 import subprocess
 import sys
