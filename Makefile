@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test setup setup-run clean bench
+.PHONY: run test setup setup-run clean bench browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,15 @@ run: setup-run
 	rm -rf runs/quickstart
 	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive,ppo --games 20 --seed 1 --out runs/quickstart
 
-test: setup
+test: setup browser
 	$(PY) -m pytest -n 2 --dist loadgroup tests
+
+# Chromium from Debian's packages for the page's end-to-end test (Playwright drives it; no `playwright install`)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium (apt-get)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; } \
+	  || { echo "make browser: cannot install chromium (apt-get as root needed)" >&2; exit 1; }
 
 bench: setup
 	$(PY) benchmarks/bench_random_play.py

@@ -252,10 +252,24 @@ def scenario_of(game: dict):
     raise KeyError(game["config"])
 
 
+class Diverged(Exception):
+    pass
+
+
 def check_game(game: dict) -> list[str]:
     """Replay one recorded game; the list of differences (empty: identical)."""
     choices = game["choices"]
-    g, _, chain = play(scenario_of(game), game["options"], game["seed"], lambda g, d, i: choices[i])
+
+    def chooser(g, d, i):
+        if i >= len(choices) or choices[i] >= len(d.options):
+            raise Diverged(f"the game went on differently from decision #{min(i, len(choices))} "
+                           f"({d.kind} of side {d.side}, {len(d.options)} options)")
+        return choices[i]
+
+    try:
+        g, _, chain = play(scenario_of(game), game["options"], game["seed"], chooser)
+    except Diverged as e:
+        return [str(e)]
     got = _summary(g, chain, len(choices), "side_logs" in game)
     return [f"{k}: recorded {game[k]!r}, now {got[k]!r}" for k in got if got[k] != game[k]]
 

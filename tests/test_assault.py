@@ -178,7 +178,7 @@ def test_withdrawal_is_a_normal_move_of_the_units_own_movement_die():
     for wounded, die in ((False, "d6"), (True, "d4")):
         g = begin(duel(), [])
         if wounded:
-            g.units[1].figures[5].status = WOUNDED
+            g.units[1].set_figure(5, status=WOUNDED)
         activate(g, 0)
         add_dice(g, (die, 1), *([("d10", 10)] if wounded else []))  # + the test for abandoning the wounded
         g.apply(("assault", 1))
@@ -858,7 +858,7 @@ def test_contact_move_rolls_the_units_own_movement_die_encumbrance_applies():
     from conftest import add_dice
 
     g = begin(duel(), [])
-    g.units[0].figures[3].status = WOUNDED  # carried along: encumbered
+    g.units[0].set_figure(3, status=WOUNDED)  # carried along: encumbered
     activate(g, 0)
     g.apply(("assault", 1))
     add_dice(g, ("d8", 6), ("d10", 5), ("d4", 1))  # courage: contact; the contact move rolls the d4: 2"
@@ -874,6 +874,45 @@ def test_declaration_reach_uses_the_units_own_movement_die():
     activate(g, 0)
     assert ("assault", 1) in g.decision().options
     g = begin(duel(dfn={"pos": (24, 30)}), [])
-    g.units[0].figures[3].status = WOUNDED  # carrying a casualty: encumbered
+    g.units[0].set_figure(3, status=WOUNDED)  # carrying a casualty: encumbered
     activate(g, 0)
     assert "assault" not in kinds(g.decision().options)
+
+
+# ------------------------------------------------------------------ close-combat hits through the attack pipeline (RN-500)
+
+LONE_PA = {"figures": (("rifle", 1),), "pos": (24, 12.75), "armour": "light_power"}  # 2" away: no courage test
+ROUND_1_ONE_HIT = [("d6", 5), ("d8", 6), ("d8", 2)]  # target d6 (d10 down twice), quality 6 > 5, strike 2: 8 / 6 = 1 hit
+
+
+def test_a_close_combat_wound_on_power_armour_rolls_the_casualty_table():
+    """As a shooting wound does: the Power Armour Troops as Casualties D6 replaces the wound (5: disabled)."""
+    g = start(duel(dfn=LONE_PA), ROUND_1_ONE_HIT + [("d6", 6), ("d10", 4), ("d6", 5),  # a wound -> the table: 5
+                                                    ("d8", 1), ("d10", 1), ("d4", 1)],  # round 2: no success
+              options={"extra_hits": False})
+    g.apply(("assault", 1))
+    assert last_event(g, "PowerArmourHit") == {"type": "PowerArmourHit", "unit": 1, "figure": 0, "roll": 5,
+                                               "result": "disabled"}
+    assert last_event(g, "HitResolved")["effect"] == "disabled"
+    assert g.units[1].figures[0].status == 4  # DISABLED: unhurt, the suit wrecked
+    assert g.dice.remaining == 0
+
+
+def test_a_close_combat_kill_on_power_armour_needs_no_table():
+    g = start(duel(dfn=LONE_PA), ROUND_1_ONE_HIT + [("d6", 6), ("d10", 2),  # 6 > 2 x 2: killed outright
+                                                    ("d8", 1), ("d10", 1), ("d4", 1)],  # it still strikes back
+              options={"extra_hits": False})
+    g.apply(("assault", 1))
+    assert not events_of(g, "PowerArmourHit") and g.units[1].figures[0].status == KILLED
+    assert g.dice.remaining == 0
+
+
+def test_an_extracted_occupant_is_struck_with_its_own_armour_in_close_combat():
+    g = start(duel(dfn=LONE_PA), ROUND_1_ONE_HIT + [("d6", 3), ("d4", 2),  # no armour: a D4 only to see if it kills
+                                                    ("d8", 1), ("d10", 1), ("d4", 1)],  # round 2: nothing
+              options={"extra_hits": False})
+    g.units[1].set_figure(0, armour="none")  # the occupant of a wrecked suit, extracted
+    g.apply(("assault", 1))
+    hit = last_event(g, "HitResolved")
+    assert (hit["armour_die"], hit["effect"]) == ("d4", "wound") and not events_of(g, "PowerArmourHit")
+    assert g.dice.remaining == 0

@@ -12,7 +12,7 @@ def care_detachment(y=3.0, options=None, dice=(), terrain=()):
     scn = scenario([unit("A", (24, y), figures=(("rifle", 6),))], [unit("R", (24, 45))], terrain=terrain)
     g = begin(scn, list(dice), options=options)
     for i in (2, 3):
-        g.units[0].figures[i].status = TREATED
+        g.units[0].set_figure(i, status=TREATED)
     activate(g, 0)
     g.apply(("detach", "half"))
     d = g.units[2]
@@ -56,7 +56,7 @@ def test_falling_short_of_the_edge_is_just_a_move():
 def test_evacuate_is_offered_only_to_a_detachment_carrying_wounded():
     scn = scenario([unit("A", (24, 3), figures=(("rifle", 6),))], [unit("R", (24, 45))])
     g = begin(scn)
-    g.units[0].figures[2].status = WOUNDED
+    g.units[0].set_figure(2, status=WOUNDED)
     activate(g, 0)
     assert ("evacuate",) not in g.decision().options  # a squad is not a care detachment
     g.apply(("detach", "scout"))  # the scouts take no wounded

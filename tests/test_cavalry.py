@@ -61,7 +61,7 @@ def test_mounts_back_after_the_horse_holders_rejoin():
 
 def test_mounted_cavalry_carrying_wounded_is_encumbered():
     g = cav_game(dice=[("d8", 8)])
-    g.units[0].figures[2].status = TREATED
+    g.units[0].set_figure(2, status=TREATED)
     activate(g, 0)
     g.apply(("move", 0, 3))
     assert last_event(g, "Moved")["roll"] == 8

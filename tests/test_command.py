@@ -179,7 +179,7 @@ def test_routed_units_and_disorganised_commanders_get_no_orders():
     activate(g, 0)
     assert ("order", 1) not in g.decision().options
     g2 = begin(platoon())
-    g2.units[0].figures[1].dx = 9.0  # out of cohesion
+    g2.units[0].set_figure(1, dx=9.0)  # out of cohesion
     activate(g2, 0)
     assert not [o for o in g2.decision().options if o[0] in ("order", "rally")]
 
@@ -332,8 +332,8 @@ def test_commander_casualty_makes_every_subordinate_test_with_plus_one():
 
 def test_untreated_wounds_add_to_the_commander_casualty_test():
     g = begin(one_man_hq(), hq_shot_dice([("d8", 4), ("d8", 8)]), first=1)
-    g.units[1].figures[0].status = 1  # an untreated wound: +1 at medium commitment
-    g.units[1].figures[0].wounds = 1
+    g.units[1].set_figure(0, status=1)  # an untreated wound: +1 at medium commitment
+    g.units[1].set_figure(0, wounds=1)
     activate(g, 3)
     g.apply(("shoot", 0, "all"))
     tests = [e for e in events_of(g, "ConfidenceTested") if e["reason"] == "commander_casualty"]

@@ -49,8 +49,8 @@ def test_support_and_half_detachments():
 def test_half_detachment_takes_the_treated_wounded():
     g = squad_game()
     a = g.units[0]
-    a.figures[2].status = TREATED
-    a.figures[3].status = WOUNDED
+    a.set_figure(2, status=TREATED)
+    a.set_figure(3, status=WOUNDED)
     activate(g, 0)
     g.apply(("detach", "half"))  # 4 able: 2 able + the treated figure; the untreated one stays
     d = g.units[2]
@@ -141,8 +141,8 @@ def test_detachment_free_when_parent_out_of_play():
     assert g.units[2].activated  # formed during the parent's activation: activated this turn
     g.units[2].activated = False  # (a new turn)
     assert not g.can_activate(g.units[2])
-    for f in g.units[0].figures:
-        f.status = KILLED
+    for i in range(len(g.units[0].figures)):
+        g.units[0].set_figure(i, status=KILLED)
     assert g.can_activate(g.units[2])  # an orphaned detachment acts on its own
 
 
@@ -153,8 +153,8 @@ def two_depleted(dist=4.0, lv=(2, 1), q=("d8", "d10"), n=(4, 3), conf=("steady",
              confidence=conf[1])
     g = begin(scenario([a, b], [unit("R", (40, 45))]), kw.get("dice", []))
     for u, k in ((g.units[0], n[0]), (g.units[1], n[1])):
-        u.figures[-1].status = KILLED
-        u.figures[-2].status = KILLED
+        u.set_figure(-1, status=KILLED)
+        u.set_figure(-2, status=KILLED)
     return g
 
 
@@ -185,8 +185,8 @@ def test_regroup_same_size_takes_the_lower_quality():
 
 def test_regroup_needs_depleted_units_and_an_unactivated_partner():
     g = two_depleted()
-    g.units[1].figures[-1].status = OK
-    g.units[1].figures[-2].status = OK
+    g.units[1].set_figure(-1, status=OK)
+    g.units[1].set_figure(-2, status=OK)
     activate(g, 0)
     assert ("regroup", 1) not in g.decision().options
     g2 = two_depleted()
@@ -237,8 +237,8 @@ def ordered_pair(b_activated=True):
     b = unit("B", (14, 14), figures=(("rifle", 5),), commander="HQ", leadership=2)
     g = begin(scenario([hq, a, b], [unit("R", (40, 45))]))
     for uid, k in ((0, 1), (1, 2), (2, 2)):
-        for f in g.units[uid].figures[-k:]:
-            f.status = KILLED
+        for i in range(len(g.units[uid].figures) - k, len(g.units[uid].figures)):
+            g.units[uid].set_figure(i, status=KILLED)
     g.units[2].activated = b_activated
     return g
 

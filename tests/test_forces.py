@@ -90,11 +90,11 @@ def test_squads_of_five_to_ten_start_organised(n):
 
 def test_cohesion_six_inches():
     u = one().units[0]
-    u.figures[3].dx, u.figures[3].dy = 6.0, 0.0
+    u.set_figure(3, dx=6.0, dy=0.0)
     assert u.disorganised() is False
-    u.figures[3].dx = 6.01
+    u.set_figure(3, dx=6.01)
     assert u.disorganised() is True
-    u.figures[3].status = KILLED  # the dead do not count
+    u.set_figure(3, status=KILLED)  # the dead do not count
     assert u.disorganised() is False
 
 
@@ -102,18 +102,20 @@ def test_single_figure_is_a_small_target_and_kind_single():
     u = one({"figures": [{"weapon": "rifle"}]}).units[0]
     assert (u.kind, u.small_target) == ("single", True)
     u2 = one().units[0]
-    u2.figures[1].status = u2.figures[2].status = u2.figures[3].status = u2.figures[4].status = KILLED
+    for i in (1, 2, 3, 4):
+        u2.set_figure(i, status=KILLED)
     assert u2.small_target is False  # reading (rules-notes RN-008): a squad worn down to one figure is not small
 
 
 def test_figure_counts_and_destroyed():
     u = one().units[0]
-    u.figures[0].status = WOUNDED
-    u.figures[1].status = TREATED
-    u.figures[2].status = KILLED
+    u.set_figure(0, status=WOUNDED)
+    u.set_figure(1, status=TREATED)
+    u.set_figure(2, status=KILLED)
     assert (u.n_alive(), u.n_able(), u.n_untreated(), u.able()) == (4, 2, 1, [3, 4])
     assert u.destroyed is False and u.in_play is True
-    u.figures[3].status = u.figures[4].status = WOUNDED
+    u.set_figure(3, status=WOUNDED)
+    u.set_figure(4, status=WOUNDED)
     assert u.destroyed is True and u.in_play is False
 
 

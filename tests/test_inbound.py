@@ -67,8 +67,8 @@ def test_counters_count_as_unactivated_units_for_passing():
 
 def test_a_side_with_only_reinforcements_left_still_fights():
     g = begin(reinforced(box=3))
-    for f in g.units[0].figures:
-        f.status = 3  # killed: A is out of play
+    for i in range(len(g.units[0].figures)):
+        g.units[0].set_figure(i, status=3)  # killed: A is out of play
     assert g.side_can_fight(0)
     assert not g.check_decisive() and not g.over
     assert g.victory_points() == (0, 1)  # A scores for Red; the reinforcement does not

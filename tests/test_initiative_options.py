@@ -214,7 +214,7 @@ def test_spare_chit_of_a_side_without_units_is_discarded():
     g = new_game(four(), [("d4", 1)], options={"activation": "chits"})
     activate(g, 0)
     g.units[1].figures = [f for f in g.units[1].figures[:1]]
-    g.units[1].figures[0].status = 3  # Blue's other unit is gone: its chit is spare
+    g.units[1].set_figure(0, status=3)  # Blue's other unit is gone: its chit is spare
     g.dice.results.extend(g.dice.__class__([1]).results)  # bag (1, 2): 1 -> Blue's spare chit
     end_activation(g)
     drawn = events_of(g, "ChitDrawn")
@@ -331,8 +331,8 @@ def test_bad_turn_end_card_options(opts, match):
 
 def test_card_of_a_unit_out_of_play_is_skipped():
     g = new_game(four(), [("d4", 1)], options={"activation": "cards"})
-    for f in g.units[2].figures:
-        f.status = 3
+    for i in range(len(g.units[2].figures)):
+        g.units[2].set_figure(i, status=3)
     g.dice.results.extend(g.dice.__class__([2, 2]).results)  # deck [1, 2, 3]: 2 -> unit 2 (out)
     end_activation(g)
     assert [e["unit"] for e in events_of(g, "CardDrawn")] == [0, 2, 3]

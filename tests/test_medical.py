@@ -11,9 +11,8 @@ def wounded_game(blue_kw=None, extra_blue=(), dice=(), n_wounded=3):
     kw.update(blue_kw or {})
     blue = unit("A", (10, 5), **kw)
     g = begin(scenario([blue, *extra_blue], [unit("R", (40, 45))]), list(dice))
-    for f in g.units[0].figures[1:1 + n_wounded]:
-        f.status = WOUNDED
-        f.wounds = 1
+    for i in range(1, 1 + n_wounded):
+        g.units[0].set_figure(i, status=WOUNDED, wounds=1)
     return g
 
 
@@ -43,7 +42,7 @@ def test_unit_medic_rolls_a_d8(roll, status):
 def test_a_wounded_medic_cannot_treat():
     blue = {"figures": [{"weapon": "rifle", "count": 5}, {"weapon": "pistol", "medic": True}]}
     g = wounded_game(blue_kw=blue, dice=[("d6", 6), ("d6", 4)], n_wounded=1)
-    g.units[0].figures[5].status = WOUNDED
+    g.units[0].set_figure(5, status=WOUNDED)
     activate(g, 0)
     g.apply(("treat", 0))
     assert last_event(g, "MedicalTreatment")["die"] == "d6"
@@ -89,7 +88,7 @@ def test_treated_leader_resumes_command():
     g = begin(scenario([unit("A", (10, 5), figures=(("rifle", 4),)), team], [unit("R", (40, 45))]),
               [("d10", 6)])
     a = g.units[0]
-    a.figures[0].status = WOUNDED
+    a.set_figure(0, status=WOUNDED)
     a.leader_lost = True
     activate(g, 1)
     g.apply(("treat", 0))

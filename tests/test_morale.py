@@ -86,9 +86,9 @@ def test_highest_trigger_is_tested_once():
 @pytest.mark.parametrize("commit,per", [(0, 2), (1, 1), (2, 0)])
 def test_untreated_casualty_modifier(commit, per):
     u = make_unit(COMMITS[commit])
-    u.figures[1].status = WOUNDED
-    u.figures[2].status = WOUNDED
-    u.figures[3].status = KILLED  # killed figures are not untreated casualties
+    u.set_figure(1, status=WOUNDED)
+    u.set_figure(2, status=WOUNDED)
+    u.set_figure(3, status=KILLED)  # killed figures are not untreated casualties
     evs = []
     confidence_test(ScriptedDice([("d8", 8)]), u, ["casualties"], events=evs)
     assert evs[0].needed == TABLE["casualties"][commit] + 2 + 2 * per

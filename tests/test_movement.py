@@ -233,7 +233,7 @@ def test_moving_ends_complete_concealment():
 def test_disorganised_unit_may_only_move_and_reforms_when_it_moves():
     scn = scenario([unit("M", (24, 10))], [unit("E", (5, 45), figures=ONE)])
     g = begin(scn, [("d6", 1)])
-    g.units[0].figures[4].dx += 8.0  # straggler beyond 6" of the leader
+    g.units[0].set_figure(4, dx=g.units[0].figures[4].dx + 8.0)  # straggler beyond 6" of the leader
     assert g.units[0].disorganised() is True
     activate(g, 0)
     assert kinds(g.decision().options) == {"end", "move"}
@@ -245,7 +245,7 @@ def test_disorganised_unit_may_only_move_and_reforms_when_it_moves():
 
 def test_disorganised_and_suppressed_unit_may_only_recover():
     g = begin(scenario([unit("M", (24, 10))], [unit("E", (5, 45), figures=ONE)]))
-    g.units[0].figures[4].dx += 8.0
+    g.units[0].set_figure(4, dx=g.units[0].figures[4].dx + 8.0)
     g.units[0].suppression = 1
     activate(g, 0)
     assert g.decision().options == (("end",), ("recover",))

@@ -42,8 +42,8 @@ def formations(opts):
 def spread_west(g):
     """Four figures bunched 5.5-5.9" west of the leader (still within cohesion)."""
     u = g.units[0]
-    for f, (dx, dy) in zip(u.figures[1:], [(-5.9, 0.0), (-5.9, 0.5), (-5.9, -0.5), (-5.5, 0.0)]):
-        f.dx, f.dy = u.figures[0].dx + dx, u.figures[0].dy + dy
+    for i, (dx, dy) in enumerate([(-5.9, 0.0), (-5.9, 0.5), (-5.9, -0.5), (-5.5, 0.0)], start=1):
+        u.set_figure(i, dx=u.figures[0].dx + dx, dy=u.figures[0].dy + dy)
 
 
 def test_place_is_one_reorganise_action_with_a_leader_step_and_a_formation_step():
@@ -168,8 +168,8 @@ def test_complete_concealment_is_kept_unless_the_leader_leaves_concealing_terrai
 
 def test_wounded_figures_stay_where_they_lie():
     def setup(g):
-        g.units[0].figures[3].status = WOUNDED
-        g.units[0].figures[4].status = KILLED
+        g.units[0].set_figure(3, status=WOUNDED)
+        g.units[0].set_figure(4, status=KILLED)
     g = placing(squad(), setup=setup)
     before = world(g.units[0])
     g.apply(("reorganise", "place"))
@@ -197,7 +197,7 @@ def test_place_follows_the_reorganise_limits():
     g = placing(squad())
     g.apply(("reorganise", "column"))
     assert ("reorganise", "place") not in g.decision().options  # travel mode: the column is its own formation
-    dis = placing(squad(), setup=lambda g: setattr(g.units[0].figures[1], "dx", 9.0))
+    dis = placing(squad(), setup=lambda g: g.units[0].set_figure(1, dx=9.0))
     assert ("reorganise", "place") not in dis.decision().options  # disorganised: only move or recover
 
 

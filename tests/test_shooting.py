@@ -553,7 +553,7 @@ def test_wounded_figure_wounded_again_in_a_later_attack_is_killed():
     scn = _duel(commitment=HIGH)
     dice = [("d8", 1), ("d8", 4), ("d6", 4), ("d6", 2), ("d8", 3), ("d4", 2)]
     g = begin(scn, dice)
-    g.units[1].figures[1].status, g.units[1].figures[1].wounds = WOUNDED, 1
+    g.units[1].set_figure(1, status=WOUNDED, wounds=1)
     g.units[1].under_fire_before = g.units[1].suppressed_before = True
     activate(g, 0)
     g.apply(("shoot", 1, "all"))

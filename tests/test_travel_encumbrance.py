@@ -88,7 +88,7 @@ def test_moving_unit_stops_two_inches_from_a_friend_in_travel_mode():
 # --- Encumbrance and Moving Casualties -------------------------------------------------------------------
 def test_carrying_wounded_moves_one_die_type_lower():
     g = travel_game(dice=[("d4", 4)])
-    g.units[0].figures[3].status = TREATED
+    g.units[0].set_figure(3, status=TREATED)
     activate(g, 0)
     g.apply(("move", 0, 2))
     m = last_event(g, "Moved")
@@ -100,7 +100,7 @@ def test_carrying_wounded_moves_one_die_type_lower():
 def test_encumbrance_is_closed_at_d4():
     g = begin(scenario([unit("A", (10, 5), figures=(("rifle", 4),), movement="encumbered")],
                        [unit("R", (40, 45))]), [("d4", 3)])
-    g.units[0].figures[1].status = WOUNDED
+    g.units[0].set_figure(1, status=WOUNDED)
     activate(g, 0)
     g.apply(("move", 0, 2))
     assert last_event(g, "Moved")["roll"] == 3
@@ -114,7 +114,7 @@ def test_heavy_equipment_moves_one_die_type_lower(movement, wounded, die):
     g = begin(scenario([unit("A", (10, 5), figures=(("rifle", 4),), movement=movement, heavy_equipment=True)],
                        [unit("R", (40, 45))]), [(die, 2)])
     if wounded:
-        g.units[0].figures[1].status = WOUNDED
+        g.units[0].set_figure(1, status=WOUNDED)
     activate(g, 0)
     g.apply(("move", 0, 2))
     assert last_event(g, "Moved")["roll"] == 2 and g.dice.remaining == 0
@@ -125,8 +125,8 @@ def test_wounded_beyond_the_carriers_are_left_behind_and_abandoning_tests_confid
     g = begin(scenario([unit("A", (10, 20), figures=(("rifle", 5),))], [unit("R", (10, 45))]),
               [("d4", 4), ("d8", 3)])  # D6 -> D4 (encumbered); abandon (medium 2) + LV 2 + untreated 2 = 6
     a = g.units[0]
-    for f in a.figures[2:]:
-        f.status = WOUNDED
+    for i in range(2, len(a.figures)):
+        a.set_figure(i, status=WOUNDED)
     activate(g, 0)
     g.apply(("move", 8, 2))
     assert len(a.figures) == 4 and len(a.left_behind) == 1
@@ -140,8 +140,8 @@ def test_wounded_beyond_the_carriers_are_left_behind_and_abandoning_tests_confid
 def test_leaving_wounded_toward_the_enemy_is_not_abandoning():
     g = begin(scenario([unit("A", (10, 5), figures=(("rifle", 3),))], [unit("R", (10, 45))]), [("d4", 2)])
     a = g.units[0]
-    a.figures[1].status = WOUNDED
-    a.figures[2].status = WOUNDED
+    a.set_figure(1, status=WOUNDED)
+    a.set_figure(2, status=WOUNDED)
     activate(g, 0)
     g.apply(("move", 0, 2))  # north, toward the enemy
     assert len(a.left_behind) == 1
@@ -154,8 +154,8 @@ def wounded_squad(dice=(), blue_extra=(), wounded=(3, 4), red_pos=(10, 45)):
     g = begin(scenario([unit("A", (10, 20), figures=(("rifle", 5),)), *blue_extra], [unit("R", red_pos)]),
               list(dice))
     for i in wounded:
-        g.units[0].figures[i].status = WOUNDED
-        g.units[0].figures[i].wounds = 1
+        g.units[0].set_figure(i, status=WOUNDED)
+        g.units[0].set_figure(i, wounds=1)
     return g
 
 
@@ -210,7 +210,7 @@ def left_then_friend(b_pos=(14, 20), b_wounded=(3,), dice=()):
     activates."""
     g = wounded_squad(list(dice), blue_extra=[unit("B", b_pos, figures=(("rifle", 4),))])
     for i in b_wounded:
-        g.units[1].figures[i].status = WOUNDED
+        g.units[1].set_figure(i, status=WOUNDED)
     activate(g, 0)
     g.apply(("abandon",))
     g.apply(("end",))
@@ -240,7 +240,7 @@ def test_recovering_takes_only_as_many_wounded_as_can_be_carried_nearest_first()
     assert ("reorganise", "recover_wounded") not in g.decision().options
     g = left_then_friend()
     b, a = g.units[1], g.units[0]
-    b.figures[2].status = KILLED  # 2 able, 1 wounded: room for one more
+    b.set_figure(2, status=KILLED)  # 2 able, 1 wounded: room for one more
     g.invalidate()
     near = min(a.left_behind, key=lambda e: (e[0] - b.x) ** 2 + (e[1] - b.y) ** 2)
     far = [e for e in a.left_behind if e is not near]
@@ -266,7 +266,7 @@ def test_wounded_out_of_reach_or_under_fire_in_the_open_are_not_recovered():
 def test_care_detachment_lets_the_parent_move_unencumbered():
     g = travel_game(dice=[("d6", 5)])
     a = g.units[0]
-    a.figures[5].status = TREATED
+    a.set_figure(5, status=TREATED)
     activate(g, 0)
     g.apply(("detach", "half"))
     assert all(f.status == OK for f in a.figures)

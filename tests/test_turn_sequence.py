@@ -208,7 +208,7 @@ def test_a_side_whose_only_unit_is_wounded_is_out_of_the_fight():
                    [unit("R", (24, 30), figures=ONE, armour="none"), unit("S", (40, 40), figures=ONE)])
     g = begin(scn, [("d10", 1), ("d8", 8), ("d4", 2),  # 10 / 10: 1 hit on the single figure
                     ("d8", 2), ("d4", 1)])  # no armour: wounded (not killed)
-    g.units[2].figures[0].status = KILLED  # the other unit is already wiped out
+    g.units[2].set_figure(0, status=KILLED)  # the other unit is already wiped out
     activate(g, 0)
     g.apply(("shoot", 1, "all"))
     assert g.over is True and g.winner == 0

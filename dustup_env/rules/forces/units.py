@@ -72,19 +72,14 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
         confidence = CONFIDENCE_NAMES.index(conf)
     else:
         confidence = FATIGUE_CONFIDENCE[spec.get("fatigue", "fresh")]
-    figures: list[Figure] = []
-    for f in spec["figures"]:
-        for _ in range(f.get("count", 1)):
-            figures.append(Figure(f.get("weapon", DEFAULT_WEAPON)))
-    for fig, (dx, dy) in zip(figures, compact_offsets(len(figures))):
-        fig.dx, fig.dy = dx, dy
+    fspecs = [f for f in spec["figures"] for _ in range(f.get("count", 1))]
+    figures = [Figure(f.get("weapon", DEFAULT_WEAPON), dx=dx, dy=dy, medic=bool(f.get("medic", False)))
+               for f, (dx, dy) in zip(fspecs, compact_offsets(len(fspecs)))]
     kind = spec.get("kind", "single" if len(figures) == 1 else "squad")
     x, y = spec["position"]
     armour = spec.get("armour", "basic_battledress")
     movement_class = spec.get("movement", "infantry")
     movement = MOVEMENT_DIE[movement_class]
-    for fig, fspec in zip(figures, [f for f in spec["figures"] for _ in range(f.get("count", 1))]):
-        fig.medic = bool(fspec.get("medic", False))
     cavalry = movement_class == "cavalry"
     amphibious = bool(spec.get("amphibious", False))
     wading = bool(spec.get("wading", False))

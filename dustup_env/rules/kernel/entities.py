@@ -8,6 +8,7 @@ in :mod:`dustup_env.rules.forces.units`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .dice import D4, D6
 
@@ -20,8 +21,9 @@ DISABLED = 4  # power armour suit wrecked: the trooper is unhurt but cannot act 
 COHESION = 6.0  # inches from the leader
 
 
-@dataclass(slots=True)
-class Figure:
+class Figure(NamedTuple):
+    """One soldier (immutable: a change is a new Figure, ``Unit.set_figure``; copies of a game share figures)."""
+
     weapon: str
     status: int = OK
     wounds: int = 0
@@ -109,6 +111,10 @@ class Unit:
     heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
     evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
+
+    def set_figure(self, i: int, **changes) -> None:
+        """Change figure ``i`` (figures are immutable: it is replaced)."""
+        self.figures[i] = self.figures[i]._replace(**changes)
 
     # --- derived -----------------------------------------------------------------------
     @property

@@ -30,8 +30,6 @@ point                  called as                                               r
 ``movement_roll``      ``f(game, unit, die)``: a fixed roll instead             a roll or None
 ``move_blockers``      ``f(game, unit)``: more figures a move stops 2" from     a list of (x, y)
 ``after_move``         ``f(game, unit, start, withdraw)``: after a move          -
-``hit_effects``        ``f(game, target, figure, effect)``: replace a hit's     the effect applied or None
-                       effect on a figure
 ``victory_points``     ``f(game, vp)``: add victory points (vp: a 2-list)       -
 ``turn_start``         ``f(game)``: a turn begins (after the turn counter)      -
 ``turn_end``           ``f(game)``: a turn ends (before the next begins)        -
@@ -46,7 +44,9 @@ Mappings (one owner per key; two rules claiming a key is an error): ``actions`` 
 ``decision(game, frame)`` and ``apply(game, frame, option)``), ``activation_sequences`` (value of the
 ``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``), ``activate_instead``
 (an activate option other than ``("activate", uid)`` -> ``handler(game, unit)``: a counter moved instead
-of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``legality``
+of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``damage`` (the
+kind of a target hit -> ``f(game, unit, figure, effect)`` returning the effect applied, see :mod:`.attack`),
+``legality``
 (action option name -> ``f(game, unit, status, option)``: whether the option is among the ones the rule
 offers, without building them all) and ``services`` (named functions that the game's public API and other
 rules call through the rule set instead of importing the rule: ``view``, ``event_log``, ``fire_plan``,
@@ -63,11 +63,11 @@ from .errors import ScenarioError
 SEQUENCE_POINTS = (
     "init", "before_apply", "after_apply", "option_overrides", "action_options", "action_filters",
     "activation_window", "between_activations", "on_activation", "on_leader_lost", "on_shot", "after_shot",
-    "movement_die", "movement_roll", "move_blockers", "after_move", "hit_effects", "victory_points",
+    "movement_die", "movement_roll", "move_blockers", "after_move", "victory_points",
     "turn_start", "turn_end", "move_step", "activation_end",
 )
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
-                  "services", "legality")
+                  "damage", "services", "legality")
 
 _BOOL = "true or false"
 
@@ -132,7 +132,6 @@ class Rule:
     movement_roll: tuple = ()
     move_blockers: tuple = ()
     after_move: tuple = ()
-    hit_effects: tuple = ()
     victory_points: tuple = ()
     turn_start: tuple = ()
     turn_end: tuple = ()
@@ -144,6 +143,7 @@ class Rule:
     procedures: dict = field(default_factory=dict)
     activation_sequences: dict = field(default_factory=dict)
     terrain: dict = field(default_factory=dict)
+    damage: dict = field(default_factory=dict)
     activate_instead: dict = field(default_factory=dict)
     services: dict = field(default_factory=dict)
     legality: dict = field(default_factory=dict)

@@ -42,6 +42,8 @@ def plain_data(obj):
     """Plain-data view of a dataclass instance (every field, recursively; sets sorted)."""
     if hasattr(obj, "__dataclass_fields__"):
         return {k: plain_data(getattr(obj, k)) for k in obj.__dataclass_fields__}
+    if hasattr(obj, "_asdict"):  # a named tuple (Figure)
+        return {k: plain_data(v) for k, v in obj._asdict().items()}
     if isinstance(obj, (list, tuple)):
         return [plain_data(v) for v in obj]
     if isinstance(obj, (set, frozenset)):

@@ -13,7 +13,7 @@ from dataclasses import MISSING, fields
 
 from .decisions import Frame
 from .dice import ScriptedDice, SeededDice
-from .entities import Figure, Unit
+from .entities import Unit
 
 STATE = (
     "units",  # list[Unit]: every unit, indexed by uid (detachments are appended)
@@ -65,9 +65,7 @@ def _copier(cls, special: dict):
     return ns[f"copy_{cls.__name__.lower()}"]
 
 
-copy_figure = _copier(Figure, {})
-copy_unit = _copier(Unit, {"figures": "[copy_figure(f) for f in {}]"})
-copy_unit.__globals__["copy_figure"] = copy_figure
+copy_unit = _copier(Unit, {"figures": "list({})"})  # figures are immutable: the copy shares them
 
 
 def copy_frame(f: Frame) -> Frame:

@@ -36,6 +36,7 @@ import json
 import math
 from pathlib import Path
 
+from ..kernel.attack import resolve_hits
 from ..kernel.data import DATA, armoury, validate
 from ..kernel.dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
 from ..kernel.errors import ScenarioError
@@ -44,7 +45,7 @@ from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KI
     TREATED, WOUNDED, Unit)
 from ..morale.morale import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform
-from .shoot_action import FIRE_MODES, allocation_roll, resolve_impact
+from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Option, Rule
 from ..kernel.decisions import Decision, Frame
 from .shoot_action import shoot, shot_plan
@@ -407,7 +408,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     if wounded and any(game.bf.has_los(u.x, u.y, e.x, e.y) or game.bf.has_los(start[0], start[1], e.x, e.y)
                        for e in away):
         for i in wounded:
-            u.figures[i].status = KILLED
+            u.set_figure(i, status=KILLED)
         u.abandoned += len(wounded)
         game.emit(WoundedAbandoned(u.uid, len(wounded)))
         if u.in_play:
@@ -508,33 +509,11 @@ def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, ca
                impact: int | None = None) -> None:
     """Allocate hits at random among the target detachment's figures (not killed), then roll the
     striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
-    against the target's armour (no cover or prop shifts)."""
-    arm = armoury()[1][target.armour]
-    imp = striker.cc_impact if impact is None else impact
-    alive = [i for i in figs if target.figures[i].status != KILLED]
-    if not alive or not hits:
-        return
-    allocated = [alive[allocation_roll(game.dice, len(alive))] for _ in range(hits)]
-    for fi in allocated:
-        f = target.figures[fi]
-        effect, ir, ar = resolve_impact(game.dice, impact=imp, armour=arm.die, no_armour=arm.no_armour)
-        applied = "none"
-        if f.status == KILLED:
-            applied = "none"
-        elif effect == "kill":
-            f.status = KILLED
-            applied = "kill"
-        elif effect == "wound":
-            f.wounds += 1
-            if f.wounds >= 2:
-                f.status = KILLED
-                applied = "kill"
-            else:
-                f.status = WOUNDED
-                applied = "wound"
-        if applied != "none" and fi == target.leader:
-            cas["leader"] = True
-        game.emit(HitResolved(target.uid, fi, die_name(imp), ir, die_name(arm.die), ar, applied))
+    against each figure's armour, no cover or prop shifts (the attack pipeline: a power-armoured figure takes
+    the Power Armour Troops as Casualties table, an extracted occupant its own armour, RN-500)."""
+    res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, 0, figs)
+    if res.leader_hit:
+        cas["leader"] = True
 
 
 def casualty_counts(u: Unit, figs, before: dict) -> dict:
@@ -546,7 +525,7 @@ def casualty_counts(u: Unit, figs, before: dict) -> dict:
             continue
         if s1 == KILLED:
             k += 1
-        elif s1 == WOUNDED:
+        elif s1 in (WOUNDED, TREATED):  # a power-armoured trooper stabilised by the casualty table: wounded
             w += 1
     return {"wounded": w, "killed": k}
 

@@ -90,8 +90,7 @@ def add_figures(u: Unit, src: Unit) -> None:
     sl = src.figures[src.leader]
     sbx, sby = src.x - sl.dx, src.y - sl.dy
     for f in src.figures:
-        f.dx, f.dy = sbx + f.dx - bx, sby + f.dy - by
-        u.figures.append(f)
+        u.figures.append(f._replace(dx=sbx + f.dx - bx, dy=sby + f.dy - by))
     src.figures = []
     src.fired = set()
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import math
 
-from ..kernel.data import armoury
+from ..kernel.attack import infantry_damage
+
 from ..kernel.dice import D6, D8, D10, die_name
 from ..kernel.events import Event, event
 from ..kernel.entities import DISABLED, KILLED, OK, TREATED, WOUNDED, Unit
@@ -106,20 +107,19 @@ def treat(game, healer: Unit, t: Unit) -> None:
     die = treatment_die(healer, healer is t)
     rolls = []
     killed = stabilised = returned = 0
-    for f in t.figures:
+    for i, f in enumerate(t.figures):
         if f.status != WOUNDED:
             continue
         r = game.dice.roll(die)
         rolls.append(r)
         if r <= 2:
-            f.status = KILLED
+            t.set_figure(i, status=KILLED)
             killed += 1
         elif r <= 5:
-            f.status = TREATED
+            t.set_figure(i, status=TREATED)
             stabilised += 1
         else:
-            f.status = OK
-            f.wounds = 0
+            t.set_figure(i, status=OK, wounds=0)
             returned += 1
     if t.leader_lost and t.figures[t.leader].status == OK:
         t.leader_lost = False  # the leader is patched up and resumes command
@@ -130,24 +130,21 @@ def _do_treat(game, u: Unit, opt) -> None:
     treat(game, u, game.units[opt[1]])
 
 
-def power_armour_hit(game, t: Unit, fi: int, effect: str):
-    """HIT_HOOKS entry: the power-armour casualty table replaces a wound result."""
+def power_armour_damage(game, t: Unit, fi: int, effect: str) -> str:
+    """The damage of a hit on a power-armoured figure: the casualty table replaces a wound result (a kill still
+    kills; a wound on a trooper already wounded kills as for anyone)."""
     f = t.figures[fi]
     if effect != "wound" or f.status not in (OK, DISABLED):
-        return None
-    _, armours = armoury()
-    if not armours[f.armour or t.armour].power_armour:
-        return None
+        return infantry_damage(game, t, fi, effect)
     r = game.dice.roll(D6)
     if r == 1:
-        f.status = KILLED
+        t.set_figure(fi, status=KILLED)
         result = "killed"
     elif r <= 4:
-        f.status = TREATED
-        f.wounds = 1
+        t.set_figure(fi, status=TREATED, wounds=1)
         result = "stabilised"
     elif r == 5:
-        f.status = DISABLED
+        t.set_figure(fi, status=DISABLED)
         result = "disabled"
     else:
         result = "unhurt"
@@ -158,9 +155,7 @@ def power_armour_hit(game, t: Unit, fi: int, effect: str):
 def _extract(game, u: Unit) -> None:
     for i, f in enumerate(u.figures):
         if f.status == DISABLED:
-            f.status = OK
-            f.armour = "none"
-            f.wounds = 0
+            u.set_figure(i, status=OK, armour="none", wounds=0)
             game.emit(OccupantExtracted(u.uid, i))
             return
 
@@ -168,5 +163,5 @@ def _extract(game, u: Unit) -> None:
 RULE = Rule("Medical Treatment Action", 'seed 000 "Medical Treatment Action", "Power Armour Troops as Casualties"',
             options=(Option("power_armour_extraction", False, "optional: extract the occupant of a wrecked power "
                             "armour suit (reorganise 'extract')"),),
-            actions={"treat": _do_treat}, action_options=(_options,), hit_effects=(power_armour_hit,),
+            actions={"treat": _do_treat}, action_options=(_options,), damage={"power_armour": power_armour_damage},
             reorganise={"extract": _extract})

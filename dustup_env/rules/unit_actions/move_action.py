@@ -124,7 +124,7 @@ def reform(unit: Unit) -> None:
     offs = compact_offsets(len(alive), alive.index(unit.leader) if unit.leader in alive else 0)
     lf = unit.figures[unit.leader]
     for i, (ox, oy) in zip(alive, offs):
-        unit.figures[i].dx, unit.figures[i].dy = lf.dx + ox, lf.dy + oy
+        unit.set_figure(i, dx=lf.dx + ox, dy=lf.dy + oy)
 
 
 # ---------------------------------------------------------------------------------------------- the action

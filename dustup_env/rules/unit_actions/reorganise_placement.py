@@ -268,8 +268,8 @@ class PlaceProcedure:
             pos[i] = p
         start = (u.x, u.y)
         u.x, u.y = lx, ly
-        for i, f in enumerate(u.figures):  # offsets from the leader (the leader's own offset becomes 0)
-            f.dx, f.dy = pos[i][0] - lx, pos[i][1] - ly
+        for i in range(len(u.figures)):  # offsets from the leader (the leader's own offset becomes 0)
+            u.set_figure(i, dx=pos[i][0] - lx, dy=pos[i][1] - ly)
         if opt[1] != "keep":
             u.loose = False
         shifted = start != (lx, ly)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..kernel.attack import allocation_roll, resolve_hits, resolve_impact  # noqa: F401 (the odds use them)
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
 from ..kernel.entities import BROKEN, KILLED, OK, TREATED, WOUNDED, Unit
@@ -109,39 +110,9 @@ def resolve_fire(dice: DiceSource, *, quality: int, firepower: list[int], target
     return FireResult(t, tuple(rolls), successes, "major", hits)
 
 
-def resolve_impact(dice: DiceSource, *, impact: int, armour: int, no_armour: bool = False) -> tuple[str, int, int]:
-    """Impact die vs armour die: <= no effect, > wound, > double kill.  Returns (effect, i, a).
-
-    With no armour a D4 is rolled only to see whether the hit kills; any other result wounds.
-    """
-    i = dice.roll(impact)
-    a = dice.roll(armour)
-    if i > 2 * a:
-        return "kill", i, a
-    if i > a or no_armour:
-        return "wound", i, a
-    return "none", i, a
-
-
 def armour_die(base: int, *, propped: bool, cover: int) -> int:
     """Armour die with the prop (+1) and cover (+1 soft / +2 hard) closed shifts."""
     return shift_closed(base, (1 if propped else 0) + cover)
-
-
-def allocation_roll(dice: DiceSource, n: int) -> int:
-    """Random hit allocation among ``n`` figures: roll the smallest die >= n, re-rolling higher results.
-
-    Returns a 0-based index.
-    """
-    if n <= 1:
-        return 0
-    for step, sides in enumerate((4, 6, 8, 10, 12)):
-        if sides >= n:
-            while True:
-                r = dice.roll(step)
-                if r <= n:
-                    return r - 1
-    return dice.roll_n(n) - 1
 
 
 # ---------------------------------------------------------------------------------------------- the action
@@ -430,7 +401,6 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
     assault reaction): suppression results are ignored and no confidence test follows."""
     plan = shot_plan(game, u, t, mode)
     dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
-    armours = armoury()[1]
     fp, impact = firepower(u, sa, sup, throwers, thrown, own)
     for i in sa + sup + throwers:
         u.fired.add(i)
@@ -451,48 +421,8 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
         if t.suppression < 3:
             t.suppression += 1
         game.emit(Suppressed(t.uid, t.suppression))
-    casualties = 0
-    leader_hit = False
-    if res.hits:
-        alive = [i for i, f in enumerate(t.figures) if f.status != KILLED]
-        targets = [alive[allocation_roll(game.dice, len(alive))] for _ in range(res.hits)]
-        for fi in targets:
-            f = t.figures[fi]
-            arm = armours[f.armour or t.armour]
-            adie = armour_die(arm.die, propped=t.propped, cover=cover)
-            effect, ir, ar = resolve_impact(game.dice, impact=impact, armour=adie, no_armour=arm.no_armour)
-            before = f.status
-            hooked = None
-            if f.status != KILLED:
-                for hook in game.rules.hit_effects:
-                    hooked = hook(game, t, fi, effect)
-                    if hooked is not None:
-                        break
-            if hooked is not None:
-                effect_applied = hooked
-                casualties += before == OK and f.status in (WOUNDED, TREATED, KILLED)
-            elif f.status == KILLED:
-                effect_applied = "none"  # already killed by an earlier hit of this attack
-            elif effect == "kill":
-                before = f.status
-                f.status = KILLED
-                effect_applied = "kill"
-                casualties += before == OK
-            elif effect == "wound":
-                f.wounds += 1
-                before = f.status
-                if f.wounds >= 2:
-                    f.status = KILLED
-                    effect_applied = "kill"
-                else:
-                    f.status = WOUNDED
-                    effect_applied = "wound"
-                casualties += before == OK
-            else:
-                effect_applied = "none"
-            if fi == t.leader and before != f.status and f.status != OK:
-                leader_hit = True
-            game.emit(HitResolved(t.uid, fi, die_name(impact), ir, die_name(adie), ar, effect_applied))
+    hit = resolve_hits(game, t, res.hits, impact, (1 if t.propped else 0) + cover)
+    casualties, leader_hit = hit.casualties, hit.leader_hit
     if casualties:
         reasons.append("casualties")
     for hook in game.rules.after_shot:

@@ -1,0 +1,603 @@
+"""Human-readable text for options and events: a short label for every option of every decision kind
+and a one-line narration of every event type, in the rulebook's words.
+
+Everything here works from a :class:`Knowledge`: what one side may know (:meth:`Knowledge.of_side`,
+built only from ``game.view(side)`` and the scenario's static data) or everything (:meth:`Knowledge.
+spectator`, for replays and tournaments).  Events are the plain dicts of ``game.event_log(side)`` (or
+``game.event_log()`` for a spectator): narrating a side's filtered log with that side's knowledge never
+names a unit it cannot know, and labels of its options only name what its options refer to.
+
+    from dustup_env.narrate import Knowledge, option_label, narrate
+    know = Knowledge.of_side(game, side)
+    d = game.decision()
+    labels = [option_label(o, d.kind, know, unit=d.unit) for o in d.options]
+    lines = [narrate(e, know) for e in game.event_log(side)]
+
+Options or events this module does not know (a rules module added later) still get a plain label made
+from their name and arguments (:func:`generic_label`), never an error.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+# 16-point compass, index 0 = north (+y), clockwise (rules.move_action.DIRECTIONS / DIR_VECTORS)
+COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
+MOVE_DISTANCES = (3.0, 6.0, 12.0, 24.0)  # rules.move_action.DISTANCES (checked by the tests)
+CONFIDENCE = ("confident", "steady", "shaken", "broken", "routed")
+
+FIRE_MODES = {
+    "all": "all weapons", "suppressive": "suppressive fire", "small_arms": "small arms only",
+    "support": "support weapons only", "half": "half the unit", "grenades": "hand grenades",
+}
+THROWS = {"one": "one grenadier, the rest fire", "alone": "one grenade alone", "specialist": "a specialist grenade"}
+REORGANISE = {
+    "conceal": "take complete concealment", "reveal": "give up complete concealment",
+    "rearrange": "rearrange the figures", "leader": "appoint a new leader", "column": "form column (travel mode)",
+    "tactical": "leave travel mode", "mount": "mount", "dismount": "dismount",
+    "extract": "extract an occupant from a wrecked suit", "assume_command": "assume command",
+    "task": "carry out the scenario task", "recover_wounded": "pick up wounded left on the table",
+    "hide": "become hidden", "place": "place the figures",
+}
+DETACH = {"half": "half the unit", "support": "the support weapons", "scout": "two scouts"}
+FORMATIONS = {"keep": "figures stay where they stand", "compact": "compact formation", "line": "line abreast",
+              "open": "open order", "file": "single file"}
+
+
+def compass(direction: int) -> str:
+    return COMPASS[int(direction) % 16]
+
+
+def bearing(dx: float, dy: float) -> str:
+    """The nearest of the 16 compass points of the vector (dx, dy) (north = +y)."""
+    ang = math.degrees(math.atan2(dx, dy)) % 360.0
+    return COMPASS[int((ang + 11.25) // 22.5) % 16]
+
+
+def die(name) -> str:
+    """``"d8"`` -> ``"D8"``."""
+    return str(name).upper() if name else "?"
+
+
+def _words(s) -> str:
+    return str(s).replace("_", " ")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+@dataclass
+class Knowledge:
+    """Names and positions a narration may use.
+
+    ``names`` maps unit ids to names (units the reader knows exist: its own, the enemy's as listed by
+    its view); ``positions`` holds the leader positions the reader knows (own units and enemy units
+    not hidden); ``markers`` the hidden-unit markers it sees (index -> (x, y)).  ``side`` is the reader
+    (``None``: a spectator who sees everything)."""
+
+    names: dict = field(default_factory=dict)
+    unit_sides: dict = field(default_factory=dict)
+    positions: dict = field(default_factory=dict)
+    markers: dict = field(default_factory=dict)
+    side_names: tuple = ("side 0", "side 1")
+    objectives: tuple = ()
+    tasks: tuple = ()
+    length: str = '"'  # the unit of length in text: '"' (inches) or " cm"
+    side: int | None = None
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def of_side(cls, game, side: int, view: dict | None = None) -> "Knowledge":
+        """What ``side`` may know: read only from ``game.view(side)`` (or the ``view`` given) and the
+        scenario's static data (names, objectives, tasks, the unit of length)."""
+        if view is None:
+            view = game.view(side)
+        k = cls._static(game)
+        k.side = side
+        for u in view["units"]:
+            k.names[u["uid"]] = u["name"]
+            k.unit_sides[u["uid"]] = u["side"]
+            if not u.get("hidden") or u["side"] == side:
+                if "x" in u:
+                    k.positions[u["uid"]] = (u["x"], u["y"])
+        for m in view.get("markers", []):
+            if not m.get("removed"):
+                k.markers[m["index"]] = (m["x"], m["y"])
+        return k
+
+    @classmethod
+    def spectator(cls, game) -> "Knowledge":
+        """Everything (replays, tournaments, a referee's log)."""
+        k = cls._static(game)
+        for u in game.units:
+            k.names[u.uid] = u.name
+            k.unit_sides[u.uid] = u.side
+            k.positions[u.uid] = (u.x, u.y)
+        for i, m in enumerate(game.markers):
+            if not m["removed"]:
+                k.markers[i] = (m["x"], m["y"])
+        return k
+
+    @classmethod
+    def _static(cls, game) -> "Knowledge":
+        scn = game.scenario
+        return cls(side_names=tuple(s["name"] for s in scn["sides"]),
+                   objectives=tuple(o["name"] for o in scn.get("objectives", [])),
+                   tasks=tuple(t.get("name", f"task {i}") for i, t in enumerate(scn.get("tasks", []))),
+                   length=" cm" if game.options.get("measure") == "centimetres" else '"')
+
+    # ------------------------------------------------------------------ helpers
+    def unit(self, uid) -> str:
+        if isinstance(uid, int) and uid in self.names:
+            return self.names[uid]
+        return f"unit {uid}"
+
+    def units(self, uids) -> str:
+        names = [self.unit(u) for u in uids]
+        if not names:
+            return "nobody"
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def side_name(self, s) -> str:
+        if isinstance(s, int) and 0 <= s < len(self.side_names):
+            return self.side_names[s]
+        return f"side {s}"
+
+    def dist(self, x: float) -> str:
+        return f"{x:g}{self.length}"
+
+    def marker(self, i) -> str:
+        p = self.markers.get(i)
+        return f"marker {i} at ({p[0]:g}, {p[1]:g})" if p else f"marker {i}"
+
+
+# ---------------------------------------------------------------------------------------------- options
+def generic_label(option) -> str:
+    """A plain label from an option's name and arguments (for options this module does not know)."""
+    opt = tuple(option)
+    return " ".join(_words(a) for a in opt) if opt else "(empty option)"
+
+
+def option_label(option, kind: str = "action", know: Knowledge | None = None, unit: int = -1) -> str:
+    """A short human-readable label of ``option`` of a decision of kind ``kind`` (the acting unit's id
+    ``unit`` when the decision has one)."""
+    k = know or Knowledge()
+    opt = tuple(option)
+    if not opt:
+        return generic_label(opt)
+    name, args = opt[0], opt[1:]
+    try:
+        f = _OPTION.get(name)
+        text = f(k, kind, unit, *args) if f else None
+    except (TypeError, IndexError, KeyError, ValueError):
+        text = None
+    return text or generic_label(opt)
+
+
+def _move(k, kind, unit, d, dist):
+    return f"move {compass(d)} {k.dist(MOVE_DISTANCES[dist])}"
+
+
+def _shoot(k, kind, unit, target, mode):
+    return f"shoot at {k.unit(target)} ({FIRE_MODES.get(mode, _words(mode))})"
+
+
+def _withdraw(k, kind, unit):
+    return "withdraw from the assault" if kind == "assault_response" else "withdraw (move away from the enemy)"
+
+
+def _choose(k, kind, unit, uid):
+    if kind == "promote":
+        return f"promote {k.unit(uid)}"
+    if kind == "choose":
+        return f"choose {k.unit(uid)} for the combined assault"
+    return f"choose {k.unit(uid)}"
+
+
+def _occupy(k, kind, unit):
+    return "occupy the enemy's position" if kind != "house_occupy" else "occupy the position"
+
+
+def _halt(k, kind, unit):
+    if kind == "second_move":
+        return "halt (no second move to contact)"
+    if kind == "house_pursuit":
+        return "halt (do not pursue)"
+    return "halt"
+
+
+def _follow(k, kind, unit, target):
+    if kind == "house_pursuit":
+        return f"pursue {k.unit(target)}"
+    return f"follow {k.unit(target)} (continue the assault)"
+
+
+def _decline(k, kind, unit):
+    if kind == "seize":
+        return "decline (do not seize the initiative)"
+    if kind == "promote":
+        return "decline (promote no one)"
+    return "decline"
+
+
+_OPTION = {
+    "first": lambda k, kind, unit: "activate first",
+    "second": lambda k, kind, unit: "activate second",
+    "activate": lambda k, kind, unit, uid: f"activate {k.unit(uid)}",
+    "inbound": lambda k, kind, unit, uid: f"move {k.unit(uid)}'s inbound counter one box",
+    "pass": lambda k, kind, unit: "pass",
+    "end": lambda k, kind, unit: "end the activation",
+    "move": _move,
+    "withdraw": _withdraw,
+    "prop": lambda k, kind, unit: "prop (go to ground)",
+    "unprop": lambda k, kind, unit: "unprop (get up)",
+    "shoot": _shoot,
+    "shoot_weapon": lambda k, kind, unit, target, w: f"shoot at {k.unit(target)} with support weapon {int(w) + 1} alone",
+    "throw": lambda k, kind, unit, target, what: f"throw at {k.unit(target)} ({THROWS.get(what, _words(what))})",
+    "recover": lambda k, kind, unit: "recover from suppression",
+    "reorganise": lambda k, kind, unit, what: f"reorganise: {REORGANISE.get(what, _words(what))}",
+    "assault": lambda k, kind, unit, target: f"assault {k.unit(target)}",
+    "order": lambda k, kind, unit, uid: f"order {k.unit(uid)}",
+    "rally": lambda k, kind, unit, uid: f"rally {k.unit(uid)}",
+    "combined_assault": lambda k, kind, unit, target: f"order a combined assault on {k.unit(target)}",
+    "choose": _choose,
+    "detach": lambda k, kind, unit, what: f"detach {DETACH.get(what, _words(what))}",
+    "activate_detachment": lambda k, kind, unit, uid: f"activate detachment {k.unit(uid)}",
+    "regroup": lambda k, kind, unit, uid: f"regroup with {k.unit(uid)}",
+    "treat": lambda k, kind, unit, uid: f"treat the wounded of {k.unit(uid)}",
+    "detect": lambda k, kind, unit, i: f"detect {k.marker(i)}",
+    "panic_test": lambda k, kind, unit: "take the panic test",
+    "seize": lambda k, kind, unit, uid: f"seize the initiative with {k.unit(uid)}",
+    "decline": _decline,
+    "stand": lambda k, kind, unit: "stand (take the courage test)",
+    "occupy": _occupy,
+    "contact": lambda k, kind, unit: "move to contact",
+    "halt": _halt,
+    "fire": lambda k, kind, unit, mode: f"final defensive fire ({FIRE_MODES.get(mode, _words(mode))})",
+    "hold_fire": lambda k, kind, unit: "hold fire",
+    "resolve": lambda k, kind, unit, target: f"resolve the combat with {k.unit(target)} next",
+    "add_defender": lambda k, kind, unit, target: f"add {k.unit(target)} to the assault",
+    "defenders_chosen": lambda k, kind, unit: ("no more defenders: go" if kind == "assault_targets"
+                                                else "no more: go"),
+    "follow": _follow,
+    "split_special": lambda k, kind, unit: "special close-combat weapons fight on their own",
+    "no_split": lambda k, kind, unit: "special close-combat weapons stay with the unit",
+    "abandon": lambda k, kind, unit: "abandon the wounded where they lie",
+    "stay": lambda k, kind, unit: "the leader stays where it is",
+    "shift": lambda k, kind, unit, d: f"the leader moves {k.dist(2.0)} {compass(d)}",
+    "formation": lambda k, kind, unit, f: f"formation: {FORMATIONS.get(f, _words(f))}",
+    "evacuate": lambda k, kind, unit: "evacuate the wounded off the home edge",
+}
+
+# decision kinds in a few words (the prompt shown above a decision's options)
+DECISION_KINDS = {
+    "initiative": "won the initiative: activate first or second?",
+    "activate": "activate a unit",
+    "action": "choose an action",
+    "assault_response": "is assaulted: stand or withdraw?",
+    "assault_targets": "may add defenders to the assault",
+    "assault_follow_up": "the defender withdrew: follow up",
+    "final_defensive_fire": "may fire at the assaulting unit",
+    "second_move": "failed to reach contact: a second move?",
+    "special_weapons": "special close-combat weapons",
+    "house_occupy": "the defender withdrew: occupy?",
+    "house_pursuit": "pursue the withdrawing unit?",
+    "choose": "choose the units of the combined assault",
+    "promote": "lost its commander: promote a unit?",
+    "place_leader": "reorganise: place the leader",
+    "place_formation": "reorganise: choose the formation",
+    "seize": "may seize the initiative",
+}
+
+
+def decision_prompt(side: int, kind: str, unit: int, know: Knowledge | None = None) -> str:
+    """One line saying whose decision it is and what about."""
+    k = know or Knowledge()
+    who = k.side_name(side)
+    what = DECISION_KINDS.get(kind, _words(kind))
+    if unit is not None and unit >= 0:
+        return f"{who}: {k.unit(unit)} {what}" if kind != "action" else f"{who}: {k.unit(unit)}: {what}"
+    return f"{who}: {what}"
+
+
+# ---------------------------------------------------------------------------------------------- events
+def narrate(event: dict, know: Knowledge | None = None) -> str:
+    """One line of text for an event dict (``game.event_log(...)`` entries)."""
+    k = know or Knowledge()
+    t = event.get("type", "?")
+    f = _EVENT.get(t)
+    if f is not None:
+        try:
+            text = f(k, event)
+            if text:
+                return text
+        except (TypeError, IndexError, KeyError, ValueError):
+            pass
+    fields = ", ".join(f"{key}={_fmt(v, k, key)}" for key, v in event.items() if key != "type")
+    return f"{_words(t)}" + (f": {fields}" if fields else "")
+
+
+def narrate_log(events, know: Knowledge | None = None) -> list[str]:
+    return [narrate(e, know) for e in events]
+
+
+def _fmt(v, k, key):
+    if key in ("unit", "target", "attacker", "defender", "commander", "observer", "striker", "sender", "receiver",
+               "partner", "detachment", "lost") and isinstance(v, int):
+        return k.unit(v)
+    return v
+
+
+def _rolls(dice, rolls) -> str:
+    return ", ".join(f"{die(d)} {r}" for d, r in zip(dice, rolls)) or "no dice"
+
+
+def _test(roll, needed, passed=None) -> str:
+    """'rolled 5 (needs more than 2): passed'."""
+    s = f"rolled {roll} (needs more than {needed})"
+    if passed is not None:
+        s += ": passed" if passed else ": failed"
+    return s
+
+
+def _point(p) -> str:
+    return f"({round(p[0], 1):g}, {round(p[1], 1):g})"
+
+
+def _moved(k, e):
+    (x0, y0), (x1, y1) = e["start"], e["end"]
+    d = math.hypot(x1 - x0, y1 - y0)
+    verb = "withdraws" if e.get("withdraw") else "moves"
+    how = f"rolled {e['roll']}: {e['points']:g} movement points" if e.get("roll") else f"{e['points']:g} movement points"
+    if d < 1e-6:
+        return f"{k.unit(e['unit'])} {verb} but cannot advance ({how})"
+    return f"{k.unit(e['unit'])} {verb} {k.dist(round(d, 1))} {bearing(x1 - x0, y1 - y0)} to {_point(e['end'])} ({how})"
+
+
+def _shot(k, e):
+    mode = FIRE_MODES.get(e["mode"], _words(e["mode"]))
+    res = {"none": "no effect", "minor": "minor success", "major": "major success"}.get(e["result"], e["result"])
+    out = (f"{k.unit(e['unit'])} shoots at {k.unit(e['target'])} ({mode}): target die {die(e['target_die'])} rolls "
+           f"{e['target_roll']}, firer {_rolls(e['firer_dice'], e['firer_rolls'])}: {_successes(e['successes'])}, {res}")
+    if e.get("suppressive"):
+        out += " (suppressive: no casualties)"
+    elif e.get("hits"):
+        out += f", {_plural(e['hits'], 'hit')}"
+    return out
+
+
+def _successes(n: int) -> str:
+    return f"{n} success" + ("" if n == 1 else "es")
+
+
+def _hit(k, e):
+    eff = {"none": "no effect", "wound": "wounded", "kill": "killed"}.get(e["effect"], _words(e["effect"]))
+    return (f"hit on {k.unit(e['target'])} (figure {e['figure'] + 1}): impact {die(e['impact_die'])} {e['impact']} "
+            f"against armour {die(e['armour_die'])} {e['armour']}: {eff}")
+
+
+def _game_ended(k, e):
+    vp = e.get("vp") or (0, 0)
+    w = e.get("winner")
+    who = "a draw" if w == -1 or w is None else f"{k.side_name(w)} wins"
+    return f"game over ({_words(e.get('reason', ''))}): {who}, victory points {vp[0]}-{vp[1]}"
+
+
+def _courage(k, e):
+    which = "final courage test" if e.get("final") else "courage test"
+    return (f"{which}: {k.unit(e['attacker'])} {die(e['attacker_die'])} rolled {e['attacker_roll']}, "
+            f"{k.unit(e['defender'])} {die(e['defender_die'])} rolled {e['defender_roll']}: {_words(e['result'])}")
+
+
+def _strike(k, e):
+    res = {"none": "no effect", "minor": "minor success", "major": "major success"}.get(e["result"], e["result"])
+    return (f"close combat round {e['round']}: {k.unit(e['striker'])} strikes {k.unit(e['target'])}: target die "
+            f"{die(e['target_die'])} rolls {e['target_roll']}, striker {_rolls(e['striker_dice'], e['striker_rolls'])}: "
+            f"{_successes(e['successes'])}, {res}, {_plural(e['hits'], 'hit')}")
+
+
+def _contact(k, e):
+    how = "the two-inch rule" if not e.get("roll") else f"rolled {e['roll']}: {e['points']:g} movement points"
+    res = "reaches contact" if e.get("reached") else "falls short"
+    return f"{k.unit(e['unit'])} moves to contact {k.unit(e['target'])} ({how}) and {res} at {_point(e['end'])}"
+
+
+def _communication(k, e):
+    what = _words(e["purpose"])
+    if e.get("automatic"):
+        return f"{k.unit(e['sender'])} communicates with {k.unit(e['receiver'])} ({what}): automatic"
+    s = (f"{k.unit(e['sender'])} communicates with {k.unit(e['receiver'])} ({what}): {die(e['die'])} "
+         f"{_test(e['roll'], e['needed'], e['success'])}")
+    if e.get("jam_rolls"):
+        s += f" (jamming: comms {e['jam_rolls'][0]} against jammer {e['jam_rolls'][1]})"
+    return s
+
+
+def _detection(k, e):
+    res = {"none": "nothing found", "minor": "minor success", "major": "detected"}.get(e["result"], e["result"])
+    return (f"{k.unit(e['observer'])} tries to detect {k.marker(e['marker'])}: range die {die(e['range_die'])} rolls "
+            f"{e['target_roll']}, observer {_rolls(e['observer_dice'], e['observer_rolls'])}: {res}")
+
+
+def _medical(k, e):
+    return (f"{k.unit(e['unit'])} treats the wounded of {k.unit(e['target'])} ({die(e['die'])}: "
+            f"{', '.join(str(r) for r in e['rolls']) or 'no rolls'}): {e['returned']} back in action, "
+            f"{e['stabilised']} stabilised, {e['killed']} died")
+
+
+def _revealed(k, e):
+    why = {"detected": "detected", "moved": "it moved", "fired": "it fired", "assaulted": "it assaulted",
+           "detached": "it detached an element", "regrouped": "it regrouped", "lost": "it was lost"}
+    return f"{k.unit(e['unit'])} is revealed ({why.get(e['reason'], _words(e['reason']))}; marker {e['marker']} removed)"
+
+
+def _panic(k, e):
+    s = f"{k.unit(e['unit'])} tests for panic ({_words(e['reason'])}): {_test(e['roll'], e['needed'], e['passed'])}"
+    if e.get("commander", -1) >= 0:
+        s += f" using {k.unit(e['commander'])}'s leadership"
+    if e.get("levels_dropped"):
+        s += f", confidence drops {e['levels_dropped']}"
+    if e.get("panicked"):
+        s += ": it panics"
+    return s
+
+
+def _confidence(k, e):
+    s = f"{k.unit(e['unit'])} tests confidence ({_words(e['reason'])}): {_test(e['roll'], e['needed'])}"
+    if e["levels_dropped"]:
+        return s + f": drops {_plural(e['levels_dropped'], 'level')} to {e['confidence']}"
+    return s + f": holds ({e['confidence']})"
+
+
+def _rally(k, e):
+    lv = e["levels"]
+    how = f"gains {_plural(lv, 'level')}" if lv > 0 else ("no change" if lv == 0 else f"drops {_plural(-lv, 'level')}")
+    return f"{k.unit(e['commander'])} rallies {k.unit(e['unit'])}: {_test(e['roll'], e['needed'])}: {how}, now {e['confidence']}"
+
+
+def _assault_declared(k, e):
+    s = f"{k.units(e['attackers'])} assault{'s' if len(e['attackers']) == 1 else ''} {k.units(e['defenders'])}"
+    return s + (" (within 2\": no contact move needed)" if e.get("two_inch") else "")
+
+
+def _assault_ended(k, e):
+    """``result`` is ``"uid:outcome,uid:outcome"``: each unit's outcome."""
+    parts = []
+    for item in str(e.get("result", "")).split(","):
+        uid, _, res = item.partition(":")
+        if res and uid.strip().lstrip("-").isdigit():
+            parts.append(f"{k.unit(int(uid))} {_words(res)}")
+        elif item:
+            parts.append(_words(item))
+    return (f"the assault of {k.units(e['attackers'])} on {k.units(e['defenders'])} ends"
+            + (": " + "; ".join(parts) if parts else ""))
+
+
+def _placed(k, e):
+    shift = "the leader stays" if e["shift"] < 0 else f"the leader moves {k.dist(2.0)} {compass(e['shift'])}"
+    return f"{k.unit(e['unit'])} reorganises: {shift}; {FORMATIONS.get(e['formation'], _words(e['formation']))}"
+
+
+def _seize_award(k, e):
+    why = f"objective {e['name']}" if e["reason"] == "objective" else f"task {e['name']}"
+    return f"{k.side_name(e['side'])} earns a seize token ({why}); {e['tokens']} now"
+
+
+_EVENT = {
+    "GameStarted": lambda k, e: f"game starts: scenario {e['scenario']}, seed {e['seed']}",
+    "TurnStarted": lambda k, e: f"turn {e['turn']} begins",
+    "TurnEnded": lambda k, e: f"turn {e['turn']} ends",
+    "InitiativeRolled": lambda k, e: (f"initiative: {k.side_name(0)} rolls {e['rolls'][0]}, {k.side_name(1)} rolls "
+                                      f"{e['rolls'][1]}: {k.side_name(e['winner'])} wins"),
+    "InitiativeChosen": lambda k, e: f"{k.side_name(e['side'])} chooses that {k.side_name(e['first'])} activates first",
+    "Passed": lambda k, e: f"{k.side_name(e['side'])} passes",
+    "UnitActivated": lambda k, e: f"{k.side_name(e['side'])} activates {k.unit(e['unit'])}",
+    "ActivationEnded": lambda k, e: f"{k.unit(e['unit'])}'s activation ends",
+    "LeadershipTested": lambda k, e: (f"{k.unit(e['unit'])} tests leadership ({_words(e['reason'])}): "
+                                      f"{_test(e['roll'], e['needed'], e['passed'])}"),
+    "Moved": _moved,
+    "RoutedOff": lambda k, e: f"{k.unit(e['unit'])} routs off the table",
+    "Propped": lambda k, e: f"{k.unit(e['unit'])} {'props (goes to ground)' if e['propped'] else 'unprops (gets up)'}",
+    "ShotResolved": _shot,
+    "HitResolved": _hit,
+    "Suppressed": lambda k, e: f"{k.unit(e['unit'])} is suppressed ({_plural(e['markers'], 'suppression marker')})",
+    "SuppressionRecovered": lambda k, e: (f"{k.unit(e['unit'])} tries to recover: {_test(e['roll'], e['needed'])}: "
+                                          f"{'a marker removed' if e['removed'] else 'no marker removed'}, "
+                                          f"{_plural(e['markers'], 'marker')} left"),
+    "ConfidenceTested": _confidence,
+    "ConcealmentChanged": lambda k, e: (f"{k.unit(e['unit'])} "
+                                        f"{'takes complete concealment' if e['complete'] else 'gives up complete concealment'}"),
+    "Rearranged": lambda k, e: f"{k.unit(e['unit'])} rearranges its figures",
+    "LeaderLost": lambda k, e: f"{k.unit(e['unit'])} loses its leader (figure {e['figure'] + 1})",
+    "LeaderAppointed": lambda k, e: (f"{k.unit(e['unit'])} appoints figure {e['figure'] + 1} as leader "
+                                     f"(rolled {e['roll']}: leadership value {e['lv']})"),
+    "ActionForgone": lambda k, e: f"{k.unit(e['unit'])} forgoes an action",
+    "GameEnded": _game_ended,
+    # morale, command
+    "PanicTested": _panic,
+    "CommunicationAttempted": _communication,
+    "OrderGiven": lambda k, e: (f"{k.unit(e['commander'])} orders {k.unit(e['unit'])}: "
+                                f"{'the order gets through' if e['success'] else 'the order fails'}"),
+    "RallyTested": _rally,
+    "CommanderLost": lambda k, e: (f"{k.unit(e['unit'])}'s commander falls"
+                                   + (": the second in command takes over" if e.get("second_in_command")
+                                      else f"; {k.units(e['subordinates'])} lose their commander")),
+    "PromotionChosen": lambda k, e: (f"{k.side_name(e['side'])} promotes {k.unit(e['unit'])} to replace "
+                                     f"{k.unit(e['lost'])}" if e["unit"] >= 0 else
+                                     f"{k.side_name(e['side'])} promotes no one to replace {k.unit(e['lost'])}"),
+    "PromotionLapsed": lambda k, e: f"{k.unit(e['unit'])} can no longer be promoted to replace {k.unit(e['lost'])}",
+    "CommandAssumed": lambda k, e: f"{k.unit(e['unit'])} assumes the command of {k.unit(e['lost'])}",
+    "CommandVacated": lambda k, e: (f"{k.unit(e['unit'])} moves up: {k.units(e['subordinates'])} may promote a "
+                                    "new commander"),
+    "CombinedAssaultOrdered": lambda k, e: (f"{k.unit(e['commander'])} orders {k.units(e['units'])} into a combined "
+                                            f"assault on {k.unit(e['target'])} ("
+                                            + ", ".join(f"{k.unit(u)}: {'yes' if s else 'no'}"
+                                                        for u, s in zip(e['units'], e['success'])) + ")"),
+    # close assault
+    "AssaultDeclared": _assault_declared,
+    "AssaultResponse": lambda k, e: f"{k.unit(e['unit'])} {'stands' if e['choice'] == 'stand' else 'withdraws'}",
+    "CourageTested": _courage,
+    "ConfidenceDropped": lambda k, e: (f"{k.unit(e['unit'])} drops {_plural(e['levels'], 'confidence level')} "
+                                       f"({_words(e['reason'])}): now {e['confidence']}"),
+    "ContactMove": _contact,
+    "SuppressionTested": lambda k, e: (f"{k.unit(e['unit'])} tests to act while suppressed: "
+                                       f"{_test(e['roll'], e['needed'], e['passed'])}"),
+    "AssaultReaction": lambda k, e: (f"{k.unit(e['unit'])} takes the reaction test: "
+                                     f"{_test(e['roll'], e['needed'], e['passed'])}"),
+    "StrikeResolved": _strike,
+    "WoundedAbandoned": lambda k, e: f"{k.unit(e['unit'])} abandons {_plural(e['figures'], 'wounded figure')}",
+    "SpecialWeaponsChoice": lambda k, e: (f"{k.unit(e['unit'])}'s special close-combat weapons "
+                                          f"{'fight on their own' if e['split'] else 'stay with the unit'}"),
+    "AssaultEnded": _assault_ended,
+    "Pursued": lambda k, e: (f"{k.unit(e['unit'])} pursues {k.unit(e['target'])} (rolled {e['roll']}: "
+                             f"{e['points']:g} movement points): {'caught' if e['caught'] else 'escaped'}"),
+    # the rest of infantry Dustup
+    "Mounted": lambda k, e: f"{k.unit(e['unit'])} {'mounts' if e['mounted'] else 'dismounts'}",
+    "Detached": lambda k, e: (f"{k.unit(e['unit'])} detaches {DETACH.get(e['what'], _words(e['what']))} as "
+                              f"{k.unit(e['detachment'])} ({_plural(e['figures'], 'figure')})"),
+    "Communicated": lambda k, e: (f"{k.unit(e['unit'])} communicates with {k.unit(e['receiver'])}: "
+                                  + ("automatic" if not e.get("roll") else _test(e['roll'], e['needed'], e['success']))),
+    "Rejoined": lambda k, e: f"{k.unit(e['detachment'])} rejoins {k.unit(e['unit'])}",
+    "MedicalTreatment": _medical,
+    "PowerArmourHit": lambda k, e: (f"{k.unit(e['unit'])}'s power armour suit (figure {e['figure'] + 1}) is wrecked: "
+                                    f"rolled {e['roll']}: occupant {_words(e['result'])}"),
+    "OccupantExtracted": lambda k, e: f"{k.unit(e['unit'])} extracts the occupant of figure {e['figure'] + 1}'s suit",
+    "FiguresLeftBehind": lambda k, e: (f"{k.unit(e['unit'])} leaves behind {_plural(e['wounded'], 'wounded figure')}"
+                                       + (f" and {_plural(e['disabled'], 'disabled suit')}" if e.get('disabled') else "")),
+    "WoundedAbandonedByChoice": lambda k, e: (f"{k.unit(e['unit'])} abandons {_plural(e['figures'], 'wounded figure')} "
+                                              "where they lie"),
+    "WoundedRecovered": lambda k, e: f"{k.unit(e['unit'])} picks up {_plural(e['figures'], 'wounded figure')}",
+    "Regrouped": lambda k, e: (f"{k.unit(e['unit'])} regroups with {k.unit(e['partner'])} (leadership value {e['lv']}, "
+                               f"quality {die(e['quality'])}, {e['confidence']})"),
+    "TaskDone": lambda k, e: f"{k.unit(e['unit'])} completes the task {e['name']} ({e['vp']} VP)",
+    "TravelModeChanged": lambda k, e: (f"{k.unit(e['unit'])} "
+                                       f"{'forms column (travel mode)' if e['travel'] else 'leaves travel mode'}"),
+    "Evacuated": lambda k, e: f"{k.unit(e['unit'])} carries {_plural(e['wounded'], 'wounded figure')} off the table",
+    "FiguresPlaced": _placed,
+    "InboundCounterMoved": lambda k, e: (f"{k.unit(e['unit'])}'s inbound counter moves to box {e['box']}"
+                                         if e["box"] else f"{k.unit(e['unit'])}'s inbound counter reaches the battle area"),
+    "ReinforcementArrived": lambda k, e: f"{k.unit(e['unit'])} arrives at {_point(e['position'])}",
+    # hidden units
+    "UnitRevealed": _revealed,
+    "UnitHidden": lambda k, e: f"{k.unit(e['unit'])} becomes hidden (marker {e['marker']})",
+    "MarkerRemoved": lambda k, e: f"marker {e['marker']} is removed ({_words(e['reason'])})",
+    "DetectionAttempted": _detection,
+    "HiddenActivity": lambda k, e: f"{k.side_name(e['side'])}: activity you cannot see",
+    # activation and initiative
+    "ChitDrawn": lambda k, e: (f"a {k.side_name(e['side'])} chit is drawn"
+                               + (f" (rolled {e['roll']})" if e.get("roll") else "")
+                               + f"; chits left {e['chits_left'][0]}-{e['chits_left'][1]}"),
+    "CardDrawn": lambda k, e: (f"{k.unit(e['unit'])}'s card is drawn" + (f" (rolled {e['roll']})" if e.get("roll") else "")
+                               + f"; {_plural(e['cards_left'], 'card')} left"),
+    "TurnEndCardDrawn": lambda k, e: (f"the turn-end card is drawn" + (f" (rolled {e['roll']})" if e.get("roll") else "")
+                                      + f"; {_plural(e['cards_left'], 'unit card')} not drawn"),
+    "InitiativeSeized": lambda k, e: (f"{k.side_name(e['side'])} seizes the initiative with {k.unit(e['unit'])} "
+                                      f"({_plural(e['tokens_left'], 'token')} left)"),
+    "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "
+                                         f"({_plural(e['tokens_left'], 'token')} left)"),
+    "SeizeTokenAwarded": _seize_award,
+}
+
+EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
+OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)

@@ -1,0 +1,131 @@
+"""Screenshots of the page for the README, taken with headless Chromium (Debian's package, via Playwright).
+
+    python -m dustup_env.service.screenshots [--out docs/images] [--chromium /usr/bin/chromium]
+
+Starts ``dustup serve`` on a temporary database, plays the ``default`` scenario against ``hard`` for a few
+turns (taking the hint for each decision) and shoots the table with an action decision's move points;
+shoots a ``skirmish`` where a Red unit hides (Blue sees only markers); then replays a ``hard`` against
+``ppo`` game and shoots a frame of the replay.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _server(db: str):
+    proc = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", "--db", db],
+                            stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        if line.startswith("dustup serve: http://"):
+            return proc, line.split()[2].rstrip("/")
+    raise RuntimeError("dustup serve did not start")
+
+
+def _renders(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.renders || 0)"))
+
+
+def _shot_frame(game) -> int:
+    """A decision past the middle of the game that made a unit shoot (a frame worth showing)."""
+    from dustup_env.rules import Game
+
+    save = game.to_dict()
+    g = Game(save["scenario"], seed=save["seed"], options=save["options"])
+    n = len(save["decisions"])
+    for i, opt in enumerate(save["decisions"], 1):
+        before = len(g.event_log())
+        g.apply(tuple(opt))
+        if i >= n // 2 and any(e["type"] == "ShotResolved" and e["hits"] for e in g.event_log()[before:]):
+            return i
+    return n // 2
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dustup_env.service.screenshots", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="docs/images")
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    a = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    from agents import make_agent
+    from dustup_env.rules import Game
+
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    db = tempfile.NamedTemporaryFile(prefix="dustup-shots-", suffix=".db", delete=False).name
+    proc, url = _server(db)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=a.chromium, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1500, "height": 860}, device_scale_factor=1)
+            page.goto(url + "/")
+            page.wait_for_selector("#scenario option[value=default]", state="attached")
+            page.select_option("#scenario", "default")
+            page.select_option("#ai", "hard")
+            page.fill("#seed", "3")
+            n = _renders(page)
+            page.click("#new-game")
+            page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
+            # play with the hints until turn 3, then stop at an action decision with move points
+            for _ in range(200):
+                text = page.locator("#prompt").inner_text()
+                if text.startswith("Turn 3") and page.locator("#board .movept").count() > 20:
+                    break
+                page.click("#hint")
+                page.wait_for_selector("#options button.hinted")
+                n = _renders(page)
+                page.locator("#options button.hinted").click()
+                page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
+            page.evaluate("document.getElementById('status').textContent = ''")
+            page.screenshot(path=str(out / "play.png"))
+            # hidden units: Red's Yankee hides in the wood, a dummy marker in the hut; Blue sees two markers
+            import httpx
+
+            from dustup_env.rules import load_scenario
+            doc = json.loads(json.dumps(load_scenario("skirmish")))
+            doc["sides"][1]["units"][1].update(position=[10.5, 19.5], hidden=True)
+            doc["sides"][1]["dummies"] = [[21.5, 25.5]]
+            hg = httpx.post(url + "/games", json={"scenario": doc, "seed": 4, "ai": "hard", "side": 0}).json()
+            page.evaluate("([id, token]) => localStorage.setItem('dustup-game', JSON.stringify({id, token, side: 0}))",
+                          [hg["game"], hg["token"]])
+            page.reload()
+            n = _renders(page)
+            page.click("#resume-game")
+            page.wait_for_function(f"Number(document.body.dataset.renders || 0) > {n}")
+            page.screenshot(path=str(out / "hidden.png"))
+            # a replay of hard against ppo
+            g = Game("default", seed=11)
+            agents = [make_agent("hard", seed=1), make_agent("ppo", seed=2)]
+            while not g.over:
+                d = g.decision()
+                g.apply(agents[d.side].choose(g, d))
+            save = Path(tempfile.mkdtemp()) / "hard-vs-ppo.json"
+            save.write_text(json.dumps(g.to_dict()))
+            page.click("#tab-replay")
+            page.set_input_files("#save-file", str(save))
+            page.wait_for_function("document.body.dataset.frame === '0'")
+            k = _shot_frame(g)
+            page.evaluate(f"document.getElementById('rp-slider').value = {k}; "
+                          f"document.getElementById('rp-slider').dispatchEvent(new Event('input'))")
+            page.wait_for_function(f"document.body.dataset.frame === '{k}'")
+            time.sleep(0.2)
+            page.screenshot(path=str(out / "replay.png"))
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        for suffix in ("", "-wal", "-shm"):
+            Path(db + suffix).unlink(missing_ok=True)
+    print(f"wrote {out / 'play.png'}, {out / 'hidden.png'} and {out / 'replay.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

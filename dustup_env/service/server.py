@@ -1,0 +1,362 @@
+"""``dustup serve``: the HTTP game server (FastAPI + uvicorn; OpenAPI docs at ``/docs``) and the page at ``/``.
+
+The same operations as the stdio protocol, over :class:`~.session.Session`.  Games live in a database
+(:mod:`.store`) as their replay recipe: every decision of a request is committed in one transaction
+before the response is sent, and a game not in memory (a restart, an evicted game) is rebuilt exactly
+by replaying it.  Each game has its own lock, so an AI thinking in one game never holds up requests for
+another.  Tokens (``Authorization: Bearer T``) act and see for their own side only.  See docs/server.md.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from dustup_env.rules import DEFAULT_OPTIONS, Game
+
+from . import views
+from .session import ServiceError, Session, _json_type, agents, random_seed, scenarios
+from .store import Store, StoreError, token_hash
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_REPLAY_DECISIONS = 20_000
+log = logging.getLogger("dustup.serve")
+
+
+def _json(obj, status: int = 200) -> Response:
+    """A JSON response straight from ``json.dumps`` (the game JSON is plain data: no encoder walk)."""
+    return Response(json.dumps(obj, separators=(",", ":")), status_code=status, media_type="application/json")
+
+
+class HTTPError(Exception):
+    def __init__(self, status: int, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers
+
+
+# ---------------------------------------------------------------------------------------------- requests
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    scenario: Any = Field("skirmish", description="a built-in scenario name or a scenario object")
+    seed: Any = Field(None, description="the dice seed (default: drawn by the server and kept secret)")
+    options: Any = Field(None, description="game options (see GET /info)")
+    ai: Any = Field("hard", description="the AI's agent (GET /info lists them), or null for two players")
+    side: Any = Field(0, description="the side of the player creating the game, 0 or 1 (with an AI)")
+    ai_seed: Any = Field(None, description="the AI's seed (default: the game's seed)")
+
+
+class Play(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    option: Any = Field(..., description='one of the pending decision\'s options, as listed, e.g. ["move", 0, 1]')
+
+
+class Hint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    time_ms: Any = Field(1000, description="the time budget in milliseconds")
+    agent: Any = Field(None, description="the agent asked (default: the game's AI, else hard)")
+
+
+class Replay(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    save: Any = Field(..., description="a save (format dustup-save), e.g. from dustup play --save")
+
+
+# ---------------------------------------------------------------------------------------------- registry
+class Entry:
+    __slots__ = ("id", "lock", "session", "tokens", "loaded")
+
+    def __init__(self, game_id: str):
+        self.id = game_id
+        self.lock = threading.Lock()
+        self.session: Session | None = None
+        self.tokens: tuple = (None, None)
+        self.loaded = False
+
+
+class Games:
+    """Games in memory (an LRU of at most ``cache`` games), each with its lock, backed by the store."""
+
+    def __init__(self, store: Store, cache: int = 1000):
+        self.store = store
+        self.cache = cache
+        self.entries: OrderedDict[str, Entry] = OrderedDict()
+        self.lock = threading.Lock()  # guards ``entries`` only (held for microseconds)
+
+    def add(self, session: Session, tokens: tuple[str | None, str | None]) -> str:
+        hashes = tuple(token_hash(t) if t else None for t in tokens)
+        game_id = secrets.token_urlsafe(9)
+        rec = session.record()
+        self.store.create(game_id, rec, hashes, session.secret_seed, session.game.over, session.result())
+        e = Entry(game_id)
+        e.session, e.tokens, e.loaded = session, hashes, True
+        with self.lock:
+            self.entries[game_id] = e
+            self._evict()
+        return game_id
+
+    def get(self, game_id: str) -> Entry:
+        """The game's entry, LOCKED (the caller releases ``entry.lock``); 404 if there is no such game."""
+        with self.lock:
+            e = self.entries.get(game_id)
+            if e is None:
+                e = self.entries[game_id] = Entry(game_id)
+                self._evict()
+            else:
+                self.entries.move_to_end(game_id)
+        e.lock.acquire()
+        if not e.loaded:
+            try:
+                self._load(e)
+            except BaseException:
+                e.lock.release()
+                with self.lock:
+                    if self.entries.get(game_id) is e:
+                        del self.entries[game_id]
+                raise
+        return e
+
+    def _load(self, e: Entry) -> None:
+        try:
+            rec = self.store.load(e.id) if len(e.id) <= 32 else None
+        except StoreError as err:
+            raise HTTPError(500, f"game {e.id} cannot be read from the database: {err}") from None
+        if rec is None:
+            raise HTTPError(404, f"no game {e.id!r}")
+        try:
+            s = Session.restore(rec, log=log.warning)
+        except Exception as err:  # noqa: BLE001
+            log.error("game %s does not replay from the database: %s", e.id, err)
+            raise HTTPError(500, f"game {e.id} does not replay from the database: {err}") from None
+        s.secret_seed = rec["secret_seed"]
+        e.session, e.tokens, e.loaded = s, rec["tokens"], True
+
+    def forget(self, game_id: str) -> None:
+        with self.lock:
+            self.entries.pop(game_id, None)
+
+    def _evict(self) -> None:
+        while len(self.entries) > self.cache:
+            for gid, e in self.entries.items():
+                if e.lock.acquire(blocking=False):  # never evict a game in use
+                    e.lock.release()
+                    del self.entries[gid]
+                    break
+            else:
+                return
+
+
+def _side_of(entry: Entry, authorization: str | None) -> int:
+    if not authorization:
+        raise HTTPError(401, "missing token: send Authorization: Bearer TOKEN", {"WWW-Authenticate": "Bearer"})
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPError(401, "malformed Authorization header: send Authorization: Bearer TOKEN",
+                        {"WWW-Authenticate": "Bearer"})
+    h = token_hash(token.strip())
+    for side, th in enumerate(entry.tokens):
+        if th is not None and secrets.compare_digest(th, h):
+            return side
+    raise HTTPError(401, "unknown token for this game", {"WWW-Authenticate": "Bearer"})
+
+
+# ---------------------------------------------------------------------------------------------- app
+def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int = 1000) -> FastAPI:
+    """The ASGI app over ``store``.  ``allow_agents``: extra agent names (``policy:PATH``) the operator
+    allows; clients may only pick the built-in agents otherwise (a model file is loaded with pickle)."""
+    app = FastAPI(title="Dustup game server", version="1",
+                  description="Play Dustup against an AI (or another player) over HTTP. Create a game with "
+                              "POST /games, then send each decision with POST /games/{id}/play using the "
+                              "token you were given (Authorization: Bearer TOKEN). The page at / plays in the "
+                              "browser. See docs/server.md.")
+    games = Games(store, cache)
+    app.state.games = games
+    app.state.store = store
+    extra = tuple(allow_agents)
+
+    @app.exception_handler(HTTPError)
+    def _http_error(request: Request, exc: HTTPError):
+        return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(ServiceError)
+    def _service_error(request: Request, exc: ServiceError):
+        return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    def _validation_error(request: Request, exc: RequestValidationError):
+        errs = exc.errors()
+        parts = []
+        for e in errs[:3]:
+            loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            msg = e.get("msg", "invalid")
+            if e.get("type") == "json_invalid":
+                msg = f"malformed JSON: {e.get('ctx', {}).get('error', msg)}"
+            parts.append(f"{loc}: {msg}")
+        return JSONResponse({"ok": False, "error": "bad request body: " + "; ".join(parts)}, status_code=422)
+
+    def locked(game_id: str):
+        return games.get(game_id)
+
+    # ------------------------------------------------------------------ info
+    @app.get("/info", summary="Engine, protocol, agents, scenarios and game options")
+    def info():
+        from dustup_env import __version__
+        return {"engine": "dustup", "version": __version__, "protocol": 1, "agents": agents() + list(extra),
+                "scenarios": scenarios(), "options": dict(DEFAULT_OPTIONS)}
+
+    # ------------------------------------------------------------------ games
+    @app.post("/games", status_code=201, summary="Create a game",
+              description="Returns the game id and the token of the creator's side (with ai null: the tokens "
+                          "of both sides). With an AI, the AI has already played when this returns.")
+    def create_game(body: NewGame):
+        secret = body.seed is None
+        seed = random_seed() if secret else body.seed
+        s = Session.new(scenario=body.scenario, seed=seed, options=body.options, you=body.side, ai=body.ai,
+                        ai_seed=body.ai_seed, allow_paths=False, log=log.warning, extra_agents=extra)
+        s.secret_seed = secret
+        ai = s.ai
+        if ai is None:
+            tokens = (secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+            gid = games.add(s, tokens)
+            return {"game": gid, "tokens": list(tokens), "ai": None}
+        side = s.humans[0]
+        tokens = (secrets.token_urlsafe(24), None) if side == 0 else (None, secrets.token_urlsafe(24))
+        gid = games.add(s, tokens)
+        return {"game": gid, "token": tokens[side], "side": side, "ai": ai}
+
+    @app.get("/games/{game_id}", summary="The token side's view of the game",
+             description="view, the pending decision (null while the other side decides), over, result.")
+    def get_game(game_id: str, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            return _json({"game": game_id, **e.session.state(side)})
+        finally:
+            e.lock.release()
+
+    @app.post("/games/{game_id}/play", summary="Take one of the pending options",
+              description="Applies the option, lets the AI answer, and returns the new events this side may "
+                          "see and its next decision (or over and the result). The moves are stored before "
+                          "the response is sent.")
+    def play(game_id: str, body: Play, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            s = e.session
+            n0 = len(s.decisions)
+            out = s.play(side, body.option)
+            try:
+                store.append(game_id, n0, s.decisions[n0:], s.game.over, s.result())
+            except Exception as err:  # noqa: BLE001 - not stored: not acknowledged; rebuild from the database
+                e.loaded = False
+                e.session = None
+                log.error("game %s: cannot store decisions %d..: %s", game_id, n0, err)
+                raise HTTPError(503, "the move could not be stored; it was not applied (try again)") from None
+            return _json(out)
+        finally:
+            e.lock.release()
+
+    @app.get("/games/{game_id}/events", summary="The events this side may see, from index `since`")
+    def events(game_id: str, since: int = 0, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            return _json(e.session.events(side, since))
+        finally:
+            e.lock.release()
+
+    @app.post("/games/{game_id}/hint", summary="The AI's choice for this side's pending decision (not applied)")
+    def hint(game_id: str, body: Hint, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            return e.session.hint(side, body.time_ms, body.agent, allow_paths=False, extra_agents=extra)
+        finally:
+            e.lock.release()
+
+    @app.get("/games/{game_id}/save", summary="The game's save, once it is over",
+             description="A save holds the seed and every decision, hidden units and all: it is given out only "
+                         "when the game is over.")
+    def save(game_id: str, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            _side_of(e, authorization)
+            if not e.session.game.over:
+                raise HTTPError(409, "the save reveals the dice and hidden units: it is available once the game "
+                                     "is over")
+            return _json(e.session.save())
+        finally:
+            e.lock.release()
+
+    # ------------------------------------------------------------------ replays
+    @app.post("/replay", summary="Replay a saved game: one frame per decision, for a spectator",
+              description="Each frame is the decision taken (side, option, label), the events it caused and "
+                          "the table after it, everything shown (a save reveals all).")
+    def replay(body: Replay):
+        return _json(replay_frames(body.save))
+
+    # ------------------------------------------------------------------ the page
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def replay_frames(save) -> dict:
+    """Frames of a saved game for the replay page (spectator: everything shown)."""
+    from dustup_env import narrate as nr
+    from dustup_env.rules import DustupError
+
+    if not isinstance(save, dict):
+        raise ServiceError(f"save must be a save object (format dustup-save), not {_json_type(save)}")
+    dec = save.get("decisions")
+    if isinstance(dec, list) and len(dec) > MAX_REPLAY_DECISIONS:
+        raise ServiceError(f"save has {len(dec)} decisions; replays take at most {MAX_REPLAY_DECISIONS}")
+    if isinstance(save.get("scenario"), str):
+        from dustup_env.rules import scenario_names
+        if save["scenario"] not in scenario_names():
+            raise ServiceError(f"unknown scenario {save['scenario']!r} in the save")
+    if isinstance((save.get("options") or {}).get("courage_table"), str):
+        raise ServiceError("the save's courage_table must be a table object here (file paths are not read)")
+    try:
+        final = Game.from_dict(save)  # validates the whole save (format, version, every decision, digest)
+    except DustupError as e:
+        raise ServiceError(f"bad save: {e}") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        raise ServiceError(f"bad save: {type(e).__name__}: {e}") from None
+    know_final = nr.Knowledge.spectator(final)
+    g = Game(save["scenario"], seed=save["seed"], options=save.get("options"))
+    frames = []
+
+    def frame(side, option, label, first):
+        t = views.table_view(g, None)
+        ev = g.event_log()
+        frames.append({"n": len(frames), "side": side, "option": option, "label": label,
+                       "events": views.event_records(ev[first:], know_final, first),
+                       "turn": t["turn"], "units": t["units"], "markers": t["markers"], "score": t["score"],
+                       "holders": [o["holder"] for o in t["objectives"]]})
+        return len(ev)
+
+    n = frame(None, None, None, 0)
+    for opt in save["decisions"]:
+        d = g.decision()
+        know = nr.Knowledge.spectator(g)
+        label = (f"{know.side_name(d.side)}: " + (f"{know.unit(d.unit)}: " if d.unit >= 0 else "")
+                 + nr.option_label(tuple(opt), d.kind, know, unit=d.unit))
+        g.apply(tuple(opt))
+        n = frame(d.side, list(opt), label, n)
+    res = g.result()
+    w = res["winner"]
+    res["winner_name"] = None if w is None or w < 0 else g.scenario["sides"][w]["name"]
+    return {"geometry": views.geometry(g), "frames": frames, "result": res if g.over else None, "over": g.over}

@@ -1,0 +1,453 @@
+"""One game served to front-ends: the :class:`Session` behind ``dustup engine`` and ``dustup serve``.
+
+A session owns a :class:`~dustup_env.rules.Game`, the side(s) played by front-ends and the AI agent of
+the other side.  It implements every operation once (new, decision, view, events, play, hint, save,
+load); the stdio protocol (:mod:`.protocol`) and the HTTP server (:mod:`.server`) are thin layers that
+parse requests, call these methods and send the JSON they return.
+
+Every request is checked before anything changes: a bad request raises :class:`ServiceError` (a
+one-line message naming the problem, and the HTTP status it maps to) and leaves the game as it was.
+
+The AI plays its decisions as soon as they come up, so after every operation either a front-end side
+must decide or the game is over.  Each side sees only what it may know: its decisions, its
+``game.view(side)`` and its ``game.event_log(side)``.
+
+Persistence: a session is its replay recipe (scenario, seed, options, the AI's name and seed, and every
+decision applied, :meth:`Session.record`).  :meth:`Session.restore` rebuilds it exactly, including the
+AI's internal state (the AI is asked again for each of its decisions, in order, as it was during play).
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+import time
+
+from dustup_env import narrate as nr
+from dustup_env.rules import DustupError, Game, GameOverError, IllegalOptionError
+from dustup_env.rules import scenario_names
+
+from . import views
+
+BUILTIN_AGENTS = ("random", "scripted", "easy", "medium", "hard", "defensive", "ppo")
+HINT_FALLBACK = "scripted"  # answers a hint whose agent did not finish within the time budget
+MAX_HINT_MS = 60_000
+
+
+class ServiceError(Exception):
+    """A request that cannot be carried out; ``status`` is the HTTP status it maps to."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# ---------------------------------------------------------------------------------------------- checks
+def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ServiceError(f"{name} must be an integer, not {_json_type(value)} {_short(value)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        rng = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ServiceError(f"{name} must be {rng}, not {value}")
+    return value
+
+
+def check_side(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+        raise ServiceError(f"{name} must be 0 or 1, not {_short(value)}")
+    return value
+
+
+def _json_type(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+def _short(v, n: int = 60) -> str:
+    import json
+    try:
+        s = json.dumps(v)
+    except (TypeError, ValueError):
+        s = repr(v)
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def parse_option(value) -> tuple:
+    """A JSON option (an array: a name, then integers or strings) as the engine's tuple."""
+    if not isinstance(value, list):
+        raise ServiceError(f"option must be an array such as [\"move\", 0, 1], not {_json_type(value)} {_short(value)}")
+    if not value:
+        raise ServiceError("option must not be empty: it starts with the option's name, e.g. [\"end\"]")
+    if not isinstance(value[0], str):
+        raise ServiceError(f"option must start with the option's name (a string), not {_short(value[0])}")
+    for i, a in enumerate(value[1:], 1):
+        if isinstance(a, bool) or not isinstance(a, (int, str)):
+            raise ServiceError(f"option element {i} must be an integer or a string, not {_json_type(a)} {_short(a)}")
+    return tuple(value)
+
+
+def check_agent(name, allow_paths: bool, extra: tuple = ()) -> str:
+    """A known agent name: a built-in one, one of ``extra`` (allowed by the operator), or ``policy:PATH``
+    when ``allow_paths`` (model files are loaded with pickle: only a local user's own choice)."""
+    if not isinstance(name, str) or not name:
+        raise ServiceError(f"ai must be an agent name ({', '.join(BUILTIN_AGENTS)}) or null, not {_short(name)}")
+    if name in BUILTIN_AGENTS or name in extra:
+        return name
+    if name.startswith("policy:") and allow_paths:
+        return name
+    known = ", ".join(BUILTIN_AGENTS) + (" or policy:PATH" if allow_paths else "")
+    raise ServiceError(f"unknown agent {name!r}: known agents are {known}")
+
+
+def make_agent(name: str, seed: int):
+    from agents import make_agent as _make
+    try:
+        agent = _make(name, seed=seed)
+    except (ValueError, OSError) as e:
+        raise ServiceError(f"cannot load agent {name!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - a broken model file: say so, never a traceback
+        raise ServiceError(f"cannot load agent {name!r}: {type(e).__name__}: {e}") from None
+    agent.reset(seed)
+    return agent
+
+
+def _derived_seed(*parts) -> int:
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:6], "big")
+
+
+def default_option(decision) -> tuple:
+    opts = decision.options
+    return ("end",) if ("end",) in opts else opts[0]
+
+
+# ---------------------------------------------------------------------------------------------- session
+class Session:
+    """A game between front-end side(s) and (optionally) an AI.  Not thread-safe: callers lock it."""
+
+    def __init__(self, game: Game, *, ai: str | None, ai_side: int | None, ai_seed: int, decisions=(),
+                 ai_from: int = 0, agent=None, log=None):
+        self.game = game
+        self.ai = ai
+        self.ai_side = ai_side if ai else None
+        self.ai_seed = int(ai_seed)
+        self.ai_from = int(ai_from)  # decisions before this index were not the AI's (a loaded save)
+        self.decisions: list[tuple] = [tuple(o) for o in decisions]
+        self.agent = agent
+        self.ai_fallbacks = 0  # AI answers that were not legal options (replaced by default_option)
+        self.log = log  # callable(str) for warnings (stderr, the server's log); never given hidden state
+        self._logs: dict = {}  # side -> game.event_log(side) since the last decision applied
+        self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, scenario="skirmish", seed=0, options=None, you=0, ai="hard", ai_seed=None,
+            allow_paths: bool = True, log=None, extra_agents: tuple = ()) -> "Session":
+        """Start a game; the AI (if any) plays until a front-end side must decide."""
+        if isinstance(scenario, str):
+            if not scenario:
+                raise ServiceError("scenario must be a built-in scenario name or a scenario object")
+            if not allow_paths and scenario not in scenario_names():
+                raise ServiceError(f"unknown scenario {scenario!r}: built-in scenarios are "
+                                   f"{', '.join(scenario_names())} (or send a scenario object)")
+        elif not isinstance(scenario, dict):
+            raise ServiceError(f"scenario must be a scenario name or a scenario object, not {_json_type(scenario)}")
+        seed = check_int("seed", seed, 0, 2**63 - 1)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ServiceError(f"options must be an object of game options, not {_json_type(options)}")
+        if not allow_paths and isinstance(options.get("courage_table"), str):
+            raise ServiceError("options.courage_table must be a table object here (file paths are not read)")
+        you = check_side("you", you)
+        if ai is not None:
+            ai = check_agent(ai, allow_paths, extra_agents)
+        ai_seed = seed if ai_seed is None else check_int("ai_seed", ai_seed, 0, 2**63 - 1)
+        try:
+            game = Game(scenario, seed=seed, options=options)
+        except DustupError as e:
+            raise ServiceError(str(e)) from None
+        except (TypeError, ValueError, KeyError, OSError) as e:
+            raise ServiceError(f"bad game settings: {type(e).__name__}: {e}") from None
+        agent = make_agent(ai, ai_seed) if ai else None
+        s = cls(game, ai=ai, ai_side=1 - you if ai else None, ai_seed=ai_seed, agent=agent, log=log)
+        s.advance()
+        return s
+
+    @classmethod
+    def from_save(cls, save, you=0, ai="hard", ai_seed=None, allow_paths: bool = True, log=None) -> "Session":
+        """Continue a saved game (the project's save format) with the front-end as side ``you``."""
+        if not isinstance(save, dict):
+            raise ServiceError(f"save must be a save object (format dustup-save), not {_json_type(save)}")
+        you = check_side("you", you)
+        if ai is not None:
+            ai = check_agent(ai, allow_paths)
+        if not allow_paths:
+            if isinstance(save.get("scenario"), str) and save["scenario"] not in scenario_names():
+                raise ServiceError(f"unknown scenario {save['scenario']!r} in the save")
+            if isinstance((save.get("options") or {}).get("courage_table"), str):
+                raise ServiceError("the save's courage_table must be a table object here (file paths are not read)")
+        try:
+            game = Game.from_dict(save)
+        except DustupError as e:
+            raise ServiceError(f"bad save: {e}") from None
+        except (TypeError, ValueError, KeyError, OSError, AttributeError) as e:
+            raise ServiceError(f"bad save: {type(e).__name__}: {e}") from None
+        ai_seed = game.seed if ai_seed is None else check_int("ai_seed", ai_seed, 0, 2**63 - 1)
+        agent = make_agent(ai, ai_seed) if ai else None
+        decisions = [tuple(o) for o in save["decisions"]]
+        s = cls(game, ai=ai, ai_side=1 - you if ai else None, ai_seed=ai_seed, decisions=decisions,
+                ai_from=len(decisions), agent=agent, log=log)
+        s.advance()
+        return s
+
+    def record(self) -> dict:
+        """The replay recipe: everything :meth:`restore` needs (plain JSON)."""
+        g = self.game
+        return {"scenario": g.source_scenario, "seed": g.seed, "options": dict(g.options), "ai": self.ai,
+                "ai_side": self.ai_side, "ai_seed": self.ai_seed, "ai_from": self.ai_from,
+                "decisions": [list(o) for o in self.decisions]}
+
+    @classmethod
+    def restore(cls, rec: dict, log=None) -> "Session":
+        """Rebuild a session from :meth:`record` exactly: the game by replaying its decisions, the AI's
+        state by asking it again for each of its own decisions (the recorded option is applied)."""
+        game = Game(rec["scenario"], seed=rec["seed"], options=rec["options"])
+        ai = rec.get("ai")
+        agent = make_agent(ai, rec["ai_seed"]) if ai else None
+        s = cls(game, ai=ai, ai_side=rec.get("ai_side"), ai_seed=rec["ai_seed"], ai_from=rec.get("ai_from", 0),
+                agent=agent, log=log)
+        for i, opt in enumerate(rec["decisions"]):
+            opt = tuple(opt)
+            d = game.decision()
+            if agent is not None and d.side == s.ai_side and i >= s.ai_from:
+                try:
+                    agent.choose(game, d)  # the same calls in the same order: the same agent state
+                except Exception:  # noqa: BLE001 - it failed the same way during play (default_option)
+                    pass
+            game.apply(opt)
+            s.decisions.append(opt)
+        return s
+
+    # ------------------------------------------------------------------ the AI
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return (0, 1) if self.ai_side is None else (1 - self.ai_side,)
+
+    def _apply(self, opt: tuple) -> None:
+        self._logs = {}
+        self.game.apply(opt)
+        self.decisions.append(opt)
+
+    def side_log(self, side: int) -> list[dict]:
+        """``game.event_log(side)``, kept until the next decision is applied."""
+        lg = self._logs.get(side)
+        if lg is None:
+            lg = self._logs[side] = self.game.event_log(side)
+        return lg
+
+    def advance(self) -> int:
+        """Let the AI play its pending decisions; the number it played."""
+        g = self.game
+        n = 0
+        while self.agent is not None and not g.over:
+            d = g.decision()
+            if d.side != self.ai_side:
+                break
+            try:
+                opt = self.agent.choose(g, d)
+                opt = tuple(opt) if opt is not None else None
+            except Exception as e:  # noqa: BLE001 - a failing AI must not take the game down
+                opt = None
+                self._warn(f"the AI {self.ai!r} failed ({type(e).__name__}: {e}); it forgoes this decision")
+            if opt is None or opt not in d.options:
+                self.ai_fallbacks += 1
+                opt = default_option(d)
+            self._apply(opt)
+            n += 1
+        return n
+
+    def _warn(self, msg: str) -> None:
+        if self.log is not None:
+            self.log(msg)
+
+    # ------------------------------------------------------------------ reading
+    def check_reader(self, side) -> int:
+        return check_side("side", side)
+
+    def knowledge(self, side: int) -> nr.Knowledge:
+        return nr.Knowledge.of_side(self.game, side)
+
+    def pending(self, side: int):
+        """The engine's pending decision if it is ``side``'s (else None)."""
+        g = self.game
+        if g.over:
+            return None
+        d = g.decision()
+        return d if d.side == side else None
+
+    def decision(self, side: int, know: nr.Knowledge | None = None) -> dict | None:
+        """``side``'s pending decision as JSON, or None (the game is over, or the other side decides)."""
+        d = self.pending(side)
+        if d is None:
+            return None
+        return views.decision_record(self.game, d, know or self.knowledge(side))
+
+    def view(self, side: int, raw: dict | None = None) -> dict:
+        return views.table_view(self.game, side, raw)
+
+    def events(self, side: int, since: int = 0) -> dict:
+        since = check_int("since", since, 0)
+        log = self.side_log(side)
+        if since > len(log):
+            raise ServiceError(f"since {since} is past the end of the event log ({len(log)} events)")
+        return {"events": self._records(log[since:], side, since), "next": len(log)}
+
+    def _records(self, events: list[dict], side: int, first: int, know: nr.Knowledge | None = None) -> list[dict]:
+        if self.secret_seed:
+            events = [{**e, "seed": None} if e.get("type") == "GameStarted" else e for e in events]
+        return views.event_records(events, know or self.knowledge(side), first)
+
+    def result(self) -> dict | None:
+        g = self.game
+        if not g.over:
+            return None
+        r = g.result()
+        w = r["winner"]
+        r["winner_name"] = None if w is None or w < 0 else g.scenario["sides"][w]["name"]
+        return r
+
+    def state(self, side: int) -> dict:
+        """Everything a front-end shows: the view, the pending decision (or null), over, result."""
+        g = self.game
+        waiting = None
+        if not g.over:
+            d = g.decision()
+            if d.side != side:
+                waiting = d.side
+        raw = g.view(side)
+        know = nr.Knowledge.of_side(g, side, raw)
+        return {"side": side, "view": self.view(side, raw), "decision": self.decision(side, know),
+                "waiting_for": waiting, "over": g.over, "result": self.result(), "events": len(self.side_log(side))}
+
+    def settings(self) -> dict:
+        g = self.game
+        return {"scenario": g.scenario.get("name", ""), "seed": None if self.secret_seed else g.seed,
+                "options": dict(g.options), "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
+
+    # ------------------------------------------------------------------ acting
+    def _acting(self, side):
+        """The pending decision ``side`` may act on (after every check), else ServiceError."""
+        side = check_side("side", side)
+        g = self.game
+        if side not in self.humans:
+            raise ServiceError(f"side {side} ({g.side_names[side]}) is played by the AI", 403)
+        if g.over:
+            r = self.result()
+            who = "a draw" if r["winner_name"] is None else f"{r['winner_name']} won"
+            raise ServiceError(f"the game is over ({who}, {r['vp'][0]}-{r['vp'][1]}): there is no decision to take", 409)
+        d = g.decision()
+        if d.side != side:
+            raise ServiceError(f"it is not side {side}'s decision: side {d.side} ({g.side_names[d.side]}) is deciding",
+                               403)
+        return d
+
+    def play(self, side, option) -> dict:
+        """Apply ``option`` (one of ``side``'s pending options, as given), let the AI answer; the new events
+        ``side`` may see and its next decision (or over and the result)."""
+        d = self._acting(side)
+        opt = parse_option(option)
+        if opt not in d.options:
+            k = self.knowledge(side)
+            raise ServiceError(f"{_short(list(opt))} is not one of the {len(d.options)} legal options of "
+                               f"{nr.decision_prompt(d.side, d.kind, d.unit, k)!r}; the decision lists them")
+        g = self.game
+        before = len(self.side_log(side))
+        try:
+            self._apply(opt)
+        except (IllegalOptionError, GameOverError) as e:  # pragma: no cover - checked above
+            raise ServiceError(str(e)) from None
+        self.advance()
+        log = self.side_log(side)
+        know = self.knowledge(side)
+        return {"events": self._records(log[before:], side, before, know), "next": len(log),
+                "decision": self.decision(side, know), "over": g.over, "result": self.result()}
+
+    def hint(self, side, time_ms=1000, agent: str | None = None, allow_paths: bool = True,
+             extra_agents: tuple = ()) -> dict:
+        """The choice an AI would make for ``side``'s pending decision (not applied), within ``time_ms``.
+
+        The agent (default: the session's AI, else ``hard``) thinks on a copy of the game; if it has not
+        answered when the time is up, a quick agent (``scripted``) answers instead (``complete: false``)."""
+        d = self._acting(side)
+        if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float)) or not 0 < time_ms <= MAX_HINT_MS:
+            raise ServiceError(f"time_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not {_short(time_ms)}")
+        name = check_agent(agent, allow_paths, extra_agents) if agent is not None else (self.ai or "hard")
+        seed = _derived_seed(self.ai_seed, len(self.decisions), "hint")
+        helper = make_agent(name, seed)
+        copy = self.game.clone()
+        box: dict = {}
+
+        def think():
+            try:
+                box["option"] = tuple(helper.choose(copy, copy.decision()))
+            except Exception as e:  # noqa: BLE001
+                box["error"] = f"{type(e).__name__}: {e}"
+
+        t0 = time.perf_counter()
+        th = threading.Thread(target=think, name="dustup-hint", daemon=True)
+        th.start()
+        th.join(time_ms / 1000.0)
+        complete = "option" in box and box["option"] in d.options
+        if complete:
+            opt, used = box["option"], name
+        else:
+            used = HINT_FALLBACK
+            try:
+                opt = tuple(make_agent(HINT_FALLBACK, seed).choose(self.game.clone(), d))
+            except Exception:  # noqa: BLE001
+                opt = None
+            if opt not in d.options:
+                opt, used = default_option(d), "default"
+        ms = (time.perf_counter() - t0) * 1000.0
+        k = self.knowledge(side)
+        return {"option": list(opt), "label": nr.option_label(opt, d.kind, k, unit=d.unit), "agent": used,
+                "complete": complete, "ms": round(ms, 1)}
+
+    def save(self) -> dict:
+        """The project's save (scenario, seed, options, every decision): it reveals everything, hidden units
+        and all, to whoever reads it."""
+        try:
+            return self.game.to_dict()
+        except DustupError as e:  # pragma: no cover - sessions always roll the seeded dice
+            raise ServiceError(str(e)) from None
+
+
+def scenarios() -> list[dict]:
+    from dustup_env.rules import load_scenario
+    out = []
+    for n in scenario_names():
+        s = load_scenario(n)
+        out.append({"name": n, "description": s.get("description", ""),
+                    "table": [s["table"]["width"], s["table"]["height"]], "turn_limit": s["turn_limit"],
+                    "sides": [side["name"] for side in s["sides"]]})
+    return out
+
+
+def agents() -> list[str]:
+    return list(BUILTIN_AGENTS)
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randrange(2**31)

@@ -1,0 +1,495 @@
+// Dustup in the browser: play the AI through the game server's HTTP API, or replay a saved game.
+// No build step: plain JavaScript and SVG. The page only ever shows what the server sends for your side.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = "http://www.w3.org/2000/svg";
+const SIDE_COLOURS = ["#2563c9", "#c9302c"];
+const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
+  open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
+  road: "#cfc6b0", light_woods: "#8fbf6a", dense_woods: "#4f8a3c", swamp: "#8ea88a", open_water: "#6ea6d6",
+  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a",
+};
+const OBSTACLE_COLOURS = { wall: "#6b5f4b", hedge: "#3d6b2f", fence: "#8a7a5a" };
+const CONF_SHORT = { confident: "Cf", steady: "St", shaken: "Sh", broken: "Br", routed: "Rt" };
+
+const state = {
+  mode: "play",
+  info: null,
+  game: null,        // {id, token, side}
+  current: null,     // the last GET /games/ID answer
+  selected: null,    // a unit uid / marker index clicked, to filter the options
+  busy: false,
+  replay: null,      // {geometry, frames, result, i, timer}
+  lastEvents: 0,
+  recent: [],        // the events of the last play: their moves and shots are drawn over the table
+};
+
+// ------------------------------------------------------------------------------------------------ HTTP
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (state.game && path.startsWith("/games/")) headers.Authorization = "Bearer " + state.game.token;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: r.statusText }; }
+  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
+  return data;
+}
+
+function setStatus(text) { $("status").textContent = text || ""; }
+
+// ------------------------------------------------------------------------------------------------ drawing
+function el(name, attrs, parent, text) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
+  const svg = $("board");
+  const W = geo.table.width, H = geo.table.height;
+  const sy = (y) => H - y; // rules: y north (up); SVG: y down
+  svg.setAttribute("viewBox", `-1.5 -1.5 ${W + 3} ${H + 3}`);
+  svg.innerHTML = "";
+  const defs = el("defs", {}, svg);
+  const m = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#111" }, m);
+  el("rect", { x: 0, y: 0, width: W, height: H, fill: "#d8e3c4" }, svg);
+  // edges: the sides' home edges
+  geo.sides.forEach((s, i) => {
+    const pos = { south: [W / 2, H + 1.1], north: [W / 2, -0.4], west: [-0.6, H / 2], east: [W + 0.6, H / 2] }[s.home_edge];
+    if (pos) el("text", { x: pos[0], y: pos[1], class: "edge-name", fill: SIDE_COLOURS[i] }, svg, `${s.name} (side ${i}) home edge`);
+  });
+  el("text", { x: W - 1.4, y: 1.6, class: "compass" }, svg, "N\u2191");
+  // terrain, obstacles, objectives
+  for (const t of geo.terrain) {
+    const pts = t.polygon.map((p) => `${p[0]},${sy(p[1])}`).join(" ");
+    const poly = el("polygon", { points: pts, class: "terrain", fill: TERRAIN_COLOURS[t.type] || "#bbb", "fill-opacity": 0.85 }, svg);
+    el("title", {}, poly, `${t.name || t.type} (${t.type.replace(/_/g, " ")})`);
+    const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length;
+    const top = Math.max(...t.polygon.map((p) => p[1]));
+    el("text", { x: cx, y: sy(top) + 1.0, class: "terrain-name" }, svg, t.name || t.type.replace(/_/g, " "));
+  }
+  for (const o of geo.obstacles) {
+    const pts = o.line.map((p) => `${p[0]},${sy(p[1])}`).join(" ");
+    const pl = el("polyline", { points: pts, class: "obstacle", stroke: OBSTACLE_COLOURS[o.type] || "#555" }, svg);
+    el("title", {}, pl, `${o.name || o.type} (${o.type})`);
+  }
+  (objectives || geo.objectives).forEach((o) => {
+    const [x, y] = o.position;
+    const held = o.holder === 0 || o.holder === 1 ? SIDE_COLOURS[o.holder] : "#705c12";
+    const c = el("circle", { cx: x, cy: sy(y), r: o.radius || 3, class: "objective", stroke: held }, svg);
+    el("title", {}, c, `objective ${o.name}: ${o.vp} VP` + (o.holder >= 0 ? `, held by ${geo.sides[o.holder].name}` : ""));
+    el("path", { d: `M ${x} ${sy(y) - 0.7} L ${x + 0.2} ${sy(y) - 0.2} L ${x + 0.7} ${sy(y) - 0.2} L ${x + 0.3} ${sy(y) + 0.1} L ${x + 0.45} ${sy(y) + 0.6} L ${x} ${sy(y) + 0.3} L ${x - 0.45} ${sy(y) + 0.6} L ${x - 0.3} ${sy(y) + 0.1} L ${x - 0.7} ${sy(y) - 0.2} L ${x - 0.2} ${sy(y) - 0.2} Z`, fill: held }, svg);
+    el("text", { x: x, y: sy(y) + 1.7, class: "objective-name" }, svg, `${o.name} (${o.vp} VP)`);
+  });
+  // what the pending decision lets you click
+  const byUnit = {}, byTarget = {}, byMarker = {};
+  const moves = [];
+  if (decision) {
+    for (const o of decision.options) {
+      if (o.unit !== undefined) (byUnit[o.unit] = byUnit[o.unit] || []).push(o);
+      if (o.target !== undefined) (byTarget[o.target] = byTarget[o.target] || []).push(o);
+      if (o.marker !== undefined) (byMarker[o.marker] = byMarker[o.marker] || []).push(o);
+      if (o.point) moves.push(o);
+    }
+  }
+  // markers (hidden units as your side sees them)
+  for (const mk of markers || []) {
+    const g = el("g", { class: "marker" + (byMarker[mk.index] ? " clickable" : ""), "data-marker": mk.index }, svg);
+    el("rect", { x: mk.x - 0.8, y: sy(mk.y) - 0.8, width: 1.6, height: 1.6, rx: 0.2, fill: SIDE_COLOURS[mk.side] }, g);
+    el("text", { x: mk.x, y: sy(mk.y) + 0.45 }, g, mk.unit === undefined ? "?" : (mk.unit < 0 ? "D" : "H"));
+    el("title", {}, g, `hidden-unit marker ${mk.index}` + (mk.unit === undefined ? " (it may be a dummy)" : (mk.unit < 0 ? " (your dummy)" : " (your hidden unit)")));
+    if (byMarker[mk.index]) g.addEventListener("click", () => chooseFrom(byMarker[mk.index], "marker", mk.index));
+  }
+  // units
+  for (const u of units) {
+    if (!u.figures.length || u.inbound || u.merged) continue;
+    const clickable = byUnit[u.uid] || byTarget[u.uid];
+    const g = el("g", { class: "unit" + (clickable ? " clickable" : "") + (state.selected === "u" + u.uid ? " selected" : ""), "data-uid": u.uid, "data-name": u.name }, svg);
+    const xs = u.figures.map((f) => f.x), ys = u.figures.map((f) => f.y);
+    const x0 = Math.min(...xs) - 0.9, x1 = Math.max(...xs) + 0.9, y0 = Math.min(...ys) - 0.9, y1 = Math.max(...ys) + 0.9;
+    el("rect", { x: x0, y: sy(y1), width: x1 - x0, height: y1 - y0, rx: 0.6, class: "unit-hit" }, g);
+    for (const b of u.left_behind || []) el("circle", { cx: b.x, cy: sy(b.y), r: 0.35, class: "left-behind" }, svg);
+    for (const f of u.figures) {
+      const c = el("circle", { cx: f.x, cy: sy(f.y), r: 0.5, fill: SIDE_COLOURS[u.side], class: "fig " + f.status + (f.leader ? " leader" : "") }, g);
+      el("title", {}, c, `${u.name}: ${f.weapon.replace(/_/g, " ")}` + (f.leader ? " (leader)" : "") + (f.status !== "ok" ? ` (${f.status})` : ""));
+    }
+    let top = sy(Math.max(...ys)) - 1.0;  // the name and badges above the figures (below them at the north edge)
+    if (top - 1.9 < -1.2) top = sy(Math.min(...ys)) + 2.9;
+    el("text", { x: u.x, y: top - 0.9, class: "unit-label", fill: SIDE_COLOURS[u.side], "text-anchor": "middle" }, g, u.name);
+    const badges = [];
+    if (u.suppression) badges.push("S" + u.suppression);
+    badges.push(CONF_SHORT[u.confidence] || u.confidence);
+    if (u.activated) badges.push("\u2713");
+    if (u.propped) badges.push("P");
+    if (u.concealed) badges.push("C");
+    if (u.hidden) badges.push("H");
+    if (u.panicked) badges.push("!");
+    if (u.travel) badges.push("col");
+    el("text", { x: u.x, y: top + 0.05, class: "unit-status", "text-anchor": "middle" }, g, badges.join(" "));
+    el("title", {}, g, unitTitle(u));
+    if (clickable) g.addEventListener("click", () => chooseFrom(clickable, "u", u.uid));
+  }
+  // move points of the acting unit
+  const acting = decision && decision.unit >= 0 ? units.find((u) => u.uid === decision.unit) : null;
+  for (const o of moves) {
+    const [px, py] = o.point;
+    const cx = Math.max(0, Math.min(W, px)), cy = Math.max(0, Math.min(H, py));
+    if (acting) el("line", { x1: acting.x, y1: sy(acting.y), x2: cx, y2: sy(cy), class: "moveline" }, svg);
+    const c = el("circle", { cx: cx, cy: sy(cy), r: 0.45, class: "movept", "data-option": JSON.stringify(o.option) }, svg);
+    el("title", {}, c, o.label);
+    c.addEventListener("click", () => play(o.option));
+  }
+  $("legend").textContent = legendText(geo, hiddenUnits);
+}
+
+// moves (dashed arrows) and shots (red arrows) of the events just seen, over the table
+function drawTrails(events, units, H) {
+  const svg = $("board");
+  const at = {};
+  for (const u of units) at[u.uid] = [u.x, u.y];
+  for (const e of events || []) {
+    if ((e.type === "Moved" || e.type === "ContactMove" || e.type === "Pursued") && e.start && e.end) {
+      el("line", { x1: e.start[0], y1: H - e.start[1], x2: e.end[0], y2: H - e.end[1], class: "trail" }, svg);
+    } else if ((e.type === "ShotResolved" || e.type === "StrikeResolved") && at[e.unit ?? e.striker] && at[e.target]) {
+      const [x1, y1] = at[e.unit ?? e.striker], [x2, y2] = at[e.target];
+      const ln = el("line", { x1, y1: H - y1, x2, y2: H - y2, class: "shot" }, svg);
+      el("title", {}, ln, e.text);
+    }
+  }
+}
+
+function unitTitle(u) {
+  const parts = [`${u.name} (${u.kind}): quality ${u.quality.toUpperCase()}, leadership ${u.lv}, ${u.confidence}`,
+    `${u.able} of ${u.strength} figures able`, `movement ${u.movement.toUpperCase()}, armour ${u.armour.replace(/_/g, " ")}`];
+  if (u.suppression) parts.push(`${u.suppression} suppression marker(s)`);
+  if (u.activated) parts.push("activated this turn");
+  if (u.propped) parts.push("propped");
+  if (u.concealed) parts.push("in complete concealment");
+  if (u.hidden) parts.push("hidden (the enemy sees only a marker)");
+  if (!u.in_play) parts.push("out of play");
+  return parts.join("\n");
+}
+
+function legendText(geo, hidden) {
+  let s = `Table ${geo.table.width}\u00d7${geo.table.height} ${geo.table.length === "cm" ? "cm" : "inches"}. ` +
+    "Badges: S = suppression markers, Cf/St/Sh/Br/Rt = confidence, \u2713 = activated, P = propped, C = complete concealment, H = hidden, ! = panicked. " +
+    "Squares are hidden-unit markers (? = unknown to you).";
+  if (hidden && hidden.length) s += " Enemy units hidden from you: " + hidden.map((h) => h.name).join(", ") + ".";
+  return s;
+}
+
+// ------------------------------------------------------------------------------------------------ options
+function renderOptions(decision, filter) {
+  const ol = $("options");
+  ol.innerHTML = "";
+  if (!decision) return;
+  const opts = filter || decision.options;
+  opts.forEach((o) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = o.label;
+    b.dataset.option = JSON.stringify(o.option);
+    b.addEventListener("click", () => play(o.option));
+    b.addEventListener("mouseenter", () => highlightPoint(o.option, true));
+    b.addEventListener("mouseleave", () => highlightPoint(o.option, false));
+    li.appendChild(b);
+    ol.appendChild(li);
+  });
+  $("show-all").hidden = !filter;
+}
+
+function highlightPoint(option, on) {
+  const key = JSON.stringify(option);
+  for (const c of document.querySelectorAll(".movept")) if (c.dataset.option === key) c.style.fill = on ? "#ffd400" : "";
+}
+
+function chooseFrom(options, kind, id) {
+  if (state.busy) return;
+  if (options.length === 1) { play(options[0].option); return; }
+  state.selected = kind + id;
+  renderOptions(state.current.decision, options);
+  redrawCurrent();
+}
+
+// ------------------------------------------------------------------------------------------------ playing
+function logLines(events, cls) {
+  const ol = $("log");
+  for (const e of events) {
+    const li = document.createElement("li");
+    li.textContent = e.text;
+    if (e.type === "TurnStarted") li.className = "turn";
+    if (cls) li.classList.add(cls);
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function logNote(text, cls) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  li.className = cls || "mine";
+  $("log").appendChild(li);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+async function newGame() {
+  const body = { scenario: $("scenario").value, side: Number($("side").value), ai: $("ai").value };
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  setStatus("starting\u2026");
+  try {
+    const g = await api("POST", "/games", body);
+    state.game = { id: g.game, token: g.token, side: g.side };
+    localStorage.setItem("dustup-game", JSON.stringify(state.game));
+    $("log").innerHTML = "";
+    state.lastEvents = 0;
+    state.recent = [];
+    await refresh(true);
+    setStatus("");
+  } catch (e) { setStatus(e.message); }
+}
+
+async function resumeGame() {
+  const saved = JSON.parse(localStorage.getItem("dustup-game") || "null");
+  if (!saved) return;
+  state.game = saved;
+  state.recent = [];
+  $("log").innerHTML = "";
+  state.lastEvents = 0;
+  try { await refresh(true); setStatus(""); } catch (e) { setStatus(e.message); localStorage.removeItem("dustup-game"); }
+}
+
+async function refresh(withLog) {
+  const st = await api("GET", "/games/" + state.game.id);
+  state.current = st;
+  state.selected = null;
+  if (withLog) {
+    const ev = await api("GET", `/games/${state.game.id}/events?since=${state.lastEvents}`);
+    logLines(ev.events);
+    state.lastEvents = ev.next;
+  }
+  render();
+}
+
+function redrawCurrent() {
+  const st = state.current;
+  drawBoard(st.view, st.view.units, st.view.markers, st.view.objectives, st.decision, st.view.hidden_units);
+  drawTrails(state.recent, st.view.units, st.view.table.height);
+}
+
+function render() {
+  const st = state.current;
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
+  redrawCurrent();
+  const names = st.view.sides.map((s) => s.name);
+  const turn = `Turn ${st.view.turn} of ${st.view.turn_limit}`;
+  const score = `score ${names[0]} ${st.view.score[0]} \u2013 ${st.view.score[1]} ${names[1]}` + (st.view.score_exact ? "" : " (as far as you know)");
+  if (st.over) {
+    const r = st.result;
+    $("prompt").textContent = `${turn}. Game over.`;
+    $("result").hidden = false;
+    $("result").textContent = (r.winner_name ? `${r.winner_name} wins` : "A draw") + ` ${r.vp[0]}\u2013${r.vp[1]} (${r.reason}); you played ${names[st.side]}.`;
+  } else {
+    $("result").hidden = true;
+    const d = st.decision;
+    $("prompt").textContent = d ? `${turn}, ${score}. ${d.prompt}` + (d.actions_left ? ` (${d.actions_left} action${d.actions_left > 1 ? "s" : ""} left)` : "")
+      : `${turn}, ${score}. Waiting for ${names[st.waiting_for]}\u2026`;
+  }
+  renderOptions(st.decision);
+  $("hint").hidden = !st.decision;
+  $("download-save").hidden = !st.over;
+  $("replay-this").hidden = !st.over;
+}
+
+async function play(option) {
+  if (state.busy || !state.current || !state.current.decision) return;
+  state.busy = true;
+  const o = state.current.decision.options.find((x) => JSON.stringify(x.option) === JSON.stringify(option));
+  logNote("You: " + (state.current.decision.unit_name ? state.current.decision.unit_name + ": " : "") + (o ? o.label : JSON.stringify(option)));
+  setStatus("the AI is thinking\u2026");
+  try {
+    const r = await api("POST", `/games/${state.game.id}/play`, { option });
+    state.recent = r.events;
+    logLines(r.events);
+    state.lastEvents = r.next;
+    await refresh(false);
+    setStatus("");
+  } catch (e) {
+    setStatus(e.message);
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function hint() {
+  try {
+    const h = await api("POST", `/games/${state.game.id}/hint`, { time_ms: 1500 });
+    renderOptions(state.current.decision);
+    const key = JSON.stringify(h.option);
+    for (const b of document.querySelectorAll("#options button")) if (b.dataset.option === key) { b.classList.add("hinted"); b.scrollIntoView({ block: "nearest" }); }
+    setStatus(`hint (${h.agent}): ${h.label}`);
+  } catch (e) { setStatus(e.message); }
+}
+
+async function downloadSave() {
+  try {
+    const save = await api("GET", `/games/${state.game.id}/save`);
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([JSON.stringify(save)], { type: "application/json" }));
+    a.download = `dustup-${state.game.id}.json`;
+    a.click();
+  } catch (e) { setStatus(e.message); }
+}
+
+async function replayThis() {
+  try {
+    const save = await api("GET", `/games/${state.game.id}/save`);
+    switchMode("replay");
+    await startReplay(save);
+  } catch (e) { setStatus(e.message); }
+}
+
+// ------------------------------------------------------------------------------------------------ replay
+async function startReplay(save) {
+  setStatus("replaying\u2026");
+  const rep = await api("POST", "/replay", { save });
+  stopAuto();
+  state.replay = { ...rep, i: 0, timer: null };
+  $("rp-slider").max = rep.frames.length - 1;
+  showFrame(0);
+  setStatus("");
+}
+
+function showFrame(i) {
+  const rp = state.replay;
+  if (!rp) return;
+  i = Math.max(0, Math.min(rp.frames.length - 1, i));
+  rp.i = i;
+  const f = rp.frames[i];
+  const objectives = rp.geometry.objectives.map((o, k) => ({ ...o, holder: f.holders[k] }));
+  drawBoard(rp.geometry, f.units, f.markers, objectives, null, []);
+  drawTrails(f.events, f.units, rp.geometry.table.height);
+  $("rp-slider").value = i;
+  $("rp-pos").textContent = `decision ${i} of ${rp.frames.length - 1}`;
+  const names = rp.geometry.sides.map((s) => s.name);
+  $("prompt").textContent = (i === 0 ? "The start of the game." : `Decision ${i}: ${f.label}.`) +
+    ` Turn ${f.turn}, score ${names[0]} ${f.score[0]} \u2013 ${f.score[1]} ${names[1]}.`;
+  document.body.dataset.frame = String(i);
+  $("options").innerHTML = "";
+  $("result").hidden = !(i === rp.frames.length - 1 && rp.result);
+  if (rp.result) $("result").textContent = (rp.result.winner_name ? `${rp.result.winner_name} wins` : "A draw") + ` ${rp.result.vp[0]}\u2013${rp.result.vp[1]} (${rp.result.reason}).`;
+  // the log: every event up to this frame, this frame's events highlighted
+  const ol = $("log");
+  ol.innerHTML = "";
+  let cur = null;
+  rp.frames.forEach((fr, k) => {
+    if (k > i + 40) return;
+    if (fr.label) {
+      const li = document.createElement("li");
+      li.textContent = fr.label;
+      li.className = "decision" + (k > i ? " later" : "") + (k === i ? " current" : "");
+      if (k === i) cur = li;
+      ol.appendChild(li);
+    }
+    for (const e of fr.events) {
+      const li = document.createElement("li");
+      li.textContent = e.text;
+      li.className = (e.type === "TurnStarted" ? "turn " : "") + (k === i ? "current" : (k > i ? "later" : ""));
+      if (k === i && !cur) cur = li;
+      ol.appendChild(li);
+    }
+  });
+  if (cur) cur.scrollIntoView({ block: "center" });
+}
+
+function stopAuto() {
+  if (state.replay && state.replay.timer) { clearInterval(state.replay.timer); state.replay.timer = null; }
+  $("rp-play").textContent = "\u25B6\uFE0E play";
+}
+
+function toggleAuto() {
+  const rp = state.replay;
+  if (!rp) return;
+  if (rp.timer) { stopAuto(); return; }
+  $("rp-play").textContent = "\u23F8\uFE0E pause";
+  rp.timer = setInterval(() => { if (rp.i >= rp.frames.length - 1) stopAuto(); else showFrame(rp.i + 1); }, 450);
+}
+
+// ------------------------------------------------------------------------------------------------ modes
+function switchMode(mode) {
+  state.mode = mode;
+  $("tab-play").classList.toggle("active", mode === "play");
+  $("tab-replay").classList.toggle("active", mode === "replay");
+  $("setup-play").hidden = mode !== "play";
+  $("setup-replay").hidden = mode !== "replay";
+  $("decision-tools").hidden = mode !== "play";
+  stopAuto();
+  $("log").innerHTML = "";
+  $("options").innerHTML = "";
+  $("result").hidden = true;
+  $("prompt").textContent = "";
+  if (mode === "play" && state.game) resumeGame();
+  if (mode === "replay" && state.replay) showFrame(state.replay.i);
+  if (mode === "replay" && !state.replay) $("prompt").textContent = "Choose a save file (dustup play --save FILE, or \u201cDownload the save\u201d after a game).";
+}
+
+function sideNames() {
+  const scn = state.info.scenarios.find((s) => s.name === $("scenario").value);
+  if (!scn) return;
+  [...$("side").options].forEach((o, i) => { o.textContent = `${scn.sides[i]} (side ${i})`; });
+}
+
+async function init() {
+  $("tab-play").addEventListener("click", () => switchMode("play"));
+  $("tab-replay").addEventListener("click", () => switchMode("replay"));
+  $("new-game").addEventListener("click", newGame);
+  $("resume-game").addEventListener("click", resumeGame);
+  $("hint").addEventListener("click", hint);
+  $("show-all").addEventListener("click", () => { state.selected = null; renderOptions(state.current.decision); redrawCurrent(); });
+  $("download-save").addEventListener("click", downloadSave);
+  $("replay-this").addEventListener("click", replayThis);
+  $("save-file").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    try { await startReplay(JSON.parse(await file.text())); } catch (e) { setStatus("cannot replay: " + e.message); }
+  });
+  $("rp-first").addEventListener("click", () => showFrame(0));
+  $("rp-prev").addEventListener("click", () => showFrame(state.replay.i - 1));
+  $("rp-next").addEventListener("click", () => showFrame(state.replay.i + 1));
+  $("rp-last").addEventListener("click", () => showFrame(state.replay.frames.length - 1));
+  $("rp-play").addEventListener("click", toggleAuto);
+  $("rp-slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (state.mode !== "replay" || !state.replay || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === "ArrowRight") showFrame(state.replay.i + 1);
+    else if (e.key === "ArrowLeft") showFrame(state.replay.i - 1);
+    else if (e.key === "Home") showFrame(0);
+    else if (e.key === "End") showFrame(state.replay.frames.length - 1);
+    else if (e.key === " ") { e.preventDefault(); toggleAuto(); }
+  });
+  try {
+    state.info = await api("GET", "/info");
+    for (const s of state.info.scenarios) {
+      const o = document.createElement("option");
+      o.value = s.name; o.textContent = `${s.name} (${s.table[0]}\u00d7${s.table[1]}, ${s.turn_limit} turns)`;
+      $("scenario").appendChild(o);
+    }
+    $("scenario").value = state.info.scenarios.some((s) => s.name === "skirmish") ? "skirmish" : state.info.scenarios[0].name;
+    for (const a of state.info.agents) {
+      const o = document.createElement("option");
+      o.value = a; o.textContent = a;
+      $("ai").appendChild(o);
+    }
+    $("ai").value = "hard";
+    $("scenario").addEventListener("change", sideNames);
+    sideNames();
+  } catch (e) { setStatus("cannot reach the server: " + e.message); }
+  $("resume-game").hidden = !localStorage.getItem("dustup-game");
+  $("prompt").textContent = "Choose a scenario, your side and the AI, then New game.";
+}
+
+init();

@@ -1,0 +1,185 @@
+"""JSON for front-ends: the table as one side knows it, the pending decision with labelled options, events.
+
+Everything a side receives is built from ``game.view(side)``, ``game.event_log(side)`` and the scenario's
+static geometry (table, terrain, obstacles, objectives: ``game.scenario``, in rules units), never from
+the game's hidden state.  A spectator (replays) gets the union of both sides' views.
+"""
+from __future__ import annotations
+
+import math
+
+from dustup_env import narrate as nr
+from dustup_env.rules import die_name
+
+FIGURE_STATUS = ("ok", "wounded", "treated", "killed", "disabled")
+OBJECTIVE_RADIUS = 3.0  # rules.game.OBJECTIVE_RADIUS (checked by the tests)
+
+# options whose first argument is a unit of the acting side / an enemy unit / a marker (for clicking)
+OWN_UNIT_OPTIONS = frozenset({"activate", "inbound", "order", "rally", "choose", "activate_detachment", "regroup",
+                              "treat", "seize"})
+ENEMY_UNIT_OPTIONS = frozenset({"shoot", "shoot_weapon", "throw", "assault", "combined_assault", "add_defender",
+                                "follow", "resolve"})
+MARKER_OPTIONS = frozenset({"detect"})
+
+
+def _direction(d: int) -> tuple[float, float]:
+    a = 2 * math.pi * (int(d) % 16) / 16
+    return math.sin(a), math.cos(a)  # 0 = north (+y), clockwise (rules.move_action.DIR_VECTORS)
+
+
+# ------------------------------------------------------------------------------------------------ geometry
+def geometry(game) -> dict:
+    """The static battlefield (rules units; ``"length"``: ``"in"`` or ``"cm"``)."""
+    scn = game.scenario
+    return {
+        "scenario": scn.get("name", ""), "description": scn.get("description", ""),
+        "table": {"width": scn["table"]["width"], "height": scn["table"]["height"],
+                  "length": "cm" if game.options.get("measure") == "centimetres" else "in"},
+        "terrain": [{"type": t["type"], "name": t.get("name", ""), "polygon": t["polygon"]}
+                    for t in scn.get("terrain", [])],
+        "obstacles": [{"type": o["type"], "name": o.get("name", ""), "line": o["line"]}
+                      for o in scn.get("obstacles", [])],
+        "objectives": [{"name": o["name"], "position": o["position"], "vp": o["vp"], "radius": OBJECTIVE_RADIUS}
+                       for o in scn.get("objectives", [])],
+        "sides": [{"name": s["name"], "home_edge": s["home_edge"]} for s in scn["sides"]],
+        "turn_limit": scn["turn_limit"],
+    }
+
+
+# ------------------------------------------------------------------------------------------------ units
+def _in_play(u: dict) -> bool:
+    if u.get("routed_off") or u.get("merged") or u.get("evacuated") or u.get("inbound"):
+        return False
+    return any(f["status"] == 0 for f in u["figures"])
+
+
+def unit_record(u: dict) -> dict:
+    """A unit as the page draws it, from a full unit entry of ``game.view``."""
+    figs = u["figures"]  # empty once the unit merged into another (regrouped, rejoined)
+    lf = figs[u["leader"]] if 0 <= u["leader"] < len(figs) else {"dx": 0.0, "dy": 0.0}
+    bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
+    figures = []
+    for i, f in enumerate(figs):
+        if f["status"] == 3:  # killed: removed from the table
+            continue
+        figures.append({"x": round(bx + f["dx"], 3), "y": round(by + f["dy"], 3), "weapon": f["weapon"],
+                        "status": FIGURE_STATUS[f["status"]] if 0 <= f["status"] < len(FIGURE_STATUS) else str(f["status"]),
+                        "leader": i == u["leader"]})
+    conf = u["confidence"]
+    return {
+        "uid": u["uid"], "side": u["side"], "name": u["name"], "kind": u["kind"],
+        "x": u["x"], "y": u["y"], "figures": figures,
+        "quality": die_name(u["quality"]), "lv": u["lv"], "movement": die_name(u["movement"]),
+        "armour": u["armour"],
+        "confidence": nr.CONFIDENCE[conf] if 0 <= conf < len(nr.CONFIDENCE) else str(conf),
+        "suppression": u["suppression"], "propped": u["propped"], "concealed": u["complete_concealment"],
+        "activated": u["activated"], "hidden": u["hidden"], "in_play": _in_play(u),
+        "routed_off": u["routed_off"], "merged": u.get("merged", False),
+        "evacuated": u.get("evacuated", False), "panicked": u.get("panicked", False), "travel": u.get("travel", False),
+        "inbound": u.get("inbound", 0), "commander": u.get("commander", -1), "parent": u.get("parent", -1),
+        "able": sum(1 for f in figs if f["status"] == 0), "strength": u.get("strength", len(figs)),
+        "left_behind": [{"x": e[0], "y": e[1], "status": FIGURE_STATUS[e[2]] if 0 <= e[2] < 5 else str(e[2])}
+                        for e in u.get("left_behind", [])],
+    }
+
+
+def _score(units: list[dict], objectives: list[dict], hidden_enemies: bool, exact) -> tuple[list, list]:
+    """Victory points as they stand now and each objective's holder, from the units listed."""
+    if exact is not None:  # nothing of the enemy is hidden from this reader: the engine's own count
+        return exact
+    holders = []
+    vp = [0, 0]
+    for o in objectives:
+        ox, oy = o["position"]
+        near = [False, False]
+        for u in units:
+            if u["in_play"] and u["confidence"] != "routed" and math.hypot(u["x"] - ox, u["y"] - oy) <= OBJECTIVE_RADIUS:
+                near[u["side"]] = True
+        h = (0 if near[0] else 1) if near[0] != near[1] else -1
+        holders.append(h)
+        if h >= 0:
+            vp[h] += o["vp"]
+    for u in units:
+        if not u["in_play"] and not u["inbound"] and not u["merged"] and not u["evacuated"]:
+            vp[1 - u["side"]] += 1
+    return vp, holders
+
+
+def table_view(game, side: int | None, view: dict | None = None) -> dict:
+    """The table as ``side`` knows it now (``side=None``: everything, for a spectator)."""
+    geo = geometry(game)
+    if side is None:
+        views = [game.view(0), game.view(1)]
+        full = {u["uid"]: u for s, v in enumerate(views) for u in v["units"] if u["side"] == s}
+        raw_units = [full[k] for k in sorted(full)]
+        markers = [m for m in views[0]["markers"]]
+        for m in markers:
+            own = views[m["side"]]["markers"][m["index"]]
+            m["unit"] = own.get("unit", -1)
+        base = views[0]
+    else:
+        base = view if view is not None else game.view(side)
+        raw_units = base["units"]
+        markers = base["markers"]
+    units, hidden = [], []
+    for u in raw_units:
+        if "figures" in u:
+            units.append(unit_record(u))
+        else:  # an enemy unit hidden from this side: its name only
+            hidden.append({"uid": u["uid"], "side": u["side"], "name": u["name"]})
+    exact = None
+    if not hidden and game.over:
+        exact = (list(game.vp), [game.objective_holder(o["position"][0], o["position"][1]) for o in geo["objectives"]])
+    elif not hidden:
+        vp = game.victory_points()
+        exact = (list(vp), [game.objective_holder(o["position"][0], o["position"][1]) for o in geo["objectives"]])
+    vp, holders = _score(units, geo["objectives"], bool(hidden), exact)
+    for o, h in zip(geo["objectives"], holders):
+        o["holder"] = h
+    out = {
+        "side": side, "turn": base["turn"], "phase": base["phase"], "initiative": base["initiative"],
+        **geo,
+        "units": units, "hidden_units": hidden,
+        "markers": [{"index": m["index"], "side": m["side"], "x": m["x"], "y": m["y"],
+                     **({"unit": m["unit"]} if "unit" in m else {})} for m in markers if not m["removed"]],
+        "score": vp, "score_exact": exact is not None,
+        "public": base.get("public", {}),
+    }
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ decisions
+def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, positions: dict) -> dict:
+    """An option as JSON: the array to send back, its label, and what to click for it."""
+    rec = {"option": list(opt), "label": nr.option_label(opt, kind, know, unit=unit)}
+    name = opt[0]
+    if len(opt) > 1:
+        if name in OWN_UNIT_OPTIONS:
+            rec["unit"] = opt[1]
+        elif name in ENEMY_UNIT_OPTIONS:
+            rec["target"] = opt[1]
+        elif name in MARKER_OPTIONS:
+            rec["marker"] = opt[1]
+    if unit in positions and ((name == "move" and len(opt) == 3) or (name == "shift" and len(opt) == 2)):
+        x, y = positions[unit]
+        dist = nr.MOVE_DISTANCES[opt[2]] if name == "move" else 2.0
+        vx, vy = _direction(opt[1])
+        rec["point"] = [round(x + vx * dist, 3), round(y + vy * dist, 3)]
+    return rec
+
+
+def decision_record(game, decision, know: nr.Knowledge) -> dict:
+    """The pending decision of ``know.side`` as JSON (side, kind, unit, a prompt, labelled options)."""
+    d = decision
+    out = {"side": d.side, "kind": d.kind, "unit": d.unit,
+           "unit_name": know.unit(d.unit) if d.unit >= 0 else None,
+           "prompt": nr.decision_prompt(d.side, d.kind, d.unit, know),
+           "options": [option_record(o, d.kind, d.unit, know, know.positions) for o in d.options]}
+    if d.kind == "action":
+        out["actions_left"] = game.actions_left
+    return out
+
+
+def event_records(events: list[dict], know: nr.Knowledge, first: int = 0) -> list[dict]:
+    """Events as JSON, each with its ``index`` in the reader's log and a ``text`` narration."""
+    return [{**e, "index": first + i, "text": nr.narrate(e, know)} for i, e in enumerate(events)]

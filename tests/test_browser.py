@@ -1,0 +1,117 @@
+"""The page at ``/`` in a real headless Chromium (Debian's package, driven by Playwright): a whole game against
+the AI played by clicking (move points and units on the table, options in the list), then the saved game
+replayed, stepping forward and back.  ``make browser`` (run by ``make test``) installs Chromium."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+
+import httpx
+import pytest
+
+from service_helpers import ServerProcess
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[dev]')")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH: run `make browser`")
+
+
+def _wait_render(page, before: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.renders || 0) > {before}", timeout=60_000)
+
+
+def _renders(page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.renders || 0)"))
+
+
+def test_play_a_whole_game_by_clicking_then_replay_it(tmp_path):
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.wait_for_selector("#scenario option[value=skirmish]", state="attached")
+            page.select_option("#scenario", "skirmish")
+            page.select_option("#side", "0")
+            page.select_option("#ai", "hard")
+            page.fill("#seed", "17")
+            n = _renders(page)
+            page.click("#new-game")
+            _wait_render(page, n)
+            assert page.locator("#board .unit").count() == 4  # the table is drawn: two units a side
+            rng = random.Random(17)
+            plays = {"point": 0, "unit": 0, "list": 0}
+            while not page.locator("#result").is_visible():
+                n = _renders(page)
+                points = page.locator("#board .movept")
+                clickable = page.locator("#board .unit.clickable")
+                r = rng.random()
+                if points.count() and r < 0.35:
+                    points.nth(rng.randrange(points.count())).dispatch_event("click")  # a move point on the table
+                    plays["point"] += 1
+                elif clickable.count() and r < 0.6:
+                    # (dispatched to the unit itself: a move point or another unit may lie on top of it)
+                    clickable.nth(rng.randrange(clickable.count())).dispatch_event("click")
+                    buttons = page.locator("#options button")
+                    if _renders(page) == n and page.locator("#show-all").is_visible():  # several options: pick one
+                        buttons.nth(rng.randrange(buttons.count())).click()
+                    plays["unit"] += 1
+                else:
+                    buttons = page.locator("#options button")
+                    buttons.nth(rng.randrange(buttons.count())).click()
+                    plays["list"] += 1
+                _wait_render(page, n)
+                assert sum(plays.values()) < 400
+            result = page.locator("#result").inner_text()
+            assert ("wins" in result or "draw" in result) and "you played Blue" in result
+            log = page.locator("#log li").all_inner_texts()
+            assert any(t.startswith("game over") for t in log)
+            mine = [t for t in log if t.startswith("You: ")]
+            assert len(mine) == sum(plays.values()) and plays["point"] and plays["unit"] and plays["list"]
+            assert any("rolls" in t for t in log)  # the AI's dice are in the log
+            # the server kept exactly the options clicked
+            game = json.loads(page.evaluate("localStorage.getItem('dustup-game')"))
+            save = httpx.get(f"{srv.url}/games/{game['id']}/save",
+                             headers={"Authorization": f"Bearer {game['token']}"}).json()
+            from dustup_env.rules import Game
+            g = Game(save["scenario"], seed=save["seed"], options=save["options"])
+            ours = 0
+            for opt in save["decisions"]:
+                ours += g.decision().side == 0
+                g.apply(tuple(opt))
+            assert g.over and ours == len(mine)
+
+            # replay the saved game from a file: step to the end, back, and with the keyboard
+            path = tmp_path / "game.json"
+            path.write_text(json.dumps(save))
+            page.click("#tab-replay")
+            page.set_input_files("#save-file", str(path))
+            page.wait_for_function("document.body.dataset.frame === '0'")
+            last = len(save["decisions"])
+            assert page.locator("#rp-pos").inner_text() == f"decision 0 of {last}"
+            page.click("#rp-next")
+            page.wait_for_function("document.body.dataset.frame === '1'")
+            assert "Decision 1:" in page.locator("#prompt").inner_text()
+            page.click("#rp-last")
+            page.wait_for_function(f"document.body.dataset.frame === '{last}'")
+            assert page.locator("#result").is_visible() and page.locator("#result").inner_text().split(" (")[0] \
+                == result.split(" (")[0]
+            assert page.locator("#log li.current").last.inner_text().startswith("game over")
+            page.click("#rp-prev")
+            page.wait_for_function(f"document.body.dataset.frame === '{last - 1}'")
+            assert not page.locator("#result").is_visible()
+            page.keyboard.press("Home")
+            page.wait_for_function("document.body.dataset.frame === '0'")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function("document.body.dataset.frame === '1'")
+            units_at_1 = page.locator("#board .unit").count()
+            assert units_at_1 == 4
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []
