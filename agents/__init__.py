@@ -1,2 +1,6 @@
-"""Agents: every agent picks one option of the game's pending decision through the legal-option API."""
-from .base import Agent, make_agent, AGENTS  # noqa: F401
+"""Agents: every agent picks one option of the game's pending decision through the legal-option API.
+
+Importing the package registers the built-in agents in the process (they also join through the
+``dustup.agents`` entry points, so ``Dustup-v0`` resolves them without importing this package)."""
+from .base import AGENTS, Agent, make_agent  # noqa: F401
+from . import ladder, policy, scripted  # noqa: F401,E402  (register themselves)

@@ -1,28 +1,20 @@
-"""Agent interface and registry.
+"""Agent interface and registry (the agents' side of ``dustup_env.agent_registry``).
 
-An agent is given the game and its pending decision and returns one of ``decision.options``.
+An agent is given the game and its pending decision and returns one of ``decision.options``, deciding only
+from what its side may know: the built-in bots read the game through :class:`agents.knowledge.Knowledge`.
 Agents are seeded and deterministic: the same seed and the same game give the same choices.
+
+The interface (:class:`Agent`), the built-in ``random`` agent and the name registry live in the environment
+layer (``dustup_env.agent_registry``), so that the environment resolves ``opponent="hard"`` without importing
+this package: the bots join the registry through the ``dustup.agents`` entry points (``pyproject.toml``) and,
+once this package is imported, in-process.
 """
 from __future__ import annotations
 
-import random
+from dustup_env.agent_registry import AGENTS, Agent, RandomAgent, agent_names, register  # noqa: F401
+from dustup_env.agent_registry import make_agent as _registry_make_agent
 
-
-class Agent:
-    name = "agent"
-
-    def __init__(self, seed: int = 0):
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        """Called at the start of each game."""
-        if seed is not None:
-            self.seed = seed
-        self.rng = random.Random(self.seed)
-
-    def choose(self, game, decision):  # pragma: no cover - interface
-        raise NotImplementedError
+from .knowledge import Knowledge
 
 
 def default_option(decision):
@@ -40,12 +32,14 @@ class GuardedAgent(Agent):
 
     fallbacks = 0
 
-    def decide(self, game, decision):  # pragma: no cover - interface
+    def decide(self, k, decision):  # pragma: no cover - interface
+        """The option for ``decision``, from ``k`` (:class:`agents.knowledge.Knowledge`: what the deciding side
+        may know; the game itself is not given)."""
         raise NotImplementedError
 
     def choose(self, game, decision):
         try:
-            opt = self.decide(game, decision)
+            opt = self.decide(Knowledge(game, decision.side), decision)
         except Exception:  # noqa: BLE001 - a bot must never crash a game
             opt = None
         if opt is not None:
@@ -56,29 +50,8 @@ class GuardedAgent(Agent):
         return default_option(decision)
 
 
-class RandomAgent(Agent):
-    """Uniformly random among the legal options."""
-
-    name = "random"
-
-    def choose(self, game, decision):
-        opts = decision.options
-        return opts[self.rng.randrange(len(opts))]
-
-
-AGENTS = {"random": RandomAgent}
-
-
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """Build an agent from a name such as ``random`` or ``scripted``, ``policy:PATH`` (a trained model:
-    trusted files only, loading runs pickle) or ``ppo`` (the shipped trained policy)."""
-    if spec == "ppo" or spec.startswith("policy:"):
-        from .policy import make_policy_agent
-
-        return make_policy_agent(spec, seed=seed)
-    if spec not in AGENTS:
-        from . import ladder
-        from . import scripted  # noqa: F401  (register themselves)
-    if spec not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}: known agents are {', '.join(sorted(AGENTS))}, ppo and policy:PATH")
-    return AGENTS[spec](seed=seed)
+    trusted files only, loading runs pickle) or ``ppo`` (the shipped trained policy).  The built-in agents are
+    registered when the ``agents`` package is imported."""
+    return _registry_make_agent(spec, seed=seed)

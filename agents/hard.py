@@ -19,14 +19,14 @@ Doctrine (every part measured in paired games against the version without it, do
   suppressed shooters discounted).  Units hold and prop in cover or on the objective.
 - No close assaults: every assault rule tried lost against the same bot without assaults.
 
-Deterministic (no randomness); it uses only the legal-option API and read-only previews
-(``game.fire_plan``, positions, line of sight).
+Deterministic (no randomness); it decides only from what its side may know
+(:class:`agents.knowledge.Knowledge`) through the legal-option API and read-only previews (``fire_plan``,
+positions, line of sight).
 """
 from __future__ import annotations
 
 import itertools
 import math
-import weakref
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.dice import D4, D6, D8, D12
@@ -78,12 +78,12 @@ def _unit_guns(u):
     return u.quality, tuple(fp), impact, rng
 
 
-def _nearest_visible(game, v, limit):
+def _nearest_visible(k, v, limit):
     """Distance to the nearest visible enemy unit within ``limit`` inches of ``v`` (None: none)."""
     near = None
-    for e in game.enemy_units(v.side):
+    for e in k.enemy_units:
         dd = _d(e.x, e.y, v.x, v.y)
-        if dd <= limit and (near is None or dd < near) and game.bf.has_los(v.x, v.y, e.x, e.y):
+        if dd <= limit and (near is None or dd < near) and k.bf.has_los(v.x, v.y, e.x, e.y):
             near = dd
     return near
 
@@ -96,8 +96,8 @@ class CommandMixin:
 
     RALLY_AT = ROUTED  # rally only routed units: 0.54 against rallying broken ones, 0.57 against shaken ones
 
-    def _command(self, game, d):
-        units = game.units
+    def _command(self, k, d):
+        units = k.units
         best, bs = None, 0.0
         for o in d.options:
             if o[0] == "rally" and len(o) > 1:
@@ -112,32 +112,32 @@ class CommandMixin:
             v = units[o[1]]
             if v.leader_lost or v.confidence >= BROKEN or v.panicked:
                 continue
-            s = self._order_value(game, v)
+            s = self._order_value(k, v)
             if s > bs:
                 best, bs = o, s
         return best
 
-    def _order_value(self, game, v) -> float:
+    def _order_value(self, k, v) -> float:
         """What two more actions are worth to ``v``: recovering, firing again, or moving on."""
         s = 0.5
         if v.suppression:
             s += 1.0 + 0.3 * v.suppression
         else:
-            near = _nearest_visible(game, v, 36.0)
+            near = _nearest_visible(k, v, 36.0)
             if near is not None:
                 s += 1.0 + (36.0 - near) / 36.0
             elif v.kind != "hq":
-                gx, gy = self._goal(game, v)
+                gx, gy = self._goal(k, v)
                 if _d(v.x, v.y, gx, gy) > HOLD_R:
                     s += 0.6
         if v.kind == "hq":
             s -= 0.4
         return s
 
-    def _hq_first(self, game, d):
+    def _hq_first(self, k, d):
         """The HQ activates first (its orders act before the enemy does): 0.55 against medium's order."""
         for o in d.options:
-            if o[0] == "activate" and len(o) > 1 and game.units[o[1]].kind == "hq":
+            if o[0] == "activate" and len(o) > 1 and k.units[o[1]].kind == "hq":
                 return o
         return None
 
@@ -166,24 +166,26 @@ class HardAgent(CommandMixin, ScriptedAgent):
     def reset(self, seed=None):
         super().reset(seed)
         self._game_ref = None
+        self._assigned = set()
         self._assign = {}
         self._guns = {}
 
     # ------------------------------------------------------------------ per game
-    def _setup(self, game):
-        ref = getattr(self, "_game_ref", None)
-        if ref is not None and ref() is game:
+    def _setup(self, k):
+        if getattr(self, "_game_ref", None) is not k.game_token:
+            self._game_ref = k.game_token  # a new game (one token per game object: ids of freed games are reused)
+            self._goals = None
+            self._game_id = None
+            self._assigned = set()
+            self._assign = {}
+            self._guns = {}
+        if k.side in self._assigned:
             return
-        self._game_ref = weakref.ref(game)  # a new game object (ids of freed games are reused)
-        self._goals = None
-        self._game_id = None
-        self._assign = {}
-        self._guns = {}
-        objs = [(ox, oy, v) for _, ox, oy, v in game.objectives]
+        self._assigned.add(k.side)  # the side's squads are assigned at its first decision of the game
+        objs = [(ox, oy, v) for _, ox, oy, v in k.objectives]
         if objs:
-            for s in (0, 1):
-                squads = [game.units[i] for i in game.side_units[s] if game.units[i].kind != "hq"]
-                self._assign.update(self._assignment(squads, objs))
+            squads = [u for u in k.own_units if u.kind != "hq"]
+            self._assign.update(self._assignment(squads, objs))
 
     @staticmethod
     def _assignment(units, objs) -> dict:
@@ -213,17 +215,17 @@ class HardAgent(CommandMixin, ScriptedAgent):
             out[u.uid] = j
         return out
 
-    def _goal(self, game, u):
+    def _goal(self, k, u):
         if not self.ASSIGN:
-            return super()._goal(game, u)
-        self._setup(game)
+            return super()._goal(k, u)
+        self._setup(k)
         j = self._assign.get(u.uid)
-        if j is None or j >= len(game.objectives):
-            return super()._goal(game, u)
-        _, ox, oy, _ = game.objectives[j]
+        if j is None or j >= len(k.objectives):
+            return super()._goal(k, u)
+        _, ox, oy, _ = k.objectives[j]
         return ox, oy
 
-    def _guns_of(self, game, e):
+    def _guns_of(self, k, e):
         key = (e.uid, tuple(f.status for f in e.figures))
         g = self._guns.get(key)
         if g is None:
@@ -233,53 +235,53 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return g
 
     # ------------------------------------------------------------------ decisions
-    def decide(self, game, d):
-        self._setup(game)
+    def decide(self, k, d):
+        self._setup(k)
         if d.kind == "initiative":
-            if self.LAST_SECOND and game.turn >= game.turn_limit and ("second",) in d.options:
+            if self.LAST_SECOND and k.turn >= k.turn_limit and ("second",) in d.options:
                 return ("second",)
             return ("first",) if ("first",) in d.options else d.options[0]
         if d.kind == "promote":
-            return self._promote(game, d)
-        return super().decide(game, d)
+            return self._promote(k, d)
+        return super().decide(k, d)
 
-    def _promote(self, game, d):
+    def _promote(self, k, d):
         """Promote the healthiest subordinate (able figures, unsuppressed, confident, in cover)."""
         best, bs = None, -1e9
         for o in d.options:
             if o[0] != "choose" or len(o) < 2:
                 continue
-            v = game.units[o[1]]
-            s = v.n_able() - 2.0 * v.suppression - v.confidence + (2.0 if game.bf.in_cover(v.x, v.y) else 0.0)
+            v = k.units[o[1]]
+            s = v.n_able() - 2.0 * v.suppression - v.confidence + (2.0 if k.bf.in_cover(v.x, v.y) else 0.0)
             if s > bs:
                 best, bs = o, s
         return best if best is not None else d.options[0]
 
-    def _command(self, game, d):
+    def _command(self, k, d):
         if not self.ORDERS:
-            return ScriptedAgent._command(self, game, d)
-        return super()._command(game, d)
+            return ScriptedAgent._command(self, k, d)
+        return super()._command(k, d)
 
-    def _choose_unit(self, game, d):
+    def _choose_unit(self, k, d):
         if self.HQ_FIRST:
-            o = self._hq_first(game, d)
+            o = self._hq_first(k, d)
             if o is not None:
                 return o
-        return super()._choose_unit(game, d)
+        return super()._choose_unit(k, d)
 
     # --- fire
-    def _shot_score(self, game, uid, opt):
+    def _shot_score(self, k, uid, opt):
         if not self.FOCUS:
-            return super()._shot_score(game, uid, opt)
-        odds = self._shot_odds(game, uid, opt)
+            return super()._shot_score(k, uid, opt)
+        odds = self._shot_odds(k, uid, opt)
         if odds is None:
             return -1.0
         p_any, e_cas = odds
-        t = game.units[opt[1]]
+        t = k.units[opt[1]]
         cas_value = 1.0 + 2.0 / max(1, t.n_able())  # the last figures of a unit are worth a victory point
         if t.kind == "hq":
             cas_value += 0.5
-        if self._on_objective(game, t):
+        if self._on_objective(k, t):
             cas_value += 0.3
         if t.suppression == 0:
             sup_value = 1.0 + (0.4 if not t.activated else 0.0)
@@ -295,73 +297,73 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return score
 
     @staticmethod
-    def _on_objective(game, t) -> bool:
-        for _, ox, oy, _ in game.objectives:
+    def _on_objective(k, t) -> bool:
+        for _, ox, oy, _ in k.objectives:
             if _d(t.x, t.y, ox, oy) <= OBJ_R:
                 return True
         return False
 
     # --- actions
-    def _choose_action(self, game, d):
+    def _choose_action(self, k, d):
         opts = d.options
         if len(opts) == 1:
             return opts[0]
-        u = game.units[d.unit]
+        u = k.units[d.unit]
         for forced in (("reorganise", "assume_command"), ("reorganise", "leader"), ("panic_test",)):
             if forced in opts:
                 return forced
         names = {o[0] for o in opts}
         if "order" in names or "rally" in names:
-            cmd = self._command(game, d)
+            cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
         if "recover" in names:
             return ("recover",)
         if self.ASSAULTS and "assault" in names:
-            a = self._assault_choice(game, u, opts)
+            a = self._assault_choice(k, u, opts)
             if a is not None:
                 return a
         if u.kind == "hq" and self.HQ_HIDE:
-            return self._hq_action(game, d, u)
+            return self._hq_action(k, d, u)
         if self.ENDGAME:
-            eg = self._endgame(game, d, u)
+            eg = self._endgame(k, d, u)
             if eg is not None:
                 return eg
         if not self.POSITION:
-            return super()._choose_action(game, d)
-        shot, _ = self._best_shot(game, d)
+            return super()._choose_action(k, d)
+        shot, _ = self._best_shot(k, d)
         if shot is not None:
             return shot
         if self.TREAT and u.suppression == 0 and ("treat", u.uid) in opts:
             return ("treat", u.uid)
         if "detect" in names:
             return next(o for o in opts if o[0] == "detect")
-        return self._manoeuvre(game, d, u)
+        return self._manoeuvre(k, d, u)
 
-    def _assault_choice(self, game, u, opts):
+    def _assault_choice(self, k, u, opts):
         """(Off in the ladder) assault a clearly beaten enemy: two markers, broken, or outnumbered 3:1."""
         for o in sorted((o for o in opts if o[0] == "assault" and len(o) > 1),
-                        key=lambda o: (game.units[o[1]].n_able(), o[1])):
-            t = game.units[o[1]]
+                        key=lambda o: (k.units[o[1]].n_able(), o[1])):
+            t = k.units[o[1]]
             if t.suppression >= 2 or t.confidence >= BROKEN or t.n_able() * 3 <= u.n_able():
                 return o
         return None
 
     # --- end game
-    def _endgame_goal(self, game, u):
+    def _endgame_goal(self, k, u):
         """In the last two turns: the objective this unit should be on at the end (None: no change)."""
-        if game.turn < game.turn_limit - 1 or not game.objectives:
+        if k.turn < k.turn_limit - 1 or not k.objectives:
             return None
         mine = []
-        for _, ox, oy, _ in game.objectives:
-            mine.append([w.uid for w in game.units if w.side == u.side and w.in_play and w.confidence != ROUTED
+        for _, ox, oy, _ in k.objectives:
+            mine.append([w.uid for w in k.own_units if w.in_play and w.confidence != ROUTED
                          and _d(w.x, w.y, ox, oy) <= OBJ_R])
-        for j, (_, ox, oy, _) in enumerate(game.objectives):
+        for j, (_, ox, oy, _) in enumerate(k.objectives):
             if mine[j] == [u.uid]:
                 return ox, oy  # the only one holding (or contesting) it: stay
-        reach = 4 * MEAN_MOVE if game.turn < game.turn_limit else 2 * MEAN_MOVE
+        reach = 4 * MEAN_MOVE if k.turn < k.turn_limit else 2 * MEAN_MOVE
         best, bs = None, 0.0
-        for j, (_, ox, oy, v) in enumerate(game.objectives):
+        for j, (_, ox, oy, v) in enumerate(k.objectives):
             if mine[j]:
                 continue
             dd = _d(u.x, u.y, ox, oy)
@@ -372,13 +374,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
                 best, bs = (ox, oy), s
         return best
 
-    def _endgame(self, game, d, u):
-        goal = self._endgame_goal(game, u)
+    def _endgame(self, k, d, u):
+        goal = self._endgame_goal(k, u)
         if goal is None or u.confidence >= BROKEN:
             return None
         opts = d.options
         dg = _d(u.x, u.y, *goal)
-        shot, score = self._best_shot(game, d)
+        shot, score = self._best_shot(k, d)
         if dg <= HOLD_R:
             if shot is not None:
                 return shot
@@ -396,7 +398,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             vx, vy = DIR_VECTORS[o[1]]
             dist = min(DISTANCES[o[2]], max(dg, 3.0), MEAN_MOVE)
             px, py = u.x + vx * dist, u.y + vy * dist
-            if game.bf.move_cost(px, py) is None:
+            if k.bf.move_cost(px, py) is None:
                 continue
             s = _d(px, py, *goal)
             if s < bs:
@@ -404,12 +406,12 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return best
 
     # --- positions
-    def _fire_estimate(self, game, shooter, sx, sy, target, tx, ty, propped=False):
+    def _fire_estimate(self, k, shooter, sx, sy, target, tx, ty, propped=False):
         """(P(at least one success), expected casualties) of ``shooter`` at (sx, sy) firing everything at
         ``target`` standing at (tx, ty); None without a line of sight or out of range.  Rolls nothing."""
-        bf = game.bf
+        bf = k.bf
         dist = _d(sx, sy, tx, ty)
-        q, fp, impact, rng = self._guns_of(game, shooter)
+        q, fp, impact, rng = self._guns_of(k, shooter)
         if not fp or dist > rng:
             return None
         s = bf.sight(sx, sy, tx, ty)
@@ -435,34 +437,34 @@ class HardAgent(CommandMixin, ScriptedAgent):
         adie = armour_die(arm.die if arm is not None else D6, propped=propped, cover=max(s.cover, bf.cover_at(tx, ty)))
         return shot_value(q, fp, max(D4, tdie), impact, adie)
 
-    def _threat(self, game, u, px, py) -> float:
+    def _threat(self, k, u, px, py) -> float:
         """Expected harm the visible enemy could do to ``u`` standing at (px, py)."""
         total = 0.0
-        for e in game.enemy_units(u.side):
+        for e in k.enemy_units:
             if e.confidence >= ROUTED:
                 continue
-            r = self._fire_estimate(game, e, e.x, e.y, u, px, py)
+            r = self._fire_estimate(k, e, e.x, e.y, u, px, py)
             if r is None:
                 continue
             w = 1.0 if e.suppression == 0 else 0.35
             total += w * (r[0] * self.W_SUP_THREAT + r[1] * self.W_CAS_THREAT)
         return total
 
-    def _position_value(self, game, u, px, py, goal) -> float:
-        bf = game.bf
+    def _position_value(self, k, u, px, py, goal) -> float:
+        bf = k.bf
         dg = _d(px, py, goal[0], goal[1])
         v = -self.W_PROGRESS * dg
         if dg <= HOLD_R:
             v += self.W_HOLD
         if bf.in_cover(px, py):
             v += self.W_COVER
-        return v - self._threat(game, u, px, py)
+        return v - self._threat(k, u, px, py)
 
-    def _manoeuvre(self, game, d, u):
+    def _manoeuvre(self, k, d, u):
         opts = d.options
-        bf = game.bf
-        goal = self._goal(game, u)
-        here = self._position_value(game, u, u.x, u.y, goal)
+        bf = k.bf
+        goal = self._goal(k, u)
+        here = self._position_value(k, u, u.x, u.y, goal)
         if u.propped:
             here += 0.3  # moving first costs an action to unprop
         best, bs = None, -1e18
@@ -480,7 +482,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             c = bf.move_cost(px, py)
             if c is None:
                 continue
-            s = self._position_value(game, u, px, py, goal) - 0.2 * (c - 1)
+            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1)
             if s > bs:
                 best, bs = o, s
         if best is not None and bs > here + 0.25:
@@ -494,25 +496,25 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return ("end",) if ("end",) in opts else opts[0]
 
     # --- the HQ
-    def _hq_action(self, game, d, u):
+    def _hq_action(self, k, d, u):
         """An HQ with no order to give: a good shot, else out of sight and into cover near the squads."""
         opts = d.options
-        shot, score = self._best_shot(game, d)
+        shot, score = self._best_shot(k, d)
         if shot is not None and score > 0.6:
             return shot
-        bf = game.bf
-        if _nearest_visible(game, u, 60.0) is None:
+        bf = k.bf
+        if _nearest_visible(k, u, 60.0) is None:
             if ("prop",) in opts and bf.in_cover(u.x, u.y):
                 return ("prop",)
             return ("end",) if ("end",) in opts else opts[0]
-        here = self._hide_score(game, u, u.x, u.y)
+        here = self._hide_score(k, u, u.x, u.y)
         best, bs = None, -1e9
         for o in opts:
             if o[0] != "move" or len(o) < 3:
                 continue
             vx, vy = DIR_VECTORS[o[1]]
             dist = min(DISTANCES[o[2]], 6.0)
-            s = self._hide_score(game, u, u.x + vx * dist, u.y + vy * dist)
+            s = self._hide_score(k, u, u.x + vx * dist, u.y + vy * dist)
             if s > bs:
                 best, bs = o, s
         if best is not None and bs > here + 0.5:
@@ -521,17 +523,17 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return ("prop",)
         return ("end",) if ("end",) in opts else opts[0]
 
-    def _hide_score(self, game, u, px, py) -> float:
-        bf = game.bf
+    def _hide_score(self, k, u, px, py) -> float:
+        bf = k.bf
         if bf.move_cost(px, py) is None:
             return -1e9
         s = 0.0
-        for e in game.enemy_units(u.side):
+        for e in k.enemy_units:
             if _d(e.x, e.y, px, py) <= 60.0 and bf.has_los(e.x, e.y, px, py):
                 s -= 2.0
         if bf.in_cover(px, py):
             s += 1.0
-        mine = [game.units[i] for i in game.side_units[u.side] if i != u.uid and game.units[i].in_play]
+        mine = [m for m in k.own_units if m.uid != u.uid and m.in_play]
         if mine:  # stay within reach of the squads
             cx = sum(m.x for m in mine) / len(mine)
             cy = sum(m.y for m in mine) / len(mine)

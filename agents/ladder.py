@@ -13,8 +13,9 @@
   props there, shoots at anything worth shooting, advances only when nothing is in sight; its HQ
   commands like hard's.
 
-All are deterministic (no randomness at all), use only the legal-option API, and fall back to a safe
-legal option on a decision they do not know (agents/base.py ``GuardedAgent``).
+All are deterministic (no randomness at all), decide only from what their side may know
+(agents/knowledge.py ``Knowledge``) through the legal-option API, and fall back to a safe legal option on a
+decision they do not know (agents/base.py ``GuardedAgent``).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import math
 
 from dustup_env.rules.unit_actions.move_action import nominated_point
 
-from .base import AGENTS, GuardedAgent
+from .base import GuardedAgent, register
 from .hard import CommandMixin, HardAgent
 from .scripted import ScriptedAgent
 
@@ -34,7 +35,7 @@ def _dist(a, b) -> float:
 class EasyAgent(GuardedAgent):
     name = "easy"
 
-    def decide(self, game, d):
+    def decide(self, k, d):
         opts = d.options
         if d.kind == "initiative":
             return ("first",)
@@ -47,13 +48,13 @@ class EasyAgent(GuardedAgent):
             return _first_of(opts, ("stand",), ("contact",), ("fire", "all"), ("decline",)) or opts[0]
         if len(opts) == 1:
             return opts[0]
-        u = game.units[d.unit]
+        u = k.units[d.unit]
         if ("recover",) in opts:
             return ("recover",)
         shots = [o for o in opts if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
         if shots:
-            return min(shots, key=lambda o: (_dist(u, game.units[o[1]]), o[1]))
-        objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
+            return min(shots, key=lambda o: (_dist(u, k.units[o[1]]), o[1]))
+        objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
         gx, gy = min(objs, key=lambda p: math.hypot(p[0] - u.x, p[1] - u.y))
         if math.hypot(gx - u.x, gy - u.y) <= 2.5:
             return ("end",) if ("end",) in opts else opts[0]
@@ -80,40 +81,41 @@ class MediumAgent(ScriptedAgent):
 class DefensiveAgent(CommandMixin, ScriptedAgent):
     name = "defensive"
 
-    def _choose_unit(self, game, d):
-        return self._hq_first(game, d) or super()._choose_unit(game, d)
+    def _choose_unit(self, k, d):
+        return self._hq_first(k, d) or super()._choose_unit(k, d)
 
-    def _goal(self, game, u):
-        if self._goals is None or self._game_id != id(game):
-            self._game_id = id(game)
+    def _goal(self, k, u):
+        if self._goals is None or self._game_id is not k.game_token:
+            self._game_id = k.game_token
             self._goals = {}
-            objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
-            hx, hy = game.home_point(u)
+            objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
+            hx, hy = k.home_point(u)
             # the half of the objectives nearest the home edge, at least one
             objs = sorted(objs, key=lambda p: math.hypot(p[0] - hx, p[1] - hy))[: max(1, (len(objs) + 1) // 2)]
-            mine = sorted((game.units[i] for i in game.side_units[u.side]), key=lambda m: m.uid)
-            for k, m in enumerate(mine):
-                self._goals[m.uid] = objs[k % len(objs)]
-        return self._goals.get(u.uid, (game.bf.width / 2, game.bf.height / 2))
+            mine = sorted(k.own_units, key=lambda m: m.uid)
+            for j, m in enumerate(mine):
+                self._goals[m.uid] = objs[j % len(objs)]
+        return self._goals.get(u.uid, (k.bf.width / 2, k.bf.height / 2))
 
-    def _choose_action(self, game, d):
+    def _choose_action(self, k, d):
         opts = d.options
         if len(opts) == 1:
             return opts[0]
-        u = game.units[d.unit]
+        u = k.units[d.unit]
         if any(o[0] in ("order", "rally") for o in opts):
-            cmd = self._command(game, d)
+            cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
         if ("recover",) in opts:
             return ("recover",)
-        shot, _ = self._best_shot(game, d)
+        shot, _ = self._best_shot(k, d)
         if shot is not None:
             return shot
-        gx, gy = self._goal(game, u)
-        if math.hypot(gx - u.x, gy - u.y) <= 6.0 and game.bf.in_cover(u.x, u.y):
+        gx, gy = self._goal(k, u)
+        if math.hypot(gx - u.x, gy - u.y) <= 6.0 and k.bf.in_cover(u.x, u.y):
             return ("prop",) if ("prop",) in opts else ("end",) if ("end",) in opts else opts[0]
-        return super()._choose_action(game, d)
+        return super()._choose_action(k, d)
 
 
-AGENTS.update(easy=EasyAgent, medium=MediumAgent, hard=HardAgent, defensive=DefensiveAgent)
+for _name, _cls in (("easy", EasyAgent), ("medium", MediumAgent), ("hard", HardAgent), ("defensive", DefensiveAgent)):
+    register(_name, _cls)

@@ -5,8 +5,9 @@ SECURITY: a model file is a ZIP that stable-baselines3 loads with ``pickle`` (cl
 ``torch.load``: loading it can run arbitrary code.  Load only model files you trust (your own
 training runs, the shipped ``ppo``).  Never load a model file from an untrusted source.
 
-The agent observes the game from its own side exactly as ``Dustup-v0`` does (``DustupEnv.attach``),
-masks the logits to the legal options and plays the arg-max: deterministic (tournaments are
+The agent observes the game from its own side exactly as ``Dustup-v0`` does (``DustupEnv.attach``: the
+shared observer, only what its side may know), masks the logits to the legal options and plays the
+arg-max: deterministic (tournaments are
 reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
 (path and modification time), so building an agent per game (as tournaments do) is cheap.
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import Agent
+from .base import Agent, register
 
 SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
@@ -146,6 +147,19 @@ def _never(game, decision):  # the views never step, so their opponent is never 
     raise RuntimeError("a policy view does not play opponents")
 
 
+def shipped_agent(seed: int = 0) -> PolicyAgent:
+    """The shipped ``ppo`` policy (registered as ``ppo``)."""
+    return make_policy_agent("ppo", seed=seed)
+
+
+def policy_agent(path: str, seed: int = 0) -> PolicyAgent:
+    """A trained policy from a model file (registered as ``policy:PATH``; trusted files only)."""
+    return make_policy_agent(f"policy:{path}", seed=seed)
+
+
+policy_agent.agent_argument = "PATH"
+
+
 def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
     """``policy:PATH`` or ``ppo`` (the shipped model)."""
     if spec == "ppo":
@@ -155,3 +169,7 @@ def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
     if not spec.startswith("policy:") or len(spec) <= len("policy:"):
         raise ValueError(f"policy agents are named policy:PATH, not {spec!r}")
     return PolicyAgent(spec[len("policy:"):], seed=seed, name=spec)
+
+
+register("ppo", shipped_agent)
+register("policy", policy_agent)

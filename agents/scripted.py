@@ -11,7 +11,8 @@ Doctrine:
   objective or in cover with nothing to shoot props.
 - Objectives are shared out greedily (nearest unit first) so every objective gets a squad.
 
-It uses only the legal-option API plus read-only previews (``game.fire_plan``).
+It decides only from what its side may know (:class:`agents.knowledge.Knowledge`: own units, the enemy
+units not hidden, the table) through the legal-option API plus read-only previews (``fire_plan``).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from dustup_env.rules.kernel.dice import die_max, die_sides
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED
 from dustup_env.rules.unit_actions.move_action import nominated_point
 
-from .base import AGENTS, GuardedAgent
+from .base import GuardedAgent, register
 
 
 @lru_cache(maxsize=65536)
@@ -58,59 +59,48 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-def _assault_enemies(game, uid):
-    """The units assaulting ``uid`` in the pending assault procedure (read-only)."""
-    for f in reversed(game.stack):
-        if f.type == "assault":
-            if uid in f.data.get("defenders", ()):
-                return f.data.get("attackers", ())
-            return f.data.get("defenders", ())
-    return ()
-
-
 class ScriptedAgent(GuardedAgent):
     name = "scripted"
     _goals = None
-    _game_id = None
+    _game_id = None  # the game (Knowledge.game_token) the goals belong to
 
     def reset(self, seed=None):
         super().reset(seed)
         self._goals = None
         self._game_id = None
 
-    def _goal(self, game, u):
-        if self._goals is None or self._game_id != id(game):
-            self._game_id = id(game)
+    def _goal(self, k, u):
+        if self._goals is None or self._game_id is not k.game_token:
+            self._game_id = k.game_token
             self._goals = {}
-            objs = [(ox, oy) for _, ox, oy, _ in game.objectives] or [(game.bf.width / 2, game.bf.height / 2)]
-            mine = [game.units[i] for i in game.side_units[u.side]]
-            squads = sorted(mine, key=lambda m: (m.kind == "hq", m.uid))
+            objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
+            squads = sorted(k.own_units, key=lambda m: (m.kind == "hq", m.uid))
             taken = {}
             for m in squads:
                 # the least-covered objective, then the nearest
-                best = min(range(len(objs)), key=lambda k: (taken.get(k, 0),
-                                                            math.hypot(objs[k][0] - m.x, objs[k][1] - m.y)))
+                best = min(range(len(objs)), key=lambda j: (taken.get(j, 0),
+                                                            math.hypot(objs[j][0] - m.x, objs[j][1] - m.y)))
                 taken[best] = taken.get(best, 0) + 1
                 self._goals[m.uid] = objs[best]
-        return self._goals.get(u.uid, (game.bf.width / 2, game.bf.height / 2))
+        return self._goals.get(u.uid, (k.bf.width / 2, k.bf.height / 2))
 
     # ---------------------------------------------------------------- scoring
     @staticmethod
-    def _shot_odds(game, uid, opt):
+    def _shot_odds(k, uid, opt):
         """``(p_any, e_cas)`` of a shoot option (no casualties from suppressive fire), or None if it cannot fire."""
-        plan = game.fire_plan(uid, opt[1], opt[2])
+        plan = k.fire_plan(uid, opt[1], opt[2])
         if plan is None:
             return None
         p_any, e_cas = shot_value(plan["quality"], tuple(plan["firepower"]), plan["target_die"], plan["impact"],
                                   plan["armour"])
         return p_any, (0.0 if opt[2] == "suppressive" else e_cas)
 
-    def _shot_score(self, game, uid, opt):
-        odds = self._shot_odds(game, uid, opt)
+    def _shot_score(self, k, uid, opt):
+        odds = self._shot_odds(k, uid, opt)
         if odds is None:
             return -1.0
         p_any, e_cas = odds
-        t = game.units[opt[1]]
+        t = k.units[opt[1]]
         mode = opt[2]
         sup_value = p_any * (1.0 if t.suppression == 0 else 0.35 if t.suppression < 3 else 0.0)
         score = 3.0 * e_cas + sup_value
@@ -120,38 +110,38 @@ class ScriptedAgent(GuardedAgent):
 
     SHOT_THRESHOLD = 0.15
 
-    def _best_shot(self, game, d):
+    def _best_shot(self, k, d):
         best, bs = None, self.SHOT_THRESHOLD
         for opt in d.options:
             if opt[0] == "shoot":
-                s = self._shot_score(game, d.unit, opt)
+                s = self._shot_score(k, d.unit, opt)
                 if s > bs:
                     best, bs = opt, s
         return best, bs
 
     # ---------------------------------------------------------------- decisions
-    def decide(self, game, d):
+    def decide(self, k, d):
         if d.kind == "initiative":
             return ("first",)
         if d.kind == "activate":
-            return self._choose_unit(game, d)
+            return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens
             return ("decline",)
         if d.kind in ASSAULT_KINDS:
-            return self._assault_answer(game, d)
+            return self._assault_answer(k, d)
         if d.kind != "action":  # procedure decisions (promotion, choosing units): the first real choice
             for o in d.options:
                 if o[0] not in ("decline", "end", "hold_fire"):
                     return o
             return d.options[0]
-        return self._choose_action(game, d)
+        return self._choose_action(k, d)
 
-    def _command(self, game, d):
+    def _command(self, k, d):
         """A commander rallies shaken/broken/routed units first, then orders a unit that has a good shot."""
         best, bs = None, 0.0
         for o in d.options:
             if o[0] == "rally":
-                v = game.units[o[1]]
+                v = k.units[o[1]]
                 s = 10.0 + v.confidence
                 if v.confidence >= 2 and s > bs:  # shaken or worse
                     best, bs = o, s
@@ -160,13 +150,13 @@ class ScriptedAgent(GuardedAgent):
         for o in d.options:
             if o[0] != "order":
                 continue
-            v = game.units[o[1]]
+            v = k.units[o[1]]
             if v.suppression or v.leader_lost or v.confidence >= BROKEN:
                 continue
             near = 1e9
-            for e in game.enemy_units(v.side):
+            for e in k.enemy_units:
                 dd = math.hypot(e.x - v.x, e.y - v.y)
-                if dd < near and dd <= 36.0 and game.bf.has_los(v.x, v.y, e.x, e.y):
+                if dd < near and dd <= 36.0 and k.bf.has_los(v.x, v.y, e.x, e.y):
                     near = dd
             s = 0.0 if near >= 1e9 else 1.0 + (36.0 - near) / 36.0 + (0.5 if not v.activated else 0.0)
             if s > bs:
@@ -174,12 +164,12 @@ class ScriptedAgent(GuardedAgent):
         return best
 
     @staticmethod
-    def _assault_answer(game, d):
+    def _assault_answer(k, d):
         """Assault decisions: stand unless outnumbered 2:1 or worse; press on to contact; fire with all."""
         opts = d.options
         if d.kind == "assault_response" and ("withdraw",) in opts:
-            u = game.units[d.unit]
-            enemy = sum(game.units[a].n_able() for a in _assault_enemies(game, u.uid))
+            u = k.units[d.unit]
+            enemy = sum(k.units[a].n_able() for a in k.assault_enemies(u.uid))
             if enemy >= 2 * max(1, u.n_able()) or ("stand",) not in opts:
                 return ("withdraw",)
             return ("stand",)
@@ -189,20 +179,20 @@ class ScriptedAgent(GuardedAgent):
         fire = [o for o in opts if o[0] == "fire"]
         return fire[0] if fire else opts[0]
 
-    def _choose_unit(self, game, d):
+    def _choose_unit(self, k, d):
         best, bscore = None, -1e9
         for opt in d.options:
             if opt[0] != "activate":
                 continue
-            u = game.units[opt[1]]
+            u = k.units[opt[1]]
             score = 0.0
             if u.suppression and u.confidence != ROUTED:
                 score += 1.0
             # rough shot quality: nearest visible enemy distance
             near = 1e9
-            for e in game.enemy_units(u.side):
+            for e in k.enemy_units:
                 dd = math.hypot(e.x - u.x, e.y - u.y)
-                if dd < near and game.bf.has_los(u.x, u.y, e.x, e.y):
+                if dd < near and k.bf.has_los(u.x, u.y, e.x, e.y):
                     near = dd
             if near < 1e9 and not u.suppression:
                 score += 2.0 + max(0.0, 48.0 - near) / 24.0
@@ -211,21 +201,21 @@ class ScriptedAgent(GuardedAgent):
                 best, bscore = opt, score
         return best if best is not None else d.options[0]
 
-    def _choose_action(self, game, d):
+    def _choose_action(self, k, d):
         opts = d.options
         if len(opts) == 1:
             return opts[0]
-        u = game.units[d.unit]
+        u = k.units[d.unit]
         names = {o[0] for o in opts}
         if ("reorganise", "leader") in opts:
             return ("reorganise", "leader")
         if "recover" in names:
             return ("recover",)
         if "rally" in names or "order" in names:
-            cmd = self._command(game, d)
+            cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
-        shot, score = self._best_shot(game, d)
+        shot, score = self._best_shot(k, d)
         if shot is not None:
             return shot
         if u.suppression == 0:  # not under fire: treat the wounded (own unit first)
@@ -237,8 +227,8 @@ class ScriptedAgent(GuardedAgent):
                     return o
         if "detect" in names:  # nothing to shoot at: try to find a hidden enemy
             return next(o for o in opts if o[0] == "detect")
-        bf = game.bf
-        gx, gy = self._goal(game, u)
+        bf = k.bf
+        gx, gy = self._goal(k, u)
         dist_goal = math.hypot(gx - u.x, gy - u.y)
         in_cover = bf.in_cover(u.x, u.y)
         if dist_goal <= 2.5 or (u.confidence >= BROKEN and in_cover):
@@ -269,4 +259,4 @@ class ScriptedAgent(GuardedAgent):
         return ("end",) if ("end",) in opts else opts[0]
 
 
-AGENTS["scripted"] = ScriptedAgent
+register("scripted", ScriptedAgent)

@@ -16,8 +16,9 @@ a tuple    an enumeration of literal values (e.g. the reorganise tasks)
 =========  ======================================================================================
 
 Index 0 is shared: ``("pass",)`` in activate decisions, ``("end",)`` otherwise.  The first 159
-indices (issue #2's vocabulary) are unchanged; the close assault, command, detachment, medical,
-detection and initiative options follow, then the "issue 3: assault/casualty gaps" group (326..355)
+indices (the firefight vocabulary) are unchanged; the close assault, command, detachment, medical,
+detection and initiative options follow, then the assault and casualty group (326..355) and the shooting
+and reorganise group (356..475)
 (see ``docs/observation.md`` and ``action_name``).  Families are only ever appended.
 
 Mirroring: every side sees its home edge at the bottom.  A side whose home edge is ``north`` (and,
@@ -44,7 +45,7 @@ N_MODES = len(FIRE_MODES)
 REORGANISE = ("conceal", "reveal", "rearrange", "leader")
 REORGANISE_MORE = ("column", "tactical", "mount", "dismount", "extract", "assume_command", "task")
 DETACH = ("half", "support", "scout")
-REORGANISE_CASUALTY = ("recover_wounded", "hide")  # issue 3 (assault/casualty gaps): more reorganise actions
+REORGANISE_CASUALTY = ("recover_wounded", "hide")  # the assault and casualty group: more reorganise actions
 
 # (name, argument kinds); "end"/"pass" is index 0 and not listed.
 FAMILIES: tuple = (
@@ -54,7 +55,7 @@ FAMILIES: tuple = (
     ("reorganise", (REORGANISE,)),
     ("move", ("dir", "dist")),
     ("shoot", ("enemy", "mode")),
-    # --- issue 3: the rest of infantry Dustup --------------------------------------------------
+    # --- the rest of infantry Dustup ---------------------------------------------------------
     ("reorganise", (REORGANISE_MORE,)),
     ("assault", ("enemy",)),            # Assault Action: declare a close assault on an enemy unit
     ("stand", ()),                      # the defender stands and takes the courage test
@@ -76,7 +77,7 @@ FAMILIES: tuple = (
     ("panic_test", ()),                 # a panicking unit's activation: both actions test
     ("seize", ("own",)),                # Seize the Initiative: activate this unit out of sequence
     ("decline", ()),                    # do not seize the initiative
-    # --- issue 3: assault/casualty gaps --------------------------------------------------------
+    # --- assaults and casualties -------------------------------------------------------------
     ("add_defender", ("enemy",)),       # assault declaration: add another defender to the same assault
     ("defenders_chosen", ()),           # assault declaration / follow-up: no more units to add
     ("follow", ("enemy",)),             # several defenders withdrew: continue the assault on this one (house: pursue)
@@ -84,7 +85,7 @@ FAMILIES: tuple = (
     ("no_split", ()),                   # ... or stay in the unit's strike pool (the unit's impact)
     ("abandon", ()),                    # Moving Casualties: leave the unit's wounded where they lie
     ("reorganise", (REORGANISE_CASUALTY,)),  # pick up wounded left on the table; become hidden again
-    # --- issue 3: shooting/reorganise gaps ------------------------------------------------------
+    # --- shooting and reorganising ---------------------------------------------------------
     ("shoot_weapon", ("enemy", tuple(range(SUPPORT_SLOTS)))),  # fire the unit's k-th support-weapon figure alone
     ("throw", ("enemy", THROWS)),       # grenades thrown singly: one thrower and the rest, one alone, a specialist one
     ("reorganise", (("place",),)),      # Reorganise Action: place the figures (the leader, then the formation)

@@ -22,25 +22,34 @@ def random_masked_action(env, rng):
 
 
 # ------------------------------------------------------------------------------------------- checkers
+@pytest.mark.parametrize("wrapped", [False, True], ids=["unwrapped", "as-made"])
 @pytest.mark.parametrize("side", [0, 1])
-def test_gymnasium_check_env(side):
+def test_gymnasium_check_env_as_it_comes(side, wrapped):
+    """Gymnasium's checker on ``gym.make("Dustup-v0")`` with the defaults.  Its step-determinism check samples
+    an action *before* it resets the env (from the state the previous check left), so the action is often
+    outside the new mask: the default forfeit makes that a deterministic, terminated step."""
+    import warnings
+
     from gymnasium.utils.env_checker import check_env
 
-    # Gymnasium's check_step_determinism samples an action *before* it resets the env (from whatever state
-    # the previous check left), so with the strict default that action is usually illegal after the reset.
-    # The opt-in illegal_action="random" mode exists for such generic tools; everything else is checked on
-    # the strict default below (sb3 checker, illegal-action tests).
-    env = gym.make("Dustup-v0", learner_side=side, illegal_action="random")
-    check_env(env.unwrapped)
+    env = gym.make("Dustup-v0") if side == 0 else gym.make("Dustup-v0", learner_side=side)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the "env is wrapped" advice when the made env itself is checked
+        check_env(env if wrapped else env.unwrapped)
     env.close()
 
 
+@pytest.mark.parametrize("wrapped", [False, True], ids=["unwrapped", "as-made"])
 @pytest.mark.parametrize("side", [0, 1])
-def test_sb3_check_env_strict_default(side):
+def test_sb3_check_env_as_it_comes(side, wrapped):
+    import warnings
+
     from stable_baselines3.common.env_checker import check_env
 
-    env = gym.make("Dustup-v0", learner_side=side)
-    check_env(env.unwrapped)  # action_space.sample() draws among the current legal actions
+    env = gym.make("Dustup-v0") if side == 0 else gym.make("Dustup-v0", learner_side=side)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env if wrapped else env.unwrapped)  # action_space.sample() draws among the current legal actions
     env.close()
 
 
@@ -203,7 +212,7 @@ def test_observation_mirroring():
 
 # ------------------------------------------------------------------------------------------- illegal actions
 def test_illegal_action_raises_and_leaves_state_unchanged():
-    env = DustupEnv()
+    env = DustupEnv(illegal_action="raise")
     rng = random.Random(2)
     env.reset(seed=4)
     tried = 0
@@ -230,6 +239,35 @@ def test_illegal_action_raises_and_leaves_state_unchanged():
     assert tried == 240
 
 
+def test_illegal_action_forfeits_by_default():
+    """The default: an action outside the mask loses the game for the learner (reward -1, terminated), the game
+    itself untouched; stepping again needs a reset; an index outside the action space still raises."""
+    for side in (0, 1):
+        env = DustupEnv(learner_side=side)
+        env.reset(seed=5)
+        rng = random.Random(side)
+        for _ in range(25):
+            env.step(random_masked_action(env, rng))
+        with pytest.raises(IllegalOptionError, match="out of range"):
+            env.step(N_ACTIONS)
+        digest, hist = env.game.state_digest(), len(env.game.history)
+        obs_before = env.observe()
+        bad = int(np.flatnonzero(~env.action_masks())[3])
+        obs, r, term, trunc, info = env.step(bad)
+        assert (r, term, trunc) == (-1.0, True, False)
+        assert info["illegal_action"] is True and info["winner"] == 1 - side
+        assert info["end_reason"] == "illegal action" and info["decision_kind"] == "over"
+        assert not info["action_mask"].any() and not env.action_masks().any()
+        assert env.game.state_digest() == digest and len(env.game.history) == hist and not env.game.over
+        assert np.array_equal(obs, obs_before)
+        with pytest.raises(RuntimeError, match="episode is over"):
+            env.step(env.codec.indices(env.game, env.game.decision())[0])  # legal for the game, but the episode ended
+        obs, info = env.reset()
+        assert info["action_mask"].any() and "illegal_action" not in info
+        _, _, _, _, info = env.step(random_masked_action(env, rng))
+        assert info["illegal_action"] is False
+
+
 def test_illegal_action_random_mode_is_explicit():
     env = DustupEnv(illegal_action="random")
     env.reset(seed=1)
@@ -239,7 +277,7 @@ def test_illegal_action_random_mode_is_explicit():
     good = int(np.flatnonzero(env.action_masks())[0])
     _, _, _, _, info = env.step(good)
     assert info["illegal_action"] is False
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="forfeit"):
         DustupEnv(illegal_action="ignore")
 
 
@@ -339,8 +377,19 @@ def test_opponent_kinds():
         env = DustupEnv(scenario="skirmish", opponent=opp)
         env.reset(seed=1)
         env.step(int(np.flatnonzero(env.action_masks())[0]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown agent 'no-such-agent'"):
         DustupEnv(opponent="no-such-agent")
+    made = []
+
+    def factory(name, seed=0):  # the env takes an opponent factory (default: dustup_env.agent_registry)
+        made.append((name, seed))
+        return make_agent("easy", seed=seed)
+
+    env = DustupEnv(scenario="skirmish", opponent="my-bot", make_agent=factory)
+    env.reset(seed=2)
+    assert made == [("my-bot", 0)] and env._opponent_agent.name == "easy"
+    with pytest.raises(TypeError, match="opponent must be"):
+        DustupEnv(opponent=3)
     with pytest.raises(ValueError):
         DustupEnv(learner_side=2)
 
@@ -353,9 +402,9 @@ def test_observation_speed():
         env.step(random_masked_action(env, rng))
     n = 2000
     t = time.perf_counter()
+    observer = env.observer
     for _ in range(n):
-        env._vis_key = None  # force the visibility recomputation path too (sight results are cached)
-        env._unit_cache = [None] * len(env._unit_cache)  # and every unit's features
+        observer.start(env.game, env.learner)  # every piece rewritten, visibility recomputed (sight results cached)
         env._observation()
     per_call = (time.perf_counter() - t) / n
     assert per_call < 500e-6  # generous bound for CI machines; typically ~40-60 us uncached

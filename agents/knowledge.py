@@ -1,0 +1,163 @@
+"""What one side may know of a game: the only door through which the built-in bots read the engine.
+
+Fair play: an AI opponent decides only from what its side may know.  :class:`Knowledge` gives a bot
+
+- its own units, fully (``own_units``, ``units[uid]``);
+- the enemy units it knows of: in play and not hidden (``enemy_units``, ``units[uid]``); asking for a
+  hidden enemy unit raises :class:`HiddenInformationError` (a bot never gets a hidden unit's identity,
+  position or state: only its marker, and only by position);
+- hidden-unit markers by position (``markers``; for its own markers also which unit they hide);
+- what both sides see: the table (``bf``: terrain, line of sight), objectives, turn, the pending decision,
+  and read-only previews of its own options (``fire_plan``, ``home_point``, ``assault_enemies``);
+- its filtered event log (``event_log()``) and plain-data view (``view()``).
+
+It never exposes the dice, the full event log, the decision stack or the game object itself.  A bot that
+needs a guess about what it cannot know must determinise over the unknown (e.g. sample the markers),
+never read the truth.  Every engine name the bots use is read here (and only here), so a rename in the
+engine is one change in this file.
+"""
+from __future__ import annotations
+
+import weakref
+
+
+# ---------------------------------------------------------------------------------------------- engine names
+# Every engine name the bots read, in one place.
+def enemy_units(game, side: int):
+    """The enemy units ``side`` knows of (in play, not hidden)."""
+    return game.enemy_units(side)
+
+
+def home_point(game, u) -> tuple[float, float]:
+    """The point of ``u``'s home edge straight behind it."""
+    return game.home_point(u)
+
+
+def assault_frames(game) -> list:
+    """The pending close-assault procedure frames, innermost first."""
+    return [f for f in reversed(game.stack) if f.type == "assault"]
+
+
+class HiddenInformationError(LookupError):
+    """A bot asked for something its side may not know (a hidden enemy unit)."""
+
+
+_TOKENS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def game_token(game) -> object:
+    """An opaque object unique to ``game`` while it lives (bots key their per-game caches on it)."""
+    t = _TOKENS.get(game)
+    if t is None:
+        t = _TOKENS[game] = object()
+    return t
+
+
+class _Units:
+    """``uid -> Unit`` for the units the side knows of (own units, enemy units that are not hidden)."""
+
+    __slots__ = ("_units", "_side")
+
+    def __init__(self, units, side):
+        self._units = units
+        self._side = side
+
+    def __getitem__(self, uid: int):
+        u = self._units[uid]
+        if u.side != self._side and u.hidden:
+            raise HiddenInformationError(f"unit {uid} is a hidden enemy unit: side {self._side} knows only its marker")
+        return u
+
+    def get(self, uid: int, default=None):
+        try:
+            return self[uid]
+        except (HiddenInformationError, IndexError):
+            return default
+
+
+class Knowledge:
+    """Side ``side``'s knowledge of ``game`` at its pending decision (built per decision; read-only)."""
+
+    __slots__ = ("_game", "side", "bf", "objectives", "turn", "turn_limit", "units", "_enemies", "_own",
+                 "game_token")
+
+    def __init__(self, game, side: int):
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 or 1, not {side!r}")
+        self._game = game
+        self.side = side
+        self.bf = game.bf  # the table: terrain, line of sight, movement costs (public)
+        self.objectives = game.objectives  # (name, x, y, vp)
+        self.turn = game.turn
+        self.turn_limit = game.turn_limit
+        self.units = _Units(game.units, side)
+        self._enemies = None
+        self._own = None
+        self.game_token = game_token(game)
+
+    # ------------------------------------------------------------------ units
+    @property
+    def own_units(self) -> list:
+        """The side's units (``game.side_units[side]`` order), every state known."""
+        if self._own is None:
+            g = self._game
+            self._own = [g.units[i] for i in g.side_units[self.side]]
+        return self._own
+
+    @property
+    def enemy_units(self) -> list:
+        """The enemy units the side knows of: in play and not hidden (hidden ones show only as markers)."""
+        if self._enemies is None:
+            self._enemies = list(enemy_units(self._game, self.side))
+        return self._enemies
+
+    @property
+    def markers(self) -> list[dict]:
+        """Hidden-unit markers as the side sees them (``game.view(side)["markers"]``: position; ``unit`` only on
+        its own markers)."""
+        out = []
+        for i, m in enumerate(self._game.markers):
+            mv = {"index": i, "side": m["side"], "x": m["x"], "y": m["y"], "removed": m["removed"]}
+            if m["side"] == self.side:
+                mv["unit"] = m["unit"]
+            out.append(mv)
+        return out
+
+    # ------------------------------------------------------------------ previews of the side's own options
+    def fire_plan(self, uid: int, target: int, mode: str) -> dict | None:
+        """What a shoot option of an own unit at a known enemy would roll (rolls nothing)."""
+        self._own_unit(uid)
+        self.units[target]
+        return self._game.fire_plan(uid, target, mode)
+
+    def home_point(self, u) -> tuple[float, float]:
+        """The point of the own unit ``u``'s home edge straight behind it."""
+        self._own_unit(u.uid)
+        return home_point(self._game, u)
+
+    def assault_enemies(self, uid: int) -> tuple:
+        """The known units on the other side of the pending assault involving own unit ``uid`` (uids)."""
+        self._own_unit(uid)
+        units = self.units
+        for f in assault_frames(self._game):
+            if uid in f.data.get("defenders", ()):
+                other = f.data.get("attackers", ())
+            else:
+                other = f.data.get("defenders", ())
+            return tuple(e for e in other if units.get(e) is not None)
+        return ()
+
+    # ------------------------------------------------------------------ records
+    def event_log(self) -> list[dict]:
+        """The events the side may read (hidden units' activity filtered out)."""
+        return self._game.event_log(self.side)
+
+    def view(self) -> dict:
+        """The plain data the side may know (``game.view(side)``)."""
+        return self._game.view(self.side)
+
+    def _own_unit(self, uid: int):
+        u = self._game.units[uid]
+        if u.side != self.side:
+            raise HiddenInformationError(f"unit {uid} is not side {self.side}'s")
+        return u
