@@ -114,7 +114,8 @@ def agent_names() -> list[str]:
     from agents import ladder, scripted  # noqa: F401  (register themselves)
 
     order = ["random", "scripted", "easy", "medium", "hard", "defensive"]
-    return [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order)
+    trained = ("ppo", "policy")  # named separately in the help: they need the [policy] extra
+    return [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order and a not in trained)
 
 
 def _agents_help(extra: str = "") -> str:
