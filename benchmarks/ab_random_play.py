@@ -5,10 +5,11 @@ runs one after the other can disagree by more than the difference being measured
 one worker process per checkout (``PYTHONPATH=<checkout>``, so each imports its own ``dustup_env``),
 warms both up, then alternates small chunks of games between them (A then B, then B then A, ...): both
 arms see the same drift.  Each worker plays ``bench_random_play``'s loop (random masked agents, the
-deciding side's observation and action mask at every decision).  Prints one JSON line: each arm's
+deciding side's observation and action mask at every decision), or with ``--engine-only`` the bare engine
+(a uniformly random legal option at every decision).  Prints one JSON line: each arm's
 decisions/s over the whole run, the ratio B/A and the median of the per-chunk ratios.
 
-    python benchmarks/ab_random_play.py --a /tmp/foundation --b . [--games 60] [--chunk 5] [--warmup 10]
+    python benchmarks/ab_random_play.py --a /tmp/foundation --b . [--games 60] [--chunk 5] [--warmup 10] [--engine-only]
 """
 from __future__ import annotations
 
@@ -25,24 +26,39 @@ HERE = Path(__file__).resolve().parent
 WORKER = r"""
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
-import bench_random_play as b
 from dustup_env.rules import Game
-views = [b._view("default", 0), b._view("default", 1)]
-codec = views[0].codec
+engine_only = sys.argv[2] == "engine"
+if not engine_only:
+    import bench_random_play as b
+    views = [b._view("default", 0), b._view("default", 1)]
+    codec = views[0].codec
+
+
+def engine_play(g, rng):  # the bare engine: a uniformly random legal option at every decision
+    n = 0
+    while not g.over:
+        g.apply(rng.choice(g.decision().options))
+        n += 1
+    return n
+
+
 for line in sys.stdin:
     start, count = map(int, line.split())
     n = 0
     t0 = time.perf_counter()
     for i in range(start, start + count):
-        n += b._play(Game("default", seed=i), views, codec, random.Random(i))  # the benchmark's own loop
+        if engine_only:
+            n += engine_play(Game("default", seed=i), random.Random(i))
+        else:
+            n += b._play(Game("default", seed=i), views, codec, random.Random(i))  # the benchmark's own loop
     print(json.dumps({"decisions": n, "seconds": time.perf_counter() - t0}), flush=True)
 """
 
 
 class Worker:
-    def __init__(self, checkout: str):
+    def __init__(self, checkout: str, engine_only: bool = False):
         env = dict(os.environ, PYTHONPATH=str(Path(checkout).resolve()))
-        self.p = subprocess.Popen([sys.executable, "-c", WORKER, str(HERE)], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, "-c", WORKER, str(HERE), "engine" if engine_only else "env"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env, cwd=str(Path(checkout).resolve()))
 
     def play(self, start: int, count: int) -> dict:
@@ -65,8 +81,10 @@ def main() -> None:
     p.add_argument("--games", type=int, default=60, help="timed games per arm (seeds 0..games-1; default 60)")
     p.add_argument("--chunk", type=int, default=5, help="games per turn of an arm (default 5)")
     p.add_argument("--warmup", type=int, default=10, help="untimed warm-up games per arm (default 10)")
+    p.add_argument("--engine-only", action="store_true",
+                   help="the bare engine (a random legal option per decision), no observation or mask")
     a = p.parse_args()
-    wa, wb = Worker(a.a), Worker(a.b)
+    wa, wb = Worker(a.a, a.engine_only), Worker(a.b, a.engine_only)
     try:
         wa.play(1_000_000, a.warmup)
         wb.play(1_000_000, a.warmup)
@@ -86,7 +104,7 @@ def main() -> None:
         wa.close()
         wb.close()
     da, db = tot["a"][0] / tot["a"][1], tot["b"][0] / tot["b"][1]
-    print(json.dumps({"benchmark": "ab_random_play", "a": a.a, "b": a.b, "games": a.games, "chunk": a.chunk,
+    print(json.dumps({"benchmark": "ab_random_play", "mode": "engine" if a.engine_only else "env", "a": a.a, "b": a.b, "games": a.games, "chunk": a.chunk,
                       "a_decisions_per_s": round(da), "b_decisions_per_s": round(db),
                       "a_decisions": tot["a"][0], "b_decisions": tot["b"][0],
                       "ratio_b_over_a": round(db / da, 3), "median_chunk_ratio": round(statistics.median(ratios), 3)}))

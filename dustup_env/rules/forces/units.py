@@ -83,7 +83,7 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     cavalry = movement_class == "cavalry"
     amphibious = bool(spec.get("amphibious", False))
     wading = bool(spec.get("wading", False))
-    return Unit(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
+    return Unit.new(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
                 movement=movement, armour=armour, x=float(x), y=float(y), figures=figures,

@@ -7,7 +7,7 @@ in :mod:`dustup_env.rules.forces.units`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .dice import D4, D6
@@ -37,24 +37,50 @@ class Figure(NamedTuple):
         return self.status != KILLED
 
 
-@dataclass(slots=True)
-class Unit:
-    uid: int
-    side: int
+@dataclass(frozen=True, slots=True)
+class UnitProfile:
+    """What a unit is: the fields set when it is built (from the scenario, or when a detachment is formed) and
+    changed only when units merge (a new profile then replaces the old).  Immutable, so a game, its copies
+    and its scenario share them; a unit reads them as its own attributes (``u.name``, ``u.armour``, ...)."""
+
     name: str
-    kind: str
-    quality: int
-    lv: int
-    confidence: int
-    initial_confidence: int
+    kind: str  # "squad" | "single" (a single figure: a small target)
+    quality: int  # quality die step
+    initial_confidence: int  # rallies never raise the unit above it
     commitment: int  # index into COMMITMENTS
     movement: int  # movement die step
-    armour: str
+    armour: str  # the unit's personal armour (figures may override it)
+    grenades: bool = False  # hand grenades
+    was_hidden: bool = False  # began the game hidden
+    sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
+    size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
+    terror: bool = False  # provokes terror
+    cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
+    night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
+    medical_team: bool = False  # a dedicated medical team (Medical Treatment Action: D10)
+    cavalry: bool = False
+    specialist_grenade: str = ""  # weapon name of the unit's specialist grenades (e.g. "at_grenade"), "" = none
+    amphibious: bool = False
+    wading: bool = False  # power armour that can wade on the bottom of open water
+    heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
+
+
+PROFILE_FIELDS = tuple(UnitProfile.__dataclass_fields__)
+
+
+@dataclass(slots=True)
+class Unit:
+    """A unit in play: its profile (shared) and its changing state."""
+
+    uid: int
+    side: int
+    profile: UnitProfile
+    lv: int
+    confidence: int
     x: float
     y: float
     figures: list[Figure]
     leader: int = 0  # index into figures of the leader figure
-    grenades: bool = False
     suppression: int = 0
     propped: bool = False
     complete_concealment: bool = False
@@ -66,12 +92,9 @@ class Unit:
     routed_off: bool = False
     loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
     hidden: bool = False  # "Hidden Units": only a marker shows (the enemy does not know it is there)
-    was_hidden: bool = False  # began the game hidden
     revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
     hidden_spans: list = field(default_factory=list)  # [first, end) event indices of each hidden period (end -1: now)
-    sensor: int = D4  # "Detect Action" sensor die: unaided D4, aided D6, enhanced D8, superior D10
-    size: int = 1  # target size (infantry 1); larger targets shift the detection range die down
-    # --- Command and Morale (rules/unit_actions/command.py, rules/morale/morale.py) ---------------------------------
+    # --- command and morale (unit_actions/command.py, morale/morale.py) ---------------------------------------------
     commander: int = -1  # uid of the superior (commanding) unit, -1 = none (top of the command tree)
     second_in_command: bool = False  # an HQ whose second in command takes over if the commander falls
     command_lost: bool = False  # this unit's commander fell with no second in command: it commands no one
@@ -80,37 +103,33 @@ class Unit:
     vacated: list = field(default_factory=list)  # promoted upwards: its former direct subordinates, whose command
     #                                              its side may fill by promoting one of them (the cascade, RN-305)
     assume_vacancy: list = field(default_factory=list)  # promoted into such a vacancy: the units it takes over
-    terror: bool = False  # provokes terror
     panicked: bool = False
     panic_passed: bool = False  # passed a panic test: never tests again
     panic_triggers: int = 0  # bit set of panic triggers already met (see morale.PANIC_*)
     panic_routed: bool = False  # routed while panicking: may never be rallied
-    cc_impact: int = D6  # close-combat impact die (seed 000 Weapons: "humans have an impact value D6")
-    night_vision: bool = False  # seed 003 Night Fighting: no +2 target shift at night
     abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
-    # --- issue 3: detachments, regrouping, medical treatment, travel, cavalry (see rules/*_action.py)
+    # --- detachments, regrouping, travel, cavalry, casualties ----------------------------------------------------
     parent: int = -1  # uid of the parent unit of a detachment (Detach Element Action)
     merged: bool = False  # rejoined / regrouped into another unit: out of play, no victory points
     strength: int = 0  # figures at the start of the game (or when detached): "depleted" for Regroup
-    medical_team: bool = False  # a dedicated medical team (Medical Treatment Action: D10)
     travel: bool = False  # in travel mode (column)
-    cavalry: bool = False
     mounted: bool = False  # cavalry on its mounts
     mounts_detached: bool = False  # dismounted cavalry that left its mounts with a detachment
     left_behind: list = field(default_factory=list)  # [x, y, status, weapon, wounds, medic, armour] of figures
     #                                                   left on the table (moving_casualties.left_entry)
     abandon_point: list = field(default_factory=list)  # [x, y]: wounded abandoned here by choice, until the next move
     tasks_done: list = field(default_factory=list)  # scenario task indices this unit completed
-    # --- issue 3: shooting/reorganise gaps ----------------------------------------------------------
-    specialist_grenade: str = ""  # weapon name of the unit's specialist grenades (e.g. "at_grenade"), "" = none
     terrain_column: int = 0  # movement column of the terrain table (battlefield.terrain_column: power armour,
     #                          amphibious, power armour wading on the bottom of open water)
-    amphibious: bool = False
-    wading: bool = False  # power armour that can wade on the bottom of open water
-    inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table), rules/rules_overview/inbound_chart.py
-    heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
+    inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table)
     evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
+
+    @classmethod
+    def new(cls, **fields) -> "Unit":
+        """A unit from every field, the profile's included (they make its profile)."""
+        prof = UnitProfile(**{k: fields.pop(k) for k in PROFILE_FIELDS if k in fields})
+        return cls(profile=prof, **fields)
 
     def set_figure(self, i: int, **changes) -> None:
         """Change figure ``i`` (figures are immutable: it is replaced)."""
@@ -168,3 +187,37 @@ class Unit:
         lf = self.figures[self.leader]
         bx, by = self.x - lf.dx, self.y - lf.dy
         return [(bx + f.dx, by + f.dy) for f in self.figures if f.status != KILLED]
+
+
+def _profile_property(name: str):
+    from operator import attrgetter
+
+    get = attrgetter(f"profile.{name}")
+
+    def fset(self, value) -> None:  # a merge: a new profile replaces the shared one
+        self.profile = replace(self.profile, **{name: value})
+
+    return property(get, fset, doc=f"the profile's {name}")
+
+
+for _name in PROFILE_FIELDS:
+    setattr(Unit, _name, _profile_property(_name))
+
+# every attribute of a unit (the profile's and the unit's own), in a stable order: its plain-data form
+UNIT_ATTRIBUTES = ("uid", "side") + PROFILE_FIELDS + tuple(f for f in Unit.__dataclass_fields__
+                                                           if f not in ("uid", "side", "profile"))
+
+
+def unit_dict(u: Unit) -> dict:
+    """Every attribute of ``u`` as plain data (sets sorted, figures as dicts)."""
+    out = {}
+    for k in UNIT_ATTRIBUTES:
+        v = getattr(u, k)
+        if k == "figures":
+            v = [f._asdict() for f in v]
+        elif isinstance(v, (set, frozenset)):
+            v = sorted(v)
+        elif isinstance(v, list):
+            v = [list(x) if isinstance(x, (list, tuple)) else x for x in v]
+        out[k] = v
+    return out

@@ -26,7 +26,7 @@ from pathlib import Path
 from ... import version
 from .decisions import Frame
 from .dice import SeededDice
-from .entities import Figure, Unit
+from .entities import Figure, Unit, unit_dict
 from .errors import DustupError, GameOverError, IllegalOptionError, SaveFormatError
 from .events import event_from_dict
 
@@ -40,6 +40,8 @@ RULES_REVISION = 1
 
 def plain_data(obj):
     """Plain-data view of a dataclass instance (every field, recursively; sets sorted)."""
+    if isinstance(obj, Unit):
+        return unit_dict(obj)
     if hasattr(obj, "__dataclass_fields__"):
         return {k: plain_data(getattr(obj, k)) for k in obj.__dataclass_fields__}
     if hasattr(obj, "_asdict"):  # a named tuple (Figure)
@@ -192,7 +194,7 @@ def _unit(d: dict) -> Unit:
     d = dict(d)
     d["figures"] = [Figure(**f) for f in d["figures"]]
     d["fired"] = set(d["fired"])
-    return Unit(**d)
+    return Unit.new(**d)
 
 
 def from_snapshot(cls, d: dict, rules=()):

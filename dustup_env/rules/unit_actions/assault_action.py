@@ -40,7 +40,7 @@ from ..kernel.attack import resolve_hits
 from ..kernel.data import DATA, armoury, validate
 from ..kernel.dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
 from ..kernel.errors import ScenarioError
-from ..kernel.events import Event, HitResolved, LeaderLost, Moved, RoutedOff, event
+from ..kernel.events import Event, LeaderLost, Moved, RoutedOff, event
 from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
     TREATED, WOUNDED, Unit)
 from ..morale.morale import confidence_test

@@ -186,7 +186,7 @@ def detach(game, u: Unit, what: str) -> Unit:
     figs = remove_figures(u, idxs)
     by_old = dict(zip(sorted(idxs), figs))
     figs = [by_old[i] for i in able_first]
-    d = Unit(uid=len(game.units), side=u.side, name=f"{u.name}/{what}", kind="single" if len(figs) == 1 else "squad",
+    d = Unit.new(uid=len(game.units), side=u.side, name=f"{u.name}/{what}", kind="single" if len(figs) == 1 else "squad",
              quality=u.quality, lv=u.lv, confidence=u.confidence, initial_confidence=u.initial_confidence,
              commitment=u.commitment, movement=u.movement, armour=u.armour, x=lx, y=ly, figures=figs, leader=0,
              grenades=u.grenades, suppression=u.suppression, propped=u.propped,

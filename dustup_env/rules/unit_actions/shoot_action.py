@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..kernel.attack import allocation_roll, resolve_hits, resolve_impact  # noqa: F401 (the odds use them)
+from ..kernel.attack import allocation_roll, resolve_hits, resolve_impact  # noqa: F401 (still importable from here)
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
-from ..kernel.entities import BROKEN, KILLED, OK, TREATED, WOUNDED, Unit
+from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import IllegalOptionError
-from ..kernel.events import HitResolved, LeaderLost, ShotResolved, Suppressed
+from ..kernel.events import LeaderLost, ShotResolved, Suppressed
 from ..kernel.ruleset import Option, Rule
 from ..morale.morale import confidence_test
 
