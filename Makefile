@@ -1,20 +1,32 @@
 # Quick start: `make run` (set up + main job) and `make test` (set up + tests).
+# `make run` installs what the quick start uses (the engine, the shipped policy `ppo`: torch and
+# sb3-contrib, plots); `make test` adds the training, cluster and test tools.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test setup clean bench browser
+.PHONY: run test setup setup-run clean bench browser
 
-$(VENV)/.installed: pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
+
+# torch first, alone: the pinned release (the CPU build where pip is set up to find it)
+$(VENV)/.run: pyproject.toml | $(PY)
+	$(PIP) install torch==2.13.0
+	$(PIP) install -e '.[policy,plots]'
+	touch $@
+
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PIP) install torch==2.13.0
 	$(PIP) install -e '.[dev]'
-	touch $@
+	touch $(VENV)/.run $@
+
+setup-run: $(VENV)/.run
 
 setup: $(VENV)/.installed
 
-run: setup
+run: setup-run
 	rm -rf runs/quickstart
 	$(VENV)/bin/dustup tournament --agents random,easy,medium,hard,defensive,ppo --games 20 --seed 1 --out runs/quickstart
 

@@ -1,61 +1,210 @@
-"""The ``dustup`` command line.  Every subcommand has ``--help``."""
+"""The ``dustup`` command line.  Every subcommand has ``--help``.
+
+Bad input is refused with one line on stderr naming the problem and exit status 2, before anything is
+played or written.  Long commands show progress on stderr (``--no-progress`` hides it), keep every
+finished game in their output folder and stop cleanly on Ctrl-C (exit status 130; the same command
+resumes).  Without ``--out`` each distinct run gets its own folder under ``runs/<command>/``.
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
+from pathlib import Path
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 
-def _cmd_simulate(args) -> int:
-    from evaluation.simulate import simulate
+class UsageError(ValueError):
+    """Bad input found by a command after parsing (printed as one line, exit status 2)."""
 
-    names = [a.strip() for a in args.agents.split(",") if a.strip()]
-    if len(names) != 2:
-        print(f"dustup simulate: --agents needs exactly two agents separated by a comma, got {args.agents!r}",
-              file=sys.stderr)
-        return 2
+
+# ---------------------------------------------------------------------------------------------- argument types
+def _int_at_least(lo: int):
+    def conv(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"must be at least {lo}, not {v}")
+        return v
+
+    conv.__name__ = f"whole number >= {lo}"
+    return conv
+
+
+def _number(lo: float | None = None, hi: float | None = None, open_lo: bool = False, open_hi: bool = False):
+    def conv(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+        if not math.isfinite(v):
+            raise argparse.ArgumentTypeError(f"expected a finite number, not {text!r}")
+        if lo is not None and (v < lo or (open_lo and v == lo)):
+            raise argparse.ArgumentTypeError(f"must be {'above' if open_lo else 'at least'} {lo:g}, not {v:g}")
+        if hi is not None and (v > hi or (open_hi and v == hi)):
+            raise argparse.ArgumentTypeError(f"must be {'below' if open_hi else 'at most'} {hi:g}, not {v:g}")
+        return v
+
+    conv.__name__ = "number"
+    return conv
+
+
+def _probability(text: str) -> float:
+    v = _number()(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"must be a probability strictly between 0 and 1, not {v:g}")
+    return v
+
+
+POSITIVE = _int_at_least(1)
+NON_NEGATIVE = _int_at_least(0)
+
+
+def _game_options(text: str) -> dict:
+    """``--options``: JSON text, or the path of a JSON file; it must hold one JSON object."""
+    p = Path(text)
+    where = "the text"
+    if text.strip() and not text.lstrip().startswith(("{", "[", '"')) and p.is_file():
+        try:
+            text = p.read_text()
+        except OSError as e:
+            raise argparse.ArgumentTypeError(f"cannot read {str(p)!r}: {e.strerror}") from None
+        where = f"the file {str(p)!r}"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        if where == "the text" and not text.lstrip().startswith(("{", "[")):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is neither a JSON file nor JSON text; expected an object such as "
+                "'{\"extra_hits\": false}' or the path of a file holding one") from None
+        raise argparse.ArgumentTypeError(
+            f"{where} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}; "
+            "expected an object such as '{\"extra_hits\": false}'") from None
+    if not isinstance(obj, dict):
+        kind = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "true/false",
+                type(None): "null"}.get(type(obj), type(obj).__name__)
+        raise argparse.ArgumentTypeError(f"{where} must be a JSON object such as '{{\"extra_hits\": false}}', "
+                                         f"not {kind}")
+    return obj
+
+
+_game_options.__name__ = "game options"
+
+
+def _names(text: str, what: str) -> list[str]:
+    names = [a.strip() for a in text.split(",")]
+    if not text.strip():
+        raise UsageError(f"{what} is empty: give comma-separated names")
+    if any(not a for a in names):
+        raise UsageError(f"{what} {text!r} has an empty name (two commas, or a comma at an end)")
+    return names
+
+
+# ---------------------------------------------------------------------------------------------- agents
+def agent_names() -> list[str]:
+    """The built-in agent names (scripted bots), for help texts."""
+    from agents import AGENTS
+    from agents import ladder, scripted  # noqa: F401  (register themselves)
+
+    order = ["random", "scripted", "easy", "medium", "hard", "defensive"]
+    trained = ("ppo", "policy")  # named separately in the help: they need the [policy] extra
+    return [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order and a not in trained)
+
+
+def _agents_help(extra: str = "") -> str:
+    return (f"agents: {', '.join(agent_names())} (scripted bots; see docs/agents.md), ppo (the shipped trained "
+            f"policy, needs torch: pip install 'dustup-ai[policy]'), policy:PATH (a model file from dustup train; "
+            f"trusted files only){extra}")
+
+
+def _check_agent(name: str) -> None:
     from agents import make_agent
 
+    try:
+        make_agent(name)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    except ImportError as e:
+        raise UsageError(f"agent {name!r} needs the trained-policy packages (torch, sb3-contrib), which are not "
+                         f"installed ({e}): pip install 'dustup-ai[policy]'") from None
+
+
+def _check_scenarios(scenarios: list[str], options: dict | None) -> None:
+    """Scenario names/files and the game options, checked by building one game per scenario (no game is played)."""
+    from dustup_env.rules import Game
+    from dustup_env.rules.kernel.data import load_scenario
+
+    for sc in scenarios:
+        load_scenario(sc)
+        Game(sc, seed=0, options=options or None)
+
+
+def _check_out(out) -> Path:
+    from evaluation.runs import check_out
+
+    try:
+        return check_out(out)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _out(args, command: str, name: str, config: dict) -> Path:
+    from evaluation.runs import default_out
+
+    if args.out is not None:
+        return _check_out(args.out)
+    return _check_out(default_out(command, name, config))
+
+
+def _progress(args) -> bool:
+    return not getattr(args, "no_progress", False)
+
+
+# ---------------------------------------------------------------------------------------------- simulate
+def _cmd_simulate(args) -> int:
+    from evaluation.simulate import simulate, table_lines
+
+    names = _names(args.agents, "--agents")
+    if len(names) != 2:
+        raise UsageError(f"--agents needs exactly two agents separated by a comma, got {args.agents!r}")
     for n in names:
-        try:
-            make_agent(n)
-        except ValueError as e:
-            print(f"dustup simulate: {e}", file=sys.stderr)
-            return 2
-    options = json.loads(args.options) if args.options else None
-    res = simulate(names[0], names[1], args.games, scenario=args.scenario, seed=args.seed, options=options,
-                   progress=not args.no_progress)
+        _check_agent(n)
+    _check_scenarios([args.scenario], args.options)
+    out = _out(args, "simulate", f"{names[0]}-{names[1]}-{Path(args.scenario).stem}",
+               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}})
+    res = simulate(names[0], names[1], args.games, scenario=args.scenario, seed=args.seed, options=args.options,
+                   progress=_progress(args), out=out)
     if args.json:
         print(json.dumps(res))
         return 0
-    a, b = list(res["wins"])
     print(f"scenario {res['scenario']}, {res['games']} games, master seed {res['seed']} "
           f"(each agent plays each side in half the games)")
-    print(f"{'agent':<12}{'wins':>6}{'draws':>7}{'losses':>8}{'score %':>9}")
-    for n in (a, b):
-        score = (res["wins"][n] + 0.5 * res["draws"]) / max(1, res["games"]) * 100
-        print(f"{n:<12}{res['wins'][n]:>6}{res['draws']:>7}{res['losses'][n]:>8}{score:>9.1f}")
-    print(f"mean length: {res['mean_decisions']:.1f} decisions, {res['mean_turns']:.2f} turns; "
-          f"wins by side: {res['side_wins']}")
+    print("\n".join(table_lines(res)))
+    print(f"report: {out}/report.md (games in results.jsonl; the same command reuses them)")
     return 0
 
 
+# ---------------------------------------------------------------------------------------------- odds
 def _cmd_odds(args) -> int:
     from evaluation.odds import impact_odds, shoot_odds, to_float
 
     try:
         if args.what == "shoot":
             if not args.firepower:
-                print("dustup odds shoot: give at least one --firepower die (small arms and/or support)",
-                      file=sys.stderr)
-                return 2
+                raise UsageError("give at least one --firepower die (small arms and/or support)")
             res = shoot_odds(args.quality, args.firepower, args.target, suppressive=args.suppressive,
                              extra_hits=not args.no_extra_hits)
         else:
             res = impact_odds(args.impact, args.armour, no_armour=args.no_armour)
     except ValueError as e:
-        print(f"dustup odds {args.what}: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(str(e)) from None
     out = to_float(res)
     if args.json:
         print(json.dumps(out))
@@ -69,13 +218,19 @@ def _cmd_odds(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------------- scenarios
 def _cmd_scenarios(args) -> int:
     from dustup_env.rules.kernel.data import load_scenario, scenario_names
 
+    if args.check:
+        for f in args.check:
+            if not Path(f).is_file():
+                raise UsageError(f"--check {f!r}: no such file")
+        _check_scenarios(args.check, None)  # schema, consistency, and a game built from it
     rows = []
-    for n in scenario_names():
+    for n in (args.check or scenario_names()):
         s = load_scenario(n)
-        rows.append({"name": n, "table": f"{s['table']['width']}x{s['table']['height']}",
+        rows.append({"name": s["name"] if args.check else n, "table": f"{s['table']['width']}x{s['table']['height']}",
                      "turn_limit": s["turn_limit"], "units": [len(side["units"]) for side in s["sides"]],
                      "objectives": len(s.get("objectives", [])), "description": s.get("description", "")})
     if args.json:
@@ -84,120 +239,234 @@ def _cmd_scenarios(args) -> int:
         for r in rows:
             print(f"{r['name']:<12} {r['table']:>6}\"  turns {r['turn_limit']:>2}  units {r['units'][0]} v "
                   f"{r['units'][1]}  objectives {r['objectives']}  {r['description']}")
+        if args.check:
+            print(f"{len(args.check)} scenario file(s) valid: each builds a game")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------- replay
+def _load_save(path: str):
+    from dustup_env.rules import Game
+
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path!r} is a folder, not a save file")
+    if not p.is_file():
+        raise UsageError(f"no such file: {path!r}")
+    g = Game.load(p)  # validates (SaveFormatError names the problem)
+    return g, json.loads(p.read_text())
 
 
 def _cmd_replay(args) -> int:
-    from dustup_env.rules import DustupError, Game
+    from dustup_env import render
 
-    try:
-        g = Game.load(args.file)
-    except (DustupError, OSError) as e:
-        print(f"dustup replay: {e}", file=sys.stderr)
-        return 2
+    if args.side is not None and args.side not in (0, 1):
+        raise UsageError(f"--side must be 0 or 1, not {args.side}")
+    gif = Path(args.gif) if args.gif else None
+    if gif is not None:
+        if gif.is_dir():
+            raise UsageError(f"--gif {args.gif!r} is a folder: give a file name ending in .gif")
+        if gif.suffix.lower() != ".gif":
+            raise UsageError(f"--gif {args.gif!r}: the file name must end in .gif")
+        if not gif.parent.is_dir():
+            raise UsageError(f"--gif {args.gif!r}: the folder {str(gif.parent)!r} does not exist")
+    if args.frames:
+        _check_out(args.frames)
+        if Path(args.frames).is_dir() and any(Path(args.frames).glob("frame_*.png")):
+            raise UsageError(f"--frames {args.frames!r} already holds frame_*.png files: use an empty folder")
+    g, save = _load_save(args.file)
+    if args.frames or gif:
+        frames = list(render.replay_frames(save, every=args.every, side=args.side, scale=args.scale))
+        if args.frames:
+            paths = render.save_pngs(frames, args.frames)
+            print(f"{len(paths)} pictures in {args.frames} (frame_000.png = the start)", file=sys.stderr)
+        if gif:
+            n = render.save_gif(frames, gif, seconds_per_frame=args.seconds)
+            print(f"{gif}: {n} frames", file=sys.stderr)
+        return 0
     if args.json:
-        print(json.dumps({"result": g.result(), "events": g.event_log()}))
-    else:
-        for e in g.event_log():
-            print(json.dumps(e))
-        print(json.dumps(g.result()))
+        print(json.dumps({"result": g.result(), "events": g.event_log(args.side) if args.side is not None
+                          else g.event_log()}))
+        return 0
+    from dustup_env.terminal import story
+
+    for line in story(g, side=args.side):
+        print(line)
     return 0
+
+
+# ---------------------------------------------------------------------------------------------- play
+def _check_save_path(path: str) -> Path:
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"--save {path!r} is a folder: give a file name, e.g. {str(p / 'game.json')!r}")
+    parent = p.parent
+    if not parent.is_dir():
+        raise UsageError(f"--save {path!r}: the folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UsageError(f"--save {path!r}: cannot write there")
+    return p
 
 
 def _cmd_play(args) -> int:
-    """Play one game between two agents, optionally saving it."""
+    """Play one game between two agents (a person too: human), optionally saving it."""
     from agents import make_agent
-    from evaluation.simulate import play_game
+    from dustup_env.rules import Game
 
-    names = [a.strip() for a in args.agents.split(",")]
+    names = _names(args.agents, "--agents")
     if len(names) != 2:
-        print("dustup play: --agents needs two agents, e.g. scripted,random", file=sys.stderr)
-        return 2
+        raise UsageError(f"--agents needs two agents, side 0 then side 1 (e.g. scripted,random), got {args.agents!r}")
+    for n in names:
+        if n != "human":
+            _check_agent(n)
+    _check_scenarios([args.scenario], args.options)
+    save = _check_save_path(args.save) if args.save else None
+    g = Game(args.scenario, seed=args.seed, options=args.options or None)
+    humans = []
+    agents = []
+    for s, n in enumerate(names):
+        if n == "human":
+            from dustup_env.terminal import HumanAgent
+
+            humans.append(HumanAgent(s))
+            agents.append(humans[-1])
+        else:
+            a = make_agent(n, seed=args.seed * 2 + s)
+            a.reset(args.seed * 2 + s)
+            agents.append(a)
+    from dustup_env.terminal import Quit
+
     try:
-        agents = [make_agent(n, seed=args.seed * 2 + i) for i, n in enumerate(names)]
-    except ValueError as e:
-        print(f"dustup play: {e}", file=sys.stderr)
-        return 2
-    g = play_game(args.scenario, agents, args.seed)
-    if args.save:
-        g.save(args.save)
+        if humans:
+            from dustup_env.terminal import play
+
+            play(g, agents, humans)
+        else:
+            while not g.over:
+                d = g.decision()
+                g.apply(agents[d.side].choose(g, d))
+    except (KeyboardInterrupt, Quit) as e:  # the game so far is kept
+        if save:
+            g.save(save)
+        where = f"; the game so far is saved in {save} (dustup replay {save})" if save else ""
+        if isinstance(e, KeyboardInterrupt):
+            print(f"dustup play: interrupted in turn {g.turn}{where}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"dustup play: {e} in turn {g.turn}{where}", file=sys.stderr)
+        return 1
+    if save:
+        g.save(save)
     res = g.result()
     res["agents"] = names
+    if save:
+        res["save"] = str(save)
     print(json.dumps(res))
     return 0
+
+
+# ---------------------------------------------------------------------------------------------- tournament
+def _anchor(args_anchor: str, agents: list[str]) -> str:
+    if args_anchor in (None, "auto", "mean") or args_anchor in agents:
+        return args_anchor
+    raise UsageError(f"--anchor {args_anchor!r} is not one of the agents ({', '.join(agents)}): the anchor must be "
+                     "an agent that plays, or 'mean' (the agents' mean rating = 0)")
 
 
 def _cmd_tournament(args) -> int:
     from evaluation import tournament as T
 
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
-    if len(agents) + (1 if args.gauntlet and args.gauntlet not in agents else 0) < 2:
-        print("dustup tournament: need at least two agents", file=sys.stderr)
-        return 2
-    try:
-        records = T.run(agents, scenarios, args.games, args.out, seed=args.seed, gauntlet=args.gauntlet,
-                        concurrency=args.concurrency, backend=args.backend, max_decisions=args.max_decisions,
-                        decision_time=args.decision_time, replays=args.replays, progress=not args.no_progress)
-    except (ValueError, RuntimeError) as e:
-        print(f"dustup tournament: {e}", file=sys.stderr)
-        return 2
-    obj = T.report(records, args.out, anchor=args.anchor, bootstrap=args.bootstrap, seed=args.seed)
+    agents = _names(args.agents, "--agents")
+    scenarios = _names(args.scenarios, "--scenarios")
+    if len(set(agents)) != len(agents):
+        raise UsageError(f"--agents {args.agents!r} names an agent twice")
+    everyone = agents + ([args.gauntlet] if args.gauntlet and args.gauntlet not in agents else [])
+    if len(everyone) < 2:
+        raise UsageError("need at least two agents")
+    for a in everyone:
+        _check_agent(a)
+    anchor = _anchor(args.anchor, everyone)
+    _check_scenarios(scenarios, args.options)
+    out = _out(args, "tournament", ",".join(everyone),
+               {"agents": everyone, "scenarios": scenarios, "seed": args.seed, "gauntlet": args.gauntlet,
+                "max_decisions": args.max_decisions, "options": args.options or {}})
+    records = T.run(agents, scenarios, args.games, out, seed=args.seed, gauntlet=args.gauntlet,
+                    concurrency=args.concurrency, backend=args.backend, max_decisions=args.max_decisions,
+                    decision_time=args.decision_time, replays=args.replays, progress=_progress(args),
+                    options=args.options)
+    obj = T.report(records, out, anchor=anchor, prior=args.prior)
     if args.json:
         print(json.dumps({"ratings": obj["ratings"], "games": obj["games"], "anchor": obj["anchor"],
                           "side_advantage_elo": obj["side_advantage_elo"], "los": obj["los"],
-                          "order": obj["order"], "report": str(args.out)}))
+                          "order": obj["order"], "basis": obj["basis"], "report": str(out)}))
         return 0
-    print(f"{'rank':<5}{'agent':<12}{'Elo':>7}   95% CI")
+    print(f"{'rank':<5}{'agent':<12}{'Elo':>7}   95% interval")
     for i, a in enumerate(obj["order"]):
         r = obj["ratings"][a]
         print(f"{i + 1:<5}{a:<12}{r['elo']:>+7.0f}   [{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}]")
-    print(f"{obj['games']} games; side-0 advantage {obj['side_advantage_elo']:+.0f} Elo; "
-          f"report: {args.out}/report.md (plots scores.png, ratings.png; data ratings.json, results.jsonl)")
+    print(f"{obj['games']} games; {T.anchor_words(obj['anchor'], len(obj['order'])).replace('`', '')}; "
+          f"side-0 advantage {obj['side_advantage_elo']:+.0f} Elo")
+    perfect = [p for p in obj["basis"]["pairings"] if p["perfect"]]
+    if perfect:
+        print(f"{len(perfect)} of {len(obj['basis']['pairings'])} pairings ended with a perfect score: their gaps "
+              f"are set by the prior of {obj['prior_draws']:g} virtual draws (see the report)")
+    plots = "plots scores.png, ratings.png; " if (out / "ratings.png").exists() else "no plots without matplotlib; "
+    print(f"report: {out}/report.md ({plots}data ratings.json, results.jsonl)")
     return 0
 
 
+# ---------------------------------------------------------------------------------------------- sprt
 def _cmd_sprt(args) -> int:
-    from evaluation.ratings import sprt_bounds, sprt_llr
-    from evaluation.tournament import run
+    from evaluation.sprt import run_sprt, tournament_source, verdict_sentence
 
-    names = [a.strip() for a in args.agents.split(",")]
+    names = _names(args.agents, "--agents")
     if len(names) != 2 or names[0] == names[1]:
-        print("dustup sprt: --agents needs two different agents: CANDIDATE,BASELINE", file=sys.stderr)
-        return 2
-    lo, hi = sprt_bounds(args.alpha, args.beta)
-    games, verdict, llr = 0, "inconclusive", 0.0
-    w = d = l = 0
-    while games < args.max_games:
-        games = min(args.max_games, games + args.batch)
-        try:
-            recs = run(names, [args.scenario], games, args.out, seed=args.seed, gauntlet=names[0],
-                       concurrency=args.concurrency, progress=False)
-        except (ValueError, RuntimeError) as e:
-            print(f"dustup sprt: {e}", file=sys.stderr)
-            return 2
-        w = sum(1 for r in recs if r["winner"] in (0, 1) and r["agents"][r["winner"]] == names[0])
-        l = sum(1 for r in recs if r["winner"] in (0, 1) and r["agents"][r["winner"]] == names[1])
-        d = len(recs) - w - l
-        llr = sprt_llr(w, d, l, args.elo0, args.elo1)
-        print(f"games {len(recs)}: W {w} D {d} L {l}  LLR {llr:+.3f}  bounds [{lo:.3f}, {hi:.3f}]", file=sys.stderr)
-        if llr >= hi:
-            verdict = "H1"
-            break
-        if llr <= lo:
-            verdict = "H0"
-            break
-    res = {"candidate": names[0], "baseline": names[1], "wins": w, "draws": d, "losses": l, "llr": llr,
-           "bounds": [lo, hi], "elo0": args.elo0, "elo1": args.elo1, "verdict": verdict}
-    print(json.dumps(res) if args.json else
-          f"{names[0]} vs {names[1]}: {verdict} (H1: {names[0]} is at least {args.elo1} Elo better than "
-          f"{args.elo0}; LLR {llr:+.3f})")
+        raise UsageError("--agents needs two different agents: CANDIDATE,BASELINE")
+    if args.elo1 <= args.elo0:
+        raise UsageError(f"--elo1 ({args.elo1:g}) must be above --elo0 ({args.elo0:g}): H1 says the candidate is "
+                         "at least elo1 better, H0 at most elo0")
+    if args.batch > args.max_games:
+        raise UsageError(f"--batch ({args.batch}) is larger than --max-games ({args.max_games})")
+    for n in names:
+        _check_agent(n)
+    _check_scenarios([args.scenario], args.options)
+    out = _out(args, "sprt", f"{names[0]}-vs-{names[1]}",
+               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}})
+    log = (lambda m: print(m, file=sys.stderr)) if _progress(args) else (lambda m: None)
+    source = tournament_source(names[0], names[1], args.scenario, out, seed=args.seed, concurrency=args.concurrency,
+                               options=args.options, progress=_progress(args))
+    res = run_sprt(source, names[0], names[1], args.elo0, args.elo1, args.alpha, args.beta, args.batch,
+                   args.max_games, log=log)
+    res["out"] = str(out)
+    (out / "sprt.json").write_text(json.dumps(res, indent=1))
+    (out / "report.md").write_text("# SPRT\n\n" + verdict_sentence(res) + "\n")
+    print(json.dumps(res) if args.json else verdict_sentence(res))
     return 0
+
+
+# ---------------------------------------------------------------------------------------------- train
+EXTRAS = {"torch": "policy", "stable_baselines3": "policy", "sb3_contrib": "policy", "matplotlib": "plots",
+          "yaml": "train", "tensorboard": "train", "ray": "ray"}
+
+
+def _need_training_packages() -> None:
+    import importlib.util
+
+    def absent(m):
+        try:
+            return importlib.util.find_spec(m) is None
+        except (ImportError, ValueError):
+            return True
+
+    missing = [m for m in ("torch", "sb3_contrib", "yaml") if absent(m)]
+    if missing:
+        raise UsageError(f"training needs packages that are not installed ({', '.join(missing)}): "
+                         "pip install 'dustup-ai[train]'")
 
 
 def _cmd_train(args) -> int:
     from training.config import ConfigError, defaults, describe, dump, load_config
 
+    _need_training_packages()
     if args.print_config:
         print(dump(defaults()), end="")
         return 0
@@ -211,94 +480,160 @@ def _cmd_train(args) -> int:
         overrides.setdefault("budget", {})["minutes"] = args.minutes
     if args.seed is not None:
         overrides["seed"] = args.seed
+    if args.options is not None:
+        overrides["options"] = args.options
     try:
         cfg = load_config(args.config, overrides or None)
     except ConfigError as e:
-        print(f"dustup train: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(str(e)) from None
+    name = Path(args.config).stem if args.config else "defaults"
+    out = _out(args, "train", name, {k: v for k, v in cfg.items() if k != "budget"})
     from training.train import Trainer
 
     try:
-        summ = Trainer(cfg, args.out, progress=not args.no_progress,
-                       log=lambda m: print(m, file=sys.stderr)).run()
+        trainer = Trainer(cfg, out, progress=_progress(args), log=lambda m: print(m, file=sys.stderr))
+        trainer.check()
     except ConfigError as e:
-        print(f"dustup train: {e}", file=sys.stderr)
-        return 2
+        raise UsageError(str(e)) from None
+    summ = trainer.run()
     if args.json:
         print(json.dumps(summ))
-        return 130 if summ.get("interrupted") else 0
+        return EXIT_INTERRUPTED if summ.get("interrupted") else 0
     print(f"trained {summ['steps']:,} steps in {summ['wall_seconds']:.0f}s: {summ['steps_per_s_training']} steps/s "
           f"incl. PPO updates (env {summ['fraction_env']}, update {summ['fraction_update']} of the training time)")
     if summ.get("best"):
         b = summ["best"]
         print(f"best snapshot {b['name']}: mean gauntlet score {b['mean_score']:.3f}, Elo {b['elo']:+.0f}")
-    print(f"run folder: {args.out} (best.zip, final.zip, gauntlet.md, curves.png, summary.json; "
+    print(f"run folder: {out} (best.zip, final.zip, gauntlet.md, curves.png, summary.json; "
           f"re-run the same command to resume)")
-    return 130 if summ.get("interrupted") else 0  # 130: stopped by Ctrl-C (cleanly, checkpoint written)
+    return EXIT_INTERRUPTED if summ.get("interrupted") else 0  # stopped by Ctrl-C (cleanly, checkpoint written)
 
 
+# ---------------------------------------------------------------------------------------------- gauntlet
 def _cmd_gauntlet(args) -> int:
-    from training.gauntlet import evaluate
+    from training.gauntlet import evaluate, report_text
 
-    anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
-    scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
-    try:
-        from agents import make_agent
-
-        for a in [args.agent] + anchors:
-            make_agent(a)
-        summ = evaluate(args.agent, args.out, anchors, scenarios, args.games, args.seed,
-                        concurrency=args.concurrency, bootstrap=args.bootstrap, label="candidate")
-    except (ValueError, RuntimeError) as e:
-        print(f"dustup gauntlet: {e}", file=sys.stderr)
-        return 2
+    anchors = _names(args.anchors, "--anchors")
+    scenarios = _names(args.scenarios, "--scenarios")
+    if args.agent in anchors:
+        raise UsageError(f"--agent {args.agent!r} is also among the --anchors: an agent is not measured against itself")
+    if len(set(anchors)) != len(anchors):
+        raise UsageError(f"--anchors {args.anchors!r} names an anchor twice")
+    for a in [args.agent] + anchors:
+        _check_agent(a)
+    _check_scenarios(scenarios, args.options)
+    out = _out(args, "gauntlet", args.agent.replace("policy:", ""),
+               {"agent": args.agent, "anchors": anchors, "scenarios": scenarios, "seed": args.seed,
+                "options": args.options or {}})
+    summ = evaluate(args.agent, out, anchors, scenarios, args.games, args.seed, concurrency=args.concurrency,
+                    bootstrap=args.bootstrap, label="candidate", progress=_progress(args), options=args.options)
+    (out / "summary.json").write_text(json.dumps(summ, indent=1))
+    (out / "report.md").write_text(report_text(summ, scenarios, args.seed))
     if args.json:
         print(json.dumps(summ))
         return 0
     print(f"{args.agent}: {summ['games']} games on {','.join(scenarios)} (paired, both sides, seed {args.seed})")
-    print(f"{'anchor':<12}{'score':>7}   95% CI          W/D/L")
+    print(f"{'anchor':<12}{'score':>7}   95% interval   W/D/L")
     for a, v in summ["scores"].items():
         print(f"{a:<12}{v['score']:>7.3f}   [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]  {'/'.join(map(str, v['wdl']))}")
-    print(f"Elo {summ['elo']:+.0f} [{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}] ({summ['elo_anchor']} = 0; "
+    zero = "the anchors' mean" if summ["elo_anchor"] == "mean" else summ["elo_anchor"]
+    print(f"Elo {summ['elo']:+.0f} [{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}] ({zero} = 0; "
           f"anchors: " + ", ".join(f"{a} {e:+.0f}" for a, e in summ["anchor_elo"].items()) + ")")
     if summ["forfeits"]:
         print(f"forfeits: {summ['forfeits']}")
+    print(f"report: {out}/report.md")
     return 0
 
 
+# ---------------------------------------------------------------------------------------------- parser
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``dustup simulate: argument --games: must be at least 1, not 0``."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class _Help(argparse.HelpFormatter):
+    """Shows every default (but None and False) and keeps the descriptions' paragraphs."""
+
+    def _get_help_string(self, action):
+        h = action.help or ""
+        if ("%(default)" not in h and action.option_strings and action.default is not None
+                and action.default is not False and action.default is not argparse.SUPPRESS):
+            h += " (default: %(default)s)"
+        return h
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        return "\n\n".join(line if line.startswith("  ") or "\n  " in line
+                             else textwrap.fill(" ".join(line.split()), width, initial_indent=indent,
+                                                subsequent_indent=indent)
+                             for line in text.split("\n\n"))
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        v = version("dustup-ai")
+    except Exception:  # noqa: BLE001 - not installed (run from a source tree)
+        v = "0+unknown"
+    return f"dustup {v} (Python {sys.version.split()[0]})"
+
+
+OPTIONS_HELP = ("game rule options as JSON text or a JSON file, e.g. '{\"extra_hits\": false}' (the table in the "
+                "README, Game options); default: the standard rules")
+OUT_HELP = ("output folder; default: runs/%s/NAME-HASH, one folder per distinct run (the same command again "
+            "resumes or reuses it)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dustup", description="Dustup AI: the Dustup wargame rules engine, "
-                                "agents and evaluation tools.")
+    p = _Parser(prog="dustup", formatter_class=_Help,
+                description="Dustup AI: the Dustup wargame rules engine, agents and evaluation tools.",
+                epilog="Every command has --help. Bad input exits with status 2, Ctrl-C with 130 (long commands "
+                       "keep their finished games: run the same command again to resume).")
+    p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("simulate", help="play games between two agents (both play both sides equally)",
-                       description="Play N games between two agents; agent A takes side 0 in even games and "
-                                   "side 1 in odd games. Prints wins/draws/losses and mean game length.")
+    def add(name, help, description, **kw):
+        return sub.add_parser(name, help=help, description=description, formatter_class=_Help, **kw)
+
+    agents_help = _agents_help()
+    s = add("simulate", "play games between two agents (both play both sides equally)",
+            "Play N games between two agents; agent A takes side 0 in even games and side 1 in odd games. "
+            "Prints wins/draws/losses and mean game length; writes OUT/report.md, summary.json and "
+            "results.jsonl (one line per finished game: Ctrl-C and the same command resume).\n\n" + agents_help)
     s.add_argument("--agents", required=True, help="two agent names, comma separated (e.g. scripted,random)")
-    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    s.add_argument("--scenario", default="default", help="built-in scenario name or a scenario JSON file")
-    s.add_argument("--seed", type=int, default=0, help="master seed; per-game seeds derive from it")
-    s.add_argument("--options", help="game rule options as JSON, e.g. '{\"extra_hits\": false}'")
+    s.add_argument("--games", type=POSITIVE, default=100, help="number of games")
+    s.add_argument("--scenario", default="default", help="built-in scenario name (see dustup scenarios) or a "
+                                                         "scenario JSON file (docs/scenarios.md)")
+    s.add_argument("--seed", type=NON_NEGATIVE, default=0, help="master seed; per-game seeds derive from it")
+    s.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
+    s.add_argument("--out", help=OUT_HELP % "simulate")
     s.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     s.set_defaults(func=_cmd_simulate)
 
-    o = sub.add_parser("odds", help="exact probabilities of shooting and impact rolls",
-                       description="Exact odds computed by enumerating the engine's own resolution code over "
-                                   "every die face.")
+    o = add("odds", "exact probabilities of shooting and impact rolls",
+            "Exact odds computed by enumerating the engine's own resolution code over every die face.\n\n"
+            "shoot: the firer rolls its quality die and each firepower die against the target die; the result is "
+            "none, minor or major (the rulebook's words for no effect, a suppression and a suppression with "
+            "possible hits) and the distribution of hits. impact: one hit's impact die against the armour die.")
     osub = o.add_subparsers(dest="what", required=True, metavar="ROLL")
-    sh = osub.add_parser("shoot", help="one shoot action: none/minor/major, hits distribution",
-                         description="Odds of a shoot action: the firer rolls the quality die plus each "
-                                     "firepower die against the target die.")
-    sh.add_argument("--quality", default="d8", help="firer quality die (default d8)")
+    sh = osub.add_parser("shoot", help="one shoot action: none/minor/major, hits distribution", formatter_class=_Help,
+                         description="Odds of a shoot action: the firer rolls the quality die plus each firepower "
+                                     "die against the target die. 'none': no effect; 'minor': the target is "
+                                     "suppressed; 'major': suppressed and hit (the hits distribution follows).")
+    sh.add_argument("--quality", default="d8", help="firer quality die")
     sh.add_argument("--firepower", action="append", default=[],
-                    help="a firepower die (repeat: small arms die, then support dice)")
-    sh.add_argument("--target", default="d8", help="target die after shifts (default d8)")
+                    help="a firepower die (repeat: small arms die, then support dice); at least one")
+    sh.add_argument("--target", default="d8", help="target die after shifts (range, cover, ...)")
     sh.add_argument("--suppressive", action="store_true", help="suppressive fire: no hits")
     sh.add_argument("--no-extra-hits", action="store_true", help="turn off the optional additional-hit roll")
     sh.add_argument("--json", action="store_true", help="print JSON")
     sh.set_defaults(func=_cmd_odds)
-    im = osub.add_parser("impact", help="one hit: impact die against armour die",
+    im = osub.add_parser("impact", help="one hit: impact die against armour die", formatter_class=_Help,
                          description="Odds of one hit: impact > armour wounds, impact > 2x armour kills.")
     im.add_argument("--impact", default="d8", help="weapon impact die")
     im.add_argument("--armour", default="d6", help="armour die after shifts")
@@ -306,97 +641,132 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--json", action="store_true", help="print JSON")
     im.set_defaults(func=_cmd_odds)
 
-    sc = sub.add_parser("scenarios", help="list the built-in scenarios", description="List built-in scenarios.")
+    sc = add("scenarios", "list the built-in scenarios, or check your own", "List the built-in scenarios (name, "
+             "table size in inches, turn limit, units per side, objectives), or check scenario files you wrote "
+             "(--check): the schema, the consistency checks and a game built from each. Writing your own: "
+             "docs/scenarios.md.")
+    sc.add_argument("--check", nargs="+", metavar="FILE", help="scenario JSON files to check instead of the list")
     sc.add_argument("--json", action="store_true", help="print JSON")
     sc.set_defaults(func=_cmd_scenarios)
 
-    pl = sub.add_parser("play", help="play one game between two agents (optionally save it)",
-                        description="Play one game and print its result; --save writes a replayable save.")
+    pl = add("play", "play one game between two agents, or play it yourself (human)",
+             "Play one game and print its result; --save writes a replayable save (scenario, seed, options and "
+             "every decision). With `human` as an agent you play that side in the terminal: the map from your "
+             "side's view, what happened since your last decision (the other side's moves included) and your "
+             "legal options numbered; type a number. `dustup play --agents human,hard --save game.json`.\n\n"
+             + _agents_help(", human (you, in this terminal)"))
     pl.add_argument("--agents", default="scripted,random", help="side 0 agent, side 1 agent")
     pl.add_argument("--scenario", default="default", help="scenario name or JSON file")
-    pl.add_argument("--seed", type=int, default=0, help="game seed")
-    pl.add_argument("--save", help="write the save (scenario, seed, decisions) to this JSON file")
+    pl.add_argument("--seed", type=NON_NEGATIVE, default=0, help="game seed")
+    pl.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
+    pl.add_argument("--save", help="write the save to this JSON file (its folder must exist); default: not saved")
     pl.set_defaults(func=_cmd_play)
 
-    t = sub.add_parser("tournament", help="round-robin or gauntlet tournament with Elo ratings and a report",
-                       description="Every pairing plays --games games per scenario as paired games (same seed, "
-                                   "sides swapped). Results are appended to OUT/results.jsonl: re-running the same "
-                                   "command resumes. Writes OUT/report.md, ratings.json, scores.png, ratings.png.")
+    t = add("tournament", "round-robin or gauntlet tournament with Elo ratings and a report",
+            "Every pairing plays --games games per scenario as paired games (same seed, sides swapped). Results "
+            "are appended to OUT/results.jsonl: Ctrl-C stops at once and the same command resumes (or extends to "
+            "more --games). Writes OUT/report.md, ratings.json, scores.png, ratings.png.\n\n" + agents_help)
     t.add_argument("--agents", required=True, help="comma-separated agent names")
-    t.add_argument("--gauntlet", help="play only this agent against each of --agents")
-    t.add_argument("--scenarios", default="default", help="comma-separated scenarios (default: default)")
-    t.add_argument("--games", type=int, default=20, help="games per pairing per scenario (rounded up to even)")
-    t.add_argument("--seed", type=int, default=0, help="master seed; game seeds derive from it")
-    t.add_argument("--concurrency", type=int, default=None, help="worker processes (default: all cores)")
-    t.add_argument("--backend", default="local", choices=["local", "ray"], help="process pool backend")
-    t.add_argument("--out", default="runs/tournament", help="output folder (results, report, plots)")
-    t.add_argument("--max-decisions", type=int, default=20000, help="decision cap per game (reached: draw)")
-    t.add_argument("--decision-time", type=float, default=5.0, help="seconds per decision before forfeit")
-    t.add_argument("--replays", type=int, default=0, help="save replays of the first N scheduled games")
-    t.add_argument("--anchor", default="random", help="agent fixed at 0 Elo")
-    t.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamples for the 95%% intervals")
+    t.add_argument("--gauntlet", help="play only this agent against each of --agents (default: round robin)")
+    t.add_argument("--scenarios", default="default", help="comma-separated scenarios")
+    t.add_argument("--games", type=POSITIVE, default=20, help="games per pairing per scenario (rounded up to even)")
+    t.add_argument("--seed", type=NON_NEGATIVE, default=0, help="master seed; game seeds derive from it")
+    t.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
+    t.add_argument("--concurrency", type=POSITIVE, default=None, help="worker processes (default: all cores)")
+    t.add_argument("--backend", default="local", choices=["local", "ray"], help="process pool backend (ray: "
+                                                                               "pip install 'dustup-ai[ray]')")
+    t.add_argument("--out", help=OUT_HELP % "tournament")
+    t.add_argument("--max-decisions", type=POSITIVE, default=20000, help="decision cap per game (reached: draw)")
+    t.add_argument("--decision-time", type=_number(0, open_lo=True), default=5.0,
+                   help="seconds per decision before forfeit")
+    t.add_argument("--replays", type=NON_NEGATIVE, default=0, help="save replays of the first N scheduled games")
+    t.add_argument("--anchor", default="auto", help="the agent rated 0 Elo, or 'mean' (the agents' mean = 0); "
+                                                    "auto: random if it plays, else mean")
+    t.add_argument("--prior", type=_number(0), default=2.0,
+                   help="virtual draws per pairing (keeps perfect scores finite; 0: none)")
     t.add_argument("--json", action="store_true", help="print the ratings object as JSON")
     t.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     t.set_defaults(func=_cmd_tournament)
 
-    sp = sub.add_parser("sprt", help="sequential probability ratio test: is CANDIDATE better than BASELINE?",
-                        description="Plays paired games in batches until the GSPRT log-likelihood ratio crosses "
-                                    "a bound (H1: elo >= elo1, H0: elo <= elo0) or --max-games is reached.")
+    sp = add("sprt", "sequential probability ratio test: is CANDIDATE better than BASELINE?",
+             "Plays paired games (same seed, sides swapped) in batches, all of one tournament in OUT, until the "
+             "GSPRT log-likelihood ratio over game pairs crosses a bound: H1 (the candidate is at least --elo1 "
+             "Elo better) or H0 (at most --elo0), with error rates --alpha and --beta; or --max-games is reached. "
+             "Ctrl-C and the same command resume.\n\n" + agents_help)
     sp.add_argument("--agents", required=True, help="CANDIDATE,BASELINE")
-    sp.add_argument("--elo0", type=float, default=0.0, help="H0 Elo difference")
-    sp.add_argument("--elo1", type=float, default=50.0, help="H1 Elo difference")
-    sp.add_argument("--alpha", type=float, default=0.05, help="false positive rate")
-    sp.add_argument("--beta", type=float, default=0.05, help="false negative rate")
-    sp.add_argument("--max-games", type=int, default=1000, help="stop after this many games")
-    sp.add_argument("--batch", type=int, default=20, help="games between checks")
-    sp.add_argument("--scenario", default="default", help="scenario")
-    sp.add_argument("--seed", type=int, default=0, help="master seed")
-    sp.add_argument("--concurrency", type=int, default=None, help="worker processes (default: all cores)")
-    sp.add_argument("--out", default="runs/sprt", help="results folder (resumable)")
+    sp.add_argument("--elo0", type=_number(), default=0.0, help="H0: the candidate is at most this much better")
+    sp.add_argument("--elo1", type=_number(), default=50.0, help="H1: the candidate is at least this much better")
+    sp.add_argument("--alpha", type=_probability, default=0.05, help="false positive rate (accepting H1 wrongly)")
+    sp.add_argument("--beta", type=_probability, default=0.05, help="false negative rate (accepting H0 wrongly)")
+    sp.add_argument("--max-games", type=_int_at_least(2), default=1000, help="stop undecided after this many games")
+    sp.add_argument("--batch", type=_int_at_least(2), default=20, help="games between checks (rounded up to pairs)")
+    sp.add_argument("--scenario", default="default", help="scenario name or JSON file")
+    sp.add_argument("--seed", type=NON_NEGATIVE, default=0, help="master seed")
+    sp.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
+    sp.add_argument("--concurrency", type=POSITIVE, default=None, help="worker processes (default: all cores)")
+    sp.add_argument("--out", help=OUT_HELP % "sprt")
     sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.add_argument("--no-progress", action="store_true", help="hide the progress bar and the per-batch lines")
     sp.set_defaults(func=_cmd_sprt)
 
-    tr = sub.add_parser(
-        "train", help="train a MaskablePPO policy by self-play (resumable)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Train MaskablePPO on Dustup-v0 with parallel environments (both cores), an opponent pool "
-                    "(scripted bots + frozen snapshots, prioritised fictitious self-play), the learner on both "
-                    "sides, a fixed gauntlet against anchors at every snapshot (ratings with 95% CIs, curves.png), "
-                    "checkpoints and TensorBoard logs in OUT/tb. Re-running the same command resumes the run.",
-        epilog="config keys (YAML; every key optional, see --print-config and docs/training.md):\n  "
-               + "\n  ".join(__import__("training.config", fromlist=["describe"]).describe())
-               + "\n\nModel files are loaded with pickle: load only files you trust.")
-    tr.add_argument("--config", help="YAML configuration file (default: the built-in defaults)")
-    tr.add_argument("--out", default="runs/train", help="run folder (default runs/train); an existing run resumes")
-    tr.add_argument("--steps", type=int, help="override budget.steps (total learner steps)")
-    tr.add_argument("--minutes", type=float, help="override budget.minutes (wall-clock limit; resumable)")
-    tr.add_argument("--seed", type=int, help="override seed")
+    from training.config import describe
+
+    tr = add("train", "train a MaskablePPO policy by self-play (resumable; needs the [train] extra)",
+             "Train MaskablePPO on Dustup-v0 with parallel environments (both cores), an opponent pool "
+             "(scripted bots + frozen snapshots, prioritised fictitious self-play), the learner on both sides, a "
+             "fixed gauntlet against anchors at every snapshot (ratings with 95% intervals, curves.png), "
+             "checkpoints and TensorBoard logs in OUT/tb. Ctrl-C stops cleanly; re-running the same command "
+             "resumes the run. A first run that finishes in minutes: --config configs/quick.yaml (docs/training.md)."
+             "\n\nNeeds pip install 'dustup-ai[train]'.",
+             epilog="config keys (YAML; every key optional, see --print-config and docs/training.md):\n  "
+                    + "\n  ".join(describe()) + "\n\nModel files are loaded with pickle: load only files you trust.")
+    tr.add_argument("--config", help="YAML configuration file (default: the built-in defaults, a 1M-step run)")
+    tr.add_argument("--out", help=OUT_HELP % "train")
+    tr.add_argument("--steps", type=POSITIVE, help="override budget.steps (total learner steps)")
+    tr.add_argument("--minutes", type=_number(0, open_lo=True), help="override budget.minutes (wall-clock limit; "
+                                                                     "resumable)")
+    tr.add_argument("--seed", type=NON_NEGATIVE, help="override seed")
+    tr.add_argument("--options", type=_game_options, help="override the config's game options: " + OPTIONS_HELP)
     tr.add_argument("--print-config", action="store_true", help="print the default configuration as YAML and exit")
     tr.add_argument("--list-keys", action="store_true", help="list every config key with its default and exit")
     tr.add_argument("--json", action="store_true", help="print the run summary as JSON")
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tr.set_defaults(func=_cmd_train)
 
-    ga = sub.add_parser("gauntlet", help="score an agent against fixed anchors (paired games, 95%% CIs)",
-                        description="The training gauntlet as a command: AGENT plays --games paired games (same "
-                                    "seeds, sides swapped) against each anchor through the tournament code; prints "
-                                    "the score per anchor with a 95% bootstrap interval over pairs, and the Elo "
-                                    "(anchors' own round robin fixes the scale). Resumable like tournament.")
+    ga = add("gauntlet", "score an agent against fixed anchors (paired games, 95%% intervals)",
+             "The training gauntlet as a command: AGENT plays --games paired games (same seeds, sides swapped) "
+             "against each anchor through the tournament code; prints the score per anchor with a 95% bootstrap "
+             "interval over pairs, and the Elo (the anchors' own round robin fixes the scale). Writes OUT/report.md "
+             "and summary.json; Ctrl-C and the same command resume.\n\n" + agents_help)
     ga.add_argument("--agent", required=True, help="the agent to measure, e.g. ppo or policy:PATH (trusted files only)")
     ga.add_argument("--anchors", default="random,easy,medium,hard", help="comma-separated anchors")
     ga.add_argument("--scenarios", default="default", help="comma-separated scenarios")
-    ga.add_argument("--games", type=int, default=400, help="games per anchor per scenario (default 400: 200 pairs)")
-    ga.add_argument("--seed", type=int, default=20261122, help="seed of the fixed games")
-    ga.add_argument("--concurrency", type=int, default=2, help="worker processes")
-    ga.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
-    ga.add_argument("--out", default="runs/gauntlet", help="results folder")
+    ga.add_argument("--games", type=_int_at_least(2), default=400, help="games per anchor per scenario (paired: "
+                                                                        "the default 400 is 200 pairs)")
+    ga.add_argument("--seed", type=NON_NEGATIVE, default=20261122, help="seed of the fixed games")
+    ga.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
+    ga.add_argument("--concurrency", type=POSITIVE, default=2, help="worker processes")
+    ga.add_argument("--bootstrap", type=NON_NEGATIVE, default=1000, help="bootstrap resamples of the score intervals")
+    ga.add_argument("--out", help=OUT_HELP % "gauntlet")
     ga.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ga.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ga.set_defaults(func=_cmd_gauntlet)
 
-    rp = sub.add_parser("replay", help="replay a saved game and print its event log",
-                        description="Load a save, replay it exactly, and print every event.")
-    rp.add_argument("file", help="a save written by `dustup play --save`")
-    rp.add_argument("--json", action="store_true", help="one JSON object")
+    rp = add("replay", "tell a saved game turn by turn, or draw it",
+             "Load a save, replay it exactly and tell it: turn by turn, every activation, move, shot (with its "
+             "dice), hit and test, and the result. --json prints the events as data instead; --frames and --gif "
+             "draw the table (one picture per turn, activation or decision). --side tells and draws what that "
+             "side knew (hidden enemy units as markers).")
+    rp.add_argument("file", help="a save written by `dustup play --save` (or a tournament's --replays)")
+    rp.add_argument("--json", action="store_true", help="print {result, events} as one JSON object")
+    rp.add_argument("--side", type=int, choices=[0, 1], help="tell and draw the game as this side knew it "
+                                                             "(default: everything, as a spectator)")
+    rp.add_argument("--frames", help="write one PNG per step into this folder (frame_000.png is the start)")
+    rp.add_argument("--gif", help="write an animated GIF of the steps to this file")
+    rp.add_argument("--every", default="turn", choices=["turn", "activation", "decision"],
+                    help="one picture per turn, per activation or per decision")
+    rp.add_argument("--scale", type=_int_at_least(2), default=10, help="picture pixels per inch of table")
+    rp.add_argument("--seconds", type=_number(0.05, 60), default=1.0, help="GIF: seconds per picture")
     rp.set_defaults(func=_cmd_replay)
 
     from dustup_env.commands import register_all
@@ -405,17 +775,51 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _fail(command: str, message: str, code: int = EXIT_BAD_INPUT) -> int:
+    msg = " ".join(str(message).split())  # one line, whatever the exception text holds
+    print(f"dustup {command}: {msg}", file=sys.stderr)
+    return code
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    cmd = args.command
     try:
         return args.func(args)
-    except Exception as e:  # a clear message instead of a traceback for bad input
-        from dustup_env.rules import DustupError
+    except KeyboardInterrupt as e:
+        from evaluation.tournament import Interrupted
 
-        if isinstance(e, (DustupError, json.JSONDecodeError)):
-            print(f"dustup {args.command}: {e}", file=sys.stderr)
-            return 2
-        raise
+        if isinstance(e, Interrupted):
+            return _fail(cmd, f"{e}; run the same command to resume", EXIT_INTERRUPTED)
+        return _fail(cmd, "interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:  # e.g. `dustup replay game.json | head`: the reader left, nothing more to say
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+    except Exception as e:  # noqa: BLE001 - every failure is one line; a bug says so
+        from dustup_env.rules import DustupError
+        from evaluation.runs import FolderBusy
+
+        expected = (UsageError, DustupError, FolderBusy, ValueError, OSError)
+        try:
+            from training.config import ConfigError
+
+            expected += (ConfigError,)
+        except ImportError:
+            pass
+        if isinstance(e, ModuleNotFoundError) and e.name:
+            extra = EXTRAS.get(e.name.split(".")[0])
+            hint = f"pip install 'dustup-ai[{extra}]'" if extra else "see the README, Installation"
+            return _fail(cmd, f"needs the Python package {e.name!r}, which is not installed: {hint}")
+        if isinstance(e, expected):
+            return _fail(cmd, str(e) or type(e).__name__)
+        if os.environ.get("DUSTUP_DEBUG"):
+            raise
+        return _fail(cmd, f"internal error (a bug: please report it with the command): {type(e).__name__}: {e} "
+                          "(DUSTUP_DEBUG=1 shows the traceback)", EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

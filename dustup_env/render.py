@@ -1,7 +1,12 @@
 """Pictures of a game for people: a text map (``render_ansi``) and an image of the table (``render_rgb``).
 
-Both draw the whole truth (a spectator's view: hidden units included).  The Gymnasium environment's
-``render()`` uses them; so can any tool that shows a game.
+``side=None`` draws the whole truth (a spectator's view: hidden units included).  ``side=0`` or ``1``
+draws what that side may know, built only from ``game.view(side)`` and the scenario's public data
+(terrain, objectives): its own units fully, the enemy units it has found, and a marker (``?``) where
+an enemy unit may be hidden (real or dummy: the picture cannot tell, as the side cannot).  The
+Gymnasium environment's ``render()``, ``dustup replay`` and ``dustup play --agents human,...`` use them.
+
+Units are named by side letter and slot: ``A0`` is side 0's first unit, ``B3`` side 1's fourth.
 """
 from __future__ import annotations
 
@@ -10,61 +15,126 @@ import math
 import numpy as np
 
 from .rules import Game
-from .rules.kernel.entities import KILLED, OK
+from .rules.kernel.entities import CONFIDENCE_NAMES, KILLED, OK
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 _TERRAIN_LETTERS = {
     "open": ".", "light_scrub": ",", "rough": "r", "cultivated": "c", "slopes": "s", "road": "=",
     "light_woods": "w", "dense_woods": "W", "swamp": "~", "open_water": "O", "river": "R", "hill": "h",
-    "building": "B",
+    "building": "%",
 }
 _SIDE_LETTERS = "AB"
+EDGES = {"south": "bottom", "north": "top", "east": "right", "west": "left"}
 
 
-def render_ansi(game: Game) -> str:
+def unit_label(side: int, slot: int) -> str:
+    """``A0``, ``B3``: the short name the pictures give a unit."""
+    return f"{_SIDE_LETTERS[side]}{slot:x}"
+
+
+def picture(game: Game, side: int | None = None) -> dict:
+    """What a picture may show: units (plain data from ``game.view``), markers, the pending decision, as
+    known by ``side`` (or everything, ``side=None``)."""
+    if side not in (None, 0, 1):
+        raise ValueError(f"side must be 0, 1 or None (a spectator), not {side!r}")
+    views = [game.view(0), game.view(1)] if side is None else [game.view(side)]
+    units, slots = [], [0, 0]
+    for i, u in enumerate(views[0]["units"]):
+        if side is None:
+            u = views[u["side"]]["units"][i] if "x" not in u else u  # each side's own units in full
+        u = dict(u)
+        u["label"] = unit_label(u["side"], slots[u["side"]])
+        slots[u["side"]] += 1
+        u["known"] = "x" in u  # False: an enemy unit that is hidden from the reader
+        units.append(u)
+    markers = []
+    for i, m in enumerate(views[0]["markers"]):
+        if m["removed"]:
+            continue
+        if side is None:
+            m = views[m["side"]]["markers"][i]
+        markers.append(dict(m))
+    v = views[0]
+    return {"side": side, "turn": v["turn"], "units": units, "markers": markers, "decision": v.get("decision"),
+            "over": game.over, "winner": game.winner, "vp": game.victory_points(), "turn_limit": game.turn_limit}
+
+
+def _on_table(u: dict) -> bool:
+    return (u["known"] and not u.get("routed_off") and not u.get("evacuated") and not u.get("inbound")
+            and not u.get("merged") and any(f["status"] != KILLED for f in u["figures"]))
+
+
+def _state(u: dict) -> str:
+    if not u["known"]:
+        return "hidden: not found yet"
+    figs = u["figures"]
+    able = sum(1 for f in figs if f["status"] == OK)
+    if u.get("routed_off"):
+        where = "routed off the table"
+    elif u.get("evacuated"):
+        where = "evacuated"
+    elif u.get("inbound"):
+        where = f"inbound (box {u['inbound']})"
+    elif u.get("merged"):
+        where = "merged"
+    elif not any(f["status"] != KILLED for f in figs):
+        where = "destroyed"
+    else:
+        where = ""
+    flags = [w for w, on in (("propped", u.get("propped")), ("concealed", u.get("complete_concealment")),
+                             ("hidden", u.get("hidden")), ("activated", u.get("activated"))) if on]
+    return (f"{able}/{len(figs)} figures fit, suppression {u['suppression']}, "
+            f"{CONFIDENCE_NAMES[u['confidence']]}" + (", " + ", ".join(flags) if flags else "")
+            + (f", {where}" if where else ""))
+
+
+def render_ansi(game: Game, side: int | None = None) -> str:
     """Text map at 2" per character (north at the top), then one status line per unit."""
-    from .rules.kernel.entities import CONFIDENCE_NAMES
-
+    pic = picture(game, side)
     bf = game.bf
     cols, rows = int(math.ceil(bf.width / 2.0)), int(math.ceil(bf.height / 2.0))
     grid = [[_TERRAIN_LETTERS.get(bf.terrain_at(c * 2.0 + 1.0, r * 2.0 + 1.0), "?") for c in range(cols)]
             for r in range(rows)]
+
+    def cell(x, y):
+        return min(max(int(y / 2.0), 0), rows - 1), min(max(int(x / 2.0), 0), cols - 1)
+
     for _, _, ls, _, _ in bf.obstacles:
         n = max(2, int(ls.length / 1.0))
         for i in range(n + 1):
             p = ls.interpolate(i / n, normalized=True)
-            c, r = min(int(p.x / 2.0), cols - 1), min(int(p.y / 2.0), rows - 1)
+            r, c = cell(p.x, p.y)
             grid[r][c] = "#"
     for i, (_, ox, oy, _) in enumerate(game.objectives):
-        c, r = min(int(ox / 2.0), cols - 1), min(int(oy / 2.0), rows - 1)
+        r, c = cell(ox, oy)
         grid[r][c] = str(i + 1) if i < 9 else "*"
-    for s in (0, 1):
-        for slot, uid in enumerate(game.side_units[s]):
-            u = game.units[uid]
-            if not u.in_play:
-                continue
-            c, r = min(max(int(u.x / 2.0), 0), cols - 1), min(max(int(u.y / 2.0), 0), rows - 1)
-            grid[r][c] = _SIDE_LETTERS[s]
-            if c + 1 < cols:
-                grid[r][c + 1] = format(slot, "x")
+    for m in pic["markers"]:
+        r, c = cell(m["x"], m["y"])
+        own_dummy = m.get("unit", 0) == -1
+        grid[r][c] = "*" if own_dummy else "?"
+    for u in pic["units"]:
+        if not _on_table(u):
+            continue
+        r, c = cell(u["x"], u["y"])
+        grid[r][c] = u["label"][0]
+        if c + 1 < cols:
+            grid[r][c + 1] = u["label"][1]
     lines = ["+" + "-" * cols + "+"]
     for r in range(rows - 1, -1, -1):
         lines.append("|" + "".join(grid[r]) + "|")
     lines.append("+" + "-" * cols + "+")
-    status = "over" if game.over else f"{game.decision().kind} side {game.decision().side}"
-    lines.append(f"turn {game.turn}/{game.turn_limit}  {status}  vp {game.victory_points()}"
-                 + (f"  winner {game.winner}" if game.over else ""))
-    for s in (0, 1):
-        for slot, uid in enumerate(game.side_units[s]):
-            u = game.units[uid]
-            lines.append(
-                f"{_SIDE_LETTERS[s]}{slot:x} {u.name:<14.14} figs {u.n_able()}/{len(u.figures)} "
-                f"sup {u.suppression} {CONFIDENCE_NAMES[u.confidence]:<9} "
-                f"{'propped ' if u.propped else ''}{'concealed ' if u.complete_concealment else ''}"
-                f"{'activated ' if u.activated else ''}"
-                f"{'' if u.in_play else f'inbound box {u.inbound}' if u.inbound else 'evacuated' if u.evacuated else 'OUT'}"
-                .rstrip())
-    lines.append("legend: " + " ".join(f"{v}={k}" for k, v in _TERRAIN_LETTERS.items()) + " #=obstacle 1..=objective")
+    d = pic["decision"]
+    status = ("over" + (f", winner side {pic['winner']}" if pic["winner"] in (0, 1) else ", a draw")) if pic["over"] \
+        else f"{d['kind']} for side {d['side']}"
+    who = "spectator (everything)" if side is None else f"side {side}'s view"
+    lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
+    for u in pic["units"]:
+        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u)}")
+    used = {ch for row in grid for ch in row}
+    keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
+    keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))
+             if ch in used]
+    lines.append("legend: A=side 0, B=side 1, 1..=objective, " + ", ".join(keys))
     return "\n".join(lines) + "\n"
 
 
@@ -79,13 +149,15 @@ _SIDE_COLOURS = ((40, 70, 200), (200, 40, 40))
 PX_PER_INCH = 10
 
 
-def render_rgb(game: Game, scale: int = PX_PER_INCH) -> np.ndarray:
-    """An H x W x 3 uint8 picture of the table (north at the top)."""
+def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, caption: str | None = None) -> np.ndarray:
+    """An H x W x 3 uint8 picture of the table (north at the top); ``caption``: a text band under it."""
     from PIL import Image, ImageDraw
 
+    pic = picture(game, side)
     bf = game.bf
     Wp, Hp = int(round(bf.width * scale)), int(round(bf.height * scale))
-    img = Image.new("RGB", (Wp, Hp), _TERRAIN_COLOURS["open"])
+    band = 16 * (1 + caption.count("\n")) + 6 if caption else 0
+    img = Image.new("RGB", (Wp, Hp + band), _TERRAIN_COLOURS["open"])
     dr = ImageDraw.Draw(img)
 
     def P(x, y):
@@ -102,28 +174,109 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH) -> np.ndarray:
         dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=2)
         dr.text((cx - r, cy - r - 11), f"{name} ({vp})", fill=(0, 0, 0))
     fr = max(2, scale * 0.4)
-    for s in (0, 1):
-        for slot, uid in enumerate(game.side_units[s]):
-            u = game.units[uid]
-            if u.routed_off or u.evacuated or u.inbound or not u.figures:  # off the table
+    for m in pic["markers"]:
+        cx, cy = P(m["x"], m["y"])
+        rr = fr * 1.8
+        col = _SIDE_COLOURS[m["side"]]
+        dr.rectangle([cx - rr, cy - rr, cx + rr, cy + rr], fill=(235, 235, 235), outline=col, width=2)
+        dr.text((cx - 3, cy - 6), "*" if m.get("unit", 0) == -1 else "?", fill=col)
+    for u in pic["units"]:
+        if not _on_table(u):
+            continue
+        col = _SIDE_COLOURS[u["side"]]
+        if u.get("activated"):
+            col = tuple((c + 255) // 2 for c in col)
+        lf = u["figures"][u["leader"]]
+        bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
+        for i, f in enumerate(u["figures"]):
+            if f["status"] == KILLED:
                 continue
-            col = _SIDE_COLOURS[s]
-            if u.activated:
-                col = tuple((c + 255) // 2 for c in col)
-            lf = u.figures[u.leader]
-            bx, by = u.x - lf.dx, u.y - lf.dy
-            for i, f in enumerate(u.figures):
-                if f.status == KILLED:
-                    continue
-                cx, cy = P(bx + f.dx, by + f.dy)
-                fill = col if f.status == OK else (150, 150, 150)
-                dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=fill)
-                if i == u.leader:
-                    rr = fr + 2
-                    dr.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(255, 255, 255), width=2)
-            lx, ly = P(u.x, u.y)
-            for k in range(u.suppression):
-                px = lx + fr + 4 + k * 5
-                dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
-            dr.text((lx + fr + 3, ly + 2), f"{_SIDE_LETTERS[s]}{slot:x}", fill=(0, 0, 0))
+            cx, cy = P(bx + f["dx"], by + f["dy"])
+            fill = col if f["status"] == OK else (150, 150, 150)
+            dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=fill)
+            if i == u["leader"]:
+                rr = fr + 2
+                dr.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(255, 255, 255), width=2)
+        lx, ly = P(u["x"], u["y"])
+        for k in range(u["suppression"]):
+            px = lx + fr + 4 + k * 5
+            dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
+        dr.text((lx + fr + 3, ly + 2), u["label"], fill=(0, 0, 0))
+    if caption:
+        dr.rectangle([0, Hp, Wp, Hp + band], fill=(250, 250, 245))
+        dr.text((4, Hp + 3), caption, fill=(0, 0, 0))
     return np.asarray(img, dtype=np.uint8).copy()
+
+
+# ---------------------------------------------------------------------------------------------- replays as pictures
+EVERY = ("turn", "activation", "decision")
+
+
+def replay_frames(save: dict, every: str = "turn", side: int | None = None, scale: int = PX_PER_INCH):
+    """Replay a save (``Game.to_dict()`` data) and yield ``(caption, picture)`` for the table at the start and
+    then after every turn (``every="turn"``), every activation or every decision; the last frame is the end."""
+    if every not in EVERY:
+        raise ValueError(f"every must be one of {', '.join(EVERY)}, not {every!r}")
+    g = Game(save["scenario"], seed=save["seed"], options=save.get("options"))
+
+    def caption(what):
+        res = ""
+        if g.over:
+            r = g.result()
+            res = (f"  result: {'draw' if r['winner'] not in (0, 1) else 'side ' + str(r['winner']) + ' wins'} "
+                   f"({r['reason']})")
+        who = "spectator" if side is None else f"side {side}'s view"
+        return f"{what}; turn {g.turn}/{g.turn_limit}, victory points {g.victory_points()}{res} [{who}]"
+
+    yield caption("start"), render_rgb(g, scale, side=side, caption=caption("start"))
+    n_events, turn, acts = len(g.event_log()), g.turn, 0
+    decisions = save["decisions"]
+    for i, opt in enumerate(decisions):
+        g.apply(tuple(opt))
+        new = []
+        if every == "activation":
+            log = g.event_log()
+            new, n_events = log[n_events:], len(log)
+        last = i == len(decisions) - 1
+        if every == "decision":
+            what = f"decision {i + 1}"
+        elif every == "activation":
+            ended = sum(1 for e in new if e["type"] == "ActivationEnded")
+            if not ended and not last:
+                continue
+            acts += ended
+            what = f"activation {acts}"
+        else:
+            if g.turn == turn and not last:
+                continue
+            what = f"end of turn {turn}" if g.turn != turn else f"turn {turn}"
+            turn = g.turn
+        yield caption(what), render_rgb(g, scale, side=side, caption=caption(what))
+
+
+def save_pngs(frames, folder) -> list:
+    """Write each frame as ``folder/frame_NNN.png``; returns the paths."""
+    from pathlib import Path
+
+    from PIL import Image
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, (_, arr) in enumerate(frames):
+        p = folder / f"frame_{i:03d}.png"
+        Image.fromarray(arr).save(p)
+        paths.append(p)
+    return paths
+
+
+def save_gif(frames, path, seconds_per_frame: float = 1.0) -> int:
+    """Write the frames as one animated GIF (Pillow); returns the number of frames."""
+    from PIL import Image
+
+    imgs = [Image.fromarray(arr) for _, arr in frames]
+    if not imgs:
+        raise ValueError("no frames to write")
+    imgs[0].save(path, save_all=True, append_images=imgs[1:], duration=int(1000 * seconds_per_frame), loop=0,
+                 optimize=True)
+    return len(imgs)

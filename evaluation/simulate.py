@@ -1,12 +1,22 @@
-"""Play games between agents with both agents playing both sides equally."""
+"""Play games between two agents with both agents playing both sides equally.
+
+Game ``i`` is played with the seed ``game_seed(seed, i)`` and agent A on side ``i % 2``.  With an
+output folder every finished game is appended to ``OUT/results.jsonl`` as it ends: a stopped run
+(Ctrl-C) resumes where it stopped, and a run asked for more games plays only the new ones.  The
+summary goes to ``OUT/summary.json`` and ``OUT/report.md``.
+"""
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
+from pathlib import Path
 
-from agents import make_agent
 from dustup_env.rules import Game
+
+RESULTS = "results.jsonl"
+CONFIG = "simulation.json"
 
 
 def game_seed(master: int, index: int) -> int:
@@ -29,37 +39,131 @@ def play_game(scenario, agents, seed: int, options: dict | None = None, max_deci
     return g
 
 
-def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: int = 0,
-             options: dict | None = None, progress: bool = True) -> dict:
-    """``games`` games; game i has ``agent_a`` on side i % 2.  Returns a summary dict."""
-    from dustup_env.rules.kernel.data import load_scenario
+def labels(agent_a: str, agent_b: str) -> tuple[str, str]:
+    """The two agents' names in the results (``random`` and ``random#2`` when an agent meets itself)."""
+    return agent_a, (agent_b if agent_b != agent_a else agent_b + "#2")
 
-    scenario = load_scenario(scenario)  # fail fast on a bad scenario, before any game
-    name_a, name_b = agent_a, agent_b if agent_b != agent_a else agent_b + "#2"
-    a, b = make_agent(agent_a), make_agent(agent_b)
+
+def summarise(records: list, name_a: str, name_b: str, scenario_name: str, seed: int, games: int) -> dict:
     wins = {name_a: 0, name_b: 0}
     side_wins = [0, 0]
     draws = 0
-    lengths, turns = [], []
-    it = range(games)
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(it, desc=f"{name_a} vs {name_b}", unit="game", file=sys.stderr)
-    for i in it:
-        a_side = i % 2
-        pair = (a, b) if a_side == 0 else (b, a)
-        g = play_game(scenario, pair, game_seed(seed, i), options)
-        lengths.append(len(g.history))
-        turns.append(g.turn)
-        if g.winner in (0, 1):
-            side_wins[g.winner] += 1
-            wins[name_a if g.winner == a_side else name_b] += 1
+    for r in records:
+        if r["winner"] in (0, 1):
+            side_wins[r["winner"]] += 1
+            wins[r["agents"][r["winner"]]] += 1
         else:
             draws += 1
-    return {"games": games, "scenario": scenario["name"],
-            "seed": seed, "wins": wins, "draws": draws,
-            "losses": {name_a: wins[name_b], name_b: wins[name_a]},
+    return {"games": games, "played": len(records), "scenario": scenario_name, "seed": seed, "wins": wins,
+            "draws": draws, "losses": {name_a: wins[name_b], name_b: wins[name_a]},
             "side_wins": {"0": side_wins[0], "1": side_wins[1]},
-            "mean_decisions": statistics.fmean(lengths) if lengths else 0.0,
-            "mean_turns": statistics.fmean(turns) if turns else 0.0}
+            "mean_decisions": statistics.fmean(r["decisions"] for r in records) if records else 0.0,
+            "mean_turns": statistics.fmean(r["turns"] for r in records) if records else 0.0}
+
+
+def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: int = 0,
+             options: dict | None = None, progress: bool = True, out: str | Path | None = None) -> dict:
+    """``games`` games; game i has ``agent_a`` on side i % 2.  Returns a summary dict.  With ``out``, results
+    are kept on disk and the run resumes (see the module doc); Ctrl-C raises
+    :class:`evaluation.tournament.Interrupted` once the finished games are safe."""
+    from agents import make_agent
+    from dustup_env.rules.kernel.data import load_scenario
+
+    from .runs import locked
+    from .tournament import Interrupted
+
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    doc = load_scenario(scenario)  # fail fast on a bad scenario or options, before any game or folder
+    Game(scenario, seed=0, options=options)
+    name_a, name_b = labels(agent_a, agent_b)
+    a, b = make_agent(agent_a), make_agent(agent_b)
+    done: dict = {}
+    fh = None
+    lock = None
+    if out is not None:
+        out = Path(out)
+        config = {"agents": [agent_a, agent_b], "scenario": scenario if isinstance(scenario, str) else doc["name"],
+                  "seed": seed, "options": dict(options or {})}
+        cfg_path = out / CONFIG
+        if cfg_path.exists():
+            old = json.loads(cfg_path.read_text())
+            if old != config:
+                diff = ", ".join(k for k in config if old.get(k) != config[k])
+                raise ValueError(f"{out} holds a different simulation (differs in {diff}); use another --out")
+        out.mkdir(parents=True, exist_ok=True)
+        lock = locked(out)
+        lock.__enter__()
+        cfg_path.write_text(json.dumps(config, indent=1))
+        from .tournament import _drop_partial_line
+
+        _drop_partial_line(out / RESULTS)
+        if (out / RESULTS).exists():
+            for line in (out / RESULTS).read_text().splitlines():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                done[rec["index"]] = rec
+        fh = (out / RESULTS).open("a")
+    todo = [i for i in range(games) if i not in done]
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, initial=games - len(todo), desc=f"{name_a} vs {name_b}", unit="game",
+                   file=sys.stderr, dynamic_ncols=True)
+    try:
+        for i in todo:
+            a_side = i % 2
+            pair = (a, b) if a_side == 0 else (b, a)
+            gs = game_seed(seed, i)
+            g = play_game(doc, pair, gs, options)
+            rec = {"index": i, "agents": [name_a, name_b] if a_side == 0 else [name_b, name_a], "seed": gs,
+                   "winner": g.winner if g.winner in (0, 1) else -1, "reason": g.end_reason, "vp": list(g.vp),
+                   "turns": g.turn, "decisions": len(g.history)}
+            done[i] = rec
+            if fh is not None:
+                fh.write(json.dumps(rec) + "\n")
+                fh.flush()
+            if bar:
+                bar.update(1)
+    except KeyboardInterrupt:
+        if bar:
+            bar.close()
+            bar = None
+        raise Interrupted(sum(1 for i in done if i < games), games, out) from None
+    finally:
+        if bar:
+            bar.close()
+        if fh is not None:
+            fh.close()
+        if lock is not None:
+            lock.__exit__(None, None, None)
+    records = [done[i] for i in range(games)]
+    res = summarise(records, name_a, name_b, doc["name"], seed, games)
+    if out is not None:
+        res["out"] = str(out)
+        (out / "summary.json").write_text(json.dumps(res, indent=1))
+        (out / "report.md").write_text(report_text(res, agent_a, agent_b, options))
+    return res
+
+
+def table_lines(res: dict) -> list[str]:
+    """The plain-text result table (also the body of report.md)."""
+    a, b = list(res["wins"])
+    lines = [f"{'agent':<12}{'wins':>6}{'draws':>7}{'losses':>8}{'score %':>9}"]
+    for n in (a, b):
+        score = (res["wins"][n] + 0.5 * res["draws"]) / max(1, res["games"]) * 100
+        lines.append(f"{n:<12}{res['wins'][n]:>6}{res['draws']:>7}{res['losses'][n]:>8}{score:>9.1f}")
+    lines.append(f"mean length: {res['mean_decisions']:.1f} decisions, {res['mean_turns']:.2f} turns; "
+                 f"wins by side: side 0 {res['side_wins']['0']}, side 1 {res['side_wins']['1']}")
+    return lines
+
+
+def report_text(res: dict, agent_a: str, agent_b: str, options: dict | None) -> str:
+    opts = json.dumps(options) if options else "the standard rules"
+    return "\n".join(["# Simulation", "", f"`dustup simulate --agents {agent_a},{agent_b} --games {res['games']} "
+                      f"--scenario {res['scenario']} --seed {res['seed']}`; options: {opts}.", "",
+                      f"Game i uses a seed derived from the master seed {res['seed']}, with {agent_a} on side i % 2 "
+                      "(each agent plays each side in half the games).", "", "```"] + table_lines(res) + ["```", ""])

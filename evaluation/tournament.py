@@ -8,11 +8,17 @@ tournament resumes where it stopped) and gives the same final ratings as an unin
 
 Adjudication: an agent that raises, returns an illegal option or exceeds the per-decision time cap
 loses (the reason is recorded); a game that reaches the decision cap is a draw ("step cap").
+
+A folder holds one tournament (agents, scenarios, seed, options, caps); ``games`` may grow between
+runs (the new pairs are played, the recorded ones kept: ``dustup sprt`` extends its tournament batch by
+batch this way).  Ctrl-C stops at once: the workers ignore SIGINT and are ended, every finished game is
+already on disk, and :class:`Interrupted` tells how many; the same command resumes.
 """
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -21,10 +27,19 @@ from agents import make_agent
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 
+from .runs import locked
 from .simulate import game_seed
 
 RESULTS = "results.jsonl"
 CONFIG = "tournament.json"
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run: ``played`` of ``total`` games are recorded in ``out`` (the same call resumes)."""
+
+    def __init__(self, played: int, total: int, out):
+        super().__init__(f"interrupted: {played} of {total} games are recorded in {out}")
+        self.played, self.total, self.out = played, total, out
 
 
 def schedule(agents: list[str], scenarios: list[str], games: int, seed: int, gauntlet: str | None = None) -> list:
@@ -46,10 +61,11 @@ def schedule(agents: list[str], scenarios: list[str], games: int, seed: int, gau
     return tasks
 
 
-def play_task(task: dict, max_decisions: int = 20000, decision_time: float = 5.0, save_replay: bool = False) -> dict:
+def play_task(task: dict, max_decisions: int = 20000, decision_time: float = 5.0, save_replay: bool = False,
+              options: dict | None = None) -> dict:
     """Play one scheduled game with adjudication; returns the result record (plain data)."""
     t0 = time.perf_counter()
-    g = Game(task["scenario"], seed=task["seed"])
+    g = Game(task["scenario"], seed=task["seed"], options=options or None)
     agents = [make_agent(task["agents"][s], seed=task["seed"] * 2 + s) for s in (0, 1)]
     for s, a in enumerate(agents):
         a.reset(task["seed"] * 2 + s)
@@ -87,8 +103,12 @@ def play_task(task: dict, max_decisions: int = 20000, decision_time: float = 5.0
 
 
 def _worker(args):
-    task, max_decisions, decision_time, save_replay = args
-    return play_task(task, max_decisions, decision_time, save_replay)
+    task, max_decisions, decision_time, save_replay, options = args
+    return play_task(task, max_decisions, decision_time, save_replay, options)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it ends the workers
 
 
 def _drop_partial_line(p: Path) -> None:
@@ -117,27 +137,51 @@ def load_results(out: Path) -> dict:
     return done
 
 
-def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, seed: int = 0,
-        gauntlet: str | None = None, concurrency: int | None = None, backend: str = "local",
-        max_decisions: int = 20000, decision_time: float = 5.0, replays: int = 0, progress: bool = True) -> list:
-    """Run (or resume) a tournament; returns every game record."""
-    for a in set(agents) | ({gauntlet} if gauntlet else set()):
-        make_agent(a)  # fail fast on unknown agents
+def check(agents: list[str], scenarios: list[str], games: int, gauntlet: str | None = None,
+          options: dict | None = None) -> None:
+    """Fail fast (before any folder is made) on unknown agents, bad scenarios or options, or no games."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if not scenarios:
+        raise ValueError("no scenario given")
+    for a in dict.fromkeys(list(agents) + ([gauntlet] if gauntlet else [])):
+        make_agent(a)
     for sc in scenarios:
         load_scenario(sc)
+        Game(sc, seed=0, options=options or None)  # the engine validates the options against the scenario
+
+
+def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, seed: int = 0,
+        gauntlet: str | None = None, concurrency: int | None = None, backend: str = "local",
+        max_decisions: int = 20000, decision_time: float = 5.0, replays: int = 0, progress: bool = True,
+        options: dict | None = None, desc: str = "tournament") -> list:
+    """Run (or resume, or extend to more games) a tournament; returns every game record of the schedule.
+    Ctrl-C raises :class:`Interrupted` once the finished games are safe on disk."""
+    check(agents, scenarios, games, gauntlet, options)
     if gauntlet and gauntlet not in agents:
         agents = [gauntlet] + list(agents)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    config = {"agents": agents, "scenarios": scenarios, "games": games, "seed": seed, "gauntlet": gauntlet,
-              "max_decisions": max_decisions}
+    config = {"agents": list(agents), "scenarios": list(scenarios), "seed": seed, "gauntlet": gauntlet,
+              "max_decisions": max_decisions, "options": dict(options or {})}
     cfg_path = out / CONFIG
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
+        old.pop("games", None)  # games may grow: more pairs of the same tournament
+        old.setdefault("options", {})
         if old != config:
-            raise ValueError(f"{out} holds a different tournament ({old}); use another --out folder to start anew")
-    else:
-        cfg_path.write_text(json.dumps(config, indent=1))
+            diff = ", ".join(k for k in config if old.get(k) != config[k])
+            raise ValueError(f"{out} holds a different tournament (differs in {diff}); use another --out folder "
+                             "to start anew")
+    out.mkdir(parents=True, exist_ok=True)
+    with locked(out):
+        if not cfg_path.exists():
+            cfg_path.write_text(json.dumps(config, indent=1))
+        return _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, max_decisions,
+                    decision_time, replays, progress, options, desc)
+
+
+def _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, max_decisions, decision_time,
+         replays, progress, options, desc) -> list:
     tasks = schedule(agents, scenarios, games, seed, gauntlet)
     _drop_partial_line(out / RESULTS)
     done = load_results(out)
@@ -146,38 +190,50 @@ def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, se
     if replays:
         (out / "replays").mkdir(exist_ok=True)
     bar = None
-    if progress:
+    if progress and todo:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc="tournament", unit="game", file=sys.stderr)
+        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc=desc, unit="game", file=sys.stderr,
+                   dynamic_ncols=True)
     concurrency = concurrency or os.cpu_count() or 1
-    args = [(t, max_decisions, decision_time, t["key"] in replay_keys) for t in todo]
-    with (out / RESULTS).open("a") as fh:
-        def record(rec):
-            rep = rec.pop("replay", None)
-            if rep is not None:
-                name = rec["key"].replace("|", "_") + ".json"
-                (out / "replays" / name).write_text(json.dumps(rep))
-                rec["replay_file"] = f"replays/{name}"
-            fh.write(json.dumps(rec) + "\n")
-            fh.flush()
-            done[rec["key"]] = rec
-            if bar:
-                bar.update(1)
+    args = [(t, max_decisions, decision_time, t["key"] in replay_keys, options or None) for t in todo]
+    keys = {t["key"] for t in tasks}
+    try:
+        with (out / RESULTS).open("a") as fh:
+            def record(rec):
+                rep = rec.pop("replay", None)
+                if rep is not None:
+                    name = rec["key"].replace("|", "_") + ".json"
+                    (out / "replays" / name).write_text(json.dumps(rep))
+                    rec["replay_file"] = f"replays/{name}"
+                fh.write(json.dumps(rec) + "\n")
+                fh.flush()
+                done[rec["key"]] = rec
+                if bar:
+                    bar.update(1)
 
-        if concurrency <= 1 or len(args) <= 1:
-            for a in args:
-                record(_worker(a))
-        else:
-            pool = _pool(backend, concurrency)
-            try:
-                for rec in pool.imap_unordered(_worker, args, chunksize=max(1, len(args) // (concurrency * 8))):
-                    record(rec)
-            finally:
+            if concurrency <= 1 or len(args) <= 1:
+                for a in args:
+                    record(_worker(a))
+            else:
+                pool = _pool(backend, concurrency)
+                try:
+                    for rec in pool.imap_unordered(_worker, args, chunksize=max(1, len(args) // (concurrency * 8))):
+                        record(rec)
+                except BaseException:
+                    pool.terminate()  # the workers ignore SIGINT: end them now, their unfinished games are lost
+                    pool.join()
+                    raise
                 pool.close()
                 pool.join()
-    if bar:
-        bar.close()
+    except KeyboardInterrupt:
+        if bar:
+            bar.close()
+            bar = None
+        raise Interrupted(sum(1 for k in done if k in keys), len(tasks), out) from None
+    finally:
+        if bar:
+            bar.close()
     return [done[t["key"]] for t in tasks]
 
 
@@ -187,12 +243,12 @@ def _pool(backend: str, n: int):
             from ray.util.multiprocessing import Pool
         except ImportError:
             raise RuntimeError("--backend ray needs the optional extra: pip install 'dustup-ai[ray]'") from None
-        return Pool(processes=n)
+        return Pool(processes=n, initializer=_ignore_sigint)
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}: local or ray")
     import multiprocessing as mp
 
-    return mp.get_context("fork").Pool(processes=n)
+    return mp.get_context("fork").Pool(processes=n, initializer=_ignore_sigint)
 
 
 # ---------------------------------------------------------------------------------------------- report
@@ -226,12 +282,36 @@ def score_matrix(records, agents) -> list[list]:
     return [[(pts[i][j] / n[i][j]) if n[i][j] else None for j in range(len(agents))] for i in range(len(agents))]
 
 
-def report(records, out: str | Path, anchor: str = "random", bootstrap: int = 200, seed: int = 0) -> dict:
+def anchor_words(anchor: str, n_agents: int) -> str:
+    return f"the mean of the {n_agents} agents = 0 Elo" if anchor == "mean" else f"`{anchor}` = 0 Elo"
+
+
+def basis_lines(basis: dict) -> list[str]:
+    """The report's paragraph on what the rating scale rests on."""
+    rows = basis["pairings"]
+    perfect = [r for r in rows if r["perfect"]]
+    lines = [f"The ratings rest on {basis['games']} games in {len(rows)} pairings plus a prior of "
+             f"{basis['prior']:g} virtual draws per pairing. "
+             f"{basis['measured_games']} of the games are in pairings with mixed results: those measure their gaps."]
+    if perfect:
+        lines += ["", f"{len(perfect)} pairing(s) ended with a perfect score; those games only say that the gap is "
+                  "large, and the prior sets how large (more games raise it): "
+                  + ", ".join(f"{r['agent']}-{r['opponent']} {r['score'] * r['games']:g}/{r['games']}"
+                              for r in perfect) + "."]
+    groups = basis["groups"]
+    if len(groups) > 1:
+        lines += ["", "Groups of agents joined by measured gaps (between groups, only perfect scores and the prior): "
+                  + "; ".join("{" + ", ".join(g) + "}" for g in groups) + "."]
+    return lines
+
+
+def report(records, out: str | Path, anchor: str | None = "auto", prior: float | None = None, **_ignored) -> dict:
     """Write report.md, ratings.json, scores.png and ratings.png; return the ratings object."""
-    from .ratings import rate
+    from .ratings import DEFAULT_PRIOR, rate
 
     out = Path(out)
-    ratings = rate(records, anchor=anchor, bootstrap=bootstrap, seed=seed)
+    ratings = rate(records, anchor=anchor, prior=DEFAULT_PRIOR if prior is None else prior)
+    anchor = ratings["anchor"]
     agents = sorted(ratings["ratings"], key=lambda a: -ratings["ratings"][a]["elo"])
     matrix = score_matrix(records, agents)
     forfeits = [{"key": r["key"], "reason": r["reason"]} for r in records
@@ -240,16 +320,21 @@ def report(records, out: str | Path, anchor: str = "random", bootstrap: int = 20
     obj.update(order=agents, score_matrix=matrix, wdl=wdl_table(records), forfeits=forfeits,
                mean_decisions=sum(r["decisions"] for r in records) / max(1, len(records)))
     (out / "ratings.json").write_text(json.dumps(obj, indent=1))
-    _plots(obj, out)
-    lines = ["# Tournament report", "", f"{len(records)} games; anchor `{anchor}` = 0 Elo; "
-             f"side-0 advantage {ratings['side_advantage_elo']:+.1f} Elo; 95% intervals from a bootstrap over "
-             f"paired games ({bootstrap} resamples).", "", "| rank | agent | Elo | 95% CI |", "| --- | --- | --- | --- |"]
+    plots = _plots(obj, out)
+    side = ratings["side_advantage_elo"]
+    lines = ["# Tournament report", "",
+             f"{len(records)} games; {anchor_words(anchor, len(agents))}; side-0 advantage {side:+.0f} Elo "
+             f"[{ratings['side_advantage_ci95'][0]:+.0f}, {ratings['side_advantage_ci95'][1]:+.0f}]. Ratings: the "
+             f"posterior maximum of a Bradley-Terry model with side and draw terms and {ratings['prior_draws']:g} "
+             "virtual draws per pairing; 95% intervals from the posterior's curvature (independent games assumed).",
+             "", "| rank | agent | Elo | 95% CI |", "| --- | --- | --- | --- |"]
     for i, a in enumerate(agents):
         r = ratings["ratings"][a]
         lines.append(f"| {i + 1} | {a} | {r['elo']:+.0f} | [{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}] |")
+    lines += ["", "## What the scale rests on", ""] + basis_lines(ratings["basis"])
     lines += ["", "## Neighbour gaps (anchor-independent)", "",
-              "Elo difference between each agent and the next one down, with the 95% interval of the difference "
-              "over the same bootstrap resamples; an interval above 0 separates the two.", "",
+              "Elo difference between each agent and the next one down, with the 95% interval of the difference; "
+              "an interval above 0 separates the two.", "",
               "| higher | lower | Elo difference | 95% CI |", "| --- | --- | --- | --- |"]
     for g in ratings["neighbour_gaps"]:
         lines.append(f"| {g['higher']} | {g['lower']} | {g['elo_diff']:+.0f} | [{g['ci95'][0]:+.0f}, {g['ci95'][1]:+.0f}] |")
@@ -268,14 +353,47 @@ def report(records, out: str | Path, anchor: str = "random", bootstrap: int = 20
                      f"{'/'.join(map(str, row['as_side0']))} | {'/'.join(map(str, row['as_side1']))} |")
     if forfeits:
         lines += ["", "## Forfeits", ""] + [f"- {f['key']}: {f['reason']}" for f in forfeits]
-    lines += ["", "![scores](scores.png)", "", "![ratings](ratings.png)", ""]
+    if plots:
+        lines += ["", "![scores](scores.png)", "", "![ratings](ratings.png)", ""]
+    else:
+        lines += ["", "(No plots: they need matplotlib, `pip install 'dustup-ai[plots]'`.)", ""]
     (out / "report.md").write_text("\n".join(lines))
     return obj
 
 
-def _plots(obj, out: Path) -> None:
-    import matplotlib
+def _outliers(elo: list[float], widths: list[float] | None = None) -> set[int]:
+    """Indices of ratings so far from the rest that one axis would squeeze the others together: the ends of
+    the sorted list cut off by a gap larger than half the whole span, than the span of what is left and than
+    the typical width of the 95% intervals."""
+    import statistics
 
+    typical = statistics.median(widths) if widths else 0.0
+    order = sorted(range(len(elo)), key=lambda i: elo[i])
+    lo, hi = 0, len(order) - 1
+    out: set[int] = set()
+    while hi - lo >= 2:
+        span = elo[order[hi]] - elo[order[lo]]
+        low_gap = elo[order[lo + 1]] - elo[order[lo]]
+        high_gap = elo[order[hi]] - elo[order[hi - 1]]
+        rest_low = elo[order[hi]] - elo[order[lo + 1]]
+        rest_high = elo[order[hi - 1]] - elo[order[lo]]
+        if low_gap >= high_gap and low_gap > max(rest_low, typical, 50.0) and low_gap > 0.5 * span:
+            out.add(order[lo])
+            lo += 1
+        elif high_gap > max(rest_high, typical, 50.0) and high_gap > 0.5 * span:
+            out.add(order[hi])
+            hi -= 1
+        else:
+            break
+    return out
+
+
+def _plots(obj, out: Path) -> bool:
+    """scores.png and ratings.png; False (and no files) without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
@@ -295,15 +413,52 @@ def _plots(obj, out: Path) -> None:
     fig.tight_layout()
     fig.savefig(out / "scores.png", dpi=100)
     plt.close(fig)
-    elo = [obj["ratings"][a]["elo"] for a in agents]
-    lo = [obj["ratings"][a]["elo"] - obj["ratings"][a]["ci95"][0] for a in agents]
-    hi = [obj["ratings"][a]["ci95"][1] - obj["ratings"][a]["elo"] for a in agents]
-    fig, ax = plt.subplots(figsize=(6, 1 + 0.5 * len(agents)))
+    _ratings_plot(obj, out / "ratings.png")
+    return True
+
+
+def _ratings_plot(obj, path: Path) -> None:
+    """Ratings with their 95% intervals, best at the top.  An agent far from the rest (e.g. ``random`` a
+    thousand Elo below) is drawn at the edge with its value written out, so the others keep a readable axis."""
+    import matplotlib.pyplot as plt
+
+    agents = obj["order"]
+    R = obj["ratings"]
+    elo = [R[a]["elo"] for a in agents]
+    far = _outliers(elo, [R[a]["ci95"][1] - R[a]["ci95"][0] for a in agents if R[a]["ci95"][1] > R[a]["ci95"][0]])
+    near = [i for i in range(len(agents)) if i not in far] or list(range(len(agents)))
+    lo_x = min(R[agents[i]]["ci95"][0] for i in near)
+    hi_x = max(R[agents[i]]["ci95"][1] for i in near)
+    pad = max(20.0, 0.08 * (hi_x - lo_x))
+    lo_x, hi_x = lo_x - pad, hi_x + pad
+    if far:
+        mid = (lo_x + hi_x) / 2
+        if any(elo[i] < mid for i in far):
+            lo_x -= 0.25 * (hi_x - lo_x)
+        if any(elo[i] >= mid for i in far):
+            hi_x += 0.25 * (hi_x - lo_x)
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.45 * len(agents)))
     y = list(range(len(agents)))[::-1]
-    ax.errorbar(elo, y, xerr=[lo, hi], fmt="o", capsize=4)
+    for i, a in enumerate(agents):
+        lo, hi = R[a]["ci95"]
+        if i in far:
+            x = lo_x if elo[i] < lo_x else hi_x
+            ax.plot([x], [y[i]], marker="<" if x == lo_x else ">", color="tab:red", ms=9, clip_on=False)
+            ax.annotate(f"{a} {elo[i]:+.0f} [{lo:+.0f}, {hi:+.0f}] (off the scale)", (x, y[i]),
+                        xytext=(8 if x == lo_x else -8, 6), textcoords="offset points", fontsize=8, color="tab:red",
+                        ha="left" if x == lo_x else "right")
+            continue
+        ax.errorbar([elo[i]], [y[i]], xerr=[[elo[i] - lo], [hi - elo[i]]], fmt="o", capsize=4, color="tab:blue")
+        ax.annotate(f"{elo[i]:+.0f}", (elo[i], y[i]), xytext=(0, 6), textcoords="offset points", ha="center",
+                    fontsize=8)
+    ax.set_xlim(lo_x, hi_x)
+    ax.set_ylim(-0.7, len(agents) - 0.3)
     ax.set_yticks(y, agents)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel(f"Elo ({obj['anchor']} = 0), 95% bootstrap CI")
+    if lo_x < 0 < hi_x:
+        ax.axvline(0, color="grey", lw=0.8)
+    ax.grid(axis="x", alpha=0.3)
+    zero = "mean of the agents" if obj["anchor"] == "mean" else obj["anchor"]
+    ax.set_xlabel(f"Elo ({zero} = 0), 95% intervals; {obj['games']} games")
     fig.tight_layout()
-    fig.savefig(out / "ratings.png", dpi=100)
+    fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -1,6 +1,5 @@
 """Tournaments: paired schedule, resumption, adjudication, reports, CLI."""
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -73,7 +72,7 @@ def test_timeout_forfeits_and_step_cap_draws():
 def test_resume_skips_finished_games_and_gives_the_same_ratings(tmp_path):
     full, part = tmp_path / "full", tmp_path / "part"
     recs = T.run(["random", "scripted"], ["skirmish"], 8, full, seed=3, concurrency=1, progress=False)
-    ref = T.report(recs, full, bootstrap=20)
+    ref = T.report(recs, full)
     # a run stopped after 3 games (and one line cut short by the kill)
     T.run(["random", "scripted"], ["skirmish"], 8, part, seed=3, concurrency=1, progress=False)
     lines = (part / T.RESULTS).read_text().splitlines()
@@ -83,7 +82,7 @@ def test_resume_skips_finished_games_and_gives_the_same_ratings(tmp_path):
     assert len(before) == 3 and len(recs2) == 8
     keys_written = [json.loads(x)["key"] for x in (part / T.RESULTS).read_text().splitlines() if x.endswith("}")]
     assert len(keys_written) == 8 and set(keys_written) == {r["key"] for r in recs2}  # no game replayed twice
-    again = T.report(recs2, part, bootstrap=20)
+    again = T.report(recs2, part)
     assert again["ratings"] == ref["ratings"] and again["los"] == ref["los"]
     strip = lambda rs: sorted((r["key"], r["winner"], tuple(r["vp"]), r["decisions"]) for r in rs)
     assert strip(recs) == strip(recs2)
@@ -91,14 +90,43 @@ def test_resume_skips_finished_games_and_gives_the_same_ratings(tmp_path):
 
 def test_a_different_tournament_in_the_same_folder_is_refused(tmp_path):
     T.run(["random", "scripted"], ["skirmish"], 2, tmp_path, seed=3, concurrency=1, progress=False)
-    with pytest.raises(ValueError, match="different tournament"):
-        T.run(["random", "scripted"], ["skirmish"], 4, tmp_path, seed=3, concurrency=1, progress=False)
+    with pytest.raises(ValueError, match="different tournament .*seed"):
+        T.run(["random", "scripted"], ["skirmish"], 2, tmp_path, seed=4, concurrency=1, progress=False)
+    with pytest.raises(ValueError, match="different tournament .*options"):
+        T.run(["random", "scripted"], ["skirmish"], 2, tmp_path, seed=3, concurrency=1, progress=False,
+              options={"extra_hits": False})
+
+
+def test_more_games_extend_the_same_tournament(tmp_path):
+    """More --games in the same folder play only the new pairs (dustup sprt grows its tournament this way);
+    the records equal those of a tournament played at that size at once."""
+    small = T.run(["random", "scripted"], ["skirmish"], 4, tmp_path / "a", seed=3, concurrency=1, progress=False)
+    grown = T.run(["random", "scripted"], ["skirmish"], 8, tmp_path / "a", seed=3, concurrency=1, progress=False)
+    once = T.run(["random", "scripted"], ["skirmish"], 8, tmp_path / "b", seed=3, concurrency=1, progress=False)
+    strip = lambda rs: [(r["key"], r["winner"], r["vp"], r["decisions"]) for r in rs]
+    assert strip(grown) == strip(once) and strip(grown)[:4] == strip(small)
+    assert len((tmp_path / "a" / T.RESULTS).read_text().splitlines()) == 8  # the first 4 were not replayed
+    # fewer games again: the first pairs of the same schedule
+    assert strip(T.run(["random", "scripted"], ["skirmish"], 2, tmp_path / "a", seed=3, concurrency=1,
+                       progress=False)) == strip(once)[:2]
+
+
+def test_game_options_reach_every_game(tmp_path):
+    """Game options are played: every game of the tournament is a game with those options."""
+    from dustup_env.rules import Game
+
+    recs = T.run(["scripted", "hard"], ["skirmish"], 4, tmp_path, seed=5, concurrency=2, progress=False,
+                 replays=4, options={"extra_hits": False})
+    for r in recs:
+        g = Game.load(tmp_path / r["replay_file"])
+        assert g.options["extra_hits"] is False and g.winner == r["winner"] and len(g.history) == r["decisions"]
+    assert json.loads((tmp_path / T.CONFIG).read_text())["options"] == {"extra_hits": False}
 
 
 def test_cli_tournament_json_and_report_files(tmp_path, capsys):
     out = tmp_path / "t"
     assert main(["tournament", "--agents", "random,scripted", "--scenarios", "skirmish", "--games", "4",
-                 "--out", str(out), "--json", "--no-progress", "--bootstrap", "10", "--concurrency", "1",
+                 "--out", str(out), "--json", "--no-progress", "--concurrency", "1",
                  "--replays", "1"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert set(obj["ratings"]) == {"random", "scripted"} and obj["games"] == 4
@@ -113,7 +141,7 @@ def test_cli_tournament_json_and_report_files(tmp_path, capsys):
 def test_killed_tournament_resumes_from_the_command_line(tmp_path):
     out = tmp_path / "k"
     cmd = [sys.executable, "-m", "dustup_env.cli", "tournament", "--agents", "random,scripted", "--scenarios",
-           "default", "--games", "40", "--out", str(out), "--concurrency", "1", "--no-progress", "--bootstrap", "10",
+           "default", "--games", "40", "--out", str(out), "--concurrency", "1", "--no-progress",
            "--json"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     for _ in range(200):

@@ -10,8 +10,6 @@ import copy
 import difflib
 from pathlib import Path
 
-import yaml
-
 
 class ConfigError(ValueError):
     """A bad training configuration (the message names the key)."""
@@ -151,8 +149,11 @@ def load_config(source=None, overrides: dict | None = None) -> dict:
             p = Path(source)
             if not p.is_file():
                 raise ConfigError(f"config file {str(source)!r} not found")
+            yaml = _yaml()
             try:
                 data = yaml.safe_load(p.read_text()) or {}
+            except (OSError, UnicodeDecodeError) as e:
+                raise ConfigError(f"{source}: cannot read it as a YAML text file ({e})") from None
             except yaml.YAMLError as e:
                 raise ConfigError(f"{source}: not valid YAML: {e}") from None
             where = str(p)
@@ -172,11 +173,17 @@ def _cross_checks(cfg: dict) -> None:
     from agents import make_agent
     from dustup_env.rules.kernel.data import load_scenario
 
+    from dustup_env.rules import DustupError, Game
+
     for s in cfg["scenarios"]:
         try:
             load_scenario(s)
         except Exception as e:
             raise ConfigError(f"scenarios: {s!r}: {e}") from None
+        try:
+            Game(s, seed=0, options=cfg["options"] or None)  # the engine checks the options against the scenario
+        except DustupError as e:
+            raise ConfigError(f"options: {e}") from None
     for key in ("opponents.scripted", "gauntlet.anchors"):
         sec, k = key.split(".")
         for name in cfg[sec][k]:
@@ -196,7 +203,15 @@ def _cross_checks(cfg: dict) -> None:
 
 
 def dump(cfg: dict) -> str:
-    return yaml.safe_dump(cfg, sort_keys=False)
+    return _yaml().safe_dump(cfg, sort_keys=False)
+
+
+def _yaml():
+    try:
+        import yaml
+    except ImportError:
+        raise ConfigError("training configs need PyYAML: pip install 'dustup-ai[train]'") from None
+    return yaml
 
 
 def describe(schema: dict | None = None, prefix: str = "") -> list[str]:

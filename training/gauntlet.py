@@ -5,7 +5,7 @@ and scenario from one fixed seed (same game seeds, sides swapped within a pair),
 deterministic (arg-max) and the anchors are seeded per game, so two evaluations of the same snapshot
 give identical records and two snapshots differ only by their play.  The anchors' own round robin
 (played once per run, same seed) fixes the rating scale; ratings come from ``evaluation.ratings.rate``
-(maximum-likelihood Elo, ``random`` = 0, 95% bootstrap intervals over paired games).  Per-anchor
+(Elo with a prior of virtual draws, ``random`` = 0, 95% intervals; see ``evaluation.ratings``).  Per-anchor
 scores get 95% intervals from the same paired bootstrap.
 
 The best model is the snapshot with the highest mean score over these fixed games (never a re-drawn
@@ -48,7 +48,11 @@ def _score_ci(records, label: str, anchor: str, bootstrap: int, seed: int):
         return None
     units = [sum(v) / len(v) for v in pairs.values()]
     mean = float(np.mean(units))
-    if bootstrap:
+    if len(set(units)) == 1:
+        # every pair scored the same (e.g. 400 wins out of 400): resampling cannot show any spread, so the
+        # interval is Wilson's for that score over the pairs (finite and honest: 200 perfect pairs -> [0.981, 1])
+        lo, hi = _wilson(mean, len(units))
+    elif bootstrap:
         rng = np.random.default_rng(seed)
         bs = np.array(units)[rng.integers(0, len(units), (bootstrap, len(units)))].mean(1)
         lo, hi = np.percentile(bs, [2.5, 97.5])
@@ -57,33 +61,64 @@ def _score_ci(records, label: str, anchor: str, bootstrap: int, seed: int):
     return {"score": mean, "ci95": [float(lo), float(hi)], "wdl": wdl, "games": sum(wdl)}
 
 
+def _wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion ``p`` observed over ``n`` trials."""
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
 def evaluate(spec: str, out: str | Path, anchors: list, scenarios: list, games: int, seed: int,
-             concurrency: int = 2, bootstrap: int = 200, label: str | None = None) -> dict:
-    """Play (or resume) the fixed gauntlet of agent ``spec`` into ``out/<label>``; return the summary."""
+             concurrency: int = 2, bootstrap: int = 200, label: str | None = None, progress: bool = False,
+             options: dict | None = None) -> dict:
+    """Play (or resume) the fixed gauntlet of agent ``spec`` into ``out/<label>``; return the summary.
+    Ctrl-C raises :class:`evaluation.tournament.Interrupted` (the finished games are kept)."""
     from evaluation import tournament as T
     from evaluation.ratings import rate
 
     out = Path(out)
     label = label or spec.replace("/", "_").replace(":", "_")
+    T.check(list(anchors), list(scenarios), games, spec, options)  # before any folder is made
     anchor_recs = T.run(list(anchors), list(scenarios), games, out / "anchors", seed=seed,
-                        concurrency=concurrency, progress=False) if len(anchors) > 1 else []
+                        concurrency=concurrency, progress=progress, options=options,
+                        desc="anchors' round robin") if len(anchors) > 1 else []
     recs = T.run(list(anchors), list(scenarios), games, out / label, seed=seed, gauntlet=spec,
-                 concurrency=concurrency, progress=False)
+                 concurrency=concurrency, progress=progress, options=options, desc=f"{label} vs anchors")
     mine = _rename(recs, spec, LEARNER)
     summary = {"label": label, "spec": spec, "games": len(mine), "scores": {}}
     for a in anchors:
         summary["scores"][a] = _score_ci(mine, LEARNER, a, bootstrap, seed)
     total = [s["score"] for s in summary["scores"].values() if s]
     summary["mean_score"] = float(np.mean(total)) if total else 0.0
-    anchor0 = "random" if "random" in anchors else anchors[0]
-    rt = rate(anchor_recs + mine, anchor=anchor0, bootstrap=bootstrap, seed=seed)
+    anchor0 = "random" if "random" in anchors else ("mean" if len(anchors) > 1 else anchors[0])
+    rt = rate(anchor_recs + mine, anchor=anchor0)
     summary["elo"] = rt["ratings"][LEARNER]["elo"]
     summary["elo_ci95"] = rt["ratings"][LEARNER]["ci95"]
     summary["anchor_elo"] = {a: rt["ratings"][a]["elo"] for a in anchors if a in rt["ratings"]}
-    summary["elo_anchor"] = anchor0
+    summary["elo_anchor"] = rt["anchor"]
     summary["forfeits"] = [r["reason"] for r in recs if r["reason"].startswith(("crash", "timeout", "illegal"))]
     (out / label / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
+
+
+def report_text(summ: dict, scenarios: list, seed: int) -> str:
+    """``dustup gauntlet``'s report.md."""
+    zero = "the mean of the agents" if summ["elo_anchor"] == "mean" else f"`{summ['elo_anchor']}`"
+    lines = ["# Gauntlet", "", f"`{summ['spec']}` against {len(summ['scores'])} anchor(s) on {', '.join(scenarios)}: "
+             f"{summ['games']} games, paired (same seed, sides swapped), fixed seed {seed}. Score = (wins + draws/2) "
+             "/ games; 95% intervals from a bootstrap over pairs.", "",
+             "| anchor | score | 95% interval | W/D/L |", "| --- | --- | --- | --- |"]
+    for a, v in summ["scores"].items():
+        if v:
+            lines.append(f"| {a} | {v['score']:.3f} | [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}] | "
+                         f"{'/'.join(map(str, v['wdl']))} |")
+    lines += ["", f"Elo {summ['elo']:+.0f} [{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}] with {zero} = 0; "
+              "the anchors' own round robin (same seeds) fixes the scale: "
+              + ", ".join(f"{a} {e:+.0f}" for a, e in summ["anchor_elo"].items()) + "."]
+    if summ["forfeits"]:
+        lines += ["", "Forfeits: " + "; ".join(summ["forfeits"])]
+    return "\n".join(lines) + "\n"
 
 
 def _evaluate_star(kwargs):
@@ -149,7 +184,8 @@ def plot_curves(history: list, anchors: list, path: str | Path) -> None:
         ax2.axhline(e, lw=0.7, ls="--", color="grey")
         ax2.text(steps[0], e, f" {a}", fontsize=7, va="bottom")
     ax2.set_xlabel("training steps")
-    ax2.set_ylabel(f"Elo ({history[-1].get('elo_anchor', 'random')} = 0), 95% CI")
+    zero = history[-1].get("elo_anchor", "random")
+    ax2.set_ylabel(f"Elo ({'mean of the agents' if zero == 'mean' else zero} = 0), 95% interval")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

@@ -98,6 +98,30 @@ class Trainer:
         self.log(f"warm start: policy weights from {path}")
 
     # ------------------------------------------------------------------ run folder
+    def check(self) -> None:
+        """Refuse, before the run folder is made, what would stop the run at its start: a new run whose
+        warm-start model file (``policy.init``) does not exist, or a folder that holds another run."""
+        out = self.out
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"{out} is a file, not a run folder")
+        state_path = out / "state.json"
+        if state_path.exists():
+            import yaml
+
+            old = yaml.safe_load((out / "config.yaml").read_text())
+            a = {k: v for k, v in old.items() if k != "budget"}
+            b = {k: v for k, v in self.cfg.items() if k != "budget"}
+            if a != b:
+                diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+                raise ConfigError(f"{out} holds a run with another configuration (differs in: {', '.join(diff)}); "
+                                  "use another --out to start anew (only budget may change on resume)")
+            return
+        init = self.cfg["policy"]["init"]
+        if init and not Path(init).expanduser().is_file():
+            raise ConfigError(f"policy.init: the starting model {init!r} does not exist (this configuration "
+                              "continues training from it: create or download it first, see the comment in the "
+                              "config file, or set policy.init to null to start from scratch)")
+
     def _prepare(self) -> bool:
         out = self.out
         cfg_path = out / "config.yaml"
@@ -175,6 +199,7 @@ class Trainer:
             signal.signal(signal.SIGINT, previous)
 
     def run(self) -> dict:
+        self.check()
         with self._sigint_stops():
             return self._run()
 

@@ -1,0 +1,199 @@
+"""A game told and played in a terminal: the story of a saved game (``dustup replay``) and a person playing
+one side (``dustup play --agents human,hard``).
+
+The words come from :mod:`dustup_env.narrate` (option labels and one line per event, from one side's
+knowledge or a spectator's) and the maps from :mod:`dustup_env.render`.  A person playing a side sees
+only what that side may know: the map is drawn from ``game.view(side)``, the events are that side's
+filtered log (``game.event_log(side)``), and the options are its own decision's.
+"""
+from __future__ import annotations
+
+import sys
+
+from .render import render_ansi, unit_label
+
+HELP = ("Type the number of an option and Enter. Other commands: m = show the map again, "
+        "u = the units, l = the last events again, h = this help, q = stop the game.")
+
+
+def _narrate():
+    try:
+        from . import narrate
+    except ImportError:  # pragma: no cover - narrate ships with the package
+        raise RuntimeError("dustup_env.narrate is missing: the story and the labels need it") from None
+    return narrate
+
+
+def _labels(game) -> dict:
+    out, slots = {}, [0, 0]
+    for u in game.view(0)["units"]:
+        out[u["uid"]] = unit_label(u["side"], slots[u["side"]])
+        slots[u["side"]] += 1
+    return out
+
+
+def sides_line(game) -> str:
+    scn = game.scenario
+    edges = {"south": "bottom", "north": "top", "east": "right", "west": "left"}
+    parts = []
+    for s, side in enumerate(scn["sides"]):
+        edge = side.get("home_edge", "?")
+        parts.append(f"side {s} {side['name']} ({'A' if s == 0 else 'B'}, home edge {edge}, the map's "
+                     f"{edges.get(edge, edge)})")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------- the story
+def story(game, side: int | None = None) -> list[str]:
+    """The finished (or stopped) ``game`` told turn by turn, as a spectator (``side=None``) or as ``side``
+    knows it: one line per event, activations indented, the result at the end."""
+    N = _narrate()
+    know = N.Knowledge.spectator(game) if side is None else N.Knowledge.of_side(game, side)
+    scn = game.scenario
+    from .rules import DEFAULT_OPTIONS
+
+    opts = {k: v for k, v in game.options.items() if k not in DEFAULT_OPTIONS or DEFAULT_OPTIONS[k] != v}
+    lines = [f"{scn['name']}: {scn.get('description', '').strip()}".rstrip(": "),
+             sides_line(game) + f"; {game.turn_limit} turns.",
+             "Options: " + (", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "the standard rules") + "."]
+    if side is not None:
+        lines.append(f"As side {side} knows it (hidden enemy units stay unnamed until found).")
+    events = game.event_log() if side is None else game.event_log(side)
+    indent = ""
+    for e in events:
+        t = e.get("type")
+        if t == "TurnStarted":
+            lines += ["", f"Turn {e['turn']}"]
+            indent = ""
+            continue
+        if t in ("ActivationEnded",):
+            indent = ""
+            continue
+        text = N.narrate(e, know)
+        if t == "UnitActivated":
+            lines.append("  " + text)
+            indent = "    "
+            continue
+        lines.append((indent or "  ") + text)
+    res = game.result() if game.over else None
+    lines.append("")
+    if res is None:
+        lines.append(f"The game stops unfinished in turn {game.turn}.")
+    else:
+        who = ("a draw" if res["winner"] not in (0, 1)
+               else f"side {res['winner']} ({know.side_name(res['winner'])}) wins")
+        lines.append(f"Result: {who}, victory points {res['vp'][0]} to {res['vp'][1]} ({res['reason']}), "
+                     f"after {res['turns']} turns.")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------- a person plays
+class Quit(Exception):
+    """The person asked to stop (q) or their input ended."""
+
+
+class HumanAgent:
+    """Asks a person for each decision of its side in the terminal (numbered legal options, the map from the
+    side's own view, what happened since its last decision)."""
+
+    name = "human"
+
+    def __init__(self, side: int, inp=None, out=None):
+        self.side = side
+        self.inp = inp or sys.stdin
+        self.out = out or sys.stdout
+        self.shown = 0  # events of this side's log already printed
+        self.last: list[str] = []
+
+    def reset(self, seed=None) -> None:
+        self.shown = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def catch_up(self, game) -> None:
+        """Print the events of this side's log not shown yet (AI moves included)."""
+        N = _narrate()
+        log = game.event_log(self.side)
+        new = log[self.shown:]
+        self.shown = len(log)
+        if not new:
+            return
+        know = N.Knowledge.of_side(game, self.side)
+        lines = []
+        for e in new:
+            if e.get("type") in ("ActivationEnded",):
+                continue
+            if e.get("type") == "TurnStarted":
+                lines.append(f"--- turn {e['turn']} ---")
+                continue
+            lines.append("  " + N.narrate(e, know))
+        self.last = lines
+        for x in lines:
+            self.say(x)
+
+    def choose(self, game, decision):
+        N = _narrate()
+        self.catch_up(game)
+        know = N.Knowledge.of_side(game, self.side)
+        labels = _labels(game)
+        self.say()
+        self.say(render_ansi(game, side=self.side).rstrip("\n"))
+        head = N.decision_prompt(decision.side, decision.kind, decision.unit, know)
+        if decision.unit is not None and decision.unit >= 0:
+            head += f" [{labels.get(decision.unit, '?')}]"
+        self.say(head)
+        opts = decision.options
+        for i, o in enumerate(opts):
+            self.say(f"  {i + 1:>3}. {N.option_label(o, decision.kind, know, unit=decision.unit)}")
+        while True:
+            print(f"your choice (1-{len(opts)}, h for help)> ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                raise Quit("input ended")
+            text = line.strip().lower()
+            if text in ("q", "quit", "exit"):
+                raise Quit("stopped by the player")
+            if text in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if text == "m":
+                self.say(render_ansi(game, side=self.side).rstrip("\n"))
+                continue
+            if text == "l":
+                for x in self.last or ["(nothing yet)"]:
+                    self.say(x)
+                continue
+            if text == "u":
+                self.say("\n".join(render_ansi(game, side=self.side).splitlines()[-(len(labels) + 1):-1]))
+                continue
+            try:
+                k = int(text)
+            except ValueError:
+                self.say(f"'{line.strip()}' is not a number: {HELP}")
+                continue
+            if not 1 <= k <= len(opts):
+                self.say(f"{k} is not among the options 1-{len(opts)}")
+                continue
+            return opts[k - 1]
+
+
+def play(game, agents, humans: list, out=None) -> None:
+    """Play ``game`` to the end: ``agents[s]`` decides for side ``s``; every human sees the events of its side
+    as they happen (after each decision when one person plays, before its own decisions when two do)."""
+    out = out or sys.stdout
+    single = humans[0] if len(humans) == 1 else None
+    for h in humans:
+        h.say(f"You play side {h.side}. " + sides_line(game) + ". " + HELP)
+    while not game.over:
+        d = game.decision()
+        game.apply(agents[d.side].choose(game, d))
+        if single is not None and d.side != single.side:
+            single.catch_up(game)
+    for h in humans:
+        h.catch_up(game)
+        res = game.result()
+        who = "a draw" if res["winner"] not in (0, 1) else f"side {res['winner']} wins" + (
+            " (you)" if res["winner"] == h.side else "")
+        h.say(render_ansi(game, side=h.side).rstrip("\n"))
+        h.say(f"Game over: {who}, victory points {res['vp'][0]} to {res['vp'][1]} ({res['reason']}).")
