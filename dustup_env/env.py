@@ -30,7 +30,7 @@ from .observation import (GF, GLOBAL_FEATURES, GRID_H, GRID_W, KINDS, LAYOUT, MA
                           MAX_OBJECTIVES, MF, OBJ_FEATURES, OBS_SIZE, OF, TC, TERRAIN_CHANNELS, UF, UNIT_FEATURES,
                           Observer, terrain_raster)
 from .render import render_ansi, render_rgb
-from .rules import Game, IllegalOptionError
+from .rules import ScenarioError, Game, IllegalOptionError
 
 # where each piece of the observation starts (derived from the layout of dustup_env.observation)
 UNITS_OFF = LAYOUT.offset["units"]  # 0
@@ -94,6 +94,8 @@ class DustupEnv(gym.Env):
                              f"not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.scenario = scenario
+        if options is not None and not isinstance(options, dict):
+            raise ScenarioError(f"game options must be a dict of option names and values, not {options!r}")
         self.game_options = dict(options) if options else None
         self.render_mode = render_mode
         self.max_decisions = int(max_decisions)
@@ -175,8 +177,11 @@ class DustupEnv(gym.Env):
         if game.over or self._forfeited:
             raise RuntimeError("the episode is over: call reset()")
         d = game.decision()
-        a = int(action)
-        if not 0 <= a < N_ACTIONS:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalOptionError(f"an action is an integer index of Discrete({N_ACTIONS}), not {action!r}") from None
+        if a != action or not 0 <= a < N_ACTIONS:
             raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({N_ACTIONS})")
         mask = self.action_masks()
         substituted = False

@@ -453,3 +453,21 @@ def test_maskable_ppo_learns_without_error():
     obs, _ = env.reset(seed=1)
     a, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
     assert env.unwrapped.action_masks()[int(a)]
+
+
+@pytest.mark.parametrize("bad", ["a", None, 1.5, [1], -1, 10**6])
+def test_a_malformed_action_is_refused_clearly(bad):
+    env = gym.make("Dustup-v0", scenario="skirmish", opponent="random").unwrapped
+    env.reset(seed=0)
+    digest = env.game.state_digest()
+    with pytest.raises(IllegalOptionError, match="action"):
+        env.step(bad)
+    assert env.game.state_digest() == digest
+
+
+def test_malformed_game_options_are_refused_clearly():
+    from dustup_env.rules import ScenarioError
+    with pytest.raises(ScenarioError, match="game options must be a dict"):
+        gym.make("Dustup-v0", options=[1])
+    with pytest.raises(ValueError, match="unknown agent 'nosuch'"):
+        gym.make("Dustup-v0", opponent="nosuch").reset(seed=0)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import golden_games as gg
 from conftest import activate, events_of, last_event, rect, scenario, unit
 from dustup_env.rules import (DEFAULT_OPTIONS, Game, GameOverError, IllegalOptionError, Option, Rule, RuleSet,
-                              SaveFormatError, ScenarioError, ScriptedDice, load_scenario)
+                              InvalidArgumentError, SaveFormatError, ScenarioError, ScriptedDice, load_scenario)
 from dustup_env.rules.catalogue import STANDARD
 from dustup_env.rules.kernel import terrain
 from dustup_env.rules.kernel.attack import Source, resolve_hits
@@ -409,3 +409,45 @@ def test_game_over_is_refused():
     with pytest.raises(GameOverError):
         g.apply(("end",))
     assert not g.is_legal(("end",))
+
+
+# ------------------------------------------------------------------ bad arguments to the API and what a side may see
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True])
+def test_a_bad_seed_is_refused_clearly(seed):
+    with pytest.raises(InvalidArgumentError, match="the seed is a whole number"):
+        Game("skirmish", seed=seed)
+
+
+@pytest.mark.parametrize("side", [2, -1, "a", 1.5, True])
+def test_a_bad_side_is_refused_by_view_and_event_log(side):
+    g = Game("skirmish")
+    with pytest.raises(InvalidArgumentError, match="a side is 0 or 1"):
+        g.view(side)
+    with pytest.raises(InvalidArgumentError, match="a side is 0 or 1"):
+        g.event_log(side)
+    with pytest.raises(InvalidArgumentError):
+        g.view(None)  # (event_log(None) is every event: the spectator's log)
+
+
+def test_a_folder_named_like_a_scenario_file_is_refused(tmp_path):
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(ScenarioError, match="not a scenario file"):
+        Game(str(tmp_path / "dir.json"))
+
+
+def test_the_side_logs_do_not_show_the_seed_nor_the_deck_the_hidden_units_cards():
+    doc = gg._hidden(gg._doc("skirmish"))
+    g = Game(doc, seed=11, options={"activation": "cards"})
+    assert g.event_log()[0]["seed"] == 11 and g.event_log(0)[0]["seed"] is None
+    checked = 0
+    for seed in range(12):
+        g, rng = Game(doc, seed=seed, options={"activation": "cards"}), random.Random(seed)
+        while not g.over:
+            for uid in g.extra.get("deck", ()):
+                u = g.units[uid] if uid >= 0 else None
+                if u is not None and u.hidden:
+                    assert uid in g.view(u.side)["public"]["deck"]  # a side knows its own cards
+                    assert uid not in g.view(1 - u.side)["public"]["deck"]
+                    checked += 1
+            g.apply(rng.choice(g.decision().options))
+    assert checked > 10

@@ -12,12 +12,12 @@ from . import catalogue  # noqa: F401  (binds the standard rules to Game)
 from .kernel.data import load_scenario, scenario_names
 from .kernel.decisions import Decision
 from .kernel.dice import D4, D6, D8, D10, D12, ScriptedDice, SeededDice, die_name, parse_die
-from .kernel.errors import (DiceScriptError, DustupError, GameOverError, IllegalOptionError, SaveFormatError,
-                            ScenarioError)
+from .kernel.errors import (DiceScriptError, DustupError, GameOverError, IllegalOptionError, InvalidArgumentError,
+                            SaveFormatError, ScenarioError)
 from .kernel.game import DEFAULT_OPTIONS, Game
 from .kernel.ruleset import Option, Rule, RuleSet
 
 __all__ = ["Game", "Decision", "DEFAULT_OPTIONS", "Rule", "Option", "RuleSet", "ScriptedDice", "SeededDice",
-           "DustupError", "IllegalOptionError", "GameOverError", "ScenarioError", "SaveFormatError",
+           "DustupError", "IllegalOptionError", "GameOverError", "ScenarioError", "SaveFormatError", "InvalidArgumentError",
            "DiceScriptError", "D4", "D6", "D8", "D10", "D12", "die_name", "parse_die", "load_scenario",
            "scenario_names"]

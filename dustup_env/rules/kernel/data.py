@@ -123,6 +123,8 @@ def _load_scenario(name_or_path: str | dict) -> dict:
     else:
         p = Path(str(name_or_path))
         if p.suffix == ".json" and p.exists():
+            if not p.is_file():
+                raise ScenarioError(f"{p}: not a scenario file (a folder?)")
             doc, where = _load_json(p), str(p)
         else:
             res = DATA / "scenarios" / f"{name_or_path}.json"

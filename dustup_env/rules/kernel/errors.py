@@ -23,3 +23,7 @@ class DiceScriptError(DustupError):
 
 class SaveFormatError(DustupError):
     """A saved game could not be loaded."""
+
+
+class InvalidArgumentError(DustupError, ValueError):
+    """An argument of the engine's API has the wrong type or value (a seed, a side, ...)."""

@@ -31,7 +31,7 @@ from .data import scenario_document
 from .decisions import Decision, Frame, unit_status
 from .dice import D8, DiceSource, SeededDice
 from .entities import BROKEN, ROUTED, Unit
-from .errors import GameOverError, IllegalOptionError
+from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
 from .measurement import to_rules_units
 from .ruleset import Family, RuleSet, resolve_options, rule_set
 from .state import STATE, copy_state
@@ -47,6 +47,12 @@ _DEFAULTS: dict = {}
 DEFAULT_OPTIONS = MappingProxyType(_DEFAULTS)  # every option of the standard rules with its default (the catalogue)
 
 
+def _side(side) -> int:
+    if side not in (0, 1) or isinstance(side, bool):
+        raise InvalidArgumentError(f"a side is 0 or 1, not {side!r}")
+    return int(side)
+
+
 class Game:
     """One game of Dustup."""
 
@@ -58,8 +64,10 @@ class Game:
                  dice: DiceSource | None = None, rules=()):
         """``rules``: extra :class:`~.ruleset.Rule` objects after the standard ones (or a whole
         :class:`~.ruleset.RuleSet`, used as it is)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidArgumentError(f"the seed is a whole number, not {seed!r}")
         self.bind_scenario(scenario, options, rules)
-        self.seed = int(seed)
+        self.seed = seed
         self.dice = dice if dice is not None else SeededDice(self.seed)
         self.units: list[Unit] = []
         self.side_units: tuple[list[int], list[int]] = ([], [])
@@ -201,12 +209,12 @@ class Game:
         """Every event, or (``side`` given) only what that side may know (hidden units filtered out)."""
         if side is None:
             return [e.to_dict() for e in self.events]
-        return self.rules.services["event_log"](self, side)
+        return self.rules.services["event_log"](self, _side(side))
 
     def view(self, side: int) -> dict:
         """The plain data ``side`` may know: own units fully, enemy units only when not hidden, markers
         by position only (see :mod:`dustup_env.rules.unit_actions.hidden_units`)."""
-        return self.rules.services["view"](self, side)
+        return self.rules.services["view"](self, _side(side))
 
     def result(self) -> dict:
         return {"winner": self.winner, "vp": list(self.vp), "reason": self.end_reason, "turns": self.turn,

@@ -116,7 +116,7 @@ def reveal(game, u, reason: str) -> None:
     if i >= 0:
         game.markers[i]["removed"] = True
     u.hidden = False
-    u.revealed_at = len(game.events)
+    u.revealed_at = game.events_base + len(game.events)
     if u.hidden_spans and u.hidden_spans[-1][1] < 0:
         u.hidden_spans[-1][1] = u.revealed_at
     game.emit(UnitRevealed(u.uid, i, reason))
@@ -158,7 +158,7 @@ def hide(game, u) -> None:
         game.markers[i] = m
     u.hidden = True
     game.emit(UnitHidden(u.uid, i))
-    u.hidden_spans.append([len(game.events), -1])  # from here on its activity is secret
+    u.hidden_spans.append([game.events_base + len(game.events), -1])  # from here on its activity is secret
 
 
 def _before_apply(game, d, opt) -> None:
@@ -191,7 +191,7 @@ def _hidden_spans(game, side: int) -> dict:
     """uid of each enemy unit that was ever hidden -> its hidden periods [(first, end)] (events inside are secret:
     from the start of the game or its UnitHidden event up to its UnitRevealed event)."""
     spans = {}
-    big = len(game.events) + 1
+    big = game.events_base + len(game.events) + 1
     for u in game.units:
         if u.side != side and u.hidden_spans:
             spans[u.uid] = [(a, big if b < 0 else b) for a, b in u.hidden_spans]
@@ -211,18 +211,20 @@ def _refs(d: dict):
 
 def filtered_log(game, side: int) -> list[dict]:
     """The event log as ``side`` may read it: events naming an enemy unit while it was hidden become one
-    ``{"type": "HiddenActivity", "side": enemy}`` per consecutive run."""
+    ``{"type": "HiddenActivity", "side": enemy}`` per consecutive run, and the game's seed is not shown (it
+    would tell every die to come)."""
     spans = _hidden_spans(game, side)
     out: list[dict] = []
-    if not spans:
-        return [e.to_dict() for e in game.events]
     secret = {"type": "HiddenActivity", "side": 1 - side}
-    for i, e in enumerate(game.events):
+    base = game.events_base  # events a copy made with clone(log=False) left out
+    for i, e in enumerate(game.events, base):
         d = e.to_dict()
-        if any(a <= i < b for r in _refs(d) for a, b in spans.get(r, ())):
+        if spans and any(a <= i < b for r in _refs(d) for a, b in spans.get(r, ())):
             if not out or out[-1] != secret:
                 out.append(dict(secret))
             continue
+        if d["type"] == "GameStarted":
+            d["seed"] = None
         out.append(d)
     return out
 
@@ -247,7 +249,7 @@ def view(game, side: int) -> dict:
         markers.append(mv)
     out = {"side": side, "turn": game.turn, "phase": game.phase, "current": game.current,
            "initiative": game.initiative_winner, "units": units, "markers": markers,
-           "public": {k: v for k, v in game.extra.items() if k in PUBLIC_EXTRA}}
+           "public": _public(game, side)}
     if not game.over:
         d = game.decision()
         out["decision"] = {"side": d.side, "kind": d.kind,
@@ -258,6 +260,16 @@ def view(game, side: int) -> dict:
 
 # keys of game.extra that both sides may see (tokens left, chits left, cards left)
 PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
+
+
+def _public(game, side: int) -> dict:
+    """The public module state: tokens, chits, and the cards left in the deck but those of the enemy's hidden units
+    (whether a hidden unit has activated yet is not known to the other side)."""
+    out = {k: v for k, v in game.extra.items() if k in PUBLIC_EXTRA}
+    if "deck" in out:
+        units = game.units
+        out["deck"] = [c for c in out["deck"] if c < 0 or units[c].side == side or not units[c].hidden]
+    return out
 
 RULE = Rule("Hidden Units", 'seed 000 "Detect Action › Hidden Units"', init=(_setup,),
             action_options=(hide_options,), reorganise={"hide": hide}, before_apply=(_before_apply,),
