@@ -1,5 +1,6 @@
 """Cavalry (seed 000 "Unit Types › Cavalry"), forced dice."""
 from conftest import activate, begin, last_event, scenario, unit
+from dustup_env.rules.kernel.actions import action_options
 from dustup_env.rules.kernel.entities import TREATED
 
 
@@ -40,7 +41,7 @@ def test_dismounted_cavalry_may_prop_once_the_mounts_are_detached():
     g.apply(("detach", "scout"))  # the horse holders
     a, d = g.units[0], g.units[2]
     assert a.mounts_detached and d.cavalry and d.mounted
-    opts = g.action_options(a)  # A's options (its activation has ended; the rules are the same)
+    opts = action_options(g, a)  # A's options (its activation has ended; the rules are the same)
     assert ("prop",) in opts and ("reorganise", "mount") not in opts
 
 

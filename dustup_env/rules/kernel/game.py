@@ -28,9 +28,10 @@ from . import events as ev
 from . import saves
 from .battlefield import Battlefield, battlefield
 from .data import scenario_document
-from .decisions import Decision, Frame, unit_status
+from .actions import action_is_legal, action_options
+from .decisions import Decision, Frame
 from .dice import D8, DiceSource, SeededDice
-from .entities import BROKEN, ROUTED, Unit
+from .entities import ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
 from .measurement import to_rules_units
 from .ruleset import Family, RuleSet, resolve_options, rule_set
@@ -134,7 +135,6 @@ class Game:
         opt = tuple(option)
         if self._decision is not None or self.phase != "action" or self.stack[-1].type != "activation":
             return opt in self.decision().options
-        from .legality import action_is_legal
         return action_is_legal(self, self.units[self.stack[-1].unit], opt)
 
     def apply(self, option) -> None:
@@ -410,47 +410,9 @@ class Game:
         # building the options changes nothing, so the known enemy units are listed once for all the rules
         self._enemy_memo = [None, None]
         try:
-            return Decision(u.side, "action", u.uid, tuple(self.action_options(u)))
+            return Decision(u.side, "action", u.uid, tuple(action_options(self, u)))
         finally:
             self._enemy_memo = None
-
-    def forced_options(self, u: Unit):
-        """The only options ``u`` has when a rule forces them (routed, panicking, leaderless, broken in the
-        open, ...), else None."""
-        if u.confidence == ROUTED:
-            return [("withdraw",)]
-        frame = self.stack[-1] if self.stack else None
-        for override in self.rules.option_overrides:
-            forced = override(self, u, frame)
-            if forced is not None:
-                return forced
-        if u.leader_lost:
-            return [("reorganise", "leader")]
-        return None
-
-    def status(self, u: Unit):
-        """What restricts ``u``'s actions now (cover, suppression, cohesion), or None when it must withdraw
-        (broken in the open and not suppressed)."""
-        in_cover = self.bf.in_cover(u.x, u.y)
-        suppressed = u.suppression > 0
-        if u.confidence == BROKEN and not in_cover and not suppressed:
-            return None
-        return unit_status(in_cover, suppressed, u.disorganised())
-
-    def action_options(self, u: Unit) -> list:
-        """The options of ``u``'s action decision: ``("end",)`` and every rule's, then the rules' filters."""
-        forced = self.forced_options(u)
-        if forced is not None:
-            return forced
-        status = self.status(u)
-        if status is None:
-            return [("withdraw",)]
-        opts: list = [("end",)]
-        for provider in self.rules.action_options:
-            opts.extend(provider(self, u, status))
-        for filt in self.rules.action_filters:
-            opts = filt(self, u, opts)
-        return opts
 
     def _action(self, opt) -> None:
         f = self.stack[-1]
