@@ -17,6 +17,14 @@ from pathlib import Path
 LOCK = ".lock"
 
 
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run: ``played`` of ``total`` games are recorded in ``out`` (the same call resumes)."""
+
+    def __init__(self, played: int, total: int, out):
+        super().__init__(f"interrupted: {played} of {total} games are recorded in {out}")
+        self.played, self.total, self.out = played, total, out
+
 def default_out(command: str, name: str, config: dict, root: str | Path = "runs") -> Path:
     """``runs/<command>/<name>-<8 hex>``: ``name`` readable (cut and made file-safe), the hash of ``config``."""
     digest = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:8]
@@ -64,3 +72,12 @@ def check_out(out: str | Path) -> Path:
                 raise ValueError(f"--out {str(out)!r}: cannot write in {str(p)!r}")
             break
     return out
+
+
+def drop_partial_line(p: Path) -> None:
+    """A kill can leave the last line half written: cut it so appended records start on a new line."""
+    if not p.exists():
+        return
+    data = p.read_bytes()
+    if data and not data.endswith(b"\n"):
+        p.write_bytes(data[: data.rfind(b"\n") + 1])

@@ -65,12 +65,12 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
              options: dict | None = None, progress: bool = True, out: str | Path | None = None) -> dict:
     """``games`` games; game i has ``agent_a`` on side i % 2.  Returns a summary dict.  With ``out``, results
     are kept on disk and the run resumes (see the module doc); Ctrl-C raises
-    :class:`evaluation.tournament.Interrupted` once the finished games are safe."""
+    :class:`evaluation.runs.Interrupted` once the finished games are safe."""
     from agents import make_agent
     from dustup_env.rules.kernel.data import load_scenario
 
     from .runs import locked
-    from .tournament import Interrupted
+    from .runs import Interrupted
 
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
@@ -95,9 +95,9 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
         lock = locked(out)
         lock.__enter__()
         cfg_path.write_text(json.dumps(config, indent=1))
-        from .tournament import _drop_partial_line
+        from .runs import drop_partial_line
 
-        _drop_partial_line(out / RESULTS)
+        drop_partial_line(out / RESULTS)
         if (out / RESULTS).exists():
             for line in (out / RESULTS).read_text().splitlines():
                 try:

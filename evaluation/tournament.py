@@ -27,19 +27,11 @@ from agents import make_agent
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 
-from .runs import locked
+from .runs import Interrupted, drop_partial_line, locked  # noqa: F401  (Interrupted: raised here)
 from .simulate import game_seed
 
 RESULTS = "results.jsonl"
 CONFIG = "tournament.json"
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a run: ``played`` of ``total`` games are recorded in ``out`` (the same call resumes)."""
-
-    def __init__(self, played: int, total: int, out):
-        super().__init__(f"interrupted: {played} of {total} games are recorded in {out}")
-        self.played, self.total, self.out = played, total, out
 
 
 def schedule(agents: list[str], scenarios: list[str], games: int, seed: int, gauntlet: str | None = None) -> list:
@@ -111,15 +103,6 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it ends the workers
 
 
-def _drop_partial_line(p: Path) -> None:
-    """A kill can leave the last line half written: cut it so appended records start on a new line."""
-    if not p.exists():
-        return
-    data = p.read_bytes()
-    if data and not data.endswith(b"\n"):
-        p.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
 def load_results(out: Path) -> dict:
     done = {}
     p = out / RESULTS
@@ -183,7 +166,7 @@ def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, se
 def _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, max_decisions, decision_time,
          replays, progress, options, desc) -> list:
     tasks = schedule(agents, scenarios, games, seed, gauntlet)
-    _drop_partial_line(out / RESULTS)
+    drop_partial_line(out / RESULTS)
     done = load_results(out)
     todo = [t for t in tasks if t["key"] not in done]
     replay_keys = {t["key"] for t in tasks[:replays]}

@@ -12,8 +12,7 @@ from .additional_rules import casualty_evacuation
 from .forces import cavalry, units
 from .house_rules import close_combat
 from .kernel import measurement
-from .kernel.game import _DEFAULTS, Game
-from .kernel.ruleset import declared_options
+from .kernel.game import set_standard_rules
 from .morale import death_of_a_leader, morale
 from .rules_overview import inbound_chart, random_activation, seize_the_initiative, victory
 from .unit_actions import (assault_action, command, detach_element_action, detect_action, encumbrance, hidden_units,
@@ -54,5 +53,4 @@ STANDARD = (
     close_combat.RULE,
 )
 
-Game.standard_rules = STANDARD
-_DEFAULTS.update({name: o.default for name, o in declared_options(STANDARD).items()})
+set_standard_rules(STANDARD)

@@ -14,7 +14,7 @@ import traceback
 
 from dustup_env.rules import DEFAULT_OPTIONS
 
-from .session import ServiceError, Session, _json_type, _short, agents, check_side, scenarios
+from .session import ServiceError, Session, json_type, short, agents, check_side, scenarios
 
 PROTOCOL = 1
 MAX_LINE = 16 * 1024 * 1024  # a request line longer than this is refused (a scenario object fits easily)
@@ -75,19 +75,19 @@ class Engine:
 
     def handle(self, req) -> dict:
         if not isinstance(req, dict):
-            return {"ok": False, "error": f"a request must be a JSON object, not {_json_type(req)}"}
+            return {"ok": False, "error": f"a request must be a JSON object, not {json_type(req)}"}
         rid = req.get("id")
         out: dict = {}
         if "id" in req:
             out["id"] = rid
         try:
             if "id" in req and not (rid is None or isinstance(rid, (str, int, float))):
-                raise ServiceError(f"id must be a string, a number or null, not {_json_type(rid)}")
+                raise ServiceError(f"id must be a string, a number or null, not {json_type(rid)}")
             cmd = req.get("cmd")
             if cmd is None:
                 raise ServiceError("missing field cmd: the command, one of " + ", ".join(COMMANDS))
             if not isinstance(cmd, str):
-                raise ServiceError(f"cmd must be a string, not {_json_type(cmd)} {_short(cmd)}")
+                raise ServiceError(f"cmd must be a string, not {json_type(cmd)} {short(cmd)}")
             if cmd not in COMMANDS:
                 raise ServiceError(f"unknown command {cmd!r}: commands are {', '.join(COMMANDS)}")
             spec = COMMANDS[cmd]
@@ -103,8 +103,8 @@ class Engine:
                 v = req[k]
                 if isinstance(v, bool) or not isinstance(v, types):
                     if not (float in types and isinstance(v, int) and not isinstance(v, bool)):
-                        raise ServiceError(f"{cmd}: field {k!r} must be {_type_names(types)}, not {_json_type(v)} "
-                                           f"{_short(v)}")
+                        raise ServiceError(f"{cmd}: field {k!r} must be {_type_names(types)}, not {json_type(v)} "
+                                           f"{short(v)}")
             out.update(getattr(self, "_cmd_" + cmd)(req))
             return {"ok": True, **out}
         except ServiceError as e:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dustup_env.rules import DEFAULT_OPTIONS, Game
 
 from . import views
-from .session import ServiceError, Session, _json_type, agents, random_seed, scenarios
+from .session import ServiceError, Session, json_type, agents, random_seed, scenarios
 from .store import Store, StoreError, token_hash
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -319,7 +319,7 @@ def replay_frames(save) -> dict:
     from dustup_env.rules import DustupError
 
     if not isinstance(save, dict):
-        raise ServiceError(f"save must be a save object (format dustup-save), not {_json_type(save)}")
+        raise ServiceError(f"save must be a save object (format dustup-save), not {json_type(save)}")
     dec = save.get("decisions")
     if isinstance(dec, list) and len(dec) > MAX_REPLAY_DECISIONS:
         raise ServiceError(f"save has {len(dec)} decisions; replays take at most {MAX_REPLAY_DECISIONS}")

@@ -46,7 +46,7 @@ class ServiceError(Exception):
 # ---------------------------------------------------------------------------------------------- checks
 def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ServiceError(f"{name} must be an integer, not {_json_type(value)} {_short(value)}")
+        raise ServiceError(f"{name} must be an integer, not {json_type(value)} {short(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         rng = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
         raise ServiceError(f"{name} must be {rng}, not {value}")
@@ -55,11 +55,11 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None) ->
 
 def check_side(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise ServiceError(f"{name} must be 0 or 1, not {_short(value)}")
+        raise ServiceError(f"{name} must be 0 or 1, not {short(value)}")
     return value
 
 
-def _json_type(v) -> str:
+def json_type(v) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -75,7 +75,7 @@ def _json_type(v) -> str:
     return type(v).__name__
 
 
-def _short(v, n: int = 60) -> str:
+def short(v, n: int = 60) -> str:
     import json
     try:
         s = json.dumps(v)
@@ -87,14 +87,14 @@ def _short(v, n: int = 60) -> str:
 def parse_option(value) -> tuple:
     """A JSON option (an array: a name, then integers or strings) as the engine's tuple."""
     if not isinstance(value, list):
-        raise ServiceError(f"option must be an array such as [\"move\", 0, 1], not {_json_type(value)} {_short(value)}")
+        raise ServiceError(f"option must be an array such as [\"move\", 0, 1], not {json_type(value)} {short(value)}")
     if not value:
         raise ServiceError("option must not be empty: it starts with the option's name, e.g. [\"end\"]")
     if not isinstance(value[0], str):
-        raise ServiceError(f"option must start with the option's name (a string), not {_short(value[0])}")
+        raise ServiceError(f"option must start with the option's name (a string), not {short(value[0])}")
     for i, a in enumerate(value[1:], 1):
         if isinstance(a, bool) or not isinstance(a, (int, str)):
-            raise ServiceError(f"option element {i} must be an integer or a string, not {_json_type(a)} {_short(a)}")
+            raise ServiceError(f"option element {i} must be an integer or a string, not {json_type(a)} {short(a)}")
     return tuple(value)
 
 
@@ -102,7 +102,7 @@ def check_agent(name, allow_paths: bool, extra: tuple = ()) -> str:
     """A known agent name: a built-in one, one of ``extra`` (allowed by the operator), or ``policy:PATH``
     when ``allow_paths`` (model files are loaded with pickle: only a local user's own choice)."""
     if not isinstance(name, str) or not name:
-        raise ServiceError(f"ai must be an agent name ({', '.join(BUILTIN_AGENTS)}) or null, not {_short(name)}")
+        raise ServiceError(f"ai must be an agent name ({', '.join(BUILTIN_AGENTS)}) or null, not {short(name)}")
     if name in BUILTIN_AGENTS or name in extra:
         return name
     if name.startswith("policy:") and allow_paths:
@@ -162,12 +162,12 @@ class Session:
                 raise ServiceError(f"unknown scenario {scenario!r}: built-in scenarios are "
                                    f"{', '.join(scenario_names())} (or send a scenario object)")
         elif not isinstance(scenario, dict):
-            raise ServiceError(f"scenario must be a scenario name or a scenario object, not {_json_type(scenario)}")
+            raise ServiceError(f"scenario must be a scenario name or a scenario object, not {json_type(scenario)}")
         seed = check_int("seed", seed, 0, 2**63 - 1)
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ServiceError(f"options must be an object of game options, not {_json_type(options)}")
+            raise ServiceError(f"options must be an object of game options, not {json_type(options)}")
         if not allow_paths and isinstance(options.get("courage_table"), str):
             raise ServiceError("options.courage_table must be a table object here (file paths are not read)")
         you = check_side("you", you)
@@ -189,7 +189,7 @@ class Session:
     def from_save(cls, save, you=0, ai="hard", ai_seed=None, allow_paths: bool = True, log=None) -> "Session":
         """Continue a saved game (the project's save format) with the front-end as side ``you``."""
         if not isinstance(save, dict):
-            raise ServiceError(f"save must be a save object (format dustup-save), not {_json_type(save)}")
+            raise ServiceError(f"save must be a save object (format dustup-save), not {json_type(save)}")
         you = check_side("you", you)
         if ai is not None:
             ai = check_agent(ai, allow_paths)
@@ -370,7 +370,7 @@ class Session:
         opt = parse_option(option)
         if opt not in d.options:
             k = self.knowledge(side)
-            raise ServiceError(f"{_short(list(opt))} is not one of the {len(d.options)} legal options of "
+            raise ServiceError(f"{short(list(opt))} is not one of the {len(d.options)} legal options of "
                                f"{nr.decision_prompt(d.side, d.kind, d.unit, k)!r}; the decision lists them")
         g = self.game
         before = len(self.side_log(side))
@@ -392,7 +392,7 @@ class Session:
         answered when the time is up, a quick agent (``scripted``) answers instead (``complete: false``)."""
         d = self._acting(side)
         if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float)) or not 0 < time_ms <= MAX_HINT_MS:
-            raise ServiceError(f"time_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not {_short(time_ms)}")
+            raise ServiceError(f"time_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not {short(time_ms)}")
         name = check_agent(agent, allow_paths, extra_agents) if agent is not None else (self.ai or "hard")
         seed = _derived_seed(self.ai_seed, len(self.decisions), "hint")
         helper = make_agent(name, seed)

@@ -1,24 +1,14 @@
 """The game: the turn sequence, the decision stack, applying options, copies and saves.
 
-At every moment a game has exactly one pending :class:`Decision`: whose it is (``side``), what
-kind (``kind``) and its legal ``options``.  Options are plain tuples using the rulebook's words:
-
-========================  ===========================================================
-kind ``initiative``       ``("first",)``, ``("second",)``: the initiative winner's choice
-kind ``activate``         ``("activate", uid)``, ``("inbound", uid)`` (move a reinforcement's counter),
-                          ``("pass",)`` (only with fewer unactivated units)
-kind ``action``           ``("end",)`` (forgo the remaining actions of this activation) and the options
-                          of the rule set's actions: ``("move", direction, distance)``, ``("withdraw",)``,
-                          ``("prop",)``, ``("unprop",)``, ``("shoot", target_uid, mode)``, ``("recover",)``,
-                          ``("reorganise", what)``, ``("assault", target_uid)``, ``("order", uid)``, ...
-========================  ===========================================================
-
+At every moment a game has exactly one pending :class:`Decision`: whose it is (``side``), what kind, the
+acting unit and its legal ``options`` (plain tuples in the rulebook's words: ``("first",)`` / ``("second",)``
+for the initiative, ``("activate", uid)`` / ``("pass",)`` between activations, ``("end",)`` and the rule
+set's actions for an activated unit: ``("move", direction, distance)``, ``("shoot", target, mode)``, ...).
 The game knows the turn sequence and the decision stack only; everything else is a rule of its
-:class:`~.ruleset.RuleSet` (the standard rules are listed in :mod:`dustup_env.rules.catalogue`).  The
-state is the explicit list :data:`STATE`; the scenario's parts are shared, never written, by every copy.
-
-``apply(option)`` checks the option first, so an illegal option raises :class:`IllegalOptionError` and
-leaves the state untouched.
+:class:`~.ruleset.RuleSet` (the standard rules: :mod:`dustup_env.rules.catalogue`).  The state is the
+explicit list :data:`~.state.STATE`; the scenario's parts are shared, never written, by every copy.
+``apply(option)`` checks the option first: an illegal one raises :class:`IllegalOptionError` and leaves the
+state untouched.
 """
 from __future__ import annotations
 
@@ -46,6 +36,14 @@ FAMILIES = (Family("first", (), 1, "the initiative winner activates first"),
             Family("activate", ("own",), 3, "activate this unit"))
 _DEFAULTS: dict = {}
 DEFAULT_OPTIONS = MappingProxyType(_DEFAULTS)  # every option of the standard rules with its default (the catalogue)
+
+
+def set_standard_rules(rules) -> None:
+    """The standard rule set every game starts from (the catalogue's), and the default options they declare."""
+    from .ruleset import declared_options
+    Game.standard_rules = tuple(rules)
+    _DEFAULTS.clear()
+    _DEFAULTS.update({name: o.default for name, o in declared_options(Game.standard_rules).items()})
 
 
 def _side(side) -> int:
@@ -86,8 +84,8 @@ class Game:
         self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
         self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
         self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
-        self._decision: Decision | None = None
-        self._enemy_memo: list | None = None  # per side, while the options of an action decision are built
+        self.pending_decision: Decision | None = None
+        self.enemy_memo: list | None = None  # per side, while the options of an action decision are built
         self.cache: dict = {}  # values valid for the current state only (never copied or saved)
         for hook in self.rules.init:  # the Forces rule builds the units first
             hook(self)
@@ -119,9 +117,9 @@ class Game:
         """The one pending decision (raises GameOverError once the game has ended)."""
         if self.phase == "over":
             raise GameOverError("the game is over: there is no pending decision")
-        d = self._decision
+        d = self.pending_decision
         if d is None:
-            d = self._decision = self._make_decision()
+            d = self.pending_decision = self._make_decision()
         return d
 
     def legal_options(self) -> tuple:
@@ -133,7 +131,7 @@ class Game:
         if self.phase == "over" or not isinstance(option, (tuple, list)):
             return False
         opt = tuple(option)
-        if self._decision is not None or self.phase != "action" or self.stack[-1].type != "activation":
+        if self.pending_decision is not None or self.phase != "action" or self.stack[-1].type != "activation":
             return opt in self.decision().options
         return action_is_legal(self, self.units[self.stack[-1].unit], opt)
 
@@ -144,12 +142,12 @@ class Game:
         if not isinstance(option, (tuple, list)):
             raise IllegalOptionError(f"an option is a tuple or list such as ('end',), not {option!r}")
         opt = tuple(option)
-        d = self._decision
+        d = self.pending_decision
         if d is not None:
             legal = opt in d.options
         else:
             legal = self.is_legal(opt)
-            d = self._decision
+            d = self.pending_decision
             if d is None:  # the option was checked without building the decision: its header only
                 top = self.stack[-1]
                 d = Decision(self.units[top.unit].side, "action", top.unit, ())
@@ -162,7 +160,7 @@ class Game:
         for hook in self.rules.before_apply:
             hook(self, d, opt)
         self.history.append(opt)
-        self._decision = None
+        self.pending_decision = None
         kind = d.kind
         if kind == "initiative":
             self._choose_initiative(opt)
@@ -180,7 +178,7 @@ class Game:
 
     def invalidate(self) -> None:
         """Forget the pending decision (a rule changed the state outside ``apply``)."""
-        self._decision = None
+        self.pending_decision = None
 
     def unit(self, uid: int) -> Unit:
         return self.units[uid]
@@ -222,7 +220,7 @@ class Game:
 
     def enemy_units(self, side: int):
         """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
-        memo = self._enemy_memo
+        memo = self.enemy_memo
         if memo is not None:
             r = memo[side]
             if r is None:
@@ -408,11 +406,11 @@ class Game:
             return self.rules.procedures[top.type].decision(self, top)
         u = self.units[top.unit]
         # building the options changes nothing, so the known enemy units are listed once for all the rules
-        self._enemy_memo = [None, None]
+        self.enemy_memo = [None, None]
         try:
             return Decision(u.side, "action", u.uid, tuple(action_options(self, u)))
         finally:
-            self._enemy_memo = None
+            self.enemy_memo = None
 
     def _action(self, opt) -> None:
         f = self.stack[-1]
@@ -456,7 +454,7 @@ class Game:
         """End the game: ``winner`` decides it (a side that can no longer fight loses at once),
         otherwise the victory points do (equal VP: a draw)."""
         self.phase = "over"
-        self._decision = None
+        self.pending_decision = None
         self.vp = self.victory_points()
         self.end_reason = reason
         if winner is not None:

@@ -238,8 +238,8 @@ def from_snapshot(cls, d: dict, rules=()):
         g.history = [tuple(o) for o in history]
     except (KeyError, TypeError, ValueError) as e:
         raise SaveFormatError(f"snapshot state is malformed: {type(e).__name__}: {e}") from None
-    g._decision = None
-    g._enemy_memo = None
+    g.pending_decision = None
+    g.enemy_memo = None
     g.cache = {}
     try:
         if not g.over:

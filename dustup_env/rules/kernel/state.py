@@ -28,8 +28,8 @@ STATE = (
     "extra",  # plain-data state of rules modules (tokens, chit bag, card deck, ...)
     "terrain",  # the dynamic terrain layer (plain dicts, kernel.terrain)
     "dice",  # the random generator
-    "_decision",  # the pending decision once built (immutable: shared by copies)
-    "_enemy_memo",  # the known enemy units while an action decision is built (None otherwise)
+    "pending_decision",  # the pending decision once built (immutable: shared by copies)
+    "enemy_memo",  # the known enemy units while an action decision is built (None otherwise)
 )
 
 _CONTAINERS = (list, dict, set)
@@ -110,5 +110,5 @@ def copy_state(src, dst, log: bool = True, reseed: int | None = None) -> None:
     dst.terrain = [plain_copy(t) for t in src.terrain]
     dst.bf = src.bf  # immutable: the copy's next change of the terrain makes its own
     dst.dice = copy_dice(src.dice, reseed)
-    dst._decision = src._decision  # the options do not depend on the dice
-    dst._enemy_memo = None
+    dst.pending_decision = src.pending_decision  # the options do not depend on the dice
+    dst.enemy_memo = None

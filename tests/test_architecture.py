@@ -1,0 +1,162 @@
+"""The layering the design relies on (docs/architecture.md), checked on the source:
+
+* no import cycle between the project's modules (every import counts, including the ones inside functions);
+* the kernel imports no rules chapter; the rules engine imports neither Gymnasium nor torch;
+* no module uses another module's private names (``from x import _name``, ``module._name``);
+* ``Game`` stays small: the kernel keeps the turn sequence and the decision stack only;
+* every standard rule is a named Rule of the catalogue, and every rules module that declares a Rule is listed.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import dustup_env
+from dustup_env.rules import catalogue
+from dustup_env.rules.kernel.ruleset import Rule
+
+ROOT = Path(dustup_env.__file__).resolve().parent.parent
+PACKAGES = ("dustup_env", "agents", "training", "evaluation")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for p in (ROOT / pkg).rglob("*.py"):
+            parts = list(p.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = p
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(mod: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = mod.split(".")
+    is_pkg = MODULES[mod].name == "__init__.py"
+    base = base[: len(base) - node.level + (1 if is_pkg else 0)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(mod: str):
+    """(imported module, names imported from it) for every import statement of ``mod``."""
+    tree = ast.parse(MODULES[mod].read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, ()
+        elif isinstance(node, ast.ImportFrom):
+            target = _resolve(mod, node)
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                if sub in MODULES:
+                    yield sub, ()
+                else:
+                    yield target, (a.name,)
+
+
+def _graph() -> dict[str, set]:
+    g = {}
+    for mod in MODULES:
+        deps = set()
+        for target, _ in _imports(mod):
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != mod and not mod.startswith(target + "."):  # a package's own __init__
+                deps.add(target)
+        g[mod] = deps
+    return g
+
+
+def test_no_import_cycle_between_the_projects_modules():
+    graph = _graph()
+    # Tarjan's strongly connected components: a cycle is a component of two modules or more
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    import sys
+    sys.setrecursionlimit(10_000)
+    for v in graph:
+        if v not in index:
+            visit(v)
+    assert not comps, f"import cycles: {comps}"
+
+
+def test_the_kernel_imports_no_rules_chapter_and_the_engine_no_gym_or_torch():
+    for mod in MODULES:
+        if not mod.startswith("dustup_env.rules"):
+            continue
+        for target, _ in _imports(mod):
+            if mod.startswith("dustup_env.rules.kernel"):
+                assert not target.startswith("dustup_env.rules.") or target.startswith("dustup_env.rules.kernel"), \
+                    f"{mod} imports {target}"
+            assert target.split(".")[0] not in ("gymnasium", "torch", "stable_baselines3", "sb3_contrib", "agents",
+                                                "training", "evaluation"), f"{mod} imports {target}"
+
+
+def test_no_module_uses_another_modules_private_names():
+    bad = []
+    for mod in MODULES:
+        tree = ast.parse(MODULES[mod].read_text())
+        aliases = {}  # local name -> imported project module
+        for target, names in _imports(mod):
+            for n in names:
+                if n.startswith("_") and not n.startswith("__") and target != mod:
+                    bad.append(f"{mod}: from {target} import {n}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    full = f"{_resolve(mod, node)}.{a.name}"
+                    if full in MODULES:
+                        aliases[a.asname or a.name] = full
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name in MODULES:
+                        aliases[a.asname or a.name.split(".")[0]] = a.name
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                    and isinstance(node.value, ast.Name) and node.value.id in aliases):
+                bad.append(f"{mod}: {node.value.id}.{node.attr}")
+    assert not bad, bad
+
+
+def test_game_keeps_the_turn_sequence_and_the_decision_stack_only():
+    lines = (ROOT / "dustup_env/rules/kernel/game.py").read_text().count("\n")
+    assert lines < 500, f"kernel/game.py has {lines} lines"
+
+
+def test_every_rules_module_with_a_rule_is_in_the_catalogue():
+    listed = {id(r) for r in catalogue.STANDARD}
+    for mod in MODULES:
+        if not mod.startswith("dustup_env.rules.") or mod.startswith("dustup_env.rules.vehicle_design"):
+            continue
+        m = importlib.import_module(mod)
+        for name, value in vars(m).items():
+            if isinstance(value, Rule) and name.isupper():
+                assert id(value) in listed, f"{mod}.{name} ({value.name}) is not in the catalogue"
+    assert len({r.name for r in catalogue.STANDARD}) == len(catalogue.STANDARD)
