@@ -8,7 +8,11 @@ import pytest
 from conftest import activate, begin, events_of, last_event, rect, scenario, unit
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import Game, ScenarioError
-from dustup_env.rules.unit_actions import command
+import dataclasses
+from types import SimpleNamespace
+
+from dustup_env.rules.forces import commanders as command
+from dustup_env.rules.unit_actions import assault_action as real_assault
 from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, ROUTED, SHAKEN, STEADY
 
 HQ = dict(kind="hq", quality="d8", leadership=1)
@@ -401,7 +405,7 @@ def test_second_in_command_takes_over_the_hq_and_keeps_command():
     g = begin(scenario(blue, [unit("R", (24, 35))]), [("d8", 8), ("d8", 8), ("d6", 4)], first=1)
     hq = g.units[0]
     hq.leader_lost = True
-    command._on_leader_lost(g, hq)  # what the shoot action does after the HQ's own test
+    command.on_leader_lost(g, hq)  # what the shoot action does after the HQ's own test
     assert last_event(g, "CommanderLost")["second_in_command"] is True
     assert not hq.command_lost and not hq.promotion_pending and not hq.second_in_command
     activate(g, 3)
@@ -419,7 +423,7 @@ def test_promotion_lapses_if_the_promoted_leader_falls_first():
     g.apply(("choose", 1))
     s1 = g.units[1]
     s1.leader_lost = True
-    command._on_leader_lost(g, s1)  # S1 commands no one yet: nothing rolls
+    command.on_leader_lost(g, s1)  # S1 commands no one yet: nothing rolls
     assert s1.assume_command == -1 and g.units[0].promotion_pending
     assert last_event(g, "PromotionLapsed") == {"type": "PromotionLapsed", "unit": 1, "lost": 0}
     assert g.dice.remaining == 0
@@ -437,10 +441,19 @@ class FakeAssault:
         self.calls.append((list(attackers), defender))
 
 
+def _with_assault_service(monkeypatch, service: dict):
+    """The standard rules with the Assault Action's service to other rules replaced."""
+    rules = tuple(dataclasses.replace(r, services=service) if r is real_assault.RULE else r
+                  for r in Game.standard_rules)
+    monkeypatch.setattr(Game, "standard_rules", rules)
+
+
 @pytest.fixture
 def fake_assault(monkeypatch):
     fake = FakeAssault()
-    monkeypatch.setattr(command, "_ASSAULT", fake)
+    _with_assault_service(monkeypatch, {"assault": SimpleNamespace(
+        begin=fake.begin_assault, may_assault=real_assault.may_assault, target_in_reach=real_assault.target_in_reach,
+        can_assault=real_assault.can_assault)})
     return fake
 
 
@@ -449,7 +462,7 @@ def assault_scn():
 
 
 def test_combined_assault_is_not_offered_without_the_assault_engine(monkeypatch):
-    monkeypatch.setattr(command, "_ASSAULT", None)
+    _with_assault_service(monkeypatch, {})
     g = begin(assault_scn())
     activate(g, 0)
     assert not [o for o in g.decision().options if o[0] == "combined_assault"]
@@ -528,10 +541,7 @@ def test_random_games_with_command_and_panic_stay_encodable():
 def test_combined_assault_end_to_end_with_the_real_assault_engine():
     from dustup_env.rules.unit_actions import assault_action
 
-    command._ASSAULT = False  # re-detect the real module
-    assert command.assault_module() is assault_action
-    from dustup_env.rules import Game
-
+    assert Game("skirmish").rules.services["assault"].begin is assault_action.begin_assault
     for seed in range(40):  # seeded dice: the first game in which both orders get through
         g = Game(assault_scn(), seed=seed)
         while g.decision().kind != "activate" or g.decision().side != 0:
@@ -657,7 +667,7 @@ def test_a_cascade_promotion_lapses_and_is_offered_again_if_the_squad_leader_fal
     s2 = g.units[3]
     assert s2.assume_command == 1 and s2.assume_vacancy == [2, 3]
     s2.leader_lost = True
-    command._on_leader_lost(g, s2)  # S2 commands no one yet: nothing rolls
+    command.on_leader_lost(g, s2)  # S2 commands no one yet: nothing rolls
     assert s2.assume_command == -1 and s2.assume_vacancy == [] and g.units[1].vacated == [2, 3]
     assert last_event(g, "PromotionLapsed") == {"type": "PromotionLapsed", "unit": 3, "lost": 1}
     assert g.dice.remaining == 0

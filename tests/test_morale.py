@@ -6,7 +6,8 @@ from dustup_env.rules import ScriptedDice
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY, WOUNDED
 from dustup_env.rules.forces.units import build_unit
-from dustup_env.rules.morale.morale import MODIFIERS, TRIGGERS, confidence_test, leadership_test
+from dustup_env.rules.morale.confidence_test import MODIFIERS, TRIGGERS, confidence_test
+from dustup_env.rules.morale.leadership_test import leadership_test
 
 COMMITS = ("low", "medium", "high")
 TABLE = {  # the seed's table: circumstance -> (low, medium, high); None = no test required

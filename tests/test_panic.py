@@ -5,7 +5,8 @@ import pytest
 from conftest import activate, begin, events_of, last_event, rect, scenario, unit
 from dustup_env.rules import ScriptedDice
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN, STEADY
-from dustup_env.rules.morale.morale import confidence_test, counts_as_armour, provokes_terror
+from dustup_env.rules.morale.confidence_test import confidence_test
+from dustup_env.rules.morale.panic import counts_as_armour, provokes_terror
 
 HIDE = rect("building", 0, 18, 48, 22)  # blocks every line of sight across the table
 

@@ -9,31 +9,34 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .forces import cavalry, units
+from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
 from .kernel.game import set_standard_rules
-from .morale import death_of_a_leader, morale
+from .morale import death_of_a_leader, panic
 from .rules_overview import inbound_chart, random_activation, seize_the_initiative, victory
-from .unit_actions import (assault_action, command, detach_element_action, detect_action, encumbrance, hidden_units,
-                           medical_treatment_action, move_action, moving_casualties, prop_action,
-                           recover_suppression_action, regroup_action, reorganise_action, reorganise_placement,
-                           reorganise_tasks, shoot_action, travel_movement)
+from .unit_actions import (assault_action, communicate_action, detach_element_action, detect_action, encumbrance,
+                           hidden_units, medical_treatment_action, move_action, moving_casualties, order_action,
+                           prop_action, rally_action, recover_suppression_action, regroup_action, reorganise_action,
+                           reorganise_placement, reorganise_tasks, shoot_action, travel_movement)
 
 STANDARD = (
     measurement.RULE,  # the measure option
     units.RULE,  # builds the units (first: the random tables roll before anything else)
     victory.RULE,
     death_of_a_leader.RULE,
-    morale.RULE,  # panic: its option override comes before the commanders'
-    command.COMMANDERS,
+    panic.RULE,  # its option override comes before the commanders'
+    commanders.RULE,
     # the actions, in the order a unit's options are listed
     recover_suppression_action.RULE,
     move_action.RULE,
     prop_action.RULE,
     reorganise_action.RULE,
     shoot_action.RULE,
-    command.ORDERS,
+    communicate_action.RULE,
+    order_action.ORDER,
+    rally_action.RULE,
+    order_action.COMBINED_ASSAULT,
     assault_action.RULE,
     cavalry.RULE,
     detach_element_action.RULE,

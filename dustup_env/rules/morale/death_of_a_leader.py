@@ -4,7 +4,7 @@ A unit whose leader became a casualty spends its next activation reorganising (b
 ``("reorganise", "leader")``); at the end of that activation a new leader is appointed from the able
 figures: D6 1-2 the leadership value worsens by one, 6 it improves by one (kept within 1..3).  The
 figures are then loose (``("reorganise", "rearrange")`` brings them back into formation).  The
-commander part (subordinates test, promotions) is :mod:`..unit_actions.command`.
+commander part (subordinates test, promotions) is :mod:`..forces.commanders`.
 """
 from __future__ import annotations
 

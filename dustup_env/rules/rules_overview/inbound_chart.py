@@ -48,7 +48,7 @@ def advance(game, u: Unit) -> None:
     game.emit(InboundCounterMoved(u.uid, u.inbound))
     if u.inbound == 0:
         game.emit(ReinforcementArrived(u.uid, (round(u.x, 3), round(u.y, 3))))
-        from ..morale.morale import check_sight_both
+        from ..morale.panic import check_sight_both
         check_sight_both(game, u)  # first sight of the enemy (panic)
 
 

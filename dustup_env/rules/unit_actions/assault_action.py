@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+from types import SimpleNamespace
 from pathlib import Path
 
 from ..kernel.attack import resolve_hits
@@ -43,7 +44,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, LeaderLost, Moved, RoutedOff, event
 from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
     TREATED, WOUNDED, Unit)
-from ..morale.morale import confidence_test
+from ..morale.confidence_test import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform, step_hook, too_close
 from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Family, Option, Rule
@@ -1264,4 +1265,6 @@ RULE = Rule(
               Family("split_special", (), 35, "Special Close Combat Weapons: their figures fight as a detachment"),
               Family("no_split", (), 36, "... or stay in the unit's strike pool (the unit's impact)")),
     init=(_init_hook,), actions={"assault": do_assault}, action_options=(assault_options,),
-    procedures={"assault": PROCEDURE, "assault_declare": DECLARE})
+    procedures={"assault": PROCEDURE, "assault_declare": DECLARE},
+    services={"assault": SimpleNamespace(begin=begin_assault, may_assault=may_assault, target_in_reach=target_in_reach,
+                                         can_assault=can_assault)})

@@ -16,7 +16,7 @@ from ..kernel.battlefield import RES
 from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
 from ..kernel.events import Moved, RoutedOff
 from ..kernel.ruleset import Family, Rule
-from ..morale.morale import leadership_test
+from ..morale.leadership_test import leadership_test
 
 DIRECTIONS = 16
 DISTANCES = (3.0, 6.0, 12.0, 24.0)

@@ -33,7 +33,7 @@ from ..kernel.dice import D4
 from .detach_element_action import figure_xy, remove_figures
 from ..kernel.events import Event, event
 from ..kernel.entities import COHESION, DISABLED, KILLED, OK, TREATED, WOUNDED, Figure, Unit
-from ..morale.morale import confidence_test
+from ..morale.confidence_test import confidence_test
 from ..kernel.ruleset import Family, Rule
 
 RECOVER_RANGE = COHESION  # left-behind wounded within 6" of the leader can be picked up (RN-303)

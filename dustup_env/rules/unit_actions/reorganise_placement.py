@@ -279,7 +279,7 @@ class PlaceProcedure:
         game.emit(FiguresPlaced(u.uid, data["shift"], opt[1], (round(start[0], 3), round(start[1], 3)),
                                 (round(lx, 3), round(ly, 3))))
         if shifted:
-            from ..morale.morale import check_sight_both
+            from ..morale.panic import check_sight_both
             check_sight_both(game, u)  # a new view of the enemy may trigger panic (first sight)
         game.action_done(u)
 

@@ -16,7 +16,7 @@ from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import LeaderLost, ShotResolved, Suppressed
 from ..kernel.ruleset import Family, Option, Rule
-from ..morale.morale import confidence_test
+from ..morale.confidence_test import confidence_test
 
 SHORT_RANGE = 12.0
 EFFECTIVE_RANGE = 48.0

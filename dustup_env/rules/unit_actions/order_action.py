@@ -1,0 +1,136 @@
+"""Order Action and Combined Assault (seed 000 "Order Action", "Combined Assault").
+
+- ``("order", uid)``: the commander communicates with a subordinate (any unit below it in the command tree);
+  on success the unit takes an ordered activation (two actions, no activation marker) before the commander's
+  next action.
+- ``("combined_assault", enemy)``: a commander with both actions left picks two subordinates that could each
+  assault the enemy unit (decision kind ``choose``), orders both, and they assault it together (the Assault
+  Action's multi-unit assault, found through the rule set's ``assault`` service: without the Assault Action
+  in the rule set there is no combined assault).  One failed order leaves the other as a plain order.
+"""
+from __future__ import annotations
+
+from ..forces.commanders import descendants, on_stack
+from ..kernel.decisions import Decision, Frame
+from ..kernel.entities import ROUTED, Unit
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Family, Rule
+from ..forces.commanders import has_commanders
+from .communicate_action import communicate
+
+
+@event
+class OrderGiven(Event):
+    commander: int
+    unit: int
+    success: bool
+
+
+@event
+class CombinedAssaultOrdered(Event):
+    commander: int
+    target: int
+    units: tuple
+    success: tuple
+
+
+def _order_options(game, u: Unit, status) -> list:
+    if status.disorganised or u.command_lost:
+        return []  # a disorganised unit may only move or recover
+    subs = descendants(game, u)
+    if not subs:
+        return []
+    units = game.units
+    done = game.stack[-1].data.get("ordered", ())
+    return [("order", uid) for uid, _ in subs if units[uid].in_play and units[uid].confidence != ROUTED
+            and uid not in done and not on_stack(game, uid)]
+
+
+def _order(game, u: Unit, opt) -> bool:
+    v = game.units[opt[1]]
+    ok = communicate(game, u, v, "order")
+    game.emit(OrderGiven(u.uid, v.uid, ok))
+    if not ok:
+        return True  # that action ends; the second action may try again
+    game.activation_frame().data.setdefault("ordered", []).append(v.uid)
+    game.start_activation(v, ordered=True)  # the commander's frame continues when it ends
+    return False
+
+
+def _combined_options(game, u: Unit, status) -> list:
+    if status.disorganised or u.command_lost:
+        return []
+    assault = game.rules.services.get("assault")
+    f = game.stack[-1]
+    if assault is None or f.actions_left < 2:
+        return []
+    subs = descendants(game, u)
+    done = f.data.get("ordered", ())
+    cands = [game.units[i] for i, _ in subs if i not in done and not on_stack(game, i)]
+    if len(cands) < 2:
+        return []
+    # can_assault = may_assault (the unit alone) and target_in_reach: the first part once per unit
+    able = [v for v in cands if assault.may_assault(v)]
+    if len(able) < 2:
+        return []
+    return [("combined_assault", e.uid) for e in game.enemy_units(u.side)
+            if sum(1 for v in able if assault.target_in_reach(game, v, e)) >= 2]
+
+
+def _combined_assault(game, u: Unit, opt) -> bool:
+    e = game.units[opt[1]]
+    f = game.activation_frame()
+    done = f.data.get("ordered", ())
+    assault = game.rules.services["assault"]
+    cands = [i for i, _ in descendants(game, u)
+             if i not in done and not on_stack(game, i) and assault.can_assault(game, game.units[i], e)]
+    game.stack.append(Frame("combined_assault", u.uid, 0, False,
+                            {"commander": u.uid, "target": e.uid, "candidates": cands, "chosen": []}))
+    return False
+
+
+class CombinedAssaultProcedure:
+    """Pick the two units (decision kind ``choose``), order both, then begin the multi-unit assault."""
+
+    def decision(self, game, frame):
+        c = game.units[frame.data["commander"]]
+        chosen = frame.data["chosen"]
+        return Decision(c.side, "choose", c.uid,
+                          tuple(("choose", i) for i in frame.data["candidates"] if i not in chosen))
+
+    def apply(self, game, frame, option):
+        d = frame.data
+        d["chosen"].append(option[1])
+        if len(d["chosen"]) < 2:
+            return
+        game.stack.pop()
+        c = game.units[d["commander"]]
+        target = game.units[d["target"]]
+        units = [game.units[i] for i in d["chosen"]]
+        oks = tuple(communicate(game, c, v, "combined_assault") for v in units)
+        game.emit(CombinedAssaultOrdered(c.uid, target.uid, tuple(d["chosen"]), oks))
+        f = game.activation_frame()
+        if all(oks):
+            f.actions_left = 1  # both of the commander's actions: the assault's end counts the last one
+            f.data.setdefault("ordered", []).extend(d["chosen"])
+            game.rules.services["assault"].begin(game, [v.uid for v in units], target.uid)
+            if not game.over and game.stack and game.stack[-1] is f and f.actions_left == 1:
+                game.action_done(c)  # the assault resolved at once without counting the action
+        elif any(oks):
+            ok = units[oks.index(True)]
+            f.actions_left = 1  # the failed order's action ended; the other order stands as a plain order
+            f.data.setdefault("ordered", []).append(ok.uid)
+            game.start_activation(ok, ordered=True)
+        else:
+            game.action_done(c, used=2)
+
+
+ORDER = Rule("Order Action", 'seed 000 "Order Action"', applies=has_commanders,
+             families=(Family("order", ("own",), 20, "Order Action: (re)activate a subordinate"),),
+             action_options=(_order_options,), actions={"order": _order})
+COMBINED_ASSAULT = Rule(
+    "Combined Assault", 'seed 000 "Order Action › Combined Assault"', applies=has_commanders,
+    families=(Family("combined_assault", ("enemy",), 22, "a commander orders two subordinates to assault this unit"),
+              Family("choose", ("own",), 23, "pick a unit of one's own (the units of a combined assault, a promotion)")),
+    action_options=(_combined_options,), actions={"combined_assault": _combined_assault},
+    procedures={"combined_assault": CombinedAssaultProcedure()})
