@@ -45,13 +45,14 @@ def engine_play(g, rng):  # the bare engine: a uniformly random legal option at 
 for line in sys.stdin:
     start, count = map(int, line.split())
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(start, start + count):
         if engine_only:
             n += engine_play(Game("default", seed=i), random.Random(i))
         else:
             n += b._play(Game("default", seed=i), views, codec, random.Random(i))  # the benchmark's own loop
-    print(json.dumps({"decisions": n, "seconds": time.perf_counter() - t0}), flush=True)
+    print(json.dumps({"decisions": n, "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}),
+          flush=True)
 """
 
 
@@ -88,18 +89,21 @@ def main() -> None:
     try:
         wa.play(1_000_000, a.warmup)
         wb.play(1_000_000, a.warmup)
-        tot = {"a": [0, 0.0], "b": [0, 0.0]}
-        ratios = []
+        tot = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
+        ratios, cpu_ratios = [], []
         for k, start in enumerate(range(0, a.games, a.chunk)):
             count = min(a.chunk, a.games - start)
             order = (("a", wa), ("b", wb)) if k % 2 == 0 else (("b", wb), ("a", wa))
-            rate = {}
+            rate, cpu = {}, {}
             for name, w in order:
                 r = w.play(start, count)
                 tot[name][0] += r["decisions"]
                 tot[name][1] += r["seconds"]
+                tot[name][2] += r["cpu"]
                 rate[name] = r["decisions"] / r["seconds"]
+                cpu[name] = r["decisions"] / r["cpu"]
             ratios.append(rate["b"] / rate["a"])
+            cpu_ratios.append(cpu["b"] / cpu["a"])
     finally:
         wa.close()
         wb.close()
@@ -107,7 +111,9 @@ def main() -> None:
     print(json.dumps({"benchmark": "ab_random_play", "mode": "engine" if a.engine_only else "env", "a": a.a, "b": a.b, "games": a.games, "chunk": a.chunk,
                       "a_decisions_per_s": round(da), "b_decisions_per_s": round(db),
                       "a_decisions": tot["a"][0], "b_decisions": tot["b"][0],
-                      "ratio_b_over_a": round(db / da, 3), "median_chunk_ratio": round(statistics.median(ratios), 3)}))
+                      "ratio_b_over_a": round(db / da, 3), "median_chunk_ratio": round(statistics.median(ratios), 3),
+                      "cpu_ratio_b_over_a": round((tot["b"][0] / tot["b"][2]) / (tot["a"][0] / tot["a"][2]), 3),
+                      "median_chunk_cpu_ratio": round(statistics.median(cpu_ratios), 3)}))
 
 
 if __name__ == "__main__":

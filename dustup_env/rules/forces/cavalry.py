@@ -29,13 +29,13 @@ class Mounted(Event):
 
 def cavalry_die(game, u: Unit, die: int) -> int:
     """MOVEMENT_DIE_HOOKS entry (registered before encumbrance): dismounted cavalry move as infantry."""
-    if u.cavalry and not u.mounted:
+    if u.profile.cavalry and not u.mounted:
         return D6
     return die
 
 
 def _options(game, u: Unit, status) -> list:
-    if not u.cavalry or status.disorganised or (status.suppressed and not status.in_cover) or u.propped:
+    if not u.profile.cavalry or status.disorganised or (status.suppressed and not status.in_cover) or u.propped:
         return []
     if u.mounted:
         return [("reorganise", "dismount")]
@@ -45,7 +45,7 @@ def _options(game, u: Unit, status) -> list:
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    if u.cavalry and (u.mounted or not u.mounts_detached) and ("prop",) in opts:
+    if u.profile.cavalry and (u.mounted or not u.mounts_detached) and ("prop",) in opts:
         return [o for o in opts if o != ("prop",)]
     return opts
 

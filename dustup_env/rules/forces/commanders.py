@@ -96,13 +96,20 @@ def descendants(game, u: Unit) -> list[tuple[int, int]]:
     """Every unit below ``u`` in the command tree, as (uid, depth) with depth 1 = direct subordinate.
 
     The tree is a function of the side's units and their ``commander`` fields: the walk is remembered per
-    (units, commanders, u) (a fresh list is returned each time)."""
+    (units, commanders, u), and while an action decision is built in ``game.memo`` (a fresh list each time)."""
+    memo = game.memo  # while an action decision is built
+    if memo is not None:
+        hit = memo.get(("descendants", u.uid))
+        if hit is not None:
+            return list(hit)
     units = game.units
     side = game.side_units[u.side]
     cmd = tuple([units[i].commander for i in side])
     key = (tuple(side), cmd, u.uid)
     hit = _DESCENDANTS.get(key)
     if hit is not None:
+        if memo is not None:
+            memo[("descendants", u.uid)] = hit
         return list(hit)
     out = []
     frontier = [u.uid]
@@ -114,7 +121,9 @@ def descendants(game, u: Unit) -> list[tuple[int, int]]:
         frontier = nxt
     if len(_DESCENDANTS) > 20_000:
         _DESCENDANTS.clear()
-    _DESCENDANTS[key] = tuple(out)
+    _DESCENDANTS[key] = hit = tuple(out)
+    if memo is not None:
+        memo[("descendants", u.uid)] = hit
     return out
 
 

@@ -11,6 +11,7 @@ from ..kernel.data import DEFAULT_WEAPON, armoury  # DEFAULT_WEAPON: "The averag
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 from ..kernel.entities import CONFIDENCE_NAMES, CONFIDENT, SHAKEN, STEADY, Figure, Unit
 from ..kernel.ruleset import Option, Rule
+from ..kernel.state import copy_unit
 
 
 COMMITMENTS = ("low", "medium", "high")
@@ -100,11 +101,23 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 inbound=int(spec.get("inbound", 0)))
 
 
+_BUILT: dict = {}  # id(scenario document) -> (document, units, side_units): the units as built without random tables
+
+
 def build_units(game) -> None:
     """The game's units from its scenario, side by side in the order listed (the random tables of the options
-    roll here, in that order)."""
-    armours = armoury()[1]
+    roll here, in that order).  Without random tables the units of a scenario are always the same: they are
+    built once and copied."""
     opts = game.options
+    fixed = not (opts["random_quality"] or opts["random_leadership"] or opts["random_confidence"])
+    if fixed:
+        hit = _BUILT.get(id(game.scenario))
+        if hit is not None and hit[0] is game.scenario:
+            game.units.extend(copy_unit(u) for u in hit[1])
+            game.side_units[0].extend(hit[2][0])
+            game.side_units[1].extend(hit[2][1])
+            return
+    armours = armoury()[1]
     for s, side in enumerate(game.scenario["sides"]):
         for spec in side["units"]:
             spec = dict(spec)
@@ -117,6 +130,11 @@ def build_units(game) -> None:
             u = build_unit(len(game.units), s, spec, side.get("commitment", "medium"), armours, game.dice)
             game.units.append(u)
             game.side_units[s].append(u.uid)
+    if fixed:
+        if len(_BUILT) > 256:
+            _BUILT.clear()
+        _BUILT[id(game.scenario)] = (game.scenario, [copy_unit(u) for u in game.units],
+                                     (list(game.side_units[0]), list(game.side_units[1])))
 
 
 RULE = Rule(

@@ -390,12 +390,21 @@ def _segment_intersection_t(ax, ay, bx, by, cx, cy, dx, dy):
 _CACHE: dict = {}
 
 
+_BY_DOC: dict = {}  # id(document) -> (document, battlefield): the built-in scenarios' shared documents
+
+
 def battlefield(doc: dict) -> Battlefield:
     """The (shared, static) battlefield of a scenario in rules units: one object per distinct table and terrain,
     so its caches (lines of sight, move options) serve every game on it."""
+    hit = _BY_DOC.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        return hit[1]
     key = hashlib.sha1(json.dumps([doc["table"], doc.get("terrain", []), doc.get("obstacles", [])],
                                   sort_keys=True).encode()).hexdigest()
     bf = _CACHE.get(key)
     if bf is None:
         bf = _CACHE[key] = Battlefield(doc)
+    if len(_BY_DOC) > 256:
+        _BY_DOC.clear()
+    _BY_DOC[id(doc)] = (doc, bf)  # (the entry keeps the document alive, so its id is not reused meanwhile)
     return bf

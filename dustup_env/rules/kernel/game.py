@@ -85,7 +85,7 @@ class Game:
         self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
         self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
         self.pending_decision: Decision | None = None
-        self.enemy_memo: list | None = None  # per side, while the options of an action decision are built
+        self.memo: dict | None = None  # while an action decision is built: values that stay the same meanwhile
         self.cache: dict = {}  # values valid for the current state only (never copied or saved)
         for hook in self.rules.init:  # the Forces rule builds the units first
             hook(self)
@@ -220,9 +220,9 @@ class Game:
 
     def enemy_units(self, side: int):
         """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
-        memo = self.enemy_memo
+        memo = self.memo
         if memo is not None:
-            r = memo[side]
+            r = memo.get(side)
             if r is None:
                 r = memo[side] = [e for e in self._known_enemies(side)]
             return r
@@ -248,7 +248,7 @@ class Game:
 
     def movement_die(self, u: Unit) -> int:
         """The die ``u`` moves with now (the rule set's changes: encumbrance, cavalry, ...)."""
-        die = u.movement
+        die = u.profile.movement
         for hook in self.rules.movement_die:
             die = hook(self, u, die)
         return die
@@ -406,11 +406,11 @@ class Game:
             return self.rules.procedures[top.type].decision(self, top)
         u = self.units[top.unit]
         # building the options changes nothing, so the known enemy units are listed once for all the rules
-        self.enemy_memo = [None, None]
+        self.memo = {}
         try:
             return Decision(u.side, "action", u.uid, tuple(action_options(self, u)))
         finally:
-            self.enemy_memo = None
+            self.memo = None
 
     def _action(self, opt) -> None:
         f = self.stack[-1]

@@ -54,6 +54,7 @@ rules call through the rule set instead of importing the rule: ``view``, ``event
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
@@ -177,9 +178,30 @@ def declared_options(rules) -> dict[str, Option]:
     return out
 
 
+_RESOLVED: dict = {}
+
+
 def resolve_options(rules, *layers) -> dict:
     """The game's options: the declared defaults updated by each layer (scenario options, then the caller's),
-    each value checked; unknown names and illegal values raise :class:`ScenarioError` naming the option."""
+    each value checked; unknown names and illegal values raise :class:`ScenarioError` naming the option.
+    (Remembered per rules and layers: a new dict each call.)"""
+    rules = tuple(rules)
+    try:
+        key = (tuple(map(id, rules)), json.dumps(layers, sort_keys=True))
+    except (TypeError, ValueError):
+        key = None
+    hit = _RESOLVED.get(key) if key is not None else None
+    if hit is not None and hit[0] == rules:
+        return dict(hit[1])
+    opts = _resolve_options(rules, layers)
+    if key is not None:
+        if len(_RESOLVED) > 512:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (rules, dict(opts))
+    return opts
+
+
+def _resolve_options(rules, layers) -> dict:
     decl = declared_options(rules)
     opts = {name: o.default for name, o in decl.items()}
     for layer in layers:

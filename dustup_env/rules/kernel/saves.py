@@ -239,7 +239,7 @@ def from_snapshot(cls, d: dict, rules=()):
     except (KeyError, TypeError, ValueError) as e:
         raise SaveFormatError(f"snapshot state is malformed: {type(e).__name__}: {e}") from None
     g.pending_decision = None
-    g.enemy_memo = None
+    g.memo = None
     g.cache = {}
     try:
         if not g.over:

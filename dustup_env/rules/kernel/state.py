@@ -29,7 +29,7 @@ STATE = (
     "terrain",  # the dynamic terrain layer (plain dicts, kernel.terrain)
     "dice",  # the random generator
     "pending_decision",  # the pending decision once built (immutable: shared by copies)
-    "enemy_memo",  # the known enemy units while an action decision is built (None otherwise)
+    "memo",  # while an action decision is built: values that stay the same meanwhile (known enemies, ...); else None
 )
 
 _CONTAINERS = (list, dict, set)
@@ -111,4 +111,4 @@ def copy_state(src, dst, log: bool = True, reseed: int | None = None) -> None:
     dst.bf = src.bf  # immutable: the copy's next change of the terrain makes its own
     dst.dice = copy_dice(src.dice, reseed)
     dst.pending_decision = src.pending_decision  # the options do not depend on the dice
-    dst.enemy_memo = None
+    dst.memo = None

@@ -43,17 +43,19 @@ def provokes_terror(unit: Unit) -> bool:
 
 def counts_as_armour(unit: Unit) -> bool:
     """AFVs, large alien creatures and power armoured troops (the green units' panic trigger)."""
-    return unit.kind in ARMOUR_KINDS or armoury()[1][unit.armour].power_armour
+    p = unit.profile
+    return p.kind in ARMOUR_KINDS or armoury()[1][p.armour].power_armour
 
 
 def _sight_bits(e: Unit) -> int:
-    key = (e.kind, e.armour, e.terror)  # all that counts_as_armour and the terror flag read
+    p = e.profile
+    key = (p.kind, p.armour, p.terror)  # all that counts_as_armour and the terror flag read
     bits = _SIGHT_BITS_OF.get(key)
     if bits is None:
         bits = PANIC_SIGHT_ANY
         if counts_as_armour(e):
             bits |= PANIC_SIGHT_ARMOUR
-        if e.terror:
+        if p.terror:
             bits |= PANIC_SIGHT_TERROR
         _SIGHT_BITS_OF[key] = bits
     return bits
@@ -65,7 +67,7 @@ _SIGHT_BITS_OF: dict = {}
 def _pending(u: Unit, bits: int) -> int:
     if u.panic_passed or not u.in_play or u.confidence == ROUTED:
         return 0
-    return PANIC_BY_QUALITY.get(u.quality, 0) & bits & ~u.panic_triggers
+    return PANIC_BY_QUALITY.get(u.profile.quality, 0) & bits & ~u.panic_triggers
 
 
 def _first_reason(bits: int) -> str:
@@ -182,10 +184,11 @@ def _on_moved(game, u: Unit, start=None, withdraw=False) -> None:
 def check_sight_both(game, u: Unit) -> None:
     """First sight both ways after ``u``'s leader changed place (a move, or a reorganise shifting the leader)."""
     check_sight(game, u)
+    seen = _sight_bits(u)  # the triggers the sight of u can meet (check_sight(e, only=u) can meet no other)
     for uid in game.side_units[1 - u.side]:
         e = game.units[uid]
-        # (the quality test first: most units have no sight trigger at all, and check_sight would return)
-        if PANIC_BY_QUALITY.get(e.quality, 0) & _SIGHT_BITS and not e.panic_passed and not e.panicked and e.in_play:
+        # (the quality test first: most units have none of those triggers, and check_sight would do nothing)
+        if PANIC_BY_QUALITY.get(e.profile.quality, 0) & seen and not e.panic_passed and not e.panicked and e.in_play:
             check_sight(game, e, only=u)
 
 

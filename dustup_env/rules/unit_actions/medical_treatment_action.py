@@ -61,7 +61,7 @@ class OccupantExtracted(Event):
 
 
 def _able_medics(u: Unit) -> list[int]:
-    if u.medical_team:
+    if u.profile.medical_team:
         return u.able()
     return [i for i in u.able() if u.figures[i].medic]
 

@@ -151,14 +151,15 @@ def reform(unit: Unit) -> None:
     offs = compact_offsets(len(alive), alive.index(unit.leader) if unit.leader in alive else 0)
     lf = unit.figures[unit.leader]
     for i, (ox, oy) in zip(alive, offs):
-        unit.set_figure(i, dx=lf.dx + ox, dy=lf.dy + oy)
+        unit.set_offset(i, lf.dx + ox, lf.dy + oy)
 
 
 # ---------------------------------------------------------------------------------------------- the action
 MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d in range(DIRECTIONS))
-# the move options' offsets, each product computed as in nominated_point (x + vx * dist): (dx, dy, option)
-_MOVE_STEPS = tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k])
-                    for d, (vx, vy) in enumerate(DIR_VECTORS) for k, dist in enumerate(DISTANCES))
+# the move options' offsets, each product computed as in nominated_point (x + vx * dist), per direction in
+# increasing distance (a ray: once a point is off the table, the farther ones are too): (dx, dy, option)
+_MOVE_RAYS = tuple(tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k]) for k, dist in enumerate(DISTANCES))
+                   for d, (vx, vy) in enumerate(DIR_VECTORS))
 
 
 def move_options(game, u: Unit, in_cover: bool) -> list:
@@ -179,26 +180,28 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
     x, y = u.x, u.y
     append = opts.append
     if bf.dynamic:  # dynamic terrain: ask the layered battlefield
-        for ox, oy, opt in _MOVE_STEPS:
-            px, py = x + ox, y + oy
-            if px < 0.0 or py < 0.0 or px > w or py > h or bf.move_cost(px, py, col) is None:
-                continue
-            if broken and not bf.in_cover(px, py):
-                continue
-            append(opt)
+        for ray in _MOVE_RAYS:
+            for ox, oy, opt in ray:
+                px, py = x + ox, y + oy
+                if px < 0.0 or py < 0.0 or px > w or py > h:
+                    break
+                if bf.move_cost(px, py, col) is None or (broken and not bf.in_cover(px, py)):
+                    continue
+                append(opt)
         return opts
     costs = bf.cost_table[col]  # bf.move_cost(px, py, col) with bf.cell inlined (the hottest loop of the options)
     grid, nx, ny = bf.grid, bf.nx, bf.ny
-    for ox, oy, opt in _MOVE_STEPS:  # (vx * dist, vy * dist, option) in option order
-        px, py = x + ox, y + oy
-        if px < 0.0 or py < 0.0 or px > w or py > h:
-            continue
-        i, j = int(py / RES), int(px / RES)
-        if costs[grid[i][j] if i < ny and j < nx else 0] is None:
-            continue
-        if broken and not bf.in_cover(px, py):
-            continue  # broken units may not leave cover except to withdraw
-        append(opt)
+    for ray in _MOVE_RAYS:  # (vx * dist, vy * dist, option) in option order
+        for ox, oy, opt in ray:
+            px, py = x + ox, y + oy
+            if px < 0.0 or py < 0.0 or px > w or py > h:
+                break  # off the table: so are the farther points of this direction (the table is a rectangle)
+            i, j = int(py / RES), int(px / RES)
+            if costs[grid[i][j] if i < ny and j < nx else 0] is None:
+                continue
+            if broken and not bf.in_cover(px, py):
+                continue  # broken units may not leave cover except to withdraw
+            append(opt)
     return opts
 
 

@@ -33,7 +33,7 @@ def _rally_options(game, u: Unit, status) -> list:
         return []
     units = game.units
     return [("rally", v.uid) for v in [u] + [units[i] for i, _ in subs]
-            if v.in_play and v.confidence > v.initial_confidence and not v.panicked and not v.panic_routed]
+            if v.in_play and v.confidence > v.profile.initial_confidence and not v.panicked and not v.panic_routed]
 
 
 def rally_roll(game, commander: Unit, v: Unit) -> int:

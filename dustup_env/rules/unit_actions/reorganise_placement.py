@@ -269,7 +269,7 @@ class PlaceProcedure:
         start = (u.x, u.y)
         u.x, u.y = lx, ly
         for i in range(len(u.figures)):  # offsets from the leader (the leader's own offset becomes 0)
-            u.set_figure(i, dx=pos[i][0] - lx, dy=pos[i][1] - ly)
+            u.set_offset(i, pos[i][0] - lx, pos[i][1] - ly)
         if opt[1] != "keep":
             u.loose = False
         shifted = start != (lx, ly)

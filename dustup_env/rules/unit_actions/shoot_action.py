@@ -179,7 +179,7 @@ def party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
         sa = sa[: (len(sa) + 1) // 2]
         sup = []
     elif mode == "grenades":
-        if not u.grenades or dist > _HAND_GRENADE_RANGE or not sa:
+        if not u.profile.grenades or dist > _HAND_GRENADE_RANGE or not sa:
             return None
         throwers = sa[:GRENADE_THROWERS]
         sa = sa[GRENADE_THROWERS:]
@@ -191,16 +191,16 @@ def party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
             return None
         sa, sup = [], [fi]
     elif mode == "grenade_one":  # one thrower instead of two, the rest fire as usual (RN-351)
-        if not u.grenades or dist > _HAND_GRENADE_RANGE or len(sa) < 2:
+        if not u.profile.grenades or dist > _HAND_GRENADE_RANGE or len(sa) < 2:
             return None
         throwers = sa[:1]
         sa = sa[1:]
     elif mode == "grenade_alone":  # one hand grenade thrown on its own: its own impact (RN-021)
-        if not u.grenades or dist > _HAND_GRENADE_RANGE or not sa:
+        if not u.profile.grenades or dist > _HAND_GRENADE_RANGE or not sa:
             return None
         throwers, sa, sup, own = sa[:1], [], [], True
     elif mode == "specialist_grenade":  # an individual action with its own impact (RN-352)
-        g = u.specialist_grenade
+        g = u.profile.specialist_grenade
         if not g or not sa:
             return None
         w = _WEAPONS[g]
@@ -258,7 +258,7 @@ def plan_mode(game, u: Unit, t: Unit, mode: str, dist: float, geo, ready, memo: 
     if step is None:
         step = memo[(eff, suppressive)] = target_die(
             distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
-            firer_quality=u.quality, travel=t.travel, suppressive=suppressive)
+            firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive)
     if game.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
         step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
     if step == NO_ENGAGE:
@@ -309,6 +309,23 @@ def fire_plan(game, uid: int, target: int, mode: str) -> dict | None:
             "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
 
 
+def _possible_modes(u: Unit, dist: float, ready) -> list:
+    """The fire modes (in FIRE_MODES order) for which ``party_for_mode`` finds a party: the others are not tried."""
+    sa, sup = ready
+    if not sa and not sup:
+        return []
+    modes = ["all", "suppressive"]
+    if sa and sup:
+        modes.append("small_arms")
+    if sup:
+        modes.append("support")
+    if len(sa) >= 2:
+        modes.append("half")
+    if sa and u.profile.grenades and dist <= _HAND_GRENADE_RANGE:
+        modes.append("grenades")
+    return modes
+
+
 def shoot_options(game, u: Unit) -> list:
     opts = []
     ranges = cand = None
@@ -323,13 +340,13 @@ def shoot_options(game, u: Unit) -> list:
             cand = ready_figures(u)  # read once per firer
         ready = weapons_ready(u, dist, cand)
         memo = {"ranges": ranges} if ranges is not None else {}
-        for mode in FIRE_MODES:
+        for mode in _possible_modes(u, dist, ready):
             if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
                 opts.append(("shoot", t.uid, mode))
         ranges = memo.get("ranges")  # per figure: the same for every target
         if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
             opts.extend(weapon_options(game, u, t, dist, geo, ready, memo))
-        if ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade):  # RN-351, RN-352
+        if ready[0] and ((u.profile.grenades and dist <= _HAND_GRENADE_RANGE) or u.profile.specialist_grenade):  # RN-351/352
             for what, mode in THROW_MODES.items():
                 if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
                     opts.append(("throw", t.uid, what))
@@ -391,7 +408,8 @@ def _legal(game, u: Unit, status, opt) -> bool:
         return arg in FIRE_MODES and plan_mode(game, u, t, arg, dist, geo, ready) is not None
     if name == "shoot_weapon":
         return len(ready[1]) >= 2 and opt in weapon_options(game, u, t, dist, geo, ready)
-    if not (ready[0] and ((u.grenades and dist <= _HAND_GRENADE_RANGE) or u.specialist_grenade)):
+    p = u.profile
+    if not (ready[0] and ((p.grenades and dist <= _HAND_GRENADE_RANGE) or p.specialist_grenade)):
         return False
     return arg in THROW_MODES and plan_mode(game, u, t, THROW_MODES[arg], dist, geo, ready) is not None
 

@@ -58,7 +58,7 @@ def form_column(u: Unit) -> None:
     alive = [i for i, f in enumerate(u.figures) if f.status != KILLED and i != u.leader]
     for k, i in enumerate(alive):
         rank, file_ = divmod(k + 1, 2)  # the leader heads the left file
-        u.set_figure(i, dx=lf.dx + file_ * COLUMN_SPACING, dy=lf.dy - rank * COLUMN_SPACING)
+        u.set_offset(i, lf.dx + file_ * COLUMN_SPACING, lf.dy - rank * COLUMN_SPACING)
 
 
 def _column(game, u: Unit) -> None:
