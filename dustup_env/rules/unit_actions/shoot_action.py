@@ -328,7 +328,10 @@ def _possible_modes(u: Unit, dist: float, ready) -> list:
 
 def shoot_options(game, u: Unit) -> list:
     opts = []
-    ranges = cand = None
+    cand = ready_figures(u)  # read once per firer
+    if not cand:
+        return opts  # every weapon has fired this activation: no line of sight needs working out
+    ranges = None
     for t in game.enemy_units(u.side):
         if t.routed_off:
             continue
@@ -336,8 +339,6 @@ def shoot_options(game, u: Unit) -> list:
         if geo is None:
             continue
         dist = math.hypot(t.x - u.x, t.y - u.y)
-        if cand is None:
-            cand = ready_figures(u)  # read once per firer
         ready = weapons_ready(u, dist, cand)
         memo = {"ranges": ranges} if ranges is not None else {}
         for mode in _possible_modes(u, dist, ready):
