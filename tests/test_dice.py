@@ -216,3 +216,35 @@ def test_allocation_rerolls_until_in_range():
     assert allocation_roll(d, 7) == 6
     d = ScriptedDice([("d4", 4), ("d4", 3)])
     assert allocation_roll(d, 3) == 2
+
+
+def test_copies_of_the_seeded_generator_roll_the_same_whatever_the_order():
+    """copy() is lazy (a fork point): the original and any copies (and copies of copies) roll the same sequence
+    from the moment of the copy, in any interleaving; fresh(seed) rolls as SeededDice(seed)."""
+    import random as _random
+
+    from dustup_env.rules.kernel.dice import D6, D12
+
+    rng = _random.Random(0)
+    for trial in range(500):
+        base = SeededDice(rng.randrange(1000))
+        for _ in range(rng.randrange(4)):
+            base.roll(D6)
+        ref = SeededDice(0)
+        ref.setstate(base.getstate())
+        want = [ref.roll(D12) for _ in range(20)]
+        first = base.copy()
+        group = [base, first, base.copy(), first.copy()]
+        got = {id(d): [] for d in group}
+        while any(len(v) < 20 for v in got.values()):
+            d = rng.choice(group)
+            if len(got[id(d)]) < 20:
+                if rng.random() < 0.1:
+                    group.append(d.copy())
+                    got[id(group[-1])] = list(got[id(d)])
+                got[id(d)].append(d.roll(D12))
+        assert all(v == want for v in got.values()), trial
+    a, b = SeededDice(77), SeededDice.fresh(77)
+    assert [a.roll(D12) for _ in range(10)] == [b.roll(D12) for _ in range(10)]
+    c = SeededDice.fresh(5)
+    assert c.getstate() == SeededDice(5).getstate()

@@ -150,15 +150,35 @@ class DiceSource:
         pass
 
 
-class SeededDice(DiceSource):
-    """The game's single seeded generator."""
+class _ForkPoint:
+    """A generator's state at the moment copies were made of it: taken from the generator (``owner``) the first
+    time one of them needs it, or when the generator rolls again, whichever comes first."""
 
-    __slots__ = ("seed", "_rng", "_randrange")
+    __slots__ = ("owner", "state")
+
+    def __init__(self, owner: "SeededDice"):
+        self.owner = owner
+        self.state = None
+
+    def get(self) -> tuple:
+        if self.state is None:
+            self.state = self.owner._rng.getstate()  # the owner has not rolled since: its state is the fork's
+        return self.state
+
+
+class SeededDice(DiceSource):
+    """The game's single seeded generator.
+
+    ``copy()`` is O(1): the copy waits on a fork point and takes the generator's state only when it first
+    rolls (or when the original rolls first); so copies made for a search cost nothing until they roll."""
+
+    __slots__ = ("seed", "_rng", "_randrange", "_fork")
 
     def __init__(self, seed: int):
         self.seed = int(seed)
         self._rng = random.Random(self.seed)
         self._randrange = self._rng.randrange
+        self._fork = None  # live: the fork point copies of the current state wait on; a copy: the one it waits on
 
     def roll(self, step: int) -> int:
         if step <= D12:
@@ -168,21 +188,71 @@ class SeededDice(DiceSource):
     def roll_n(self, sides: int) -> int:
         return self._randrange(sides) + 1
 
+    @classmethod
+    def fresh(cls, seed: int) -> "SeededDice":
+        """A generator seeded with ``seed`` when it first rolls (the same rolls as ``SeededDice(seed)``)."""
+        n = cls.__new__(cls)
+        n.seed = int(seed)
+        n._rng = None
+        n._fork = None
+        n._randrange = n._first_roll_of_copy
+        return n
+
+    def _live(self) -> random.Random:
+        """The generator itself: a copy that never rolled takes its fork point's state now."""
+        if self._rng is None:
+            if self._fork is None:  # fresh(): seeded now
+                r = self._rng = random.Random(self.seed)
+            else:
+                r = self._rng = random.Random.__new__(random.Random)
+                r.setstate(self._fork.get())
+                self._fork = None
+            self._randrange = r.randrange
+        return self._rng
+
+    def _first_roll_of_copy(self, n: int) -> int:
+        return self._live().randrange(n)
+
+    def _roll_after_copies(self, n: int) -> int:
+        fork = self._fork  # copies wait on the current state: keep it for them before it changes
+        fork.get()
+        fork.owner = None
+        self._fork = None
+        self._randrange = self._rng.randrange
+        return self._randrange(n)
+
     def getstate(self):
-        v, internal, gauss = self._rng.getstate()
+        if self._rng is None and self._fork is None:
+            self._live()
+        if self._rng is None:
+            v, internal, gauss = self._fork.get()
+        else:
+            v, internal, gauss = self._rng.getstate()
         return [v, list(internal), gauss]
 
     def setstate(self, state) -> None:
         v, internal, gauss = state
+        self._live()
+        if self._fork is not None:  # copies wait on the state being replaced
+            self._fork.get()
+            self._fork.owner = None
+            self._fork = None
+            self._randrange = self._rng.randrange
         self._rng.setstate((v, tuple(internal), gauss))
 
     def copy(self) -> "SeededDice":
         """An independent generator in the same state (the same rolls from here on)."""
         n = SeededDice.__new__(SeededDice)
         n.seed = self.seed
-        r = n._rng = random.Random.__new__(random.Random)
-        r.setstate(self._rng.getstate())
-        n._randrange = r.randrange
+        n._rng = None
+        n._randrange = n._first_roll_of_copy
+        if self._rng is None:
+            n._fork = self._fork  # a copy of a copy that has not rolled: the same state
+        else:
+            if self._fork is None:
+                self._fork = _ForkPoint(self)
+                self._randrange = self._roll_after_copies
+            n._fork = self._fork
         return n
 
 

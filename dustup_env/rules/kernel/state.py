@@ -33,6 +33,8 @@ STATE = (
 )
 
 _CONTAINERS = (list, dict, set)
+# list fields of a unit whose items are lists changed in place (the others hold immutable items)
+NESTED = {"hidden_spans", "left_behind"}
 
 
 def plain_copy(x):
@@ -49,13 +51,20 @@ def plain_copy(x):
 
 def _copier(cls, special: dict):
     """A function copying an instance of the slots dataclass ``cls`` field by field: immutable values by
-    reference, containers as plain data, and the fields in ``special`` by the given expression."""
+    reference, containers as plain data (a list or set of immutable values by a shallow copy, other containers
+    deep), and the fields in ``special`` by the given expression."""
     lines = [f"def copy_{cls.__name__.lower()}(o, new=object.__new__, cls=cls, plain_copy=plain_copy):",
              "    n = new(cls)"]
     for f in fields(cls):
         if f.name in special:
             lines.append(f"    n.{f.name} = {special[f.name].format(f'o.{f.name}')}")
-        elif f.default_factory is not MISSING:  # list / set / dict fields: plain data
+        elif f.default_factory is set:
+            lines.append(f"    v = o.{f.name}")
+            lines.append(f"    n.{f.name} = set(v) if v else set()")
+        elif f.default_factory is list and f.name not in NESTED:
+            lines.append(f"    v = o.{f.name}")
+            lines.append(f"    n.{f.name} = v[:] if v else []")
+        elif f.default_factory is not MISSING:  # nested containers: plain data
             lines.append(f"    v = o.{f.name}")
             lines.append(f"    n.{f.name} = plain_copy(v) if v else type(v)()")
         else:
@@ -75,7 +84,7 @@ def copy_frame(f: Frame) -> Frame:
 
 def copy_dice(dice, reseed):
     if reseed is not None:
-        return SeededDice(int(reseed))
+        return SeededDice.fresh(int(reseed))
     if isinstance(dice, SeededDice):
         return dice.copy()
     if isinstance(dice, ScriptedDice):
