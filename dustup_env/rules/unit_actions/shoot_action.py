@@ -429,6 +429,13 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
     game.emit(ShotResolved(u.uid, t.uid, mode, die_name(step), res.target_roll,
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls,
                            res.successes, res.result, res.hits, suppressive))
+    return shot_effects(game, u, t, res, impact, cover, reaction)
+
+
+def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: int, reaction: bool = False) -> int:
+    """The consequences of a resolved shot at an infantry target: suppression, the hits (a crew-served heavy weapon
+    is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test.  Returns the
+    casualties.  Used by every fire that rolls like the Shoot Action (heavy weapons, rockets, missiles)."""
     reasons = []
     if not t.under_fire_before:
         t.under_fire_before = True
@@ -440,7 +447,7 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
         if t.suppression < 3:
             t.suppression += 1
         game.emit(Suppressed(t.uid, t.suppression))
-    hit = resolve_hits(game, t, res.hits, impact, (1 if t.propped else 0) + cover)
+    hit = resolve_hits(game, t, res.hits, impact, (1 if t.propped else 0) + cover, fire=True)
     casualties, leader_hit = hit.casualties, hit.leader_hit
     if casualties:
         reasons.append("casualties")
