@@ -9,6 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
+from .armoured_dustup import vehicles
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -54,6 +55,7 @@ STANDARD = (
     encumbrance.RULE,
     inbound_chart.RULE,
     close_combat.RULE,
+    vehicles.RULE,  # ARMOURED DUSTUP (last: no option of an infantry game moves)
 )
 
 set_standard_rules(STANDARD)

@@ -12,7 +12,7 @@ A design may state any Dustup value itself (its ``dustup`` block): the setting d
 """
 from __future__ import annotations
 
-from .. import D6, D8, D10, D12, die_name
+from ..kernel.dice import D6, D8, D10, D12, die_name
 
 # --- system quality (RN-608) -------------------------------------------------------------------
 #: Dirtside quality -> Dustup level: Dirtside's D6 / D8 / D10 are its below-average / average /

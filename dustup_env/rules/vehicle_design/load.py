@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 
-from .. import DustupError
+from ..kernel.errors import DustupError
 from .tables import SYSTEM_TYPES, WEAPON_TYPES, WeaponType
 
 DATA = resources.files("dustup_env") / "data"
