@@ -11,6 +11,7 @@ from ..kernel.data import DEFAULT_WEAPON, armoury  # DEFAULT_WEAPON: "The averag
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 from ..kernel.entities import CONFIDENCE_NAMES, CONFIDENT, SHAKEN, STEADY, Figure, Unit
 from ..kernel.ruleset import Option, Rule
+from ..armoured_dustup.vehicles import vehicle_fields
 from ..kernel.state import copy_unit
 
 
@@ -61,7 +62,8 @@ def random_confidence(dice: DiceSource, start: int = CONFIDENT) -> int:
     return max(start, min(SHAKEN, start + 2))
 
 
-def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: dict, dice: DiceSource) -> Unit:
+def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: dict, dice: DiceSource,
+               where: str = "") -> Unit:
     q = spec.get("quality", "d8")
     quality = random_quality(dice) if q == "random" else parse_die(q)
     lv = spec.get("leadership", 2)
@@ -73,6 +75,17 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
         confidence = CONFIDENCE_NAMES.index(conf)
     else:
         confidence = FATIGUE_CONFIDENCE[spec.get("fatigue", "fresh")]
+    if "design" in spec:  # a vehicle, mech or large creature (armoured_dustup/vehicles.py)
+        v = vehicle_fields(spec, where or f"unit {spec['name']!r}")
+        x, y = spec["position"]
+        return Unit.new(uid=uid, side=side, name=spec["name"], quality=quality, lv=lv, confidence=confidence,
+                        initial_confidence=confidence,
+                        commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)), x=float(x), y=float(y),
+                        hidden=bool(spec.get("hidden", False)), was_hidden=bool(spec.get("hidden", False)),
+                        sensor=SENSORS[spec.get("sensor", "unaided")], strength=1,
+                        second_in_command=bool(spec.get("second_in_command", False)),
+                        terror=bool(spec.get("terror", False)), night_vision=bool(spec.get("night_vision", False)),
+                        inbound=int(spec.get("inbound", 0)), **v)
     fspecs = [f for f in spec["figures"] for _ in range(f.get("count", 1))]
     figures = [Figure(f.get("weapon", DEFAULT_WEAPON), dx=dx, dy=dy, medic=bool(f.get("medic", False)))
                for f, (dx, dy) in zip(fspecs, compact_offsets(len(fspecs)))]
@@ -119,7 +132,7 @@ def build_units(game) -> None:
             return
     armours = armoury()[1]
     for s, side in enumerate(game.scenario["sides"]):
-        for spec in side["units"]:
+        for i, spec in enumerate(side["units"]):
             spec = dict(spec)
             if opts["random_quality"]:
                 spec["quality"] = "random"
@@ -127,7 +140,8 @@ def build_units(game) -> None:
                 spec["leadership"] = "random"
             if opts["random_confidence"]:
                 spec["confidence"] = "random"
-            u = build_unit(len(game.units), s, spec, side.get("commitment", "medium"), armours, game.dice)
+            u = build_unit(len(game.units), s, spec, side.get("commitment", "medium"), armours, game.dice,
+                           f"sides/{s}/units/{i} ({spec['name']!r})")
             game.units.append(u)
             game.side_units[s].append(u.uid)
     if fixed:

@@ -142,7 +142,17 @@ def _load_scenario(name_or_path: str | dict) -> dict:
             x, y = u["position"]
             if not (0 <= x <= w and 0 <= y <= h):
                 raise ScenarioError(f"{where}: unit {u['name']!r} of side {side['name']!r} is off the table at {x},{y}")
-            for f in u["figures"]:
+            if ("figures" in u) == ("design" in u):
+                raise ScenarioError(f"{where}: unit {u['name']!r}: give either 'figures' (infantry) or 'design' (a "
+                                    "vehicle, mech or large creature), not both" if "figures" in u else
+                                    f"{where}: unit {u['name']!r}: figures: required (or a 'design' for a vehicle)")
+            if "design" in u:
+                for key in ("kind", "movement", "armour", "grenades", "size", "cc_impact", "amphibious", "wading",
+                            "specialist_grenade", "heavy_equipment", "medical_team", "mounted"):
+                    if key in u:
+                        raise ScenarioError(f"{where}: unit {u['name']!r}: {key}: a vehicle takes it from its design "
+                                            "(leave it out)")
+            for f in u.get("figures", ()):
                 wname = f.get("weapon", DEFAULT_WEAPON)
                 if wname not in weapons:
                     raise ScenarioError(f"{where}: unit {u['name']!r}: unknown weapon {wname!r}")

@@ -63,6 +63,9 @@ class UnitProfile:
     amphibious: bool = False
     wading: bool = False  # power armour that can wade on the bottom of open water
     heavy_equipment: bool = False  # carries heavy equipment: encumbered (movement die one type lower)
+    vehicle: object = None  # a vehicle, mech or large creature: its design's VehicleProfile (vehicle_design);
+    #                         None for infantry (armoured_dustup/vehicles.py)
+    mobility: str = ""  # vehicular cavalry: the vehicle movement table it uses while mounted ("" = none)
 
 
 PROFILE_FIELDS = tuple(UnitProfile.__dataclass_fields__)
@@ -126,6 +129,19 @@ class Unit:
     inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table)
     evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
+    # --- vehicles (armoured_dustup/vehicles.py and neighbours) -----------------------------------------------------
+    facing: float = 0.0  # the way a vehicle's front points: degrees clockwise from north (+y)
+    damage: int = 0  # damage markers
+    immobilised: bool = False
+    opened_up: bool = False  # a vehicle with hatches, opened up (treated as open-topped)
+    passengers: list = field(default_factory=list)  # uids of the units mounted in this vehicle
+    carrier: int = -1  # uid of the vehicle this unit is mounted in (-1: not mounted)
+    towing: int = -1  # uid of the unit this vehicle tows or pushes (-1: none)
+    towed_by: int = -1  # uid of the vehicle towing or pushing this unit (-1: none)
+    pushing: bool = False  # ``towing`` is pushed, not towed
+    hull: int = -1  # a super-heavy vehicle's turret: uid of its hull (-1: not a turret)
+    moved: bool = False  # moved during its current activation
+    # (vehicle combat will add its fields here)
 
     @classmethod
     def new(cls, **fields) -> "Unit":
@@ -218,12 +234,32 @@ UNIT_ATTRIBUTES = ("uid", "side") + PROFILE_FIELDS + tuple(f for f in Unit.__dat
                                                            if f not in ("uid", "side", "profile"))
 
 
-def unit_dict(u: Unit) -> dict:
+# the attributes of the first save format (its state digests are taken over these only)
+VEHICLE_ATTRIBUTES = ("vehicle", "mobility", "facing", "damage", "immobilised", "opened_up", "passengers", "carrier",
+                      "towing", "towed_by", "pushing", "hull", "moved")
+UNIT_ATTRIBUTES_V1 = tuple(a for a in UNIT_ATTRIBUTES if a not in VEHICLE_ATTRIBUTES)
+# attributes whose values are not plain data: name -> (to plain data, from plain data), registered by the rules
+# module that owns them (the vehicle profile: armoured_dustup/vehicles.py)
+FIELD_CODECS: dict = {}
+# their values in a unit that is no vehicle (an attribute at it is left out of the plain data, so that the state
+# digests of games without vehicles stay as they were; unit_from_dict restores it)
+_VEHICLE_DEFAULTS = {"vehicle": None, "mobility": "", "facing": 0.0, "damage": 0, "immobilised": False,
+                     "opened_up": False, "passengers": [], "carrier": -1, "towing": -1, "towed_by": -1,
+                     "pushing": False, "hull": -1, "moved": False}
+assert set(_VEHICLE_DEFAULTS) == set(VEHICLE_ATTRIBUTES)
+
+
+def unit_dict(u: Unit, attributes: tuple = UNIT_ATTRIBUTES) -> dict:
     """Every attribute of ``u`` as plain data (sets sorted, figures as dicts)."""
     out = {}
-    for k in UNIT_ATTRIBUTES:
+    for k in attributes:
         v = getattr(u, k)
-        if k == "figures":
+        if k in _VEHICLE_DEFAULTS and v == _VEHICLE_DEFAULTS[k]:
+            continue
+        codec = FIELD_CODECS.get(k)
+        if codec is not None:
+            v = codec[0](v)
+        elif k == "figures":
             v = [f._asdict() for f in v]
         elif isinstance(v, (set, frozenset)):
             v = sorted(v)
@@ -231,3 +267,14 @@ def unit_dict(u: Unit) -> dict:
             v = [list(x) if isinstance(x, (list, tuple)) else x for x in v]
         out[k] = v
     return out
+
+
+def unit_from_dict(d: dict) -> Unit:
+    """The unit of :func:`unit_dict`'s plain data."""
+    d = dict(d)
+    d["figures"] = [Figure(**f) for f in d["figures"]]
+    d["fired"] = set(d["fired"])
+    for k, (_, from_plain) in FIELD_CODECS.items():
+        if k in d:
+            d[k] = from_plain(d[k])
+    return Unit.new(**d)

@@ -232,7 +232,7 @@ class Game:
         units = self.units
         for uid in self.side_units[1 - side]:
             e = units[uid]
-            if e.in_play and not e.hidden:
+            if e.in_play and not e.hidden and e.carrier < 0:  # mounted passengers are not seen (transport)
                 yield e
 
     def home_point(self, u: Unit) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from ... import version
 from .decisions import Frame
 from .dice import SeededDice
-from .entities import Figure, Unit, unit_dict
+from .entities import UNIT_ATTRIBUTES_V1, Unit, unit_dict, unit_from_dict
 from .errors import DustupError, GameOverError, IllegalOptionError, SaveFormatError
 from .events import event_from_dict
 from .terrain import refresh
@@ -128,7 +128,8 @@ def _v1_digest(game) -> str:
     doc = {"turn": game.turn, "phase": game.phase, "current": game.current,
            "stack": [plain_data(f) for f in game.stack], "initiative": game.initiative_winner,
            "winner": game.winner, "markers": copy.deepcopy(game.markers), "extra": copy.deepcopy(game.extra),
-           "units": [plain_data(u) for u in game.units], "dice": game.dice.getstate(), "n_events": len(game.events)}
+           "units": [unit_dict(u, UNIT_ATTRIBUTES_V1) for u in game.units], "dice": game.dice.getstate(),
+           "n_events": len(game.events)}
     return _digest(doc)
 
 
@@ -192,10 +193,7 @@ def replay(cls, scenario, seed: int, decisions, options: dict | None = None, rul
 
 
 def _unit(d: dict) -> Unit:
-    d = dict(d)
-    d["figures"] = [Figure(**f) for f in d["figures"]]
-    d["fired"] = set(d["fired"])
-    return Unit.new(**d)
+    return unit_from_dict(d)
 
 
 def from_snapshot(cls, d: dict, rules=()):

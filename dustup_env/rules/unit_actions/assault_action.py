@@ -1150,13 +1150,14 @@ def may_assault(u: Unit) -> bool:
     """The attacker's own restrictions: not suppressed, propped, disorganised, panicking or leaderless,
     and Confident or Steady (notes * and ** of the courage test)."""
     return (u.in_play and not u.suppression and not u.propped and u.confidence <= STEADY
-            and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised())
+            and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised()
+            and u.profile.vehicle is None)  # vehicles do not assault until vehicle combat exists (RN-764)
 
 
 def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
     """The target's leader within twice a maximum move (``reach``: ``assault_reach(u, game)`` if the caller has
     it), in line of sight, not completely concealed."""
-    if e.complete_concealment or not e.in_play:
+    if e.complete_concealment or not e.in_play or e.profile.vehicle is not None:  # RN-764: vehicles not yet
         return False
     if reach is None:
         reach = assault_reach(u, game)

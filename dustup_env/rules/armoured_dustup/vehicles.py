@@ -1,0 +1,220 @@
+"""Vehicles (seed 000 "ARMOURED DUSTUP": "General Rules", "Vehicle Size", "Armour", "Types of Vehicles",
+"Super-Heavy Vehicles"): vehicles, mechs and large creatures as units.
+
+A scenario unit that names a ``design`` (a design of the library, ``dustup_env/data/designs``, or an inline design
+document) is a vehicle: the design is checked by the seed 002 design rules (:mod:`..vehicle_design`) and its
+derived Dustup statistics (a ``VehicleProfile``) become the unit's ``profile.vehicle``.  The unit has one hull
+figure, the design's movement die, its target size (for detection), quality and leadership from the scenario
+(defaults as for infantry: the crew's, L1324) and two actions.  What changes during play is on the unit
+(``kernel/entities.py``): facing, damage markers, immobilised, opened up, passengers / carrier, towing / towed by /
+pushing, the hull of a super-heavy vehicle's turret, moved this activation.
+
+Readings: RN-750 (which infantry actions a vehicle may take), RN-751 (facings), RN-752 (unit kinds and sizes),
+RN-753 (super-heavy turrets), RN-764 (no vehicle combat yet: vehicles neither shoot nor are shot or assaulted).
+The movement rules are :mod:`.vehicle_movement`, transport :mod:`.transport`, towing :mod:`.towing`, damage
+markers and wrecks :mod:`.indicating_damaged_vehicles`.
+"""
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+
+from ..kernel.dice import D6, parse_die
+from ..kernel.entities import FIELD_CODECS, Figure, Unit
+from ..kernel.errors import ScenarioError
+from ..kernel.ruleset import Rule
+from ..vehicle_design import DesignFileError, check, library_names
+from ..vehicle_design.profile import FACINGS, VehicleProfile, from_dict, to_dict
+
+UNIT_KINDS = {"mech": "mech", "large_creature": "creature"}  # design kind -> unit kind; the others "vehicle"
+VEHICLE_KINDS = ("vehicle", "mech", "creature")
+GROUND_MOBILITY = ("low_mobility_wheeled", "high_mobility_wheeled", "tracked", "hover", "grav", "walker",
+                   "watercraft")
+
+# the profile field of a vehicle is a design profile: saves and snapshots carry its JSON form
+FIELD_CODECS["vehicle"] = (lambda v: None if v is None else to_dict(v),
+                           lambda d: None if d is None else from_dict(d))
+
+
+def is_vehicle(u: Unit) -> bool:
+    return u.profile.vehicle is not None
+
+
+def vehicle_profile(game, t: Unit):
+    """The design profile of unit ``t`` (a ``VehicleProfile``), None for infantry (a service of this rule)."""
+    return t.profile.vehicle
+
+
+# ------------------------------------------------------------------------------------------- designs
+@lru_cache(maxsize=256)
+def _library(name: str):
+    return check(name)
+
+
+@lru_cache(maxsize=256)
+def _inline(text: str):
+    return check(json.loads(text))
+
+
+def design_profile(design, where: str) -> VehicleProfile:
+    """The VehicleProfile of a scenario unit's ``design`` (a library name or an inline design); a bad design is a
+    ScenarioError naming the field (``where``: the unit's place in the scenario)."""
+    try:
+        if isinstance(design, str):
+            if design not in library_names():
+                raise ScenarioError(f"{where}: design: unknown design {design!r} (the library has "
+                                    f"{', '.join(library_names())})")
+            report = _library(design)
+        elif isinstance(design, dict):
+            report = _inline(json.dumps(design, sort_keys=True))
+        else:
+            raise ScenarioError(f"{where}: design: a library name or a design object, not {type(design).__name__}")
+    except DesignFileError as e:
+        raise ScenarioError(f"{where}: design: {e}") from None
+    if not report.legal or report.profile is None:
+        v = report.errors[0] if report.errors else None
+        why = f"{v.path + ': ' if getattr(v, 'path', '') else ''}{v.message}" if v is not None else "not legal"
+        raise ScenarioError(f"{where}: design: the design is not legal: {why}")
+    p = report.profile
+    if not isinstance(p, VehicleProfile):
+        raise ScenarioError(f"{where}: design: {getattr(p, 'name', design)!r} is a heavy-weapon design, not a vehicle "
+                            "(heavy weapons are fielded by the heavy-weapon rules)")
+    if p.movement_die is None or p.mobility_type not in GROUND_MOBILITY:
+        raise ScenarioError(f"{where}: design: {p.name!r} is an aircraft ({p.mobility_type}); aircraft are not ground "
+                            "units (the aerospace rules place them)")
+    return p
+
+
+def vehicle_fields(spec: dict, where: str) -> dict:
+    """The profile and state fields of a vehicle unit built from its scenario entry (the Forces rule adds the
+    crew's quality, leadership, confidence and commitment)."""
+    p = design_profile(spec["design"], where)
+    facing = float(spec.get("facing", 0.0)) % 360.0
+    return dict(kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die), armour="none",
+                figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
+                facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches)
+
+
+# ------------------------------------------------------------------------------------------- facings
+def bearing(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Degrees clockwise from north (+y) of the line from (x0, y0) to (x1, y1)."""
+    return math.degrees(math.atan2(x1 - x0, y1 - y0)) % 360.0
+
+
+def armour_facing(v: Unit, x: float, y: float) -> str:
+    """The facing of vehicle ``v`` that a line from (x, y) strikes (RN-127, RN-751): the bearing from the vehicle
+    to the point measured from its facing; within 45 degrees front, from 135 degrees rear, else side.  A point on
+    the vehicle itself strikes the front."""
+    if abs(x - v.x) < 1e-9 and abs(y - v.y) < 1e-9:
+        return "front"
+    off = abs((bearing(v.x, v.y, x, y) - v.facing + 180.0) % 360.0 - 180.0)
+    if off <= 45.0 + 1e-9:
+        return "front"
+    if off >= 135.0 - 1e-9:
+        return "rear"
+    return "side"
+
+
+def armour_die(v: Unit, facing: str) -> int:
+    """The armour die of a facing (front, side, rear, top, belly): D8 unarmoured, D12 x class (L1338, RN-126)."""
+    if facing not in FACINGS:
+        raise ValueError(f"unknown facing {facing!r} (facings: {', '.join(FACINGS)})")
+    return parse_die(getattr(v.profile.vehicle.armour, facing))
+
+
+def armour_class(v: Unit, facing: str) -> int:
+    return int(getattr(v.profile.vehicle.armour_class, facing))
+
+
+def open_topped(v: Unit) -> bool:
+    """Open-topped now: an open-top design, or a design with hatches while opened up (L1350, RN-128)."""
+    p = v.profile.vehicle
+    return p.open_top or (p.hatches and v.opened_up)
+
+
+def armoured(v: Unit) -> bool:
+    """Any facing armour class above 0 (enemy armour for the panic test, L1148)."""
+    p = v.profile.vehicle
+    return any(getattr(p.armour_class, f) > 0 for f in FACINGS)
+
+
+def size_class(v: Unit) -> int:
+    """The vehicle's real size class (weapon and armour limits, towing, outnumbering), not its target size."""
+    return v.profile.vehicle.size
+
+
+def is_turret(u: Unit) -> bool:
+    return u.hull >= 0
+
+
+# ------------------------------------------------------------------------------------------- the scenario
+def validate_units(game) -> None:
+    """Links between units given in the scenario: turrets (``hull``), and nothing else that is not a vehicle may
+    use the vehicle fields (scenario errors name the field)."""
+    names = {}
+    for s, side in enumerate(game.scenario["sides"]):
+        for i, spec in enumerate(side["units"]):
+            names[(s, spec["name"])] = game.units[game.side_units[s][i]]
+    for s, side in enumerate(game.scenario["sides"]):
+        for i, spec in enumerate(side["units"]):
+            where = f"sides/{s}/units/{i} ({spec['name']!r})"
+            u = game.units[game.side_units[s][i]]
+            for key in ("facing", "opened_up", "hull"):
+                if key in spec and not is_vehicle(u):
+                    raise ScenarioError(f"{where}: {key}: only a vehicle (a unit with a design) has one")
+            if "hull" in spec:
+                h = names.get((s, spec["hull"]))
+                if h is None or not is_vehicle(h) or h is u or "hull" in game.scenario["sides"][s]["units"][
+                        game.side_units[s].index(h.uid)]:
+                    raise ScenarioError(f"{where}: hull: {spec['hull']!r} is not another vehicle (not a turret) of "
+                                        "the same side")
+                if size_class(h) < 5:
+                    raise ScenarioError(f"{where}: hull: turrets as separate units are for super-heavy vehicles "
+                                        f"(size 5); {spec['hull']!r} is size {size_class(h)}")
+                if (u.x, u.y) != (h.x, h.y) or u.hidden != h.hidden or u.inbound != h.inbound:
+                    raise ScenarioError(f"{where}: hull: a turret starts on its hull (same position, hidden and "
+                                        "inbound as the hull)")
+                u.hull = h.uid
+                u.facing = h.facing
+
+
+def has_vehicles(scenario, options) -> bool:
+    return any("design" in u for side in scenario["sides"] for u in side["units"])
+
+
+# ------------------------------------------------------------------------------------------- actions
+# RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
+VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
+                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test"})
+VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
+TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"})
+# option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)
+TARGETING = frozenset({"shoot", "shoot_weapon", "throw", "assault", "combined_assault"})
+
+
+def _vehicle_filter(game, u: Unit, opts: list) -> list:
+    """What a vehicle may do (RN-750, RN-764), and that no one targets a vehicle with fire or close assault yet."""
+    if u.profile.vehicle is not None:
+        allowed = TURRET_ACTIONS if u.hull >= 0 else VEHICLE_ACTIONS
+        out = []
+        for o in opts:
+            if o[0] not in allowed:
+                continue
+            if o[0] == "reorganise" and (o[1] not in VEHICLE_REORGANISE or (o[1] == "hide" and u.passengers)):
+                continue
+            out.append(o)
+        return out
+    units = game.units
+    return [o for o in opts if not (o[0] in TARGETING and len(o) > 1 and isinstance(o[1], int)
+                                    and units[o[1]].profile.vehicle is not None)]
+
+
+RULE = Rule(
+    "Vehicles", 'seed 000 "ARMOURED DUSTUP": "General Rules", "Vehicle Size", "Armour", "Types of Vehicles", '
+    '"Super-Heavy Vehicles" (turrets as units)',
+    applies=has_vehicles,
+    init=(validate_units,),
+    action_filters=(_vehicle_filter,),
+    services={"vehicle_profile": vehicle_profile},
+)
