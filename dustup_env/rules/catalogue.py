@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import vehicles
+from .armoured_dustup import vehicle_movement, vehicles
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -56,6 +56,7 @@ STANDARD = (
     inbound_chart.RULE,
     close_combat.RULE,
     vehicles.RULE,  # ARMOURED DUSTUP (last: no option of an infantry game moves)
+    vehicle_movement.RULE,
 )
 
 set_standard_rules(STANDARD)
