@@ -20,6 +20,7 @@ import json
 import math
 from functools import lru_cache
 
+from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, vehicle_column
 from ..kernel.dice import D6, parse_die
 from ..kernel.entities import FIELD_CODECS, Figure, Unit
 from ..kernel.errors import ScenarioError
@@ -91,7 +92,11 @@ def vehicle_fields(spec: dict, where: str) -> dict:
     crew's quality, leadership, confidence and commitment)."""
     p = design_profile(spec["design"], where)
     facing = float(spec.get("facing", 0.0)) % 360.0
-    return dict(kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die), armour="none",
+    amphibious = bool(spec.get("amphibious", False))
+    if amphibious and p.mobility_type not in VEHICLE_AMPHIBIOUS_WATER:
+        raise ScenarioError(f"{where}: amphibious: only wheeled and tracked vehicles have an amphibious entry "
+                            f"(open water is already in the {p.mobility_type} table)")
+    return dict(amphibious=amphibious, terrain_column=vehicle_column(p.mobility_type, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die), armour="none",
                 figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
                 facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches)
 

@@ -36,6 +36,7 @@ TERRAIN_TYPES: dict[str, tuple] = {
     "river": (3, 3, "", False, 0),
     "hill": (1, 1, "hill", False, 0),
     "building": (2, 2, "building", True, 2),
+    "ford": (3, 3, "", False, 0),  # a river or stream at a ford (infantry: as the river; vehicle tables L1366-1398)
 }
 TERRAIN_INDEX = {name: i for i, name in enumerate(TERRAIN_TYPES)}
 # movement columns of the terrain table (``Unit.terrain_column``, RN-354): the text's two columns and
@@ -53,7 +54,65 @@ def terrain_column(power_armour: bool, amphibious: bool = False, wading: bool = 
         return WADING_POWER_ARMOUR
     return POWER_ARMOUR if power_armour else INFANTRY
 # obstacle: (conceals, cover)
-OBSTACLE_TYPES = {"wall": (True, 2), "hedge": (True, 1), "fence": (False, 0)}
+OBSTACLE_TYPES = {"wall": (True, 2), "hedge": (True, 1), "fence": (False, 0), "wire": (False, 0),
+                  "dragons_teeth": (False, 2)}
+
+# --- vehicle movement columns (seed 000 "Vehicle Movement", L1362-1398; readings RN-129, RN-754) ----------------
+# Each mobility type's table: terrain -> class (1 clear, 2 poor, 3 difficult, None impassable).  Hills are read as
+# slopes, buildings are impassable to vehicles (RN-754, invented); open water is the non-amphibious entry (the
+# amphibious one is VEHICLE_AMPHIBIOUS_WATER); walkers wade rivers and open water on the bottom.
+VEHICLE_MOBILITY = ("low_mobility_wheeled", "high_mobility_wheeled", "tracked", "hover", "grav", "walker",
+                    "watercraft")
+_CLEAR, _POOR, _DIFF, _NO = 1, 2, 3, None
+VEHICLE_TABLES = {
+    "low_mobility_wheeled": {"road": _CLEAR, "open": _POOR, "slopes": _POOR, "hill": _POOR, "light_scrub": _DIFF,
+                             "cultivated": _DIFF, "ford": _DIFF},
+    "high_mobility_wheeled": {"road": _CLEAR, "open": _CLEAR, "light_scrub": _POOR, "cultivated": _POOR,
+                              "slopes": _POOR, "hill": _POOR, "rough": _DIFF, "swamp": _DIFF, "ford": _DIFF},
+    "tracked": {"road": _CLEAR, "open": _CLEAR, "light_scrub": _CLEAR, "rough": _POOR, "cultivated": _POOR,
+                "slopes": _POOR, "hill": _POOR, "light_woods": _DIFF, "ford": _DIFF},
+    "hover": {"road": _CLEAR, "open": _CLEAR, "open_water": _CLEAR, "swamp": _CLEAR, "light_scrub": _POOR,
+              "slopes": _POOR, "hill": _POOR, "cultivated": _POOR, "rough": _DIFF, "river": _DIFF, "ford": _DIFF},
+    "grav": {"road": _CLEAR, "open": _CLEAR, "open_water": _CLEAR, "river": _CLEAR, "ford": _CLEAR,
+             "light_scrub": _CLEAR, "cultivated": _CLEAR, "swamp": _CLEAR, "rough": _POOR, "slopes": _POOR,
+             "hill": _POOR},
+    "walker": {"road": _CLEAR, "open": _CLEAR, "light_scrub": _CLEAR, "slopes": _CLEAR, "hill": _CLEAR,
+               "rough": _POOR, "cultivated": _POOR, "light_woods": _DIFF, "swamp": _DIFF, "ford": _DIFF,
+               "river": _DIFF, "open_water": _DIFF},
+    "watercraft": {"open_water": _CLEAR, "river": _CLEAR, "ford": _DIFF},  # invented (RN-619)
+}  # a terrain a table does not name is impassable to it
+VEHICLE_AMPHIBIOUS_WATER = {"low_mobility_wheeled": _DIFF, "high_mobility_wheeled": _POOR, "tracked": _POOR}
+VEHICLE_SHIFTS = 4  # terrain one class worse per damage marker and while suppressed: 0-3 shifts (3: all impassable)
+VEHICLE_COLUMN0 = 5  # the first vehicle column (after the infantry columns above)
+
+
+def vehicle_column(mobility: str, amphibious: bool = False, shift: int = 0) -> int:
+    """The movement column of a mobility type (``Unit.terrain_column``), its terrain ``shift`` classes worse."""
+    return VEHICLE_COLUMN0 + (VEHICLE_MOBILITY.index(mobility) * 2 + bool(amphibious)) * VEHICLE_SHIFTS + \
+        min(max(shift, 0), VEHICLE_SHIFTS - 1)
+
+
+def column_mobility(column: int) -> str | None:
+    """The mobility type of a movement column (None for the infantry columns)."""
+    if column < VEHICLE_COLUMN0:
+        return None
+    return VEHICLE_MOBILITY[(column - VEHICLE_COLUMN0) // (2 * VEHICLE_SHIFTS)]
+
+
+# obstacles per mover type (L1403-1407, RN-130, RN-755): the extra movement points a vehicle pays to cross each type
+# (None impassable) unless the scenario's obstacle gives its own (``vehicles``: mobility -> cost or null)
+OBSTACLE_VEHICLE_COSTS = {
+    "wall": {"low_mobility_wheeled": None, "high_mobility_wheeled": None, "tracked": 2, "hover": None, "grav": 0,
+             "walker": 2, "watercraft": None},
+    "hedge": {"low_mobility_wheeled": 2, "high_mobility_wheeled": 2, "tracked": 1, "hover": 2, "grav": 0, "walker": 1,
+              "watercraft": None},
+    "fence": {"low_mobility_wheeled": 1, "high_mobility_wheeled": 1, "tracked": 0, "hover": 1, "grav": 0, "walker": 0,
+              "watercraft": None},
+    "wire": {"low_mobility_wheeled": None, "high_mobility_wheeled": None, "tracked": 1, "hover": None, "grav": 0,
+             "walker": 1, "watercraft": None},
+    "dragons_teeth": {"low_mobility_wheeled": None, "high_mobility_wheeled": None, "tracked": None, "hover": None,
+                      "grav": 3, "walker": 3, "watercraft": None},
+}
 
 # How far a line may run inside a woods/building feature before it is blocked (see rules-notes).
 WOODS_SIGHT = {"light_woods": 4.0, "dense_woods": 2.0, "building": 2.0}
@@ -86,6 +145,8 @@ class Battlefield:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
         self.obstacles = []  # (type, name, linestring, cost, segments)
+        self._vehicle_obstacle_costs = []  # per obstacle: mobility type -> crossing cost (None impassable)
+        self._vehicle_segments: dict = {}  # movement column -> obstacle_segments with that mover's costs
         self.obstacle_segments = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
         for f in scenario.get("obstacles", []):
             ls = LineString(f["line"])
@@ -94,6 +155,7 @@ class Battlefield:
                 self.obstacle_segments.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
+            self._vehicle_obstacle_costs.append({**OBSTACLE_VEHICLE_COSTS[f["type"]], **f.get("vehicles", {})})
         # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
         self._obstacle_sight_segs = [
             (min(px, qx), max(px, qx), min(py, qy), max(py, qy), px, py, qx, qy) + tuple(OBSTACLE_TYPES[ty])
@@ -128,6 +190,15 @@ class Battlefield:
             costs = list(self.cost_table[1 if col != AMPHIBIOUS else 0])
             costs[water] = OPEN_WATER_COST[col]
             self.cost_table.append(costs)
+        for mob in VEHICLE_MOBILITY:
+            table = VEHICLE_TABLES[mob]
+            for amphibious in (False, True):
+                base = [table.get(n) for n in names]
+                if amphibious and mob in VEHICLE_AMPHIBIOUS_WATER:
+                    base[water] = VEHICLE_AMPHIBIOUS_WATER[mob]
+                for shift in range(VEHICLE_SHIFTS):
+                    self.cost_table.append([None if c is None or c + shift > 3 else c + shift for c in base])
+        assert len(self.cost_table) == vehicle_column(VEHICLE_MOBILITY[-1], True, VEHICLE_SHIFTS - 1) + 1
         self.conceal_table = [TERRAIN_TYPES[n][3] for n in names]
         self.cover_table = [TERRAIN_TYPES[n][4] for n in names]
         self.type_names = names
@@ -178,6 +249,23 @@ class Battlefield:
                 y += 2.0
             self._cover_points = pts
         return pts
+
+    def segments_for(self, column: int) -> list:
+        """``obstacle_segments`` with the crossing costs of the movers of a movement column (vehicles: their
+        mobility type's, ``math.inf`` where impassable)."""
+        if column < VEHICLE_COLUMN0:
+            return self.obstacle_segments
+        segs = self._vehicle_segments.get(column)
+        if segs is None:
+            mob = column_mobility(column)
+            segs = []
+            for (ty, _, _, _, pairs), costs in zip(self.obstacles, self._vehicle_obstacle_costs):
+                c = costs.get(mob)
+                c = math.inf if c is None else float(c)
+                for (ax, ay), (bx, by) in pairs:
+                    segs.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by, c))
+            self._vehicle_segments[column] = segs
+        return segs
 
     def obstacle_crossing_cost(self, x0: float, y0: float, x1: float, y1: float, segs=None) -> float:
         """Extra movement points to cross obstacles on the segment (each obstacle segment crossed).  ``segs``:

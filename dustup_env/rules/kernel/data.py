@@ -147,8 +147,8 @@ def _load_scenario(name_or_path: str | dict) -> dict:
                                     "vehicle, mech or large creature), not both" if "figures" in u else
                                     f"{where}: unit {u['name']!r}: figures: required (or a 'design' for a vehicle)")
             if "design" in u:
-                for key in ("kind", "movement", "armour", "grenades", "size", "cc_impact", "amphibious", "wading",
-                            "specialist_grenade", "heavy_equipment", "medical_team", "mounted"):
+                for key in ("kind", "movement", "armour", "grenades", "size", "cc_impact",
+                            "specialist_grenade", "heavy_equipment", "medical_team", "mounted", "wading"):
                     if key in u:
                         raise ScenarioError(f"{where}: unit {u['name']!r}: {key}: a vehicle takes it from its design "
                                             "(leave it out)")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..forces.units import compact_offsets
-from ..kernel.battlefield import RES
+from ..kernel.battlefield import RES, VEHICLE_COLUMN0
 from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
 from ..kernel.events import Moved, RoutedOff
 from ..kernel.ruleset import Family, Rule
@@ -93,7 +93,8 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     if bf.obstacles:
         lox, hix = (x0 - 1e-6, px + 1e-6) if x0 < px else (px - 1e-6, x0 + 1e-6)  # a margin past the rounding
         loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
-        segs = [sg for sg in bf.obstacle_segments if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
+        segs = [sg for sg in (bf.obstacle_segments if power_armour < VEHICLE_COLUMN0 else bf.segments_for(power_armour))
+                if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
     while travelled < dist - 1e-9:
         seg = min(STEP, dist - travelled)
         nx, ny = x + ux * seg, y + uy * seg
@@ -208,7 +209,7 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
 def _options(game, u: Unit, status) -> list:
     """Moves (not while suppressed or propped; a disorganised unit may always move), and a broken unit's
     withdrawal."""
-    if status.suppressed:
+    if status.suppressed and u.profile.vehicle is None:  # vehicles move while suppressed (RN-140)
         return []
     if status.disorganised:
         return move_options(game, u, status.in_cover)
@@ -221,7 +222,7 @@ def _options(game, u: Unit, status) -> list:
 def _legal(game, u: Unit, status, opt) -> bool:
     if opt[0] == "withdraw":
         return opt == ("withdraw",) and not status.suppressed and not status.disorganised and u.confidence == BROKEN
-    if len(opt) != 3 or status.suppressed or (u.propped and not status.disorganised):
+    if len(opt) != 3 or (status.suppressed and u.profile.vehicle is None) or (u.propped and not status.disorganised):
         return False
     return opt in move_options(game, u, status.in_cover)
 

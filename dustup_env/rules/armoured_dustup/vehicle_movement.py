@@ -1,0 +1,131 @@
+"""Vehicle Movement (seed 000 "Vehicle Movement", "Obstacles", "Vehicle Damage" (mobility), "Suppression and
+Vehicles" (movement)).
+
+Vehicles move by the Move Action (:mod:`..unit_actions.move_action`): their movement die (the design's, D12 for
+most, D6 for mechs and monsters), x2 movement points, and the terrain table of their mobility type
+(``kernel/battlefield.py`` ``VEHICLE_TABLES``: low / high mobility wheeled, tracked, hover/GEV, grav, walker and the
+invented watercraft table), as the unit's movement column.  Obstacles cost what their type (or the scenario)
+gives for the mover type, or are impassable to it.  Each damage marker, and being suppressed, makes every terrain
+one class worse (clear -> poor -> difficult -> impassable, L1459, L1498).  Vehicles move while suppressed (RN-140).
+A vehicle that moves ends facing the way it moved (RN-756).  Passengers, a super-heavy vehicle's turrets and a
+towed unit move with it (:func:`carry_along`).
+"""
+from __future__ import annotations
+
+import math
+
+from ..kernel.battlefield import vehicle_column
+from ..kernel.entities import Unit
+from ..kernel.ruleset import Rule
+from .vehicles import bearing, has_vehicles
+
+FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # invented (RN-757): a vehicle's radius is 0.5" + 0.5" x size class
+
+
+def footprint(v: Unit) -> float:
+    """The radius of a vehicle's footprint (what "within 2 inches of the vehicle" is measured from, RN-757)."""
+    return FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * v.profile.vehicle.size
+
+
+def terrain_shift(v: Unit) -> int:
+    """Classes of terrain worse: one per damage marker, one while suppressed (L1459, L1498)."""
+    return v.damage + (1 if v.suppression > 0 else 0)
+
+
+def movement_column(v: Unit) -> int:
+    """The vehicle's movement column now (its mobility type, amphibious, shifted by damage and suppression); a unit
+    of vehicular cavalry uses its mobility table while mounted."""
+    p = v.profile.vehicle
+    if p is None:
+        return vehicle_column(v.mobility, v.amphibious, 0)
+    return vehicle_column(p.mobility_type, v.amphibious, terrain_shift(v))
+
+
+def refresh_columns(game, *_args) -> None:
+    """Keep every vehicle's movement column in step with its damage and suppression (after every option)."""
+    for u in game.units:
+        if u.profile.vehicle is not None:
+            c = movement_column(u)
+            if u.terrain_column != c:
+                u.terrain_column = c
+
+
+def immobile(u: Unit) -> bool:
+    """Cannot move on its own: immobilised, mounted, towed or pushed, or a turret on its hull."""
+    return u.immobilised or u.carrier >= 0 or u.towed_by >= 0 or u.hull >= 0
+
+
+def _movement_roll(game, u: Unit, die):
+    """An immobile unit's move covers no ground (the roll is 0; a routed one cannot leave that way either)."""
+    if u.profile.vehicle is not None and immobile(u):
+        return 0
+    if u.carrier >= 0:
+        return 0
+    return None
+
+
+def _filter(game, u: Unit, opts: list) -> list:
+    if (u.profile.vehicle is not None or u.carrier >= 0) and immobile(u):
+        return [o for o in opts if o[0] not in ("move", "withdraw", "turn")]
+    return opts
+
+
+def carry_along(game, v: Unit) -> None:
+    """Bring along what moves with vehicle ``v``: its passengers (at its position, off the table's view), its
+    turrets (super-heavy vehicles: same position and facing) and the unit it tows or pushes (behind or in front of
+    it, footprint to footprint)."""
+    for uid in v.passengers:
+        p = game.units[uid]
+        p.x, p.y = v.x, v.y
+    for t in game.units:
+        if t.hull == v.uid:
+            t.x, t.y, t.facing = v.x, v.y, v.facing
+    if v.towing >= 0:
+        t = game.units[v.towing]
+        gap = footprint(v) + (footprint(t) if t.profile.vehicle is not None else 0.5)
+        a = math.radians(v.facing)
+        sgn = 1.0 if v.pushing else -1.0
+        x = min(max(v.x + sgn * gap * math.sin(a), 0.0), game.bf.width)
+        y = min(max(v.y + sgn * gap * math.cos(a), 0.0), game.bf.height)
+        dx, dy = x - t.x, y - t.y
+        t.x, t.y = x, y
+        if t.profile.vehicle is not None:
+            t.facing = v.facing
+        for uid in t.passengers:
+            game.units[uid].x, game.units[uid].y = x, y
+        if dx or dy:
+            t.complete_concealment = False
+
+
+def _after_move(game, u: Unit, start, withdraw) -> None:
+    if u.profile.vehicle is None:
+        return
+    if (u.x, u.y) != start:
+        u.facing = bearing(start[0], start[1], u.x, u.y)  # a vehicle ends facing the way it moved (RN-756)
+        u.moved = True
+    carry_along(game, u)
+
+
+def _on_activation(game, u: Unit) -> None:
+    if u.moved:
+        u.moved = False
+
+
+def _init(game) -> None:
+    for u in game.units:
+        if u.profile.vehicle is not None:
+            u.terrain_column = movement_column(u)
+            carry_along(game, u)
+
+
+RULE = Rule(
+    "Vehicle Movement", 'seed 000 "Vehicle Movement", "Obstacles", "Vehicle Damage" (terrain one class worse), '
+    '"Suppression and Vehicles" (movement)',
+    applies=has_vehicles,
+    init=(_init,),
+    after_apply=(refresh_columns,),
+    movement_roll=(_movement_roll,),
+    action_filters=(_filter,),
+    after_move=(_after_move,),
+    on_activation=(_on_activation,),
+)
