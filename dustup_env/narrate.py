@@ -597,6 +597,17 @@ _EVENT = {
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "
                                          f"({_plural(e['tokens_left'], 'token')} left)"),
     "SeizeTokenAwarded": _seize_award,
+    # vehicle combat (armoured_dustup: firing_at_vehicles, vehicle_damage, fire_by_vehicles)
+    "VehicleHit": lambda k, e: (f"hit on {k.unit(e['unit'])} ({e['facing']} armour): impact {die(e['impact_die'])} "
+                                f"{e['impact']} against armour {die(e['armour_die'])} {e['armour']}: "
+                                f"{ {'none': 'no effect'}.get(e['effect'], e['effect'])}"),
+    "SuppressionResisted": lambda k, e: (f"small arms cannot add a suppression marker to {k.unit(e['unit'])} "
+                                         f"({_plural(e['markers'], 'marker')})"),
+    "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['markers'], 'damage marker')})",
+    "VehicleDestroyed": lambda k, e: f"{k.unit(e['unit'])} is destroyed",
+    "PassengerTested": lambda k, e: (f"passenger of {k.unit(e['vehicle'])}: {k.unit(e['unit'])} figure "
+                                     f"{e['figure'] + 1} rolls armour {die(e['armour_die'])} {e['roll']} (must beat "
+                                     f"{e['needed']}): {'unharmed' if e['effect'] == 'none' else e['effect']}"),
 }
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

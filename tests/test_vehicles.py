@@ -126,8 +126,8 @@ def test_inline_design():
     assert g.units[0].vehicle == game(tank_and_squad("light_tank")).units[0].vehicle
 
 
-# --- RN-750 / RN-764: what a vehicle may do, and that no one shoots or assaults it yet --------------------------
-def test_vehicles_take_no_prop_shoot_or_assault_and_are_not_targets():
+# --- RN-750 / RN-764: what a vehicle may do, and that no one assaults it yet --------------------------
+def test_vehicles_take_no_prop_shoot_or_assault_and_are_not_assaulted():
     scn = scenario([vehicle("V", (24, 10)), unit("S", (27, 10), figures=(("rifle", 4),), grenades=True)],
                    [vehicle("EV", (24, 20)), unit("E", (30, 22), figures=(("rifle", 3),))])
     g = begin(scn)
@@ -140,11 +140,12 @@ def test_vehicles_take_no_prop_shoot_or_assault_and_are_not_targets():
     g2 = begin(scn)
     activate(g2, 1)
     opts = g2.decision().options
-    assert not any(o[0] in ("shoot", "throw", "assault", "shoot_weapon") and o[1] == 2 for o in opts)
-    assert any(o[0] == "shoot" and o[1] == 3 for o in opts)  # the enemy squad is still a target
+    assert not any(o[0] == "assault" and o[1] == 2 for o in opts)  # close assault on vehicles: not yet
+    assert any(o[0] == "shoot" and o[1] == 2 for o in opts)  # fire at vehicles (firing_at_vehicles.py)
+    assert any(o[0] == "shoot" and o[1] == 3 for o in opts)
     for o in opts:
         assert g2.is_legal(o)
-    assert not g2.is_legal(("shoot", 2, "all"))
+    assert not g2.is_legal(("assault", 2))
 
 
 # --- saves ------------------------------------------------------------------------------------------------

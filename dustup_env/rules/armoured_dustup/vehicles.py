@@ -10,7 +10,8 @@ figure, the design's movement die, its target size (for detection), quality and 
 pushing, the hull of a super-heavy vehicle's turret, moved this activation.
 
 Readings: RN-750 (which infantry actions a vehicle may take), RN-751 (facings), RN-752 (unit kinds and sizes),
-RN-753 (super-heavy turrets), RN-764 (no vehicle combat yet: vehicles neither shoot nor are shot or assaulted).
+RN-753 (super-heavy turrets), RN-764 (vehicles neither shoot nor assault nor are assaulted yet; fire at
+vehicles: RN-800, :mod:`.firing_at_vehicles`).
 The movement rules are :mod:`.vehicle_movement`, transport :mod:`.transport`, towing :mod:`.towing`, damage
 markers and wrecks :mod:`.indicating_damaged_vehicles`.
 """
@@ -195,7 +196,7 @@ VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "or
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"})
 # option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)
-TARGETING = frozenset({"shoot", "shoot_weapon", "throw", "assault", "combined_assault"})
+TARGETING = frozenset({"assault", "combined_assault"})  # fire at vehicles: firing_at_vehicles.py
 
 
 def _vehicle_filter(game, u: Unit, opts: list) -> list:

@@ -1,0 +1,114 @@
+"""Firing at Vehicles and Large Creatures (seed 000 "ARMOURED DUSTUP › Firing at Vehicles and Large Creatures",
+L1421-1435).
+
+Fire at a vehicle, mech or large creature rolls as fire at infantry: the Shoot Action's target die (infantry range
+bands for small arms and support weapons, L1429; a vehicle is never a "small target", RN-804) or the heavy-weapon
+rules' own, the quality and firepower dice.  What the result does is :func:`vehicle_fire` (the rule set's
+``vehicle_fire`` service, which every rule that fires at a vehicle calls):
+
+* one success (a minor result) or more suppresses: one more suppression marker, up to 3, except that small arms
+  cause at most one marker on a vehicle whose armour class on the facing struck is above 1 (L1431, RN-133);
+* each hit of a major result is an opposed roll of the weapon's impact die against the armour die of the facing
+  the line of fire strikes (``vehicles.armour_facing``, RN-127): beats it: damaged (a damage marker), more than
+  double it: destroyed (L1433-1435; a draw goes to the vehicle, RN-710).  A destroyed vehicle takes no more hits;
+* damage and destruction test the passengers (``vehicle_damage.passenger_casualties``, L1443);
+* then the consequences of fire as for any unit: the ``after_shot`` hooks, one confidence test for the highest
+  trigger (first under fire, first suppressed, "vehicle takes one or more damage") with the damage markers the
+  vehicle had before the attack as modifiers (RN-114), the ``on_shot`` hooks (panic).
+"""
+from __future__ import annotations
+
+from ..kernel.dice import die_name
+from ..kernel.entities import Unit
+from ..kernel.events import Event, Suppressed, event
+from ..kernel.ruleset import Rule
+from ..morale.confidence_test import confidence_test
+from .heavy_weapons import vehicle_impact
+from .vehicle_damage import add_damage, destroy, passenger_casualties
+from .vehicles import armour_class, armour_die, armour_facing, has_vehicles
+
+MAX_SUPPRESSION = 3
+SMALL_ARMS_WEAPON_CLASS = 1  # RN-134: small arms, support weapons, IAVRs and grenades count as class 1
+
+
+@event
+class VehicleHit(Event):
+    unit: int
+    facing: str
+    impact_die: str
+    impact: int
+    armour_die: str
+    armour: int
+    effect: str  # none | damaged | destroyed
+
+
+@event
+class SuppressionResisted(Event):
+    """Small arms cannot add a second marker to a vehicle with armour above 1 (L1431)."""
+    unit: int
+    markers: int
+
+
+def small_arms_capped(t: Unit, facing: str) -> bool:
+    """L1431: small arms cause at most one suppression on a vehicle with armour greater than 1 (armour class of
+    the facing struck >= 2, RN-133)."""
+    return armour_class(t, facing) > 1 and t.suppression >= 1
+
+
+def vehicle_fire(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int = SMALL_ARMS_WEAPON_CLASS,
+                 mode: str = "", small_arms: bool = False, reaction: bool = False, origin=None) -> int:
+    """The effects of a resolved attack ``res`` (a ``FireResult``) of ``firer`` on vehicle ``t`` (see the module
+    docstring).  ``impact``: the impact die against armour; ``weapon_class``: the firing weapon's class (heavy
+    weapons: their size; infantry weapons 1, RN-134) for the passengers' test; ``small_arms``: the fire was of small
+    arms only (no support weapon, grenade or heavy weapon); ``reaction``: final defensive fire (no suppression, no
+    test); ``origin``: where the shot comes from (default the firer), for the facing.  Returns 0 (vehicles have no
+    casualties; passengers' wounds are their own unit's)."""
+    ox, oy = (firer.x, firer.y) if origin is None else origin
+    facing = armour_facing(t, ox, oy)
+    reasons = []
+    before = t.damage
+    if not t.under_fire_before:
+        t.under_fire_before = True
+        reasons.append("first_under_fire")
+    if res.result != "none" and not reaction:
+        if small_arms and small_arms_capped(t, facing):
+            game.emit(SuppressionResisted(t.uid, t.suppression))
+        else:
+            if not t.suppressed_before:
+                t.suppressed_before = True
+                reasons.append("first_suppressed")
+            if t.suppression < MAX_SUPPRESSION:
+                t.suppression += 1
+            game.emit(Suppressed(t.uid, t.suppression))
+    damaged = destroyed = False
+    if res.hits:
+        adie = armour_die(t, facing)
+        for _ in range(res.hits):
+            effect, i, a = vehicle_impact(game.dice, impact=impact, armour=adie)
+            game.emit(VehicleHit(t.uid, facing, die_name(impact), i, die_name(adie), a, effect))
+            if effect == "damaged":
+                damaged = True
+                add_damage(game, t)
+                passenger_casualties(game, t, weapon_class, False)
+            elif effect == "destroyed":
+                destroyed = True
+                passenger_casualties(game, t, weapon_class, True)
+                destroy(game, t)
+                break
+    if damaged and not destroyed:
+        reasons.append("vehicle_damage")
+    for hook in game.rules.after_shot:
+        hook(game, firer, t, res, reasons)
+    if reasons and t.in_play and not reaction:
+        confidence_test(game.dice, t, reasons, events=game.events, vehicle_damage=before)
+    for hook in game.rules.on_shot:
+        hook(game, firer, t)
+    return 0
+
+
+RULE = Rule(
+    "Firing at Vehicles", 'seed 000 "ARMOURED DUSTUP › Firing at Vehicles and Large Creatures", "Casualties to '
+    'Vehicle Passengers", "Vehicle Damage" (markers, confidence)',
+    applies=has_vehicles,
+    services={"vehicle_fire": vehicle_fire},
+)

@@ -1,0 +1,220 @@
+"""Firing at Vehicles and Large Creatures, Casualties to Vehicle Passengers, Vehicle Damage (markers, confidence):
+armoured_dustup/firing_at_vehicles.py and vehicle_damage.py.  Forced dice."""
+import pytest
+from conftest import activate, begin, events_of, last_event, scenario, unit
+from vehicle_helpers import vehicle
+
+from dustup_env.rules.armoured_dustup.firing_at_vehicles import vehicle_fire
+from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, detect_range_die, engage_shift
+from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12
+from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
+from dustup_env.rules.unit_actions.shoot_action import FireResult
+
+INIT = ()
+
+
+def field(blue_figs=(("rifle", 4),), truck_at=(24, 20), tank_at=(36, 20), tank_facing=180.0, red_extra=()):
+    """Blue squad S (uid 0) at (24, 10); red truck V (uid 1, D8 armour, class 0) facing south; red tank T (uid 2,
+    front D12x3 class 3, side D12x2) facing ``tank_facing``; then ``red_extra``."""
+    return scenario([unit("S", (24, 10), figures=blue_figs, grenades=True)],
+                    [vehicle("V", truck_at, "supply_truck", facing=180), vehicle("T", tank_at, "main_battle_tank",
+                                                                                facing=tank_facing),
+                     *red_extra])
+
+
+def shoot(dice, target=1, mode="all", scn=None, before=None):
+    g = begin(scn or field(), list(dice))
+    if before:
+        before(g)
+    activate(g, 0)
+    g.apply(("shoot", target, mode))
+    return g
+
+
+def test_a_vehicle_is_a_target_of_shooting_now():
+    g = begin(field())
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("shoot", 1, "all") in opts and ("shoot", 2, "all") in opts
+    assert not any(o[0] == "assault" and o[1] in (1, 2) for o in opts)  # close assault on vehicles: not yet
+    for o in opts:
+        assert g.is_legal(o)
+
+
+def test_infantry_range_bands_against_a_vehicle_short_range():
+    # 10": short range, D8 -> D6 (no size shift for small arms; a vehicle is not a small target, RN-804)
+    g = shoot([("d6", 6), ("d8", 1), ("d4", 1)])
+    assert last_event(g, "ShotResolved")["target_die"] == "d6"
+    assert g.units[1].suppression == 0 and g.dice.remaining == 0
+
+
+def test_one_success_suppresses_the_vehicle():
+    # target d6 3, quality 5 (success), firepower d4 1: one success; then the vehicle's first-suppressed test (d8)
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1), ("d8", 8)])
+    v = g.units[1]
+    assert v.suppression == 1 and v.damage == 0 and not events_of(g, "VehicleHit")
+    assert last_event(g, "ConfidenceTested")["reason"] == "first_suppressed"
+    assert g.dice.remaining == 0
+
+
+def test_two_successes_hit_and_impact_beats_armour_damages():
+    # target 1; quality 5, d4 4: 2 successes, total 9 / 6 = 1 hit rem 3, extra-hit roll 6 (no); impact d8 5 vs
+    # armour d8 3 (front): damaged; then the vehicle-damage test
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d8", 3), ("d8", 8)])
+    v = g.units[1]
+    hit = last_event(g, "VehicleHit")
+    assert hit["facing"] == "front" and hit["effect"] == "damaged" and hit["impact_die"] == "d8"
+    assert v.damage == 1 and v.suppression == 1 and v.in_play
+    assert last_event(g, "VehicleDamaged")["markers"] == 1
+    assert last_event(g, "ConfidenceTested")["reason"] == "vehicle_damage"
+    assert g.dice.remaining == 0
+
+
+@pytest.mark.parametrize("impact,armour,effect", [(3, 3, "none"), (4, 3, "damaged"), (6, 3, "damaged"),
+                                                  (7, 3, "destroyed"), (8, 4, "damaged")])
+def test_beats_damages_more_than_double_destroys_a_draw_is_nothing(impact, armour, effect):
+    dice = [("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", impact), ("d8", armour)]
+    if effect != "destroyed":
+        dice.append(("d8", 8))  # the vehicle's confidence test
+    g = shoot(dice)
+    v = g.units[1]
+    assert last_event(g, "VehicleHit")["effect"] == effect
+    assert v.damage == (1 if effect == "damaged" else 0)
+    assert v.in_play == (effect != "destroyed")
+    if effect == "destroyed":
+        assert v.figures[0].status == KILLED and events_of(g, "VehicleDestroyed")
+        assert not any(o[0] == "shoot" and o[1] == 1 for o in g.decision().options)
+    assert g.dice.remaining == 0
+
+
+def test_a_destroyed_vehicle_takes_no_more_hits():
+    # target 1, quality 8, d4 4: 12 / 6 = 2 hits (no remainder); the first destroys, the second is not rolled
+    g = shoot([("d6", 1), ("d8", 8), ("d4", 4), ("d8", 8), ("d8", 1)])
+    assert len(events_of(g, "VehicleHit")) == 1 and not g.units[1].in_play and g.dice.remaining == 0
+
+
+def test_facing_struck_by_the_line_of_the_shot_side_armour():
+    # the tank faces east (90): the shot from the south-west strikes its side (D12x2)
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d12x2", 2), ("d8", 8)], target=2,
+              scn=field(tank_at=(30, 18), tank_facing=90.0))
+    hit = last_event(g, "VehicleHit")
+    assert hit["facing"] == "side" and hit["armour_die"] == "d12x2" and hit["effect"] == "damaged"
+
+
+def test_front_armour_from_the_front():
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 8), ("d12x3", 3), ("d8", 8)], target=2,
+              scn=field(tank_at=(24, 20)))
+    hit = last_event(g, "VehicleHit")
+    assert hit["facing"] == "front" and hit["armour_die"] == "d12x3" and hit["effect"] == "none"
+
+
+def _suppress(n):
+    def f(g):
+        g.units[2].suppression = n
+        g.units[2].suppressed_before = True
+        g.units[2].under_fire_before = True
+    return f
+
+
+def test_small_arms_cause_at_most_one_suppression_on_armour_above_1():
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1)], target=2, scn=field(tank_at=(24, 20)), before=_suppress(1))
+    assert g.units[2].suppression == 1 and last_event(g, "SuppressionResisted")["markers"] == 1
+    assert g.dice.remaining == 0
+
+
+def test_small_arms_first_marker_on_armour_above_1():
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1), ("d8", 8)], target=2, scn=field(tank_at=(24, 20)))
+    assert g.units[2].suppression == 1
+
+
+def test_small_arms_add_markers_to_an_unarmoured_vehicle():
+    def pre(g):
+        g.units[1].suppression = 1
+        g.units[1].suppressed_before = g.units[1].under_fire_before = True
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1)], before=pre)
+    assert g.units[1].suppression == 2 and not events_of(g, "SuppressionResisted")
+
+
+def test_support_weapons_add_markers_up_to_3():
+    # the squad fires its LMG with its rifles: not small arms only
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1), ("d8", 1)], target=2, before=_suppress(2),
+              scn=field(blue_figs=(("rifle", 4), ("lmg", 1)), tank_at=(24, 20)))
+    assert g.units[2].suppression == 3
+    g = shoot([("d6", 3), ("d8", 5), ("d4", 1), ("d8", 1)], target=2, before=_suppress(3),
+              scn=field(blue_figs=(("rifle", 4), ("lmg", 1)), tank_at=(24, 20)))
+    assert g.units[2].suppression == 3
+
+
+def test_confidence_modifier_per_existing_damage_marker():
+    def pre(g):
+        g.units[1].damage = 2
+        g.units[1].under_fire_before = True
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d8", 3), ("d8", 8)], before=pre)
+    t = last_event(g, "ConfidenceTested")
+    v = g.units[1]
+    # medium commitment: vehicle damage 2 + LV 2 + 1 per marker the vehicle had before the attack (2), RN-114
+    assert t["reason"] == "vehicle_damage" and t["needed"] == 2 + v.lv + 2 and v.damage == 3
+
+
+# --- passengers ------------------------------------------------------------------------------------------------
+def _mount(g):
+    v, p = g.units[1], g.units[3]
+    p.carrier, p.x, p.y = 1, v.x, v.y
+    v.passengers = [3]
+
+
+PASSENGERS = (unit("P", (24, 21), figures=(("rifle", 3),)),)
+
+
+def test_damaged_vehicle_passengers_roll_armour_against_the_weapon_class():
+    # damaged by rifles (class 1): each passenger must roll over 1 on its armour die (basic battledress D4)
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d8", 3),
+               ("d4", 2), ("d4", 1), ("d4", 4),  # passengers: figure 2 is hit
+               ("d8", 8),  # the passengers' casualty test
+               ("d8", 8)],  # the vehicle's damage test
+              scn=field(red_extra=PASSENGERS), before=_mount)
+    p = g.units[3]
+    assert [f.status for f in p.figures] == [OK, WOUNDED, OK]
+    tests = events_of(g, "PassengerTested")
+    assert [t["needed"] for t in tests] == [1, 1, 1] and [t["effect"] for t in tests] == ["none", "wound", "none"]
+    assert g.dice.remaining == 0
+
+
+def test_destroyed_vehicle_passengers_need_more_than_double():
+    g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 8), ("d8", 1),
+               ("d4", 3), ("d4", 2), ("d4", 1),  # need > 2: figures 2 and 3 are hit
+               ("d8", 8)],  # the passengers' test
+              scn=field(red_extra=PASSENGERS), before=_mount)
+    p, v = g.units[3], g.units[1]
+    assert [f.status for f in p.figures] == [OK, WOUNDED, WOUNDED]
+    assert [t["needed"] for t in events_of(g, "PassengerTested")] == [2, 2, 2]
+    assert not v.in_play and p.carrier == -1 and v.passengers == [] and (p.x, p.y) == (v.x, v.y)
+    assert g.dice.remaining == 0
+
+
+# --- the service the weapons rules call ---------------------------------------------------------------------
+def test_vehicle_fire_service_with_a_heavy_weapon_class():
+    # impact 8, armour 1; three passengers all hit (all wounded: no test)
+    g = begin(field(red_extra=PASSENGERS), [("d8", 8), ("d8", 1), ("d4", 4), ("d4", 4), ("d4", 4)])
+    _mount(g)
+    assert g.rules.services["vehicle_fire"] is vehicle_fire
+    res = FireResult(1, (5, 5), 2, "major", 1)
+    vehicle_fire(g, g.units[0], g.units[1], res, D8, weapon_class=3, mode="heavy")
+    # impact 8 vs 1: destroyed (more than double); passengers need more than 6 on D4: all hit
+    assert not g.units[1].in_play
+    assert all(f.status == WOUNDED for f in g.units[3].figures) and g.dice.remaining == 0
+
+
+# --- damage effects ---------------------------------------------------------------------------------------
+def test_damage_effects_engaging_spotting_and_defending():
+    g = begin(field())
+    v = g.units[2]
+    assert engage_shift(v) == 0 and engage_shift(g.units[0]) == 0
+    v.damage = 2
+    assert engage_shift(v) == 2
+    assert detect_range_die(g, v, D8) == D12 and detect_range_die(g, v, D12) == -1
+    assert detect_range_die(g, g.units[0], D8) == D8
+    v.quality = D10
+    assert defending_quality(v) == D6
+    v.damage = 5
+    assert defending_quality(v) == D4
