@@ -268,6 +268,10 @@ _OPTION = {
     "shift": lambda k, kind, unit, d: f"the leader moves {k.dist(2.0)} {compass(d)}",
     "formation": lambda k, kind, unit, f: f"formation: {FORMATIONS.get(f, _words(f))}",
     "evacuate": lambda k, kind, unit: "evacuate the wounded off the home edge",
+    # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
+    "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
+    "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
+    "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",
 }
 
 # decision kinds in a few words (the prompt shown above a decision's options)

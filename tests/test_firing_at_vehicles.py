@@ -212,9 +212,25 @@ def test_damage_effects_engaging_spotting_and_defending():
     assert engage_shift(v) == 0 and engage_shift(g.units[0]) == 0
     v.damage = 2
     assert engage_shift(v) == 2
-    assert detect_range_die(g, v, D8) == D12 and detect_range_die(g, v, D12) == -1
+    assert detect_range_die(g, v, D8) == D12 and detect_range_die(g, v, D10) == D12
     assert detect_range_die(g, g.units[0], D8) == D8
     v.quality = D10
     assert defending_quality(v) == D6
     v.damage = 5
     assert defending_quality(v) == D4
+
+
+def test_a_damaged_vehicle_spots_one_range_die_worse_per_marker():
+    from conftest import add_dice, rect
+    scn = scenario([vehicle("A", (20, 22), "main_battle_tank")],
+                   [unit("B", (44, 46)), unit("H", (20, 30), hidden=True)],
+                   terrain=[rect("light_woods", 10, 28, 34, 34)])
+    g = begin(scn)
+    g.units[0].damage = 1
+    activate(g, 0)
+    i = next(k for k, m in enumerate(g.markers) if (m["x"], m["y"]) == (20, 30))
+    sensor = g.units[0].sensor
+    from dustup_env.rules.kernel.dice import die_name
+    add_dice(g, ("d10", 3), ("d8", 5), (die_name(sensor), 1))  # 8": D8, one marker: D10
+    g.apply(("detect", i))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d10" and g.dice.remaining == 0

@@ -8,8 +8,9 @@ Damaged Vehicles"; the confidence trigger and modifier of "MORALE › Confidence
   passengers put on the table at the vehicle and tow links released.
 * Per damage marker (L1459-1463): terrain one class worse (the movement rules, ``vehicle_movement.terrain_shift``);
   +1 to the target die of every target the vehicle engages (:func:`engage_shift`, used by *Fire by Vehicles*) and
-  to the range die of its detection (:func:`_detect_die`, RN-136); a mech or monster defending itself in close
-  combat shifts its quality die down (:func:`defending_quality`, for the close-assault rules).
+  to the range die of its detection (:func:`detect_range_die`, closed; the Detect Action applies it, RN-136); a
+  mech or monster defending itself in close combat shifts its quality die down (:func:`defending_quality`, for
+  the close-assault rules).
 * The confidence test of a vehicle: "Vehicle takes one or more damage" once per attack, and "Each existing vehicle
   damage marker" (markers from before the attack, RN-114) on every test of that attack.
 * Passengers (L1443): when a vehicle is damaged each passenger figure rolls its armour die and is hit unless it
@@ -103,11 +104,11 @@ def defending_quality(v: Unit) -> int:
 
 
 def detect_range_die(game, u: Unit, die: int) -> int:
-    """L1461 "engage or spot": a damaged vehicle's detection range die shifts up one per marker (RN-136); above
-    D12 it cannot spot."""
+    """L1461 "engage or spot": a damaged vehicle's detection range die shifts up one per marker, closed like the
+    Detect Action's other shifts (RN-136; the Detect Action applies it)."""
     if u.profile.vehicle is None or not u.damage:
         return die
-    return die + u.damage if die + u.damage <= D12 else -1
+    return min(D12, die + u.damage)
 
 
 # ---------------------------------------------------------------------------------------------- passengers

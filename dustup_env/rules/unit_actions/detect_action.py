@@ -104,6 +104,8 @@ def do_detect(game, u, opt) -> None:
                      house_concealed(game, u, m["x"], m["y"]))
     if rdie is None:  # pragma: no cover - not offered
         return
+    if u.damage:  # Vehicle Damage: a damaged vehicle spots one die worse per marker (closed, RN-136)
+        rdie = shift_closed(rdie, u.damage)
     dice = game.dice
     tr = dice.roll(rdie)
     q = dice.roll(u.quality)

@@ -1,0 +1,190 @@
+"""Fire by Vehicles (seed 000 "ARMOURED DUSTUP › Fire by Vehicles": "Weapon Stabilisation", "Multiple Weapons",
+"Mechs and Monsters"; "Suppression and Vehicles" and "Suppression of Mechs and Monsters" (fire); "Vehicle Damage"
+(engaging)).
+
+A vehicle, mech or large creature fires the direct-fire weapons of its design (the design's ``weapons``: direct fire
+and APSW; guided weapons and artillery fire by their own rules) as heavy weapons (L1467): the heavy-weapon target die
+(``heavy_weapons.heavy_target_die``: range by weapon size, the large-target shift, fire control), the weapon's
+firepower and impact against vehicles or infantry by the target, and the result through ``heavy_weapons.fire_weapon``
+(infantry: the Shoot Action's effects; vehicles: ``vehicle_fire``).  The options:
+
+* ``("fire_vehicle", target, k)``: the design's k-th weapon alone (L1478: one weapon per action);
+* ``("fire_slaved", target)``: every ready slaved weapon at one target as one action, each shot resolved on its own
+  (L1480-1482, RN-138);
+* ``("fire_pair", target, p)``: a mech or monster fires two weapons (the p-th pair of ``PAIRS``) at one target as one
+  action (L1486).
+
+Each weapon fires at most once per activation (as every weapon of the Shoot Action, RN-807).  A weapon fires only
+at a target within its arc (RN-808).  The target die, as one net shift (RN-122): stabilisation after the vehicle
+moved this activation (L1471-1474, RN-137: poor cannot fire, average +1, superior no penalty), +1 while the
+vehicle is suppressed (L1498), +1 per damage marker (L1461, RN-136).  Vehicles fire while suppressed (RN-140),
+except weapons that need the crew outside (RN-809).
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+from ..kernel.dice import parse_die
+from ..kernel.entities import BROKEN, Unit
+from ..kernel.errors import IllegalOptionError
+from ..kernel.ruleset import Family, Rule
+from ..unit_actions.shoot_action import shoot_geometry
+from .heavy_weapons import fire_weapon, heavy_target_die
+from .vehicle_damage import engage_shift
+from .vehicles import bearing, has_vehicles
+
+WEAPON_SLOTS = 4  # the design's first four weapons (the library has no design with more)
+PAIRS = tuple(combinations(range(WEAPON_SLOTS), 2))  # (0, 1), (0, 2), ... the pairs a mech or monster may fire
+DIRECT = ("direct_fire", "apsw")
+EXTERNAL_MOUNTS = ("man_packed", "towed")  # RN-809: weapons the crew must leave the vehicle to serve
+STABILISATION_SHIFT = {"poor": None, "average": 1, "superior": 0}  # after a move this activation (None: no fire)
+STATE_KEY = "vehicle_fired"
+
+
+def weapons(v: Unit) -> tuple:
+    return v.profile.vehicle.weapons[:WEAPON_SLOTS]
+
+
+def fired(game, v: Unit) -> list:
+    st = game.extra.get(STATE_KEY)
+    return st.get(str(v.uid), []) if st else []
+
+
+def _mark_fired(game, v: Unit, k: int) -> None:
+    game.extra.setdefault(STATE_KEY, {}).setdefault(str(v.uid), []).append(k)
+
+
+def in_arc(v: Unit, w, t: Unit) -> bool:
+    """RN-808: the target lies within the weapon's arc, centred on the vehicle's facing (all round: anywhere)."""
+    deg = w.arc_degrees
+    if deg is None or deg >= 360:
+        return True
+    if abs(t.x - v.x) < 1e-9 and abs(t.y - v.y) < 1e-9:
+        return True
+    off = abs((bearing(v.x, v.y, t.x, t.y) - v.facing + 180.0) % 360.0 - 180.0)
+    return off <= deg / 2.0 + 1e-9
+
+
+def own_shift(v: Unit, w) -> int | None:
+    """The vehicle's own terms of the net target-die shift for weapon ``w`` (None: the weapon cannot fire now):
+    stabilisation after a move, suppression, damage markers."""
+    shift = 0
+    if v.moved:
+        s = STABILISATION_SHIFT.get(w.stabilisation, 1)
+        if s is None:
+            return None
+        shift += s
+    if v.suppression > 0:
+        if w.mount in EXTERNAL_MOUNTS:
+            return None
+        shift += 1
+    return shift + engage_shift(v)
+
+
+def weapon_plan(game, v: Unit, t: Unit, k: int) -> dict | None:
+    """What the vehicle's k-th weapon would roll at ``t`` now, or None (not ready, out of arc, no sight, no
+    firepower against this target, shifted above D12)."""
+    ws = weapons(v)
+    if k >= len(ws) or k in fired(game, v):
+        return None
+    w = ws[k]
+    if w.category not in DIRECT or not in_arc(v, w, t):
+        return None
+    extra = own_shift(v, w)
+    if extra is None:
+        return None
+    vp = t.profile.vehicle
+    fp = w.firepower if vp is not None else w.firepower_vs_infantry
+    if not fp:
+        return None
+    geo = shoot_geometry(game, v, t)
+    if geo is None:
+        return None
+    dist = math.hypot(t.x - v.x, t.y - v.y)
+    # the vehicle's own terms join the net shift (RN-122) as one more term beside concealment
+    step = heavy_target_die(distance=dist, weapon_size=w.size, target_size=vp.target_size if vp else t.size,
+                            concealment=geo[0] + extra, propped=t.propped, small=vp is None and t.small_target,
+                            firer_quality=v.quality, travel=t.travel, fire_control=w.fire_control,
+                            night=game.options["night"] and not v.night_vision)
+    if step < 0:
+        return None
+    return {"distance": dist, "concealment": geo[0], "cover": geo[1], "target_die": step,
+            "firepower": [parse_die(f) for f in fp],
+            "impact": parse_die(w.impact_vs_armour if vp is not None else w.impact_vs_infantry),
+            "vehicle": vp is not None}
+
+
+def may_fire(v: Unit, status) -> bool:
+    """Vehicles fire while suppressed (RN-140); not completely concealed; broken only from cover."""
+    return not (v.complete_concealment or (v.confidence == BROKEN and not status.in_cover))
+
+
+def _slaved(game, v: Unit, t: Unit) -> list:
+    return [k for k, w in enumerate(weapons(v)) if w.slaved and weapon_plan(game, v, t, k) is not None]
+
+
+def _options(game, v: Unit, status) -> list:
+    p = v.profile.vehicle
+    if p is None or not p.weapons or not may_fire(v, status):
+        return []
+    out = []
+    pairs = v.kind in ("mech", "creature")
+    n = len(weapons(v))
+    for t in game.enemy_units(v.side):
+        if t.routed_off:
+            continue
+        ready = [k for k in range(n) if weapon_plan(game, v, t, k) is not None]
+        if not ready:
+            continue
+        out.extend(("fire_vehicle", t.uid, k) for k in ready)
+        if sum(1 for k in ready if weapons(v)[k].slaved) >= 2:
+            out.append(("fire_slaved", t.uid))
+        if pairs:
+            out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in ready and b in ready)
+    return out
+
+
+def _fire_one(game, v: Unit, t: Unit, k: int) -> None:
+    plan = weapon_plan(game, v, t, k)
+    if plan is None:
+        return  # the target fell to an earlier shot of the same action
+    _mark_fired(game, v, k)
+    fire_weapon(game, v, t, weapons(v)[k], plan, mode="vehicle")
+
+
+def _fire(game, v: Unit, opt) -> None:
+    t = game.units[opt[1]]
+    if opt[0] == "fire_vehicle":
+        ks = [opt[2]]
+    elif opt[0] == "fire_slaved":
+        ks = _slaved(game, v, t)
+    else:
+        ks = list(PAIRS[opt[2]])
+    if weapon_plan(game, v, t, ks[0]) is None:
+        raise IllegalOptionError(f"{opt!r}: that weapon cannot fire at that target now")
+    for k in ks:
+        if t.in_play:
+            _fire_one(game, v, t, k)
+
+
+def _on_activation(game, u: Unit) -> None:
+    st = game.extra.get(STATE_KEY)
+    if st and str(u.uid) in st:
+        del st[str(u.uid)]
+
+
+FAMILIES = (Family("fire_vehicle", ("enemy", tuple(range(WEAPON_SLOTS))), 80,
+                   "a vehicle fires the k-th weapon of its design at an enemy unit (one weapon per action)"),
+            Family("fire_slaved", ("enemy",), 81, "a vehicle fires all its slaved weapons at one target"),
+            Family("fire_pair", ("enemy", tuple(range(len(PAIRS)))), 82, "a mech or monster fires two weapons at one target"))
+
+RULE = Rule(
+    "Fire by Vehicles", 'seed 000 "ARMOURED DUSTUP › Fire by Vehicles" (Weapon Stabilisation, Multiple Weapons, '
+    'Mechs and Monsters), "Suppression and Vehicles" (fire), "Vehicle Damage" (engaging)',
+    applies=has_vehicles,
+    families=FAMILIES,
+    action_options=(_options,),
+    actions={"fire_vehicle": _fire, "fire_slaved": _fire, "fire_pair": _fire},
+    on_activation=(_on_activation,),
+)

@@ -1,0 +1,95 @@
+"""Fire by Vehicles (armoured_dustup/fire_by_vehicles.py): the design's weapons, one per action, slaved weapons,
+mechs and monsters two at a time, stabilisation, suppression and damage shifts, arcs.  Forced dice."""
+import pytest
+from conftest import activate, begin, events_of, last_event, scenario, unit
+from vehicle_helpers import vehicle
+
+from dustup_env.rules.armoured_dustup.fire_by_vehicles import PAIRS, weapon_plan
+from dustup_env.rules.kernel.dice import D8, D10, D12
+
+
+def field(design="main_battle_tank", facing=0.0, enemy=(24, 30), red=None):
+    """Blue vehicle V (uid 0) at (24, 10); red squad E (uid 1) 20" north (or ``red``)."""
+    return scenario([vehicle("V", (24, 10), design, facing=facing)],
+                    red or [unit("E", enemy, figures=(("rifle", 3),))])
+
+
+def fire_opts(g, name="fire_vehicle"):
+    return sorted(o for o in g.decision().options if o[0] == name)
+
+
+def test_a_vehicle_fires_its_direct_fire_weapons_one_at_a_time():
+    g = begin(field())
+    activate(g, 0)
+    # main battle tank: 0 tank gun, 1 guided missile (its own rules), 2 APSW
+    assert fire_opts(g) == [("fire_vehicle", 1, 0), ("fire_vehicle", 1, 2)]
+    assert not {"shoot", "fire_slaved", "fire_pair"} & {o[0] for o in g.decision().options}
+    for o in g.decision().options:
+        assert g.is_legal(o)
+    from conftest import add_dice
+    add_dice(g, ("d8", 8), ("d8", 1), ("d10", 1))  # a miss: target d8 8, quality 1, firepower d10 1
+    g.apply(("fire_vehicle", 1, 0))
+    e = last_event(g, "HeavyWeaponFired")
+    assert e["weapon"] == "HVC-3 tank gun" and e["target_die"] == "d8" and e["result"] == "none"
+    assert fire_opts(g) == [("fire_vehicle", 1, 2)]  # each weapon once per activation
+    assert g.dice.remaining == 0
+
+
+@pytest.mark.parametrize("moved,suppression,damage,expected", [
+    (False, 0, 0, D8), (True, 0, 0, D10), (False, 1, 0, D10), (False, 0, 2, D12), (True, 1, 0, D12),
+    (True, 1, 1, None)])
+def test_target_die_shifts_average_stabilisation_suppression_damage(moved, suppression, damage, expected):
+    g = begin(field())
+    v, t = g.units[0], g.units[1]
+    v.moved, v.suppression, v.damage = moved, suppression, damage
+    plan = weapon_plan(g, v, t, 0)
+    assert (plan and plan["target_die"]) == expected
+
+
+def test_poor_stabilisation_cannot_fire_after_moving_and_arcs():
+    g = begin(field("tank_destroyer"))  # 0 hull gun: poor, front arc 90; 1 cupola turret; 2 APSW
+    v, t = g.units[0], g.units[1]
+    assert weapon_plan(g, v, t, 0) is not None
+    still = weapon_plan(g, v, t, 1)["target_die"]
+    v.moved = True
+    assert weapon_plan(g, v, t, 0) is None and weapon_plan(g, v, t, 1)["target_die"] == still + 1  # average
+    v.moved = False
+    v.facing = 90.0  # the target is now 90 degrees off the hull gun's front arc
+    assert weapon_plan(g, v, t, 0) is None and weapon_plan(g, v, t, 1) is not None
+
+
+def test_suppressed_vehicles_still_fire():
+    g = begin(field())
+    g.units[0].suppression = 2
+    activate(g, 0)
+    assert fire_opts(g)
+
+
+def test_mechs_fire_two_weapons_at_one_target():
+    g = begin(field("combat_walker"))  # 0 DFFG arm, 1 SLAM pack, 2 APSW (all front 180 or all round)
+    activate(g, 0)
+    pairs = fire_opts(g, "fire_pair")
+    assert pairs == [("fire_pair", 1, i) for i, p in enumerate(PAIRS) if set(p) <= {0, 1, 2}]
+    from conftest import add_dice
+    add_dice(g, ("d6", 6), ("d8", 1), ("d10", 1),  # DFFG (superior fire control: D6): a miss
+             ("d6", 6), ("d8", 1), ("d8", 1), ("d8", 1))  # SLAM (2 x D8): a miss
+    g.apply(("fire_pair", 1, 0))
+    assert [e["weapon"] for e in events_of(g, "HeavyWeaponFired")] == ["DFFG/4 arm", "SLAM/3 shoulder pack"]
+    assert not any(o[2] == 0 for o in fire_opts(g, "fire_pair"))
+    assert g.dice.remaining == 0
+
+
+def test_tanks_do_not_fire_pairs_and_slaved_weapons_need_two():
+    g = begin(field("grav_tank"))
+    activate(g, 0)
+    assert not fire_opts(g, "fire_pair") and not fire_opts(g, "fire_slaved")
+
+
+def test_vehicle_fire_at_a_vehicle_damages_it():
+    red = [vehicle("T", (24, 30), "supply_truck", facing=180)]
+    g = begin(field(red=red), [("d8", 1), ("d8", 8), ("d10", 8),  # tank gun: two successes, 16 / 8 = 2 hits
+                               ("d12x2", 12), ("d8", 8)])  # first hit: 24 > 2 x 8 destroys the truck
+    activate(g, 0)
+    g.apply(("fire_vehicle", 1, 0))
+    assert last_event(g, "VehicleHit")["effect"] == "destroyed" and not g.units[1].in_play
+    assert g.dice.remaining == 0
