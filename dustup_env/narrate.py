@@ -268,6 +268,14 @@ _OPTION = {
     "shift": lambda k, kind, unit, d: f"the leader moves {k.dist(2.0)} {compass(d)}",
     "formation": lambda k, kind, unit, f: f"formation: {FORMATIONS.get(f, _words(f))}",
     "evacuate": lambda k, kind, unit: "evacuate the wounded off the home edge",
+    "mount": lambda k, kind, unit, uid: f"mount {k.unit(uid)}",
+    "dismount": lambda k, kind, unit, d: f"dismount on the {compass(d)} side",
+    "approach": lambda k, kind, unit, uid: f"move towards {k.unit(uid)} (to mount)",
+    "tow": lambda k, kind, unit, uid: f"attach tow cables to {k.unit(uid)}",
+    "push": lambda k, kind, unit, uid: f"line up to push {k.unit(uid)}",
+    "unhook": lambda k, kind, unit: "unhook (stop towing or pushing)",
+    "turn": lambda k, kind, unit, d: f"turn to face {compass(d)}",
+    "hatches": lambda k, kind, unit, what: "open up the hatches" if what == "open_up" else "close down the hatches",
 }
 
 # decision kinds in a few words (the prompt shown above a decision's options)
@@ -597,6 +605,14 @@ _EVENT = {
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "
                                          f"({_plural(e['tokens_left'], 'token')} left)"),
     "SeizeTokenAwarded": _seize_award,
+    # vehicles
+    "Embarked": lambda k, e: f"{k.unit(e['unit'])} mounts {k.unit(e['vehicle'])}",
+    "Disembarked": lambda k, e: (f"{k.unit(e['unit'])} {'bails out of' if e['forced'] else 'dismounts from'} "
+                                f"{k.unit(e['vehicle'])} at {_point((e['x'], e['y']))}"),
+    "Turned": lambda k, e: f"{k.unit(e['unit'])} turns to face {e['facing']:g} degrees",
+    "HatchesChanged": lambda k, e: f"{k.unit(e['unit'])} {'opens up' if e['opened_up'] else 'closes down'}",
+    "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
+    "TowReleased": lambda k, e: f"{k.unit(e['unit'])} lets go of {k.unit(e['towed'])} ({_words(e['reason'])})",
 }
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

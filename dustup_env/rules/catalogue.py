@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import vehicle_movement, vehicles
+from .armoured_dustup import towing, transport, vehicle_movement, vehicles
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -57,6 +57,8 @@ STANDARD = (
     close_combat.RULE,
     vehicles.RULE,  # ARMOURED DUSTUP (last: no option of an infantry game moves)
     vehicle_movement.RULE,
+    transport.RULE,
+    towing.RULE,
 )
 
 set_standard_rules(STANDARD)
