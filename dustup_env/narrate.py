@@ -612,6 +612,13 @@ _EVENT = {
     "Turned": lambda k, e: f"{k.unit(e['unit'])} turns to face {e['facing']:g} degrees",
     "HatchesChanged": lambda k, e: f"{k.unit(e['unit'])} {'opens up' if e['opened_up'] else 'closes down'}",
     "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
+    "VehicleHit": lambda k, e: (f"{k.unit(e['unit'])} hit on the {e['facing']}: impact {e['impact']} against armour "
+                                f"{e['armour']}: {'no effect' if e['result'] == 'none' else e['result']}"),
+    "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['damage'], 'damage marker')})",
+    "VehicleImmobilised": lambda k, e: f"{k.unit(e['unit'])} is immobilised",
+    "VehicleDestroyed": lambda k, e: f"{k.unit(e['unit'])} is destroyed; its wreck stays at {_point((e['x'], e['y']))}",
+    "PassengerHit": lambda k, e: (f"passenger of {k.unit(e['unit'])} rolls {e['roll']} (needs more than {e['needed']}): "
+                                  f"{'unharmed' if e['roll'] > e['needed'] else 'wounded'}"),
     "TowReleased": lambda k, e: f"{k.unit(e['unit'])} lets go of {k.unit(e['towed'])} ({_words(e['reason'])})",
 }
 

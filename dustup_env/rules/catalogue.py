@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import towing, transport, vehicle_movement, vehicles
+from .armoured_dustup import indicating_damaged_vehicles, towing, transport, vehicle_movement, vehicles
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -59,6 +59,7 @@ STANDARD = (
     vehicle_movement.RULE,
     transport.RULE,
     towing.RULE,
+    indicating_damaged_vehicles.RULE,
 )
 
 set_standard_rules(STANDARD)
