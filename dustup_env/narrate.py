@@ -268,6 +268,14 @@ _OPTION = {
     "shift": lambda k, kind, unit, d: f"the leader moves {k.dist(2.0)} {compass(d)}",
     "formation": lambda k, kind, unit, f: f"formation: {FORMATIONS.get(f, _words(f))}",
     "evacuate": lambda k, kind, unit: "evacuate the wounded off the home edge",
+    "mount": lambda k, kind, unit, uid: f"mount {k.unit(uid)}",
+    "dismount": lambda k, kind, unit, d: f"dismount on the {compass(d)} side",
+    "approach": lambda k, kind, unit, uid: f"move towards {k.unit(uid)} (to mount)",
+    "tow": lambda k, kind, unit, uid: f"attach tow cables to {k.unit(uid)}",
+    "push": lambda k, kind, unit, uid: f"line up to push {k.unit(uid)}",
+    "unhook": lambda k, kind, unit: "unhook (stop towing or pushing)",
+    "turn": lambda k, kind, unit, d: f"turn to face {compass(d)}",
+    "hatches": lambda k, kind, unit, what: "open up the hatches" if what == "open_up" else "close down the hatches",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
@@ -601,17 +609,24 @@ _EVENT = {
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "
                                          f"({_plural(e['tokens_left'], 'token')} left)"),
     "SeizeTokenAwarded": _seize_award,
-    # vehicle combat (armoured_dustup: firing_at_vehicles, vehicle_damage, fire_by_vehicles)
-    "VehicleHit": lambda k, e: (f"hit on {k.unit(e['unit'])} ({e['facing']} armour): impact {die(e['impact_die'])} "
-                                f"{e['impact']} against armour {die(e['armour_die'])} {e['armour']}: "
-                                f"{ {'none': 'no effect'}.get(e['effect'], e['effect'])}"),
+    # vehicles
+    "Embarked": lambda k, e: f"{k.unit(e['unit'])} mounts {k.unit(e['vehicle'])}",
+    "Disembarked": lambda k, e: (f"{k.unit(e['unit'])} {'bails out of' if e['forced'] else 'dismounts from'} "
+                                f"{k.unit(e['vehicle'])} at {_point((e['x'], e['y']))}"),
+    "Turned": lambda k, e: f"{k.unit(e['unit'])} turns to face {e['facing']:g} degrees",
+    "HatchesChanged": lambda k, e: f"{k.unit(e['unit'])} {'opens up' if e['opened_up'] else 'closes down'}",
+    "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
+    "VehicleHit": lambda k, e: (f"{k.unit(e['unit'])} hit on the {e['facing']}: impact {e['impact']} against armour "
+                                f"{e['armour']}: {'no effect' if e['result'] == 'none' else e['result']}"),
+    "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['damage'], 'damage marker')})",
+    "VehicleImmobilised": lambda k, e: f"{k.unit(e['unit'])} is immobilised",
+    "VehicleDestroyed": lambda k, e: f"{k.unit(e['unit'])} is destroyed; its wreck stays at {_point((e['x'], e['y']))}",
+    "PassengerHit": lambda k, e: (f"passenger of {k.unit(e['unit'])} rolls {e['roll']} (needs more than {e['needed']}): "
+                                  f"{'unharmed' if e['roll'] > e['needed'] else 'wounded'}"),
+    "TowReleased": lambda k, e: f"{k.unit(e['unit'])} lets go of {k.unit(e['towed'])} ({_words(e['reason'])})",
+    # vehicle combat (armoured_dustup: firing_at_vehicles, fire_by_vehicles)
     "SuppressionResisted": lambda k, e: (f"small arms cannot add a suppression marker to {k.unit(e['unit'])} "
                                          f"({_plural(e['markers'], 'marker')})"),
-    "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['markers'], 'damage marker')})",
-    "VehicleDestroyed": lambda k, e: f"{k.unit(e['unit'])} is destroyed",
-    "PassengerTested": lambda k, e: (f"passenger of {k.unit(e['vehicle'])}: {k.unit(e['unit'])} figure "
-                                     f"{e['figure'] + 1} rolls armour {die(e['armour_die'])} {e['roll']} (must beat "
-                                     f"{e['needed']}): {'unharmed' if e['effect'] == 'none' else e['effect']}"),
 }
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

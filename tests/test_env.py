@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 608  # 476 infantry indices, then vehicle combat (fire_by_vehicles: 132)
+    assert c.n == N_ACTIONS == 691  # 476 infantry, vehicles 83, vehicle combat (fire_by_vehicles) 132
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -167,11 +167,18 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("formation", "file")) == 458 + 4
     assert c.encode(g, 0, ("evacuate",)) == 463
     assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 464 + 11 % len(g.side_units[0])
-    # vehicle combat families are appended after the infantry layout (476)
-    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 476 + 0 * 4 + 2
-    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 476 + 48 + 1
-    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 476 + 60 + 5
-    assert N_ACTIONS == 476 + 48 + 12 + 72
+    assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 476 + 1
+    assert c.encode(g, 0, ("dismount", 0)) == 488 and c.encode(g, 1, ("dismount", 0)) == 488 + 8  # mirrored
+    assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 504 + 2
+    assert c.encode(g, 0, ("tow", g.side_units[0][0])) == 516 and c.encode(g, 0, ("push", g.side_units[0][0])) == 528
+    assert c.encode(g, 0, ("unhook",)) == 540
+    assert c.encode(g, 0, ("turn", 4)) == 541 + 4 and c.encode(g, 1, ("turn", 4)) == 541 + 4
+    assert c.encode(g, 0, ("hatches", "close_down")) == 558
+    # vehicle combat families are appended after the vehicles' (559)
+    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 559 + 0 * 4 + 2
+    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 559 + 48 + 1
+    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 559 + 60 + 5
+    assert N_ACTIONS == 559 + 48 + 12 + 72
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

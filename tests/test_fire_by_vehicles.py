@@ -91,5 +91,5 @@ def test_vehicle_fire_at_a_vehicle_damages_it():
                                ("d12x2", 12), ("d8", 8)])  # first hit: 24 > 2 x 8 destroys the truck
     activate(g, 0)
     g.apply(("fire_vehicle", 1, 0))
-    assert last_event(g, "VehicleHit")["effect"] == "destroyed" and not g.units[1].in_play
+    assert last_event(g, "VehicleHit")["result"] == "destroyed" and not g.units[1].in_play
     assert g.dice.remaining == 0

@@ -63,9 +63,9 @@ def test_two_successes_hit_and_impact_beats_armour_damages():
     g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d8", 3), ("d8", 8)])
     v = g.units[1]
     hit = last_event(g, "VehicleHit")
-    assert hit["facing"] == "front" and hit["effect"] == "damaged" and hit["impact_die"] == "d8"
+    assert hit["facing"] == "front" and hit["result"] == "damaged" and (hit["impact"], hit["armour"]) == (5, 3)
     assert v.damage == 1 and v.suppression == 1 and v.in_play
-    assert last_event(g, "VehicleDamaged")["markers"] == 1
+    assert last_event(g, "VehicleDamaged")["damage"] == 1
     assert last_event(g, "ConfidenceTested")["reason"] == "vehicle_damage"
     assert g.dice.remaining == 0
 
@@ -78,7 +78,7 @@ def test_beats_damages_more_than_double_destroys_a_draw_is_nothing(impact, armou
         dice.append(("d8", 8))  # the vehicle's confidence test
     g = shoot(dice)
     v = g.units[1]
-    assert last_event(g, "VehicleHit")["effect"] == effect
+    assert last_event(g, "VehicleHit")["result"] == effect
     assert v.damage == (1 if effect == "damaged" else 0)
     assert v.in_play == (effect != "destroyed")
     if effect == "destroyed":
@@ -98,14 +98,14 @@ def test_facing_struck_by_the_line_of_the_shot_side_armour():
     g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d12x2", 2), ("d8", 8)], target=2,
               scn=field(tank_at=(30, 18), tank_facing=90.0))
     hit = last_event(g, "VehicleHit")
-    assert hit["facing"] == "side" and hit["armour_die"] == "d12x2" and hit["effect"] == "damaged"
+    assert hit["facing"] == "side" and hit["result"] == "damaged"  # the scripted die checks D12x2
 
 
 def test_front_armour_from_the_front():
     g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 8), ("d12x3", 3), ("d8", 8)], target=2,
               scn=field(tank_at=(24, 20)))
     hit = last_event(g, "VehicleHit")
-    assert hit["facing"] == "front" and hit["armour_die"] == "d12x3" and hit["effect"] == "none"
+    assert hit["facing"] == "front" and hit["result"] == "none"  # the scripted die checks D12x3
 
 
 def _suppress(n):
@@ -175,8 +175,10 @@ def test_damaged_vehicle_passengers_roll_armour_against_the_weapon_class():
               scn=field(red_extra=PASSENGERS), before=_mount)
     p = g.units[3]
     assert [f.status for f in p.figures] == [OK, WOUNDED, OK]
-    tests = events_of(g, "PassengerTested")
-    assert [t["needed"] for t in tests] == [1, 1, 1] and [t["effect"] for t in tests] == ["none", "wound", "none"]
+    tests = events_of(g, "PassengerHit")
+    assert [t["needed"] for t in tests] == [1, 1, 1] and [t["roll"] for t in tests] == [2, 1, 4]
+    assert last_event(g, "ConfidenceTested")["unit"] == 1  # the passengers tested first (RN-803), then the vehicle
+    assert [e["unit"] for e in events_of(g, "ConfidenceTested")] == [3, 1]
     assert g.dice.remaining == 0
 
 
@@ -187,8 +189,9 @@ def test_destroyed_vehicle_passengers_need_more_than_double():
               scn=field(red_extra=PASSENGERS), before=_mount)
     p, v = g.units[3], g.units[1]
     assert [f.status for f in p.figures] == [OK, WOUNDED, WOUNDED]
-    assert [t["needed"] for t in events_of(g, "PassengerTested")] == [2, 2, 2]
-    assert not v.in_play and p.carrier == -1 and v.passengers == [] and (p.x, p.y) == (v.x, v.y)
+    assert [t["needed"] for t in events_of(g, "PassengerHit")] == [2, 2, 2]
+    assert not v.in_play and p.carrier == -1 and v.passengers == [] and events_of(g, "Disembarked")
+    assert last_event(g, "ConfidenceTested")["unit"] == 3
     assert g.dice.remaining == 0
 
 

@@ -199,3 +199,18 @@ def test_columns_and_tables():
     assert set(VEHICLE_TABLES["grav"]) <= set(TERRAIN_TYPES)
     g = begin(tank_and_squad("main_battle_tank"))
     assert footprint(g.units[0]) == 2.0 and movement_column(g.units[0]) == g.units[0].terrain_column
+
+
+def test_turn_on_the_spot_is_one_action():
+    g = begin(tank_and_squad("main_battle_tank"))
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("turn", 0) not in opts and ("turn", 4) in opts and sum(o[0] == "turn" for o in opts) == 15
+    g.apply(("turn", 4))
+    v = g.units[0]
+    assert v.facing == 90.0 and (v.x, v.y) == (24.0, 10.0) and g.actions_left == 1
+    assert last_event(g, "Turned")["facing"] == 90.0
+    g2 = begin(tank_and_squad("main_battle_tank"))
+    g2.units[0].immobilised = True
+    activate(g2, 0)
+    assert not any(o[0] == "turn" for o in g2.decision().options)

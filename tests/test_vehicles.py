@@ -177,3 +177,46 @@ def test_snapshot_and_save_round_trip_with_vehicles(tmp_path):
     assert saves.state_digest(h) == saves.state_digest(g)
     if snap is not None:
         assert saves.state_digest(saves.from_snapshot(Game, snap)) == saves.state_digest(g)
+
+
+def test_open_up_and_close_down_is_one_action():
+    g = begin(tank_and_squad("main_battle_tank"))
+    activate(g, 0)
+    assert ("hatches", "open_up") in g.decision().options
+    g.apply(("hatches", "open_up"))
+    assert g.units[0].opened_up and open_topped(g.units[0]) and g.actions_left == 1
+    assert ("hatches", "close_down") in g.decision().options
+    g.apply(("hatches", "close_down"))
+    assert not g.units[0].opened_up
+    g2 = begin(tank_and_squad("ifv_tracked"))
+    activate(g2, 0)
+    assert not any(o[0] == "hatches" for o in g2.decision().options)
+
+
+@pytest.mark.parametrize("design,armour", [("main_battle_tank", True), ("supply_truck", False),
+                                           ("hive_brute", True), ("technical", False), ("infantry_walker", True)])
+def test_which_vehicles_are_enemy_armour_for_panic(design, armour):
+    from dustup_env.rules.morale.panic import counts_as_armour
+    g = game(tank_and_squad(design))
+    assert counts_as_armour(g.units[0]) == armour
+    assert not counts_as_armour(g.units[1])
+
+
+def test_green_units_panic_on_first_sight_of_enemy_armour():
+    from conftest import SIDE0_WINS  # noqa: F401
+    scn = scenario([unit("G", (24, 10), figures=(("rifle", 4),), quality="d6")],
+                   [vehicle("T", (24, 30), "main_battle_tank")])
+    g = begin(scn, [("d6", 1)])
+    tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
+    g.apply(("activate", 0)) if not tests and ("activate", 0) in g.decision().options else None
+    tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
+    assert tests and tests[0]["reason"] == "first_sight_of_armour" and tests[0]["unit"] == 0
+
+
+def test_mounted_passengers_do_not_see_or_get_seen_for_panic():
+    scn = scenario([vehicle("APC", (24, 10), "apc_wheeled"),
+                    unit("G", (24, 10), figures=(("rifle", 4),), quality="d6", carried_by="APC")],
+                   [unit("E", (24, 30), figures=(("rifle", 4),), quality="d4")])
+    g = begin(scn, [("d6", 6)])
+    tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
+    assert all(e["unit"] != 1 for e in tests)

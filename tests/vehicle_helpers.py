@@ -20,7 +20,7 @@ def mechanised(seed_variant: int = 0) -> dict:
     with a ford, open water, and vehicle obstacles (wire, dragon's teeth)."""
     blue = [vehicle("APC 1", (10, 6), "apc_wheeled"), vehicle("IFV 1", (24, 6), "ifv_tracked"),
             vehicle("Tank 1", (36, 6), "main_battle_tank", facing=0),
-            unit("Squad 1", (10, 3), figures=(("rifle", 5),), grenades=True),
+            unit("Squad 1", (10, 3), figures=(("rifle", 5),), grenades=True, carried_by="APC 1"),
             unit("Squad 2", (24, 3), figures=(("rifle", 4),)), vehicle("Truck", (42, 3), "supply_truck")]
     red = [vehicle("Mech", (12, 42), "infantry_walker", facing=180), vehicle("Hover", (30, 44), "scout_hover",
                                                                              facing=180),

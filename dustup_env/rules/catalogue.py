@@ -9,7 +9,8 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import fire_by_vehicles, firing_at_vehicles, heavy_weapons, vehicle_movement, vehicles
+from .armoured_dustup import (fire_by_vehicles, firing_at_vehicles, heavy_weapons, indicating_damaged_vehicles,
+                              towing, transport, vehicle_movement, vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -58,6 +59,9 @@ STANDARD = (
     heavy_weapons.RULE,  # Armoured Dustup (after the infantry rules: a game without heavy weapons is unchanged)
     vehicles.RULE,
     vehicle_movement.RULE,
+    transport.RULE,
+    towing.RULE,
+    indicating_damaged_vehicles.RULE,
     firing_at_vehicles.RULE,
     fire_by_vehicles.RULE,
 )

@@ -7,39 +7,28 @@ rules' own, the quality and firepower dice.  What the result does is :func:`vehi
 ``vehicle_fire`` service, which every rule that fires at a vehicle calls):
 
 * one success (a minor result) or more suppresses: one more suppression marker, up to 3, except that small arms
-  cause at most one marker on a vehicle whose armour class on the facing struck is above 1 (L1431, RN-133);
-* each hit of a major result is an opposed roll of the weapon's impact die against the armour die of the facing
-  the line of fire strikes (``vehicles.armour_facing``, RN-127): beats it: damaged (a damage marker), more than
-  double it: destroyed (L1433-1435; a draw goes to the vehicle, RN-710).  A destroyed vehicle takes no more hits;
-* damage and destruction test the passengers (``vehicle_damage.passenger_casualties``, L1443);
+  cause at most one marker on a vehicle whose armour class on the facing struck is above 1 (L1431, RN-133, RN-805);
+* the hits of a major result: *Indicating Damaged Vehicles* (``indicating_damaged_vehicles.vehicle_fire``): each an
+  opposed roll of the weapon's impact die against the armour die of the facing the line of fire strikes (RN-127):
+  beats it: a damage marker, more than double: destroyed (L1433-1435; a draw goes to the vehicle, RN-710); the
+  passengers roll their armour against the weapon class (L1443, RN-134), then test like any unit with
+  casualties (``vehicle_damage.passengers_test``, RN-803);
 * then the consequences of fire as for any unit: the ``after_shot`` hooks, one confidence test for the highest
   trigger (first under fire, first suppressed, "vehicle takes one or more damage") with the damage markers the
-  vehicle had before the attack as modifiers (RN-114), the ``on_shot`` hooks (panic).
+  vehicle had before the attack as modifiers (RN-114, RN-806), the ``on_shot`` hooks (panic).
 """
 from __future__ import annotations
 
-from ..kernel.dice import die_name
 from ..kernel.entities import Unit
 from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Rule
 from ..morale.confidence_test import confidence_test
-from .heavy_weapons import vehicle_impact
-from .vehicle_damage import add_damage, destroy, passenger_casualties
-from .vehicles import armour_class, armour_die, armour_facing, has_vehicles
+from .indicating_damaged_vehicles import vehicle_fire as resolve_hits
+from .vehicle_damage import able_figures, passengers_test
+from .vehicles import armour_class, armour_facing, has_vehicles
 
 MAX_SUPPRESSION = 3
 SMALL_ARMS_WEAPON_CLASS = 1  # RN-134: small arms, support weapons, IAVRs and grenades count as class 1
-
-
-@event
-class VehicleHit(Event):
-    unit: int
-    facing: str
-    impact_die: str
-    impact: int
-    armour_die: str
-    armour: int
-    effect: str  # none | damaged | destroyed
 
 
 @event
@@ -80,22 +69,13 @@ def vehicle_fire(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
             if t.suppression < MAX_SUPPRESSION:
                 t.suppression += 1
             game.emit(Suppressed(t.uid, t.suppression))
-    damaged = destroyed = False
+    damaged = False
     if res.hits:
-        adie = armour_die(t, facing)
-        for _ in range(res.hits):
-            effect, i, a = vehicle_impact(game.dice, impact=impact, armour=adie)
-            game.emit(VehicleHit(t.uid, facing, die_name(impact), i, die_name(adie), a, effect))
-            if effect == "damaged":
-                damaged = True
-                add_damage(game, t)
-                passenger_casualties(game, t, weapon_class, False)
-            elif effect == "destroyed":
-                destroyed = True
-                passenger_casualties(game, t, weapon_class, True)
-                destroy(game, t)
-                break
-    if damaged and not destroyed:
+        before_passengers = able_figures(game, t.passengers)
+        results = resolve_hits(game, t, impact, res.hits, ox, oy, weapon_class=weapon_class, facing=facing)
+        damaged = "damaged" in results and "destroyed" not in results
+        passengers_test(game, before_passengers)
+    if damaged:
         reasons.append("vehicle_damage")
     for hook in game.rules.after_shot:
         hook(game, firer, t, res, reasons)
@@ -106,9 +86,22 @@ def vehicle_fire(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     return 0
 
 
+def _aboard(game, decision, option) -> None:
+    """Passengers hit in their vehicle may lose their leader; a new leader (a reorganise action aboard) must not
+    take the unit off its vehicle: a mounted unit stays where its vehicle is (after every option)."""
+    units = game.units
+    for v in units:
+        if v.passengers:
+            for uid in v.passengers:
+                u = units[uid]
+                if u.x != v.x or u.y != v.y:
+                    u.x, u.y = v.x, v.y
+
+
 RULE = Rule(
     "Firing at Vehicles", 'seed 000 "ARMOURED DUSTUP › Firing at Vehicles and Large Creatures", "Casualties to '
     'Vehicle Passengers", "Vehicle Damage" (markers, confidence)',
     applies=has_vehicles,
+    after_apply=(_aboard,),
     services={"vehicle_fire": vehicle_fire},
 )

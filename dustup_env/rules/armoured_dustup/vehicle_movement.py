@@ -16,7 +16,8 @@ import math
 
 from ..kernel.battlefield import vehicle_column
 from ..kernel.entities import Unit
-from ..kernel.ruleset import Rule
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Family, Rule
 from .vehicles import bearing, has_vehicles
 
 FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # invented (RN-757): a vehicle's radius is 0.5" + 0.5" x size class
@@ -106,6 +107,28 @@ def _after_move(game, u: Unit, start, withdraw) -> None:
     carry_along(game, u)
 
 
+@event
+class Turned(Event):
+    unit: int
+    facing: float
+
+
+TURN_STEP = 360.0 / 16  # the turn action's 16 compass directions (the move directions)
+
+
+def _turn_options(game, u: Unit, status) -> list:
+    """``("turn", d)``: turn on the spot to face compass direction ``d`` (one action, RN-756)."""
+    if u.profile.vehicle is None or immobile(u):
+        return []
+    return [("turn", d) for d in range(16) if abs((d * TURN_STEP - u.facing + 180.0) % 360.0 - 180.0) > 1e-6]
+
+
+def _turn(game, u: Unit, opt) -> None:
+    u.facing = opt[1] * TURN_STEP
+    carry_along(game, u)
+    game.emit(Turned(u.uid, u.facing))
+
+
 def _on_activation(game, u: Unit) -> None:
     if u.moved:
         u.moved = False
@@ -123,6 +146,9 @@ RULE = Rule(
     '"Suppression and Vehicles" (movement)',
     applies=has_vehicles,
     init=(_init,),
+    families=(Family("turn", ("dir",), 66, "a vehicle turns on the spot to face this direction (mirrored like moves)"),),
+    action_options=(_turn_options,),
+    actions={"turn": _turn},
     after_apply=(refresh_columns,),
     movement_roll=(_movement_roll,),
     action_filters=(_filter,),

@@ -25,7 +25,8 @@ from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, vehicle_column
 from ..kernel.dice import D6, parse_die
 from ..kernel.entities import FIELD_CODECS, Figure, Unit
 from ..kernel.errors import ScenarioError
-from ..kernel.ruleset import Rule
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Family, Rule
 from ..vehicle_design import DesignFileError, check, library_names
 from ..vehicle_design.profile import FACINGS, VehicleProfile, from_dict, to_dict
 
@@ -217,11 +218,33 @@ def _vehicle_filter(game, u: Unit, opts: list) -> list:
                                     and units[o[1]].profile.vehicle is not None)]
 
 
+@event
+class HatchesChanged(Event):
+    unit: int
+    opened_up: bool
+
+
+def _hatch_options(game, u: Unit, status) -> list:
+    p = u.profile.vehicle
+    if p is None or not p.hatches or u.hull >= 0:
+        return []
+    return [("hatches", "close_down")] if u.opened_up else [("hatches", "open_up")]
+
+
+def _hatches(game, u: Unit, opt) -> None:
+    """Open up or close down (RN-128): one action; while opened up the vehicle is open-topped."""
+    u.opened_up = opt[1] == "open_up"
+    game.emit(HatchesChanged(u.uid, u.opened_up))
+
+
 RULE = Rule(
     "Vehicles", 'seed 000 "ARMOURED DUSTUP": "General Rules", "Vehicle Size", "Armour", "Types of Vehicles", '
     '"Super-Heavy Vehicles" (turrets as units)',
     applies=has_vehicles,
     init=(validate_units,),
+    families=(Family("hatches", (("open_up", "close_down"),), 67, "a vehicle with hatches opens up or closes down"),),
+    action_options=(_hatch_options,),
     action_filters=(_vehicle_filter,),
+    actions={"hatches": _hatches},
     services={"vehicle_profile": vehicle_profile},
 )

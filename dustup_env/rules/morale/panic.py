@@ -44,12 +44,15 @@ def provokes_terror(unit: Unit) -> bool:
 def counts_as_armour(unit: Unit) -> bool:
     """AFVs, large alien creatures and power armoured troops (the green units' panic trigger)."""
     p = unit.profile
+    if p.vehicle is not None:  # AFVs: vehicles and mechs with armour; large creatures always (RN-762)
+        return p.kind == "creature" or any(getattr(p.vehicle.armour_class, f) > 0
+                                           for f in ("front", "side", "rear", "top", "belly"))
     return p.kind in ARMOUR_KINDS or armoury()[1][p.armour].power_armour
 
 
 def _sight_bits(e: Unit) -> int:
     p = e.profile
-    key = (p.kind, p.armour, p.terror)  # all that counts_as_armour and the terror flag read
+    key = (p.kind, p.armour, p.terror, p.vehicle)  # all that counts_as_armour and the terror flag read
     bits = _SIGHT_BITS_OF.get(key)
     if bits is None:
         bits = PANIC_SIGHT_ANY
@@ -98,7 +101,7 @@ def panic_trigger(game, u: Unit, bits: int) -> bool:
 
 def check_sight(game, u: Unit, only=None) -> None:
     """Panic triggers on first line of sight: ``u`` against every enemy unit (or just ``only``)."""
-    if u.panic_passed or u.panicked:
+    if u.panic_passed or u.panicked or u.carrier >= 0:  # mounted passengers neither see nor are seen
         return
     # the sight triggers still open to u; u does not change until one fires (then the loop ends), so
     # avail & _sight_bits(e) == _pending(u, _sight_bits(e)) for every enemy
@@ -108,7 +111,7 @@ def check_sight(game, u: Unit, only=None) -> None:
     bf = game.bf
     enemies = [only] if only is not None else [game.units[i] for i in game.side_units[1 - u.side]]
     for e in enemies:
-        if not e.in_play:
+        if not e.in_play or e.carrier >= 0:
             continue
         bits = avail & _sight_bits(e)
         if bits and bf.has_los(u.x, u.y, e.x, e.y):

@@ -1,0 +1,140 @@
+"""Towing and Pushing Vehicles (seed 000 "Towing and Pushing Vehicles"; towed heavy weapons, "Moving Heavy Weapons").
+
+A vehicle may tow or push another of at most one size class larger (L1417) that is lined up with it (within 2",
+footprint to footprint, RN-760); attaching takes one reorganise-type action (not while suppressed out of cover),
+so does unhooking.  Grav and hover vehicles may not tow or push (the design's ``can_tow``), nor may a damaged
+vehicle (L1419): a vehicle that is damaged lets go.  While towing or pushing it moves at half speed (RN-132): a
+D12 mover rolls a D6, a D8 mover a D4, any other die rolls as usual and its roll is halved, rounding up.  The towed
+unit moves with it (``vehicle_movement.carry_along``) and does not move on its own.
+
+Heavy weapons on a towed carriage are towed too when the heavy-weapon rules provide the ``towable_size`` service
+(``towable_size(game, unit)``: the size class a tower must be able to tow, or None if the unit cannot be towed);
+this rule provides ``towed(game, unit)`` (the uid of the tower, -1 if none).
+"""
+from __future__ import annotations
+
+import math
+
+from ..kernel.dice import D4, D6, D8, D12
+from ..kernel.entities import Unit
+from ..kernel.events import Event, event
+from ..kernel.ruleset import Family, Rule
+from .vehicle_movement import carry_along, footprint
+from .vehicles import has_vehicles
+
+LINE_UP = 2.0  # invented (RN-760): the tower's and the towed unit's footprints this close
+HALF_DIE = {D12: D6, D8: D4}  # L1417 "if they normally roll a D12 as their movement die, they roll a D6"
+
+
+@event
+class TowAttached(Event):
+    unit: int
+    towed: int
+    pushing: bool
+
+
+@event
+class TowReleased(Event):
+    unit: int
+    towed: int
+    reason: str  # "unhook" | "damaged" | "destroyed"
+
+
+def towed(game, u: Unit) -> int:
+    """The uid of the vehicle towing or pushing ``u`` (-1: none). A service of this rule."""
+    return u.towed_by
+
+
+def may_tow(v: Unit) -> bool:
+    p = v.profile.vehicle
+    return (p is not None and p.can_tow and v.damage == 0 and not v.immobilised and v.towing < 0 and v.towed_by < 0
+            and v.carrier < 0 and v.hull < 0 and v.in_play and not v.hidden)
+
+
+def tow_size(game, t: Unit):
+    """The size class a tower must manage for ``t`` (vehicles: their size; heavy weapons through the heavy-weapon
+    rules' ``towable_size`` service), None if ``t`` cannot be towed."""
+    if t.profile.vehicle is not None:
+        return t.profile.vehicle.size
+    svc = game.rules.services.get("towable_size")
+    return svc(game, t) if svc is not None else None
+
+
+def _radius(t: Unit) -> float:
+    return footprint(t) if t.profile.vehicle is not None else 0.5
+
+
+def _options(game, v: Unit, status) -> list:
+    if v.profile.vehicle is None:
+        return []
+    if v.towing >= 0:
+        return [("unhook",)]
+    if not may_tow(v) or (status.suppressed and not status.in_cover):
+        return []
+    out = []
+    units = game.units
+    reach = footprint(v) + LINE_UP
+    for uid in game.side_units[v.side]:
+        t = units[uid]
+        if t is v or not t.in_play or t.hidden or t.towed_by >= 0 or t.towing >= 0 or t.carrier >= 0 or t.hull >= 0 \
+                or t.uid == v.hull:
+            continue
+        r = reach + _radius(t)
+        if (t.x - v.x) ** 2 + (t.y - v.y) ** 2 > r * r:
+            continue
+        size = tow_size(game, t)
+        if size is None or size > v.profile.vehicle.size + 1:
+            continue
+        out.append(("tow", uid))
+        if t.profile.vehicle is not None:
+            out.append(("push", uid))  # heavy weapons are towed, not pushed
+    return out
+
+
+def _attach(game, v: Unit, opt) -> None:
+    t = game.units[opt[1]]
+    v.towing, v.pushing, t.towed_by = t.uid, opt[0] == "push", v.uid
+    t.propped = False
+    game.emit(TowAttached(v.uid, t.uid, v.pushing))
+    carry_along(game, v)
+
+
+def release(game, v: Unit, reason: str) -> None:
+    """``v`` lets go of what it tows or pushes."""
+    if v.towing < 0:
+        return
+    t = game.units[v.towing]
+    t.towed_by = -1
+    v.towing, v.pushing = -1, False
+    game.emit(TowReleased(v.uid, t.uid, reason))
+
+
+def _unhook(game, v: Unit, opt) -> None:
+    release(game, v, "unhook")
+
+
+def _movement_die(game, u: Unit, die: int) -> int:
+    if u.towing >= 0:
+        return HALF_DIE.get(die, die)
+    return die
+
+
+def _movement_roll(game, u: Unit, die: int):
+    """Half speed for dice other than D12 and D8: the usual roll, halved rounding up (RN-132)."""
+    if u.towing < 0 or u.movement in HALF_DIE:
+        return None
+    return math.ceil(game.dice.roll(die) / 2)
+
+
+RULE = Rule(
+    "Towing and Pushing", 'seed 000 "Towing and Pushing Vehicles"',
+    applies=has_vehicles,
+    families=(Family("tow", ("own",), 63, "attach tow cables to this friendly vehicle or towed weapon"),
+              Family("push", ("own",), 64, "line up to push this friendly vehicle"),
+              Family("unhook", (), 65, "let go of the vehicle or weapon towed or pushed")),
+    action_options=(_options,),
+    actions={"tow": _attach, "push": _attach, "unhook": _unhook},
+    movement_die=(_movement_die,),
+    movement_roll=(_movement_roll,),
+    services={"towed": towed},
+)
