@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import guided_weapons, heavy_weapons
+from .armoured_dustup import guided_weapons, heavy_weapons, unguided_rockets
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -56,6 +56,7 @@ STANDARD = (
     inbound_chart.RULE,
     close_combat.RULE,
     heavy_weapons.RULE,  # Armoured Dustup (after the infantry rules: a game without heavy weapons is unchanged)
+    unguided_rockets.RULE,
     guided_weapons.RULE,
 )
 
