@@ -9,8 +9,9 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import (fire_by_vehicles, firing_at_vehicles, heavy_weapons, indicating_damaged_vehicles,
-                              towing, transport, vehicle_movement, vehicles)
+from .armoured_dustup import (fire_by_vehicles, firing_at_vehicles, guided_weapons, heavy_weapons,
+                              indicating_damaged_vehicles, towing, transport, unguided_rockets, vehicle_movement,
+                              vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -57,6 +58,8 @@ STANDARD = (
     inbound_chart.RULE,
     close_combat.RULE,
     heavy_weapons.RULE,  # Armoured Dustup (after the infantry rules: a game without heavy weapons is unchanged)
+    unguided_rockets.RULE,
+    guided_weapons.RULE,
     vehicles.RULE,
     vehicle_movement.RULE,
     transport.RULE,
