@@ -280,6 +280,10 @@ _OPTION = {
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
     "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",
+    "shoot_passengers": lambda k, kind, unit, target, mode: (f"shoot at the passengers of {k.unit(target)} "
+                                                              f"({FIRE_MODES.get(mode, _words(mode))})"),
+    "passenger_shoot": lambda k, kind, unit, target, mode: (f"fire from the vehicle at {k.unit(target)} "
+                                                             f"({FIRE_MODES.get(mode, _words(mode))})"),
 }
 
 # decision kinds in a few words (the prompt shown above a decision's options)

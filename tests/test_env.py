@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 691  # 476 infantry, vehicles 83, vehicle combat (fire_by_vehicles) 132
+    assert c.n == N_ACTIONS == 835  # 476 infantry, vehicles 83, vehicle combat 276
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -178,7 +178,9 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 559 + 0 * 4 + 2
     assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 559 + 48 + 1
     assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 559 + 60 + 5
-    assert N_ACTIONS == 559 + 48 + 12 + 72
+    assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 691 + 1 * 6 + 4
+    assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 763 + 2 * 6
+    assert N_ACTIONS == 559 + 48 + 12 + 72 + 72 + 72
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
 from .armoured_dustup import (fire_by_vehicles, firing_at_vehicles, guided_weapons, heavy_weapons,
-                              indicating_damaged_vehicles, towing, transport, unguided_rockets, vehicle_movement,
-                              vehicles)
+                              indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles, towing, transport,
+                              unguided_rockets, vehicle_movement, vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -67,6 +67,7 @@ STANDARD = (
     indicating_damaged_vehicles.RULE,
     firing_at_vehicles.RULE,
     fire_by_vehicles.RULE,
+    open_top_and_soft_skinned_vehicles.RULE,
 )
 
 set_standard_rules(STANDARD)

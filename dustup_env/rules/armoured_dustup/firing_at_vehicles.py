@@ -19,10 +19,14 @@ rules' own, the quality and firepower dice.  What the result does is :func:`vehi
 """
 from __future__ import annotations
 
+import math
+
+from ..kernel.dice import D12, die_name
 from ..kernel.entities import Unit
-from ..kernel.events import Event, Suppressed, event
+from ..kernel.events import Event, ShotResolved, Suppressed, event
 from ..kernel.ruleset import Rule
 from ..morale.confidence_test import confidence_test
+from ..unit_actions.shoot_action import firepower, plan_mode, resolve_fire, shot_effects, weapons_ready
 from .indicating_damaged_vehicles import vehicle_fire as resolve_hits
 from .vehicle_damage import able_figures, passengers_test
 from .vehicles import armour_class, armour_facing, has_vehicles
@@ -84,6 +88,43 @@ def vehicle_fire(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     for hook in game.rules.on_shot:
         hook(game, firer, t)
     return 0
+
+
+def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=None):
+    """The Shoot Action's plan of ``u``'s fire party ``mode`` at ``t`` with the sight geometry ``geo`` (concealment,
+    cover) given by the caller and ``shift`` more on the target die (above D12: None).  ``origin``: where the
+    range is measured from (default: ``u``; passengers fire from their vehicle, which is where they are)."""
+    ox, oy = (u.x, u.y) if origin is None else origin
+    dist = math.hypot(t.x - ox, t.y - oy)
+    plan = plan_mode(game, u, t, mode, dist, geo, weapons_ready(u, dist))
+    if plan is None:
+        return None
+    if shift:
+        step = plan[5] + shift
+        if step > D12:
+            return None
+        plan = plan[:5] + (step,) + plan[6:]
+    return plan
+
+
+def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str):
+    """Resolve a Shoot Action plan (``party_plan``) as the Shoot Action does (``shoot_action.shoot``): the weapons
+    fire, the roll, the event (mode ``label``), then the effects on ``t`` (a vehicle: :func:`vehicle_fire`)."""
+    dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
+    fp, impact = firepower(u, sa, sup, throwers, thrown, own)
+    for i in sa + sup + throwers:
+        u.fired.add(i)
+    suppressive = mode == "suppressive"
+    res = resolve_fire(game.dice, quality=u.quality, firepower=fp, target=step, suppressive=suppressive,
+                       extra_hits=game.options["extra_hits"])
+    game.emit(ShotResolved(u.uid, t.uid, label, die_name(step), res.target_roll,
+                           tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls, res.successes, res.result,
+                           res.hits, suppressive))
+    if t.profile.vehicle is not None:
+        vehicle_fire(game, u, t, res, impact, mode=label, small_arms=not sup and not throwers)
+    else:
+        shot_effects(game, u, t, res, impact, cover)
+    return res
 
 
 def _aboard(game, decision, option) -> None:

@@ -188,7 +188,8 @@ def _before_apply(game, decision, option) -> None:
             bail_out(game, u)
 
 
-PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "communicate", "panic_test"})
+PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "communicate", "panic_test",
+                               "passenger_shoot"})  # Fire by Passengers: open_top_and_soft_skinned_vehicles.py
 
 
 def _filter(game, u: Unit, opts: list) -> list:
