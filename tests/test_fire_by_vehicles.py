@@ -21,8 +21,8 @@ def fire_opts(g, name="fire_vehicle"):
 def test_a_vehicle_fires_its_direct_fire_weapons_one_at_a_time():
     g = begin(field())
     activate(g, 0)
-    # main battle tank: 0 tank gun, 1 guided missile (its own rules), 2 APSW
-    assert fire_opts(g) == [("fire_vehicle", 1, 0), ("fire_vehicle", 1, 2)]
+    # main battle tank: 0 tank gun, 1 guided missile (through the Guided Weapons rules), 2 APSW
+    assert fire_opts(g) == [("fire_vehicle", 1, 0), ("fire_vehicle", 1, 1), ("fire_vehicle", 1, 2)]
     assert not {"shoot", "fire_slaved", "fire_pair"} & {o[0] for o in g.decision().options}
     for o in g.decision().options:
         assert g.is_legal(o)
@@ -31,7 +31,7 @@ def test_a_vehicle_fires_its_direct_fire_weapons_one_at_a_time():
     g.apply(("fire_vehicle", 1, 0))
     e = last_event(g, "HeavyWeaponFired")
     assert e["weapon"] == "HVC-3 tank gun" and e["target_die"] == "d8" and e["result"] == "none"
-    assert fire_opts(g) == [("fire_vehicle", 1, 2)]  # each weapon once per activation
+    assert fire_opts(g) == [("fire_vehicle", 1, 1), ("fire_vehicle", 1, 2)]  # each weapon once per activation
     assert g.dice.remaining == 0
 
 
@@ -93,3 +93,24 @@ def test_vehicle_fire_at_a_vehicle_damages_it():
     g.apply(("fire_vehicle", 1, 0))
     assert last_event(g, "VehicleHit")["result"] == "destroyed" and not g.units[1].in_play
     assert g.dice.remaining == 0
+
+
+def test_a_vehicle_launches_its_guided_missile_and_damage_moves_the_ecm_die_up():
+    red = [vehicle("T", (24, 30), "light_tank", facing=180)]
+    g = begin(field(red=red))
+    v, t = g.units[0], g.units[1]
+    base = weapon_plan(g, v, t, 1)
+    assert base["guided"] and base["weapon"] == "GMS/L"
+    v.damage = 1
+    assert weapon_plan(g, v, t, 1)["ecm"] == base["ecm"] + 1
+    v.damage = 0
+    activate(g, 0)
+    from conftest import add_dice
+    # a target with a decoy decides first whether it tries: declined
+    add_dice(g, 8, ("d8", 1), 1)  # ECM roll, quality, guidance: a miss
+    g.apply(("fire_vehicle", 1, 1))
+    if g.decision().kind == "intercept":
+        g.apply(("decline",))
+    e = last_event(g, "MissileFired")
+    assert e["weapon"] == "GMS/L" and e["result"] == "none" and g.dice.remaining == 0
+    assert ("fire_vehicle", 1, 1) not in g.decision().options

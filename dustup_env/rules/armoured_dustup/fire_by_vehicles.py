@@ -3,7 +3,8 @@
 (engaging)).
 
 A vehicle, mech or large creature fires the direct-fire weapons of its design (the design's ``weapons``: direct fire
-and APSW; guided weapons and artillery fire by their own rules) as heavy weapons (L1467): the heavy-weapon target die
+and APSW; guided weapons one at a time through the Guided Weapons rules' ``guided_plan`` / ``launch``, RN-813;
+artillery by its own rules, not yet) as heavy weapons (L1467): the heavy-weapon target die
 (``heavy_weapons.heavy_target_die``: range by weapon size, the large-target shift, fire control), the weapon's
 firepower and impact against vehicles or infantry by the target, and the result through ``heavy_weapons.fire_weapon``
 (infantry: the Shoot Action's effects; vehicles: ``vehicle_fire``).  The options:
@@ -25,7 +26,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
-from ..kernel.dice import parse_die
+from ..kernel.dice import D12, parse_die
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
@@ -37,6 +38,7 @@ from .vehicles import bearing, has_vehicles
 WEAPON_SLOTS = 4  # the design's first four weapons (the library has no design with more)
 PAIRS = tuple(combinations(range(WEAPON_SLOTS), 2))  # (0, 1), (0, 2), ... the pairs a mech or monster may fire
 DIRECT = ("direct_fire", "apsw")
+FIRED = DIRECT + ("guided",)  # guided weapons one at a time (fire_vehicle), through the Guided Weapons rules
 EXTERNAL_MOUNTS = ("man_packed", "towed")  # RN-809: weapons the crew must leave the vehicle to serve
 STABILISATION_SHIFT = {"poor": None, "average": 1, "superior": 0}  # after a move this activation (None: no fire)
 STATE_KEY = "vehicle_fired"
@@ -89,11 +91,13 @@ def weapon_plan(game, v: Unit, t: Unit, k: int) -> dict | None:
     if k >= len(ws) or k in fired(game, v):
         return None
     w = ws[k]
-    if w.category not in DIRECT or not in_arc(v, w, t):
+    if w.category not in FIRED or not in_arc(v, w, t):
         return None
     extra = own_shift(v, w)
     if extra is None:
         return None
+    if w.category == "guided":
+        return guided_weapon_plan(game, v, t, w, extra)
     vp = t.profile.vehicle
     fp = w.firepower if vp is not None else w.firepower_vs_infantry
     if not fp:
@@ -115,13 +119,30 @@ def weapon_plan(game, v: Unit, t: Unit, k: int) -> dict | None:
             "vehicle": vp is not None}
 
 
+def guided_weapon_plan(game, v: Unit, t: Unit, w, extra: int) -> dict | None:
+    """A guided weapon of the vehicle (the Guided Weapons rules' ``guided_plan``): the vehicle's own shifts move the
+    target's ECM die, the die the missile must beat, up (RN-813); above D12 no launch."""
+    svc = game.rules.services.get("guided_plan")
+    if svc is None:
+        return None
+    plan = svc(game, v, t, w)
+    if plan is None:
+        return None
+    if extra:
+        if plan["ecm"] + extra > D12:
+            return None
+        plan = dict(plan, ecm=plan["ecm"] + extra)
+    return dict(plan, guided=True)
+
+
 def may_fire(v: Unit, status) -> bool:
     """Vehicles fire while suppressed (RN-140); not completely concealed; broken only from cover."""
     return not (v.complete_concealment or (v.confidence == BROKEN and not status.in_cover))
 
 
 def _slaved(game, v: Unit, t: Unit) -> list:
-    return [k for k, w in enumerate(weapons(v)) if w.slaved and weapon_plan(game, v, t, k) is not None]
+    return [k for k, w in enumerate(weapons(v)) if w.slaved and w.category in DIRECT
+            and weapon_plan(game, v, t, k) is not None]
 
 
 def _options(game, v: Unit, status) -> list:
@@ -138,10 +159,11 @@ def _options(game, v: Unit, status) -> list:
         if not ready:
             continue
         out.extend(("fire_vehicle", t.uid, k) for k in ready)
-        if sum(1 for k in ready if weapons(v)[k].slaved) >= 2:
+        direct = [k for k in ready if weapons(v)[k].category in DIRECT]
+        if sum(1 for k in direct if weapons(v)[k].slaved) >= 2:
             out.append(("fire_slaved", t.uid))
         if pairs:
-            out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in ready and b in ready)
+            out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in direct and b in direct)
     return out
 
 
@@ -157,6 +179,10 @@ def _fire(game, v: Unit, opt) -> None:
     t = game.units[opt[1]]
     if opt[0] == "fire_vehicle":
         ks = [opt[2]]
+        plan = weapon_plan(game, v, t, opt[2])
+        if plan is not None and plan.get("guided"):  # a missile: the targeted side may intercept it first
+            _mark_fired(game, v, opt[2])
+            return None if game.rules.services["launch"](game, v, t, plan) else False
     elif opt[0] == "fire_slaved":
         ks = _slaved(game, v, t)
     else:

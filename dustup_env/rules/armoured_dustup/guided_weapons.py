@@ -316,7 +316,7 @@ def _init(game) -> None:
         game.extra[PROTECTION_KEY] = out
 
 
-_KEYS = ("heavy_weapon", "area_protection", "ecm", "vehicle")  # "vehicle": units of the vehicle rules
+_KEYS = ("heavy_weapon", "area_protection", "ecm", "vehicle", "design")  # "design": units of the vehicle rules
 
 
 def _applies(scenario: dict, options: dict) -> bool:
