@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 476
+    assert c.n == N_ACTIONS == 532
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -167,7 +167,14 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("formation", "file")) == 458 + 4
     assert c.encode(g, 0, ("evacuate",)) == 463
     assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 464 + 11 % len(g.side_units[0])
-    assert N_ACTIONS == 464 + 12
+    # the Armoured Dustup weapons families follow at 476..531
+    assert c.encode(g, 0, ("fire_heavy", g.side_units[1][0])) == 476
+    assert c.encode(g, 0, ("fire_iavr", g.side_units[1][1])) == 488 + 1
+    assert c.encode(g, 0, ("reorganise", "set_up")) == 500 and c.encode(g, 0, ("reorganise", "repair")) == 504
+    assert c.encode(g, 1, ("fire_guided", g.side_units[0][2])) == 505 + 2
+    assert c.encode(g, 0, ("reorganise", "deploy_protection")) == 518 and c.encode(g, 0, ("decoy",)) == 519
+    assert c.encode(g, 0, ("area_protection", g.side_units[0][3])) == 520 + 3
+    assert N_ACTIONS == 464 + 12 + 56
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -40,3 +40,23 @@ def stand_in(vehicles: dict, towed_units=()) -> Rule:
 
     return Rule("Test vehicles", "test-only stand-in for the vehicle rules",
                 services={"vehicle_profile": vehicle_profile, "vehicle_fire": vehicle_fire, "towed": towed})
+
+
+VEHICLES = {"Tank": "main_battle_tank", "APC": "apc_wheeled"}
+
+
+def weapons_scenario(turn_limit: int = 4) -> dict:
+    """Every weapon of the Armoured Dustup rules on one table (vehicles: the stand-in's, by name)."""
+    from conftest import rect, scenario, unit
+    blue = [unit("HMG", (10, 8), figures=(("rifle", 3),), heavy_weapon="hmg_team"),
+            unit("ATGM", (20, 6), figures=(("rifle", 2),), heavy_weapon="missile_team"),
+            unit("Rockets", (30, 8), figures=(("rpg", 1), ("hedp_rocket", 1), ("light_iavr", 1), ("bazooka", 1),
+                                              ("assault_rifle", 3))),
+            unit("Gun", (40, 6), figures=(("rifle", 4),), heavy_weapon="towed_at_gun"),
+            unit("Rifles", (24, 12), figures=(("rifle", 6),), grenades=True)]
+    red = [unit("Tank", (18, 40)), unit("APC", (26, 42)),
+           unit("AP", (22, 43), figures=(("rifle", 4),), area_protection="d10", ecm="d10"),
+           unit("ATGM2", (36, 44), figures=(("rifle", 2),), heavy_weapon="missile_team"),
+           unit("RPGs", (8, 42), figures=(("rpg", 2), ("assault_rifle", 4)))]
+    return scenario(blue, red, terrain=[rect("light_woods", 32, 20, 40, 26), rect("building", 2, 24, 6, 28)],
+                    width=48, height=48, turn_limit=turn_limit)

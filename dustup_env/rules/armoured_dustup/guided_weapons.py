@@ -336,7 +336,7 @@ RULE = Rule(
                                           "one down with any physical obscuration between launcher and target"),
              Option("decoys_multiple", False, "Decoys, advanced technology: a decoy is never spent (it may defeat "
                                               "several missiles a turn)")),
-    applies=_applies, init=(_init,),  # its FAMILIES join the action layout with the layout change
+    applies=_applies, families=FAMILIES, init=(_init,),
     action_options=(_options,), actions={"fire_guided": _fire},
     reorganise={"remote": _remote, "deploy_protection": _deploy},
     procedures={"intercept": Intercept()},

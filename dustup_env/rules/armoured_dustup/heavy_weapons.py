@@ -478,7 +478,7 @@ FAMILIES = (Family("fire_heavy", ("enemy",), 47, "fire the unit's heavy weapon a
 RULE = Rule(
     "Heavy Weapons", 'seed 000 "Armoured Dustup › Heavy Weapons" (Moving, Hits on, Firing, Range, Large Targets, '
     'Fire Control)',
-    applies=_has_heavy, init=(_init,),  # its FAMILIES join the action layout with the layout change
+    applies=_has_heavy, families=FAMILIES, init=(_init,),
     action_options=(_options,), actions={"fire_heavy": _fire},
     reorganise={w: _task(w) for w in HEAVY_TASKS},
     on_activation=(_on_activation,), movement_die=(_movement_die,), after_move=(_after_move,),

@@ -114,5 +114,5 @@ FAMILIES = (Family("fire_iavr", ("enemy",), 48, "fire one of the unit's unguided
 
 RULE = Rule(
     "Unguided Rockets", 'seed 000 "Armoured Dustup › Heavy Weapons › Unguided Rockets"',
-    applies=_applies,  # its FAMILIES join the action layout with the layout change
+    applies=_applies, families=FAMILIES,
     action_options=(_options,), actions={"fire_iavr": _fire})
