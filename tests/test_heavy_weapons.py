@@ -293,3 +293,28 @@ def test_bad_heavy_weapon_names_the_field(design, field):
 def test_infantry_games_do_not_use_the_rule():
     assert "Heavy Weapons" not in Game("default", seed=0).rules
     assert "Heavy Weapons" in Game(duel(), seed=0).rules
+
+
+# --- seed 003 bikes and cavalry: class 1 vehicles against heavy weapons (house rules) ----------------------------------
+def test_mounted_cavalry_is_a_class_1_vehicle_against_heavy_weapons_under_the_house_rules():
+    cav = unit("Cav", (24, 35), figures=(("rifle", 5),), movement="cavalry")
+    scn = duel(blue=crew("Gun", weapon="towed_at_gun", n=4), red=cav)
+    wp = hw.weapon_of(Game(scn, seed=0), Game(scn, seed=0).units[0]).weapon
+    g = Game(scn, seed=0, options={"close_combat": "house"})
+    plan = hw.heavy_plan(g, g.units[0], g.units[1], wp)
+    assert plan["impact"] == parse_die(wp.impact_vs_armour) and not plan["vehicle"]  # anti-armour impact D12x2
+    g = Game(scn, seed=0)
+    assert hw.heavy_plan(g, g.units[0], g.units[1], wp)["impact"] == parse_die(wp.impact_vs_infantry)
+    g.units[1].mounted = False
+    g2 = Game(scn, seed=0, options={"close_combat": "house"})
+    g2.units[1].mounted = False  # on foot: infantry again
+    assert hw.heavy_plan(g2, g2.units[0], g2.units[1], wp)["impact"] == parse_die(wp.impact_vs_infantry)
+
+
+def test_a_class_1_vehicle_hit_wounds_or_kills_with_the_vehicle_impact_rolls():
+    # damaged = wounded, destroyed = killed: the infantry damage of the same roll (impact > armour, > double)
+    from dustup_env.rules.kernel.attack import resolve_impact
+    for i, a in ((9, 8), (9, 4), (8, 8)):
+        v = vehicle_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
+        w = resolve_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
+        assert {"none": "none", "damaged": "wound", "destroyed": "kill"}[v] == w

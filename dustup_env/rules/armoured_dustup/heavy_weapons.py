@@ -224,6 +224,14 @@ def towed(game, u: Unit) -> bool:
     return bool(svc(game, u)) if svc is not None else False
 
 
+def class_1_vehicle(game, t: Unit) -> bool:
+    """Seed 003 Bikes and Cavalry (house rules, ``close_combat: "house"``): mounted cavalry and bikes are class 1
+    vehicles when fired at by heavy weapons, their armour class as for infantry (RN-404, RN-709): the weapon's
+    firepower and impact against armour, against the figures' own armour; damaged = wounded, destroyed = killed
+    (the infantry damage of the same rolls)."""
+    return t.mounted and game.options["close_combat"] == "house"
+
+
 def vehicle_impact(dice: DiceSource, *, impact: int, armour: int) -> tuple[str, int, int]:
     """One hit on a vehicle (L1433-1435): impact beats armour: damaged; more than double: destroyed; a draw goes to
     the vehicle (RN-710).  Returns (none | damaged | destroyed, impact roll, armour roll)."""
@@ -288,10 +296,11 @@ def heavy_plan(game, u: Unit, t: Unit, weapon, origin=None) -> dict | None:
     if geo is None:
         return None
     vp = vehicle_profile(game, t)
-    fp = weapon.firepower if vp is not None else weapon.firepower_vs_infantry
+    point = vp is not None or class_1_vehicle(game, t)
+    fp = weapon.firepower if point else weapon.firepower_vs_infantry
     if not fp:
         return None
-    impact = weapon.impact_vs_armour if vp is not None else weapon.impact_vs_infantry
+    impact = weapon.impact_vs_armour if point else weapon.impact_vs_infantry
     dist = math.hypot(t.x - ox, t.y - oy)
     step = heavy_target_die(distance=dist, weapon_size=weapon.size, target_size=vp.target_size if vp else t.size,
                             concealment=geo[0], propped=t.propped, small=vp is None and t.small_target,
