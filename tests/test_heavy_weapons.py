@@ -318,3 +318,14 @@ def test_a_class_1_vehicle_hit_wounds_or_kills_with_the_vehicle_impact_rolls():
         v = vehicle_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
         w = resolve_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
         assert {"none": "none", "damaged": "wound", "destroyed": "kill"}[v] == w
+
+
+def test_a_placement_shift_of_the_leader_does_not_leave_the_weapon_but_a_move_does():
+    g = begin(duel())
+    u = g.units[0]
+    u.x += 2.0  # the leader's 2" shift of a figure placement (no move)
+    activate(g, 0)
+    assert ("fire_heavy", 1) in g.legal_options() and hw.weapon_target(g, u)
+    u.x += 0.5
+    g.invalidate()
+    assert ("fire_heavy", 1) not in g.legal_options()

@@ -199,12 +199,16 @@ def may_crew_fire(prof, u: Unit) -> bool:
     return n >= 1 if prof.weapon.size <= 1 else 2 * n >= prof.crew
 
 
-def with_unit(st: dict, u: Unit, tol: float = 0.01) -> bool:
-    """The weapon is where the unit is (carried, limbered, or set up where the unit stands)."""
+WITH_UNIT = 2.0  # a set-up weapon is with its crew while the leader is within 2" of it (a placement shift)
+
+
+def with_unit(st: dict, u: Unit, tol: float = WITH_UNIT) -> bool:
+    """The weapon is where the unit is (carried, limbered, or set up where the unit's leader stands; the leader's
+    2" shift of a figure placement does not leave it: only a move does, RN-701)."""
     if st["abandoned"]:
         return False
     at = st["at"]
-    return at is None or (abs(at[0] - u.x) <= tol and abs(at[1] - u.y) <= tol)
+    return at is None or (at[0] - u.x) ** 2 + (at[1] - u.y) ** 2 <= tol * tol + 1e-9
 
 
 def crew_figures(prof, u: Unit) -> list[int]:
