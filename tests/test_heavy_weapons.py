@@ -115,7 +115,8 @@ def test_large_target_shift_and_superior_fire_control_against_a_vehicle():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert g.extra["test_vehicle_damage"] == [[1, "heavy", "damaged"], [1, "heavy", "none"]]
+    assert g.extra["test_vehicle_damage"] == [[1, 3, "damaged"], [1, 3, "none"]]  # weapon class 3
+    assert g.units[1].suppression == 1
 
 
 def test_vehicle_target_larger_than_the_weapon_shifts_down():
@@ -129,7 +130,20 @@ def test_vehicle_target_larger_than_the_weapon_shifts_down():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert g.extra["test_vehicle_damage"] == [[1, "heavy", "miss"]]
+    assert "test_vehicle_damage" not in g.extra and g.units[1].suppression == 0  # a miss
+
+
+def test_heavy_weapons_suppress_a_vehicle_up_to_three_markers():
+    scn = duel(red=unit("Tank", (24, 35)))
+    g = Game(scn, seed=0, dice=ScriptedDice([("d8", 8), ("d8", 1)]), rules=(stand_in({"Tank": "main_battle_tank"}),))
+    g.apply(("first",))
+    t = g.units[1]
+    t.suppression = 2
+    for n in (3, 3):  # L1431: heavy weapons may add markers up to the usual three (not only one)
+        res = hw.FireResult(1, (5, 1, 1), 1, "minor", 0)
+        hw.vehicle_attack(g, g.units[0], t, res, D8, 1, (24.0, 5.0))
+        assert t.suppression == n
+    assert last_event(g, "Suppressed")["markers"] == 3
 
 
 def test_no_sight_no_fire():

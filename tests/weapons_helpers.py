@@ -1,7 +1,8 @@
 """Test-only stand-in for the vehicle rules, as the weapons rules see them (their services), and scenarios.
 
 The weapons rules talk to vehicle targets only through the rule set's services ``vehicle_profile(game, t)``,
-``vehicle_fire(game, firer, t, res, impact, weapon_class=, mode=)`` and ``towed(game, u)``.  Until the vehicle
+``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` and ``towed(game, u)`` (the signatures of the vehicle
+rules).  Until the vehicle
 rules provide them, :func:`stand_in` gives a test Rule with the same services: units named in ``vehicles`` are
 vehicles of a library design; a hit rolls :func:`vehicle_impact` and records the result in
 ``game.extra["test_vehicle_damage"]``.
@@ -22,21 +23,19 @@ def stand_in(vehicles: dict, towed_units=()) -> Rule:
     def vehicle_profile(game, t):
         return profiles.get(t.name)
 
-    def vehicle_fire(game, firer, t, res, impact, weapon_class=1, mode=""):
+    def vehicle_fire(game, v, impact, hits, x, y, weapon_class=1, facing=None, test_confidence=True):
+        """The vehicle rules' signature: the hits of one attack from (x, y) on vehicle ``v``."""
         log = game.extra.setdefault("test_vehicle_damage", [])
-        if res.result == "none":
-            log.append([t.uid, mode, "miss"])
-            return
-        if res.result == "minor" or not res.hits:
-            log.append([t.uid, mode, "suppressed"])
-            return
-        armour = parse_die(profiles[t.name].armour.front)
-        for _ in range(res.hits):
+        armour = parse_die(profiles[v.name].armour.front)
+        results = []
+        for _ in range(hits):
             effect, _, _ = vehicle_impact(game.dice, impact=impact, armour=armour)
-            log.append([t.uid, mode, effect])
+            log.append([v.uid, weapon_class, effect])
+            results.append(effect)
+        return results
 
     def towed(game, u):
-        return u.name in towed_units
+        return game.units[0] if u.name in towed_units else None  # the vehicle towing it (any unit will do here)
 
     return Rule("Test vehicles", "test-only stand-in for the vehicle rules",
                 services={"vehicle_profile": vehicle_profile, "vehicle_fire": vehicle_fire, "towed": towed})

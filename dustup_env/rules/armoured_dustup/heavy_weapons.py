@@ -22,8 +22,9 @@ uid: set up or not, damage, where it stands, fired this activation, abandoned, r
   (L794): the crew's own weapons do.
 
 Vehicle targets are the vehicle rules' business: the services ``vehicle_profile(game, t)`` (the target's
-:class:`VehicleProfile` or None) and ``vehicle_fire(game, firer, t, res, impact, weapon_class=, mode=)`` (the
-damage of a resolved attack).  Without vehicle rules no unit is a vehicle.
+:class:`VehicleProfile` or None) and ``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` (the hits of a
+resolved attack from (x, y)); the suppression of a vehicle by these weapons is :func:`vehicle_attack`'s.  Without
+vehicle rules no unit is a vehicle.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from ..kernel.attack import resolve_impact
 from ..kernel.dice import D4, D8, D12, DiceSource, die_name, parse_die, shift_closed
 from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
-from ..kernel.events import Event, event
+from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.moving_casualties import carrying
 from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry, shot_effects
@@ -236,6 +237,22 @@ def class_1_vehicle(game, t: Unit) -> bool:
     return t.mounted and game.options["close_combat"] == "house"
 
 
+def vehicle_attack(game, firer: Unit, t: Unit, res: FireResult, impact: int, weapon_class: int, origin) -> None:
+    """The effect of a resolved heavy-weapon, rocket or missile attack on a vehicle: a minor or major success adds a
+    suppression marker, up to the usual three (L1431: heavy weapons are not limited to one, RN-708); the hits go to the
+    vehicle rules' ``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` (impact against the armour of the
+    facing the line from ``origin`` strikes, damage markers, passengers, the vehicle's confidence test)."""
+    if res.result != "none":
+        if not t.suppressed_before:
+            t.suppressed_before = True
+        if t.suppression < 3:
+            t.suppression += 1
+        game.emit(Suppressed(t.uid, t.suppression))
+    t.under_fire_before = True
+    if res.hits:
+        game.rules.services["vehicle_fire"](game, t, impact, res.hits, origin[0], origin[1], weapon_class=weapon_class)
+
+
 def vehicle_impact(dice: DiceSource, *, impact: int, armour: int) -> tuple[str, int, int]:
     """One hit on a vehicle (L1433-1435): impact beats armour: damaged; more than double: destroyed; a draw goes to
     the vehicle (RN-710).  Returns (none | damaged | destroyed, impact roll, armour roll)."""
@@ -313,12 +330,13 @@ def heavy_plan(game, u: Unit, t: Unit, weapon, origin=None) -> dict | None:
     if step < 0:
         return None
     return {"distance": dist, "concealment": geo[0], "cover": geo[1], "target_die": step,
-            "firepower": [parse_die(f) for f in fp], "impact": parse_die(impact), "vehicle": vp is not None}
+            "firepower": [parse_die(f) for f in fp], "impact": parse_die(impact), "vehicle": vp is not None,
+            "origin": (ox, oy)}
 
 
-def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict, mode: str = "heavy") -> FireResult:
+def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict) -> FireResult:
     """Resolve one heavy-weapon shot of ``plan`` (``heavy_plan``): the roll to hit, then its effects on the target
-    (infantry: the Shoot Action's suppression, hits and tests; a vehicle: the vehicle rules' ``vehicle_fire``).
+    (infantry: the Shoot Action's suppression, hits and tests; a vehicle: :func:`vehicle_attack`).
     Vehicle rules fire vehicle-mounted weapons through this too."""
     step = plan["target_die"]
     res = resolve_fire(game.dice, quality=u.quality, firepower=plan["firepower"], target=step,
@@ -327,7 +345,7 @@ def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict, mode: str = "heavy")
                                tuple(die_name(s) for s in [u.quality] + plan["firepower"]), res.firer_rolls,
                                res.successes, res.result, res.hits))
     if plan["vehicle"]:
-        game.rules.services["vehicle_fire"](game, u, t, res, plan["impact"], weapon_class=weapon.size, mode=mode)
+        vehicle_attack(game, u, t, res, plan["impact"], weapon.size, plan["origin"])
     else:
         shot_effects(game, u, t, res, plan["impact"], plan["cover"])
     return res
