@@ -125,8 +125,13 @@ def design_profile(design, where: str):
     if hit is not None:
         return hit
     if isinstance(design, str) and design not in library_names():
-        raise ScenarioError(f"{where}: heavy_weapon: unknown design {design!r} (the library has "
-                            f"{', '.join(library_names())})")
+        import json
+
+        from ..vehicle_design.load import LIBRARY
+        heavy = [n for n in library_names()
+                 if json.loads((LIBRARY / f"{n}.json").read_text()).get("design") == "heavy_weapon"]
+        raise ScenarioError(f"{where}: heavy_weapon: unknown design {design!r} (the library's heavy weapons: "
+                            f"{', '.join(heavy)})")
     try:
         report = check(design)
     except DesignFileError as e:
