@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from test_properties import Invariants
 from weapons_helpers import VEHICLES, stand_in, weapons_scenario
 from dustup_env import codec as C
 from dustup_env.rules import Game
@@ -49,6 +50,7 @@ def _check(g, d, before):
 
 def play(seed, options, check=True):
     g = Game(weapons_scenario(), seed=seed, options=options, rules=RULES)
+    inv = Invariants(g) if check else None
     rng = random.Random(seed)
     kinds = set()
     while not g.over:
@@ -61,8 +63,10 @@ def play(seed, options, check=True):
         opt = rng.choice(weapons if weapons and rng.random() < 0.5 else d.options)  # weapons options more often
         kinds.add(opt[0] if opt[0] != "reorganise" else opt[1])
         g.apply(opt)
-        if check and not g.over:
-            _check(g, g.decision(), before)
+        if check:
+            inv.check(g)  # the invariants of test_properties.py
+            if not g.over:
+                _check(g, g.decision(), before)
     return g, kinds
 
 
