@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 835  # 476 infantry, vehicles 83, vehicle combat 276
+    assert c.n == N_ACTIONS == 891  # 476 infantry, weapons 56, vehicles 83, vehicle combat 276
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -167,20 +167,28 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("formation", "file")) == 458 + 4
     assert c.encode(g, 0, ("evacuate",)) == 463
     assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 464 + 11 % len(g.side_units[0])
-    assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 476 + 1
-    assert c.encode(g, 0, ("dismount", 0)) == 488 and c.encode(g, 1, ("dismount", 0)) == 488 + 8  # mirrored
-    assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 504 + 2
-    assert c.encode(g, 0, ("tow", g.side_units[0][0])) == 516 and c.encode(g, 0, ("push", g.side_units[0][0])) == 528
-    assert c.encode(g, 0, ("unhook",)) == 540
-    assert c.encode(g, 0, ("turn", 4)) == 541 + 4 and c.encode(g, 1, ("turn", 4)) == 541 + 4
-    assert c.encode(g, 0, ("hatches", "close_down")) == 558
-    # vehicle combat families are appended after the vehicles' (559)
-    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 559 + 0 * 4 + 2
-    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 559 + 48 + 1
-    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 559 + 60 + 5
-    assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 691 + 1 * 6 + 4
-    assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 763 + 2 * 6
-    assert N_ACTIONS == 559 + 48 + 12 + 72 + 72 + 72
+    # the Armoured Dustup weapons families follow at 476..531
+    assert c.encode(g, 0, ("fire_heavy", g.side_units[1][0])) == 476
+    assert c.encode(g, 0, ("fire_iavr", g.side_units[1][1])) == 488 + 1
+    assert c.encode(g, 0, ("reorganise", "set_up")) == 500 and c.encode(g, 0, ("reorganise", "repair")) == 504
+    assert c.encode(g, 1, ("fire_guided", g.side_units[0][2])) == 505 + 2
+    assert c.encode(g, 0, ("reorganise", "deploy_protection")) == 518 and c.encode(g, 0, ("decoy",)) == 519
+    assert c.encode(g, 0, ("area_protection", g.side_units[0][3])) == 520 + 3
+    # then the vehicles (orders 60-67) and vehicle combat (80-84)
+    assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 532 + 1
+    assert c.encode(g, 0, ("dismount", 0)) == 544 and c.encode(g, 1, ("dismount", 0)) == 544 + 8  # mirrored
+    assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 560 + 2
+    assert c.encode(g, 0, ("tow", g.side_units[0][0])) == 572 and c.encode(g, 0, ("push", g.side_units[0][0])) == 584
+    assert c.encode(g, 0, ("unhook",)) == 596
+    assert c.encode(g, 0, ("turn", 4)) == 597 + 4 and c.encode(g, 1, ("turn", 4)) == 597 + 4
+    assert c.encode(g, 0, ("hatches", "close_down")) == 614
+    # vehicle combat families are appended after the vehicles' (615)
+    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 615 + 0 * 4 + 2
+    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 615 + 48 + 1
+    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 615 + 60 + 5
+    assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 747 + 1 * 6 + 4
+    assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 819 + 2 * 6
+    assert N_ACTIONS == 476 + 56 + 83 + 48 + 12 + 72 + 72 + 72
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

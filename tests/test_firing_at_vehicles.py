@@ -4,7 +4,7 @@ import pytest
 from conftest import activate, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
-from dustup_env.rules.armoured_dustup.firing_at_vehicles import vehicle_fire
+from dustup_env.rules.armoured_dustup.firing_at_vehicles import vehicle_shot
 from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, detect_range_die, engage_shift
 from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
@@ -195,14 +195,14 @@ def test_destroyed_vehicle_passengers_need_more_than_double():
     assert g.dice.remaining == 0
 
 
-# --- the service the weapons rules call ---------------------------------------------------------------------
-def test_vehicle_fire_service_with_a_heavy_weapon_class():
+# --- the service every fire at a vehicle calls ---------------------------------------------------------------------
+def test_vehicle_shot_service_with_a_heavy_weapon_class():
     # impact 8, armour 1; three passengers all hit (all wounded: no test)
     g = begin(field(red_extra=PASSENGERS), [("d8", 8), ("d8", 1), ("d4", 4), ("d4", 4), ("d4", 4)])
     _mount(g)
-    assert g.rules.services["vehicle_fire"] is vehicle_fire
+    assert g.rules.services["vehicle_shot"] is vehicle_shot
     res = FireResult(1, (5, 5), 2, "major", 1)
-    vehicle_fire(g, g.units[0], g.units[1], res, D8, weapon_class=3, mode="heavy")
+    vehicle_shot(g, g.units[0], g.units[1], res, D8, weapon_class=3, mode="heavy")
     # impact 8 vs 1: destroyed (more than double); passengers need more than 6 on D4: all hit
     assert not g.units[1].in_play
     assert all(f.status == WOUNDED for f in g.units[3].figures) and g.dice.remaining == 0

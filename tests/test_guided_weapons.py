@@ -110,7 +110,8 @@ def test_missile_at_a_vehicle_uses_its_ecm_and_asks_the_target_side_about_its_de
     g.apply(("decoy",))
     assert g.dice.remaining == 0
     assert last_event(g, "MissileIntercepted")["defeated"] is False
-    assert g.extra["test_vehicle_damage"] == [[1, "guided", "damaged"]]
+    assert g.extra["test_vehicle_damage"] == [[1, 1, "damaged"]]  # one hit, weapon class 1 (GMS/L)
+    assert g.units[1].suppression == 1  # a hit also suppresses (L1431)
     assert g.decision().kind == "action" and g.actions_left == 1
 
 

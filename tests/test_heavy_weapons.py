@@ -115,7 +115,8 @@ def test_large_target_shift_and_superior_fire_control_against_a_vehicle():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert g.extra["test_vehicle_damage"] == [[1, "heavy", "damaged"], [1, "heavy", "none"]]
+    assert g.extra["test_vehicle_damage"] == [[1, 3, "damaged"], [1, 3, "none"]]  # weapon class 3
+    assert g.units[1].suppression == 1
 
 
 def test_vehicle_target_larger_than_the_weapon_shifts_down():
@@ -129,7 +130,20 @@ def test_vehicle_target_larger_than_the_weapon_shifts_down():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert g.extra["test_vehicle_damage"] == [[1, "heavy", "miss"]]
+    assert "test_vehicle_damage" not in g.extra and g.units[1].suppression == 0  # a miss
+
+
+def test_heavy_weapons_suppress_a_vehicle_up_to_three_markers():
+    scn = duel(red=unit("Tank", (24, 35)))
+    g = Game(scn, seed=0, dice=ScriptedDice([("d8", 8), ("d8", 1)]), rules=(stand_in({"Tank": "main_battle_tank"}),))
+    g.apply(("first",))
+    t = g.units[1]
+    t.suppression = 2
+    for n in (3, 3):  # L1431: heavy weapons may add markers up to the usual three (not only one)
+        res = hw.FireResult(1, (5, 1, 1), 1, "minor", 0)
+        hw.vehicle_attack(g, g.units[0], t, res, D8, 1, (24.0, 5.0))
+        assert t.suppression == n
+    assert last_event(g, "Suppressed")["markers"] == 3
 
 
 def test_no_sight_no_fire():
@@ -293,3 +307,39 @@ def test_bad_heavy_weapon_names_the_field(design, field):
 def test_infantry_games_do_not_use_the_rule():
     assert "Heavy Weapons" not in Game("default", seed=0).rules
     assert "Heavy Weapons" in Game(duel(), seed=0).rules
+
+
+# --- seed 003 bikes and cavalry: class 1 vehicles against heavy weapons (house rules) ----------------------------------
+def test_mounted_cavalry_is_a_class_1_vehicle_against_heavy_weapons_under_the_house_rules():
+    cav = unit("Cav", (24, 35), figures=(("rifle", 5),), movement="cavalry")
+    scn = duel(blue=crew("Gun", weapon="towed_at_gun", n=4), red=cav)
+    wp = hw.weapon_of(Game(scn, seed=0), Game(scn, seed=0).units[0]).weapon
+    g = Game(scn, seed=0, options={"close_combat": "house"})
+    plan = hw.heavy_plan(g, g.units[0], g.units[1], wp)
+    assert plan["impact"] == parse_die(wp.impact_vs_armour) and not plan["vehicle"]  # anti-armour impact D12x2
+    g = Game(scn, seed=0)
+    assert hw.heavy_plan(g, g.units[0], g.units[1], wp)["impact"] == parse_die(wp.impact_vs_infantry)
+    g.units[1].mounted = False
+    g2 = Game(scn, seed=0, options={"close_combat": "house"})
+    g2.units[1].mounted = False  # on foot: infantry again
+    assert hw.heavy_plan(g2, g2.units[0], g2.units[1], wp)["impact"] == parse_die(wp.impact_vs_infantry)
+
+
+def test_a_class_1_vehicle_hit_wounds_or_kills_with_the_vehicle_impact_rolls():
+    # damaged = wounded, destroyed = killed: the infantry damage of the same roll (impact > armour, > double)
+    from dustup_env.rules.kernel.attack import resolve_impact
+    for i, a in ((9, 8), (9, 4), (8, 8)):
+        v = vehicle_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
+        w = resolve_impact(ScriptedDice([("d12", i), ("d8", a)]), impact=D12, armour=D8)[0]
+        assert {"none": "none", "damaged": "wound", "destroyed": "kill"}[v] == w
+
+
+def test_a_placement_shift_of_the_leader_does_not_leave_the_weapon_but_a_move_does():
+    g = begin(duel())
+    u = g.units[0]
+    u.x += 2.0  # the leader's 2" shift of a figure placement (no move)
+    activate(g, 0)
+    assert ("fire_heavy", 1) in g.legal_options() and hw.weapon_target(g, u)
+    u.x += 0.5
+    g.invalidate()
+    assert ("fire_heavy", 1) not in g.legal_options()

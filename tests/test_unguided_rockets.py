@@ -34,7 +34,7 @@ def test_a_rocket_fires_alone_with_its_own_impact_at_a_vehicle():
     assert g.dice.remaining == 0
     e = last_event(g, "RocketFired")
     assert (e["target_die"], e["dice"], e["hits"]) == ("d8", ["d8", "d8"], 2)
-    assert g.extra["test_vehicle_damage"] == [[1, "iavr", "damaged"], [1, "iavr", "none"]]
+    assert g.extra["test_vehicle_damage"] == [[1, 1, "damaged"], [1, 1, "none"]]
     assert g.units[0].fired == {0}
 
 

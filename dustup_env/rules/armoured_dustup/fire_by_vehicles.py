@@ -116,7 +116,7 @@ def weapon_plan(game, v: Unit, t: Unit, k: int) -> dict | None:
     return {"distance": dist, "concealment": geo[0], "cover": geo[1], "target_die": step,
             "firepower": [parse_die(f) for f in fp],
             "impact": parse_die(w.impact_vs_armour if vp is not None else w.impact_vs_infantry),
-            "vehicle": vp is not None}
+            "vehicle": vp is not None, "origin": (v.x, v.y)}
 
 
 def guided_weapon_plan(game, v: Unit, t: Unit, w, extra: int) -> dict | None:
@@ -172,7 +172,7 @@ def _fire_one(game, v: Unit, t: Unit, k: int) -> None:
     if plan is None:
         return  # the target fell to an earlier shot of the same action
     _mark_fired(game, v, k)
-    fire_weapon(game, v, t, weapons(v)[k], plan, mode="vehicle")
+    fire_weapon(game, v, t, weapons(v)[k], plan)
 
 
 def _fire(game, v: Unit, opt) -> None:

@@ -3,12 +3,14 @@ L1421-1435).
 
 Fire at a vehicle, mech or large creature rolls as fire at infantry: the Shoot Action's target die (infantry range
 bands for small arms and support weapons, L1429; a vehicle is never a "small target", RN-804) or the heavy-weapon
-rules' own, the quality and firepower dice.  What the result does is :func:`vehicle_fire` (the rule set's
-``vehicle_fire`` service, which every rule that fires at a vehicle calls):
+rules' own, the quality and firepower dice.  What the result does is :func:`vehicle_shot` (the rule set's
+``vehicle_shot`` service, which every rule that fires at a vehicle calls: the Shoot Action, and the heavy weapons,
+rockets and missiles through ``heavy_weapons.vehicle_attack``):
 
 * one success (a minor result) or more suppresses: one more suppression marker, up to 3, except that small arms
   cause at most one marker on a vehicle whose armour class on the facing struck is above 1 (L1431, RN-133, RN-805);
-* the hits of a major result: *Indicating Damaged Vehicles* (``indicating_damaged_vehicles.vehicle_fire``): each an
+* the hits of a major result: *Indicating Damaged Vehicles* (its ``vehicle_fire(game, v, impact, hits, x, y,
+  weapon_class=)`` service): each an
   opposed roll of the weapon's impact die against the armour die of the facing the line of fire strikes (RN-127):
   beats it: a damage marker, more than double: destroyed (L1433-1435; a draw goes to the vehicle, RN-710); the
   passengers roll their armour against the weapon class (L1443, RN-134), then test like any unit with
@@ -48,7 +50,7 @@ def small_arms_capped(t: Unit, facing: str) -> bool:
     return armour_class(t, facing) > 1 and t.suppression >= 1
 
 
-def vehicle_fire(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int = SMALL_ARMS_WEAPON_CLASS,
+def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int = SMALL_ARMS_WEAPON_CLASS,
                  mode: str = "", small_arms: bool = False, reaction: bool = False, origin=None) -> int:
     """The effects of a resolved attack ``res`` (a ``FireResult``) of ``firer`` on vehicle ``t`` (see the module
     docstring).  ``impact``: the impact die against armour; ``weapon_class``: the firing weapon's class (heavy
@@ -109,7 +111,7 @@ def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=No
 
 def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str):
     """Resolve a Shoot Action plan (``party_plan``) as the Shoot Action does (``shoot_action.shoot``): the weapons
-    fire, the roll, the event (mode ``label``), then the effects on ``t`` (a vehicle: :func:`vehicle_fire`)."""
+    fire, the roll, the event (mode ``label``), then the effects on ``t`` (a vehicle: :func:`vehicle_shot`)."""
     dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
     fp, impact = firepower(u, sa, sup, throwers, thrown, own)
     for i in sa + sup + throwers:
@@ -121,7 +123,7 @@ def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str):
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls, res.successes, res.result,
                            res.hits, suppressive))
     if t.profile.vehicle is not None:
-        vehicle_fire(game, u, t, res, impact, mode=label, small_arms=not sup and not throwers)
+        vehicle_shot(game, u, t, res, impact, mode=label, small_arms=not sup and not throwers)
     else:
         shot_effects(game, u, t, res, impact, cover)
     return res
@@ -144,5 +146,5 @@ RULE = Rule(
     'Vehicle Passengers", "Vehicle Damage" (markers, confidence)',
     applies=has_vehicles,
     after_apply=(_aboard,),
-    services={"vehicle_fire": vehicle_fire},
+    services={"vehicle_shot": vehicle_shot},
 )

@@ -117,11 +117,12 @@ def guided_plan(game, u, t, weapon, launcher=None) -> dict | None:
     """What a missile of ``weapon`` (a WeaponProfile) from ``u`` (or its remote ``launcher`` point) at ``t`` rolls,
     or None without sight.  The missile flies from the launcher when the launcher sees the target, else the operator
     guides it from where it stands (L1306: "visible to either")."""
-    geo = None
+    geo, origin = None, (u.x, u.y)
     if launcher is not None:
         geo = _geometry(game, launcher[0], launcher[1], t)
+        origin = tuple(launcher)
     if geo is None:
-        geo = _geometry(game, u.x, u.y, t)
+        geo, origin = _geometry(game, u.x, u.y, t), (u.x, u.y)
     if geo is None:
         return None
     conc, cover, obscured = geo
@@ -132,7 +133,7 @@ def guided_plan(game, u, t, weapon, launcher=None) -> dict | None:
     ecm = guided_ecm(ecm_die(game, t), cover=bool(cover or conc))
     impact = weapon.impact_vs_armour if vp is not None else weapon.impact_vs_infantry
     return {"ecm": ecm, "guidance": guidance, "impact": parse_die(impact), "cover": cover, "vehicle": vp is not None,
-            "weapon": weapon.name, "size": weapon.size}
+            "weapon": weapon.name, "size": weapon.size, "origin": [origin[0], origin[1]]}
 
 
 # ---------------------------------------------------------------------------------------------- interception
@@ -188,7 +189,7 @@ def attack(game, u, t, plan: dict) -> FireResult:
                            (die_name(u.quality), die_name(plan["guidance"])), res.firer_rolls, res.successes,
                            res.result))
     if plan["vehicle"]:
-        game.rules.services["vehicle_fire"](game, u, t, res, plan["impact"], weapon_class=plan["size"], mode="guided")
+        hw.vehicle_attack(game, u, t, res, plan["impact"], plan["size"], plan["origin"])
     else:
         shot_effects(game, u, t, res, plan["impact"], plan["cover"])
     return res
@@ -336,7 +337,7 @@ RULE = Rule(
                                           "one down with any physical obscuration between launcher and target"),
              Option("decoys_multiple", False, "Decoys, advanced technology: a decoy is never spent (it may defeat "
                                               "several missiles a turn)")),
-    applies=_applies, init=(_init,),  # its FAMILIES join the action layout with the layout change
+    applies=_applies, families=FAMILIES, init=(_init,),
     action_options=(_options,), actions={"fire_guided": _fire},
     reorganise={"remote": _remote, "deploy_protection": _deploy},
     procedures={"intercept": Intercept()},

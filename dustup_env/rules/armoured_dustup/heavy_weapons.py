@@ -22,8 +22,9 @@ uid: set up or not, damage, where it stands, fired this activation, abandoned, r
   (L794): the crew's own weapons do.
 
 Vehicle targets are the vehicle rules' business: the services ``vehicle_profile(game, t)`` (the target's
-:class:`VehicleProfile` or None) and ``vehicle_fire(game, firer, t, res, impact, weapon_class=, mode=)`` (the
-damage of a resolved attack).  Without vehicle rules no unit is a vehicle.
+:class:`VehicleProfile` or None) and ``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` (the hits of a
+resolved attack from (x, y)); the suppression of a vehicle by these weapons is :func:`vehicle_attack`'s.  Without
+vehicle rules no unit is a vehicle.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from ..kernel.attack import resolve_impact
 from ..kernel.dice import D4, D8, D12, DiceSource, die_name, parse_die, shift_closed
 from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
-from ..kernel.events import Event, event
+from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.moving_casualties import carrying
 from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry, shot_effects
@@ -124,8 +125,13 @@ def design_profile(design, where: str):
     if hit is not None:
         return hit
     if isinstance(design, str) and design not in library_names():
-        raise ScenarioError(f"{where}: heavy_weapon: unknown design {design!r} (the library has "
-                            f"{', '.join(library_names())})")
+        import json
+
+        from ..vehicle_design.load import LIBRARY
+        heavy = [n for n in library_names()
+                 if json.loads((LIBRARY / f"{n}.json").read_text()).get("design") == "heavy_weapon"]
+        raise ScenarioError(f"{where}: heavy_weapon: unknown design {design!r} (the library's heavy weapons: "
+                            f"{', '.join(heavy)})")
     try:
         report = check(design)
     except DesignFileError as e:
@@ -199,12 +205,16 @@ def may_crew_fire(prof, u: Unit) -> bool:
     return n >= 1 if prof.weapon.size <= 1 else 2 * n >= prof.crew
 
 
-def with_unit(st: dict, u: Unit, tol: float = 0.01) -> bool:
-    """The weapon is where the unit is (carried, limbered, or set up where the unit stands)."""
+WITH_UNIT = 2.0  # a set-up weapon is with its crew while the leader is within 2" of it (a placement shift)
+
+
+def with_unit(st: dict, u: Unit, tol: float = WITH_UNIT) -> bool:
+    """The weapon is where the unit is (carried, limbered, or set up where the unit's leader stands; the leader's
+    2" shift of a figure placement does not leave it: only a move does, RN-701)."""
     if st["abandoned"]:
         return False
     at = st["at"]
-    return at is None or (abs(at[0] - u.x) <= tol and abs(at[1] - u.y) <= tol)
+    return at is None or (at[0] - u.x) ** 2 + (at[1] - u.y) ** 2 <= tol * tol + 1e-9
 
 
 def crew_figures(prof, u: Unit) -> list[int]:
@@ -222,6 +232,34 @@ def vehicle_profile(game, t: Unit):
 def towed(game, u: Unit) -> bool:
     svc = game.rules.services.get("towed")
     return bool(svc(game, u)) if svc is not None else False
+
+
+def class_1_vehicle(game, t: Unit) -> bool:
+    """Seed 003 Bikes and Cavalry (house rules, ``close_combat: "house"``): mounted cavalry and bikes are class 1
+    vehicles when fired at by heavy weapons, their armour class as for infantry (RN-404, RN-709): the weapon's
+    firepower and impact against armour, against the figures' own armour; damaged = wounded, destroyed = killed
+    (the infantry damage of the same rolls)."""
+    return t.mounted and game.options["close_combat"] == "house"
+
+
+def vehicle_attack(game, firer: Unit, t: Unit, res: FireResult, impact: int, weapon_class: int, origin) -> None:
+    """The effect of a resolved heavy-weapon, rocket or missile attack on a vehicle: a minor or major success adds a
+    suppression marker, up to the usual three (L1431: heavy weapons are not limited to one, RN-708); the hits go to the
+    vehicle rules' ``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` (impact against the armour of the
+    facing the line from ``origin`` strikes, damage markers, passengers, the vehicle's confidence test)."""
+    shot = game.rules.services.get("vehicle_shot")  # the vehicle-combat rules: suppression, hits and the tests
+    if shot is not None:
+        shot(game, firer, t, res, impact, weapon_class=weapon_class, origin=origin)
+        return
+    if res.result != "none":
+        if not t.suppressed_before:
+            t.suppressed_before = True
+        if t.suppression < 3:
+            t.suppression += 1
+        game.emit(Suppressed(t.uid, t.suppression))
+    t.under_fire_before = True
+    if res.hits:
+        game.rules.services["vehicle_fire"](game, t, impact, res.hits, origin[0], origin[1], weapon_class=weapon_class)
 
 
 def vehicle_impact(dice: DiceSource, *, impact: int, armour: int) -> tuple[str, int, int]:
@@ -288,10 +326,11 @@ def heavy_plan(game, u: Unit, t: Unit, weapon, origin=None) -> dict | None:
     if geo is None:
         return None
     vp = vehicle_profile(game, t)
-    fp = weapon.firepower if vp is not None else weapon.firepower_vs_infantry
+    point = vp is not None or class_1_vehicle(game, t)
+    fp = weapon.firepower if point else weapon.firepower_vs_infantry
     if not fp:
         return None
-    impact = weapon.impact_vs_armour if vp is not None else weapon.impact_vs_infantry
+    impact = weapon.impact_vs_armour if point else weapon.impact_vs_infantry
     dist = math.hypot(t.x - ox, t.y - oy)
     step = heavy_target_die(distance=dist, weapon_size=weapon.size, target_size=vp.target_size if vp else t.size,
                             concealment=geo[0], propped=t.propped, small=vp is None and t.small_target,
@@ -300,12 +339,13 @@ def heavy_plan(game, u: Unit, t: Unit, weapon, origin=None) -> dict | None:
     if step < 0:
         return None
     return {"distance": dist, "concealment": geo[0], "cover": geo[1], "target_die": step,
-            "firepower": [parse_die(f) for f in fp], "impact": parse_die(impact), "vehicle": vp is not None}
+            "firepower": [parse_die(f) for f in fp], "impact": parse_die(impact), "vehicle": vp is not None,
+            "origin": (ox, oy)}
 
 
-def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict, mode: str = "heavy") -> FireResult:
+def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict) -> FireResult:
     """Resolve one heavy-weapon shot of ``plan`` (``heavy_plan``): the roll to hit, then its effects on the target
-    (infantry: the Shoot Action's suppression, hits and tests; a vehicle: the vehicle rules' ``vehicle_fire``).
+    (infantry: the Shoot Action's suppression, hits and tests; a vehicle: :func:`vehicle_attack`).
     Vehicle rules fire vehicle-mounted weapons through this too."""
     step = plan["target_die"]
     res = resolve_fire(game.dice, quality=u.quality, firepower=plan["firepower"], target=step,
@@ -314,7 +354,7 @@ def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict, mode: str = "heavy")
                                tuple(die_name(s) for s in [u.quality] + plan["firepower"]), res.firer_rolls,
                                res.successes, res.result, res.hits))
     if plan["vehicle"]:
-        game.rules.services["vehicle_fire"](game, u, t, res, plan["impact"], weapon_class=weapon.size, mode=mode)
+        vehicle_attack(game, u, t, res, plan["impact"], weapon.size, plan["origin"])
     else:
         shot_effects(game, u, t, res, plan["impact"], plan["cover"])
     return res
@@ -478,7 +518,7 @@ FAMILIES = (Family("fire_heavy", ("enemy",), 47, "fire the unit's heavy weapon a
 RULE = Rule(
     "Heavy Weapons", 'seed 000 "Armoured Dustup › Heavy Weapons" (Moving, Hits on, Firing, Range, Large Targets, '
     'Fire Control)',
-    applies=_has_heavy, init=(_init,),  # its FAMILIES join the action layout with the layout change
+    applies=_has_heavy, families=FAMILIES, init=(_init,),
     action_options=(_options,), actions={"fire_heavy": _fire},
     reorganise={w: _task(w) for w in HEAVY_TASKS},
     on_activation=(_on_activation,), movement_die=(_movement_die,), after_move=(_after_move,),

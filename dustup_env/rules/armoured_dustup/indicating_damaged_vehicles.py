@@ -146,7 +146,6 @@ RULE = Rule(
     '"Indicating Damaged Vehicles", "Casualties to Vehicle Passengers", "Vehicle Damage" (markers)',
     applies=has_vehicles,
     terrain=WRECK_KINDS,
-    # "vehicle_fire" (the weapons rules' contract: a resolved attack) is Firing at Vehicles'; it calls this one
-    services={"vehicle_hits": vehicle_fire, "vehicle_damaged": vehicle_damaged, "vehicle_destroyed": vehicle_destroyed,
+    services={"vehicle_fire": vehicle_fire, "vehicle_damaged": vehicle_damaged, "vehicle_destroyed": vehicle_destroyed,
               "immobilise": immobilise},
 )

@@ -448,7 +448,7 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls,
                            res.successes, res.result, res.hits, suppressive))
     if t.profile.vehicle is not None:  # a vehicle target: the vehicle rules' service (Firing at Vehicles)
-        return game.rules.services["vehicle_fire"](game, u, t, res, impact, mode=mode,
+        return game.rules.services["vehicle_shot"](game, u, t, res, impact, mode=mode,
                                                    small_arms=not sup and not throwers, reaction=reaction)
     return shot_effects(game, u, t, res, impact, cover, reaction)
 
