@@ -212,6 +212,7 @@ def test_half_speed_while_towing(tower, die, roll, points):
     g.apply(("tow", 1))
     t, x = g.units[0], g.units[1]
     assert t.towing == 1 and x.towed_by == 0 and not t.pushing
+    assert g.rules.services["towed"](g, x) is t and g.rules.services["towed"](g, t) is None
     g.apply(("move", NORTH, 3))
     m = last_event(g, "Moved")
     assert m["points"] == points
