@@ -246,3 +246,12 @@ def test_towable_size_service_is_optional():
     g.rules.services = dict(g.rules.services)
     g.rules.services["towable_size"] = lambda game, u: 2
     assert tow_size(g, g.units[1]) == 2
+
+
+def test_no_regrouping_with_or_treating_a_mounted_unit():
+    from dustup_env.rules.armoured_dustup.transport import _filter
+    scn = scenario([vehicle("APC", (24, 20), "apc_wheeled"), unit("S", (24, 20), figures=(("rifle", 4),),
+                                                                  carried_by="APC"),
+                    unit("M", (26, 20), figures=(("rifle", 4),))], [unit("E", (24, 40), figures=(("rifle", 3),))])
+    g = begin(scn)
+    assert _filter(g, g.units[2], [("end",), ("regroup", 1), ("treat", 1), ("order", 1)]) == [("end",), ("order", 1)]

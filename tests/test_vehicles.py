@@ -219,3 +219,10 @@ def test_mounted_passengers_do_not_see_or_get_seen_for_panic():
     g = begin(scn, [("d6", 6)])
     tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
     assert all(e["unit"] != 1 for e in tests)
+
+
+def test_super_heavy_turrets_start_on_the_table():
+    scn = scenario([vehicle("Hull", (24, 10), "combat_walker", inbound=1),
+                    vehicle("Turret", (24, 10), "light_tank", hull="Hull", inbound=1)], [unit("E", (5, 45))])
+    with pytest.raises(ScenarioError, match="start on the table"):
+        game(scn)

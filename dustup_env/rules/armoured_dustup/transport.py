@@ -191,10 +191,14 @@ def _before_apply(game, decision, option) -> None:
 PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "communicate", "panic_test"})
 
 
+OUTSIDE_ONLY = frozenset({"regroup", "treat"})  # options naming a friendly unit that need it on the table
+
+
 def _filter(game, u: Unit, opts: list) -> list:
     if u.carrier >= 0:
         return [o for o in opts if o[0] in PASSENGER_ACTIONS]
-    return opts
+    units = game.units
+    return [o for o in opts if not (o[0] in OUTSIDE_ONLY and units[o[1]].carrier >= 0)]
 
 
 def _init(game) -> None:
