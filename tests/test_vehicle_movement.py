@@ -106,7 +106,6 @@ def test_damage_and_suppression_make_terrain_one_class_worse(shift_by, cls):
             v.damage = int(shift_by[6])
         if "suppressed" in shift_by:
             v.suppression = 1
-        g.apply(("activate", 0)) if False else None
     scn = tank_and_squad("main_battle_tank")
     g = begin(scn, [("d10", 6)])
     setup(g)
