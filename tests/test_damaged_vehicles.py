@@ -22,7 +22,7 @@ def scn(design="main_battle_tank", passengers=False, **kw):
                                                   (7, 3, "destroyed"), (2, 3, "none"), (12, 5, "destroyed")])
 def test_impact_against_the_armour_of_the_facing(impact, armour, result):
     # a class-3 front (D12x3) against a shot from the front; the impact die D12x3 as well (faces scripted, x3)
-    g = begin(scn(), [("d12x3", impact), ("d12x3", armour)])
+    g = begin(scn(), [("d12x3", impact), ("d12x3", armour), ("d8", 8)])  # (the confidence test if damaged)
     v = g.units[0]
     res = vehicle_fire(g, v, 6, 1, 24, 40)
     assert res == [result]
@@ -33,19 +33,19 @@ def test_impact_against_the_armour_of_the_facing(impact, armour, result):
 
 
 def test_side_and_rear_armour_by_the_line_of_the_shot():
-    g = begin(scn(), [("d12x3", 12), ("d12x2", 10)])
+    g = begin(scn(), [("d12x3", 12), ("d12x2", 10), ("d8", 8)])
     vehicle_fire(g, g.units[0], 6, 1, 40, 20)  # from the east: the side (D12x2)
     assert last_event(g, "VehicleHit")["facing"] == "side" and g.units[0].damage == 1
-    g = begin(scn(), [("d12x3", 12), ("d12x2", 10)])
+    g = begin(scn(), [("d12x3", 12), ("d12x2", 10), ("d8", 8)])
     vehicle_fire(g, g.units[0], 6, 1, 24, 0)
     assert last_event(g, "VehicleHit")["facing"] == "rear"
-    g = begin(scn(), [("d12x3", 12), ("d12x2", 10)])
+    g = begin(scn(), [("d12x3", 12), ("d12x2", 10), ("d8", 8)])
     vehicle_fire(g, g.units[0], 6, 1, 24, 0, facing="belly")
     assert last_event(g, "VehicleHit")["facing"] == "belly"
 
 
 def test_unarmoured_vehicles_have_d8():
-    g = begin(scn("supply_truck"), [("d6", 5), ("d8", 4)])
+    g = begin(scn("supply_truck"), [("d6", 5), ("d8", 4), ("d8", 8)])
     assert vehicle_fire(g, g.units[0], 1, 1, 24, 40) == ["damaged"]
 
 
@@ -85,7 +85,7 @@ def test_a_destroyed_vehicle_leaves_a_wreck_that_conceals_gives_cover_and_slows(
 
 def test_passengers_roll_their_armour_die_against_the_weapon_class():
     # damaged: each passenger must roll more than the class (2); destroyed: more than double (4)
-    g = begin(scn("ifv_tracked", passengers=True), [("d12x3", 5), ("d12x3", 3), ("d6", 3), ("d6", 2), ("d6", 1)])
+    g = begin(scn("ifv_tracked", passengers=True), [("d12x3", 5), ("d12x3", 3), ("d6", 3), ("d6", 2), ("d6", 1), ("d8", 8)])
     s = g.units[2]
     vehicle_fire(g, g.units[0], 6, 1, 24, 40, weapon_class=2)
     assert [f.status for f in s.figures] == [OK, WOUNDED, WOUNDED]
@@ -101,3 +101,34 @@ def test_services():
     g = begin(scn())
     for name in ("vehicle_fire", "vehicle_damaged", "vehicle_destroyed", "immobilise", "vehicle_profile", "towed"):
         assert name in g.rules.services
+
+
+@pytest.mark.parametrize("before,roll,drop", [(0, 5, 0), (0, 4, 1), (2, 7, 0), (2, 6, 1), (2, 2, 2)])
+def test_a_damaged_vehicle_tests_confidence_with_its_existing_markers(before, roll, drop):
+    # medium commitment, LV 2: needs more than 2 + 2 + 1 per marker it had before the attack
+    g = begin(scn(), [("d12x3", 5), ("d12x3", 3), ("d8", roll)])
+    v = g.units[0]
+    v.damage = before
+    vehicle_fire(g, v, 6, 1, 24, 40)
+    e = last_event(g, "ConfidenceTested")
+    assert (e["unit"], e["reason"], e["needed"], e["levels_dropped"]) == (0, "vehicle_damage", 4 + before, drop)
+    assert v.damage == before + 1
+    g2 = begin(scn(), [("d12x3", 5), ("d12x3", 3)])
+    vehicle_fire(g2, g2.units[0], 6, 1, 24, 40, test_confidence=False)
+    assert not events_of(g2, "ConfidenceTested")
+
+
+def test_damage_markers_shift_the_range_die_of_what_a_vehicle_spots():
+    from dustup_env.rules.kernel.dice import D8, D10, D12
+    from dustup_env.rules.unit_actions.detect_action import range_die
+    assert range_die(8.0, damage=1) == D10 and range_die(8.0, damage=5) == D12 and range_die(30.0, damage=1) == D12
+    wood = {"type": "light_woods", "polygon": [[16, 26], [32, 26], [32, 34], [16, 34]]}
+    s = scenario([vehicle("V", (20, 22))], [unit("B", (44, 46)), unit("H", (20, 30), hidden=True)], terrain=[wood])
+    g = begin(s)
+    g.units[0].damage = 1
+    activate(g, 0)
+    i = next(i for i, m in enumerate(g.markers) if m["unit"] == 2)
+    g.dice.results.extend(g.dice.__class__([("d10", 9), ("d8", 5), ("d4", 4)]).results)
+    g.apply(("detect", i))
+    assert last_event(g, "DetectionAttempted")["range_die"] == "d10"  # 8": D8, one marker: D10
+    assert range_die(8.0) == D8

@@ -5,8 +5,8 @@ from conftest import activate, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
 from dustup_env.rules.armoured_dustup.firing_at_vehicles import vehicle_shot
-from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, detect_range_die, engage_shift
-from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12
+from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, engage_shift
+from dustup_env.rules.kernel.dice import D4, D6, D8, D10
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
 from dustup_env.rules.unit_actions.shoot_action import FireResult
 
@@ -215,8 +215,6 @@ def test_damage_effects_engaging_spotting_and_defending():
     assert engage_shift(v) == 0 and engage_shift(g.units[0]) == 0
     v.damage = 2
     assert engage_shift(v) == 2
-    assert detect_range_die(g, v, D8) == D12 and detect_range_die(g, v, D10) == D12
-    assert detect_range_die(g, g.units[0], D8) == D8
     v.quality = D10
     assert defending_quality(v) == D6
     v.damage = 5

@@ -106,7 +106,6 @@ def test_damage_and_suppression_make_terrain_one_class_worse(shift_by, cls):
             v.damage = int(shift_by[6])
         if "suppressed" in shift_by:
             v.suppression = 1
-        g.apply(("activate", 0)) if False else None
     scn = tank_and_squad("main_battle_tank")
     g = begin(scn, [("d10", 6)])
     setup(g)
@@ -214,3 +213,28 @@ def test_turn_on_the_spot_is_one_action():
     g2.units[0].immobilised = True
     activate(g2, 0)
     assert not any(o[0] == "turn" for o in g2.decision().options)
+
+
+def test_a_d12x2_mobility_die_moves_its_roll_times_two():
+    # regression target of the Move Action row: "D12x2" (L1362), a design stating its own movement die
+    import json
+
+    from dustup_env.rules.vehicle_design.load import LIBRARY
+    doc = json.loads((LIBRARY / "light_tank.json").read_text())
+    doc["dustup"]["movement_die"] = "d12x2"
+    g, m = moved(tank_and_squad(doc), ("move", NORTH, D24), [("d12x2", 5)])
+    assert (m["roll"], m["points"]) == (10, 20.0) and dist(m) == pytest.approx(20.0)
+
+
+def test_detecting_a_hidden_vehicle_shifts_the_range_die_down_for_its_size():
+    wood = rect("light_woods", 16, 26, 32, 34)
+    scn = scenario([unit("A", (20, 22), figures=(("rifle", 4),))],
+                   [unit("B", (44, 46)), vehicle("H", (20, 30), "main_battle_tank", hidden=True)], terrain=[wood])
+    g = begin(scn)
+    activate(g, 0)
+    i = next(i for i, m in enumerate(g.markers) if m["unit"] == 2)
+    g.dice.results.extend(g.dice.__class__([("d6", 1), ("d8", 5), ("d4", 4)]).results)
+    g.apply(("detect", i))
+    e = last_event(g, "DetectionAttempted")
+    assert e["range_die"] == "d6" and e["result"] == "major"  # 8": D8, target size 3: D6
+    assert not g.units[2].hidden

@@ -135,8 +135,6 @@ def test_vehicles_take_no_prop_shoot_or_assault_and_are_not_assaulted():
     names = {o[0] for o in g.decision().options}
     assert not names & {"prop", "unprop", "shoot", "shoot_weapon", "throw", "assault", "detach", "treat"}
     assert "move" in names
-    g.apply(("end",))
-    g.apply(("end",)) if g.decision().kind != "activate" else None
     g2 = begin(scn)
     activate(g2, 1)
     opts = g2.decision().options
@@ -203,12 +201,11 @@ def test_which_vehicles_are_enemy_armour_for_panic(design, armour):
 
 
 def test_green_units_panic_on_first_sight_of_enemy_armour():
-    from conftest import SIDE0_WINS  # noqa: F401
     scn = scenario([unit("G", (24, 10), figures=(("rifle", 4),), quality="d6")],
                    [vehicle("T", (24, 30), "main_battle_tank")])
     g = begin(scn, [("d6", 1)])
-    tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
-    g.apply(("activate", 0)) if not tests and ("activate", 0) in g.decision().options else None
+    assert not [e for e in g.event_log() if e["type"] == "PanicTested"]
+    activate(g, 0)  # the panic triggers are checked when the unit activates
     tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
     assert tests and tests[0]["reason"] == "first_sight_of_armour" and tests[0]["unit"] == 0
 
@@ -220,3 +217,10 @@ def test_mounted_passengers_do_not_see_or_get_seen_for_panic():
     g = begin(scn, [("d6", 6)])
     tests = [e for e in g.event_log() if e["type"] == "PanicTested"]
     assert all(e["unit"] != 1 for e in tests)
+
+
+def test_super_heavy_turrets_start_on_the_table():
+    scn = scenario([vehicle("Hull", (24, 10), "combat_walker", inbound=1),
+                    vehicle("Turret", (24, 10), "light_tank", hull="Hull", inbound=1)], [unit("E", (5, 45))])
+    with pytest.raises(ScenarioError, match="start on the table"):
+        game(scn)

@@ -78,7 +78,8 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     damaged = False
     if res.hits:
         before_passengers = able_figures(game, t.passengers)
-        results = resolve_hits(game, t, impact, res.hits, ox, oy, weapon_class=weapon_class, facing=facing)
+        results = resolve_hits(game, t, impact, res.hits, ox, oy, weapon_class=weapon_class, facing=facing,
+                               test_confidence=False)  # one test below for every trigger of the attack
         damaged = "damaged" in results and "destroyed" not in results
         passengers_test(game, before_passengers)
     if damaged:

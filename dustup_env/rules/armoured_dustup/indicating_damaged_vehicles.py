@@ -20,6 +20,7 @@ from ..kernel.entities import KILLED, OK, WOUNDED, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Rule
 from ..kernel.terrain import TerrainKind
+from ..morale.confidence_test import confidence_test
 from .towing import release
 from .transport import unload_all
 from .vehicle_movement import footprint
@@ -116,10 +117,14 @@ def passenger_casualties(game, v: Unit, weapon_class: int, destroyed: bool) -> i
 
 
 def vehicle_fire(game, v: Unit, impact: int, hits: int, x: float, y: float, weapon_class: int = 1,
-                 facing: str | None = None) -> list[str]:
+                 facing: str | None = None, test_confidence: bool = True) -> list[str]:
     """Resolve ``hits`` potential hits of impact die ``impact`` on vehicle ``v`` from a firer at (x, y) (``facing``:
     top or belly for artillery and mines, else the facing the line strikes).  Each hit: impact > armour is a damage
-    marker, impact > 2 x armour destroys (and ends the hits); the passengers test once for the worst result."""
+    marker, impact > 2 x armour destroys (and ends the hits); the passengers test once for the worst result.  A
+    damaged vehicle takes the confidence test "Vehicle takes one or more damage" with +2/+1/+0 per damage marker it
+    had before the attack (RN-766; ``test_confidence=False``: the caller tests once for all the attack's triggers,
+    with ``vehicle_damage=`` the markers before)."""
+    before = v.damage
     side = facing or armour_facing(v, x, y)
     die = armour_die(v, side)
     results = []
@@ -138,6 +143,8 @@ def vehicle_fire(game, v: Unit, impact: int, hits: int, x: float, y: float, weap
         if v.passengers:
             passenger_casualties(game, v, weapon_class, False)
         vehicle_damaged(game, v, results.count("damaged"))
+        if test_confidence:
+            confidence_test(game.dice, v, ["vehicle_damage"], vehicle_damage=before, events=game.events)
     return results
 
 

@@ -9,7 +9,7 @@ unit moves with it (``vehicle_movement.carry_along``) and does not move on its o
 
 Heavy weapons on a towed carriage are towed too when the heavy-weapon rules provide the ``towable_size`` service
 (``towable_size(game, unit)``: the size class a tower must be able to tow, or None if the unit cannot be towed);
-this rule provides ``towed(game, unit)`` (the uid of the tower, -1 if none).
+this rule provides ``towed(game, unit)`` (the towing vehicle, None if none).
 """
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ class TowReleased(Event):
     reason: str  # "unhook" | "damaged" | "destroyed"
 
 
-def towed(game, u: Unit) -> int:
-    """The uid of the vehicle towing or pushing ``u`` (-1: none). A service of this rule."""
-    return u.towed_by
+def towed(game, u: Unit):
+    """The vehicle towing or pushing ``u``, None if none (a service of this rule: true while towed)."""
+    return game.units[u.towed_by] if u.towed_by >= 0 else None
 
 
 def may_tow(v: Unit) -> bool:

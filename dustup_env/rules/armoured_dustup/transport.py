@@ -192,10 +192,14 @@ PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "
                                "passenger_shoot"})  # Fire by Passengers: open_top_and_soft_skinned_vehicles.py
 
 
+OUTSIDE_ONLY = frozenset({"regroup", "treat"})  # options naming a friendly unit that need it on the table
+
+
 def _filter(game, u: Unit, opts: list) -> list:
     if u.carrier >= 0:
         return [o for o in opts if o[0] in PASSENGER_ACTIONS]
-    return opts
+    units = game.units
+    return [o for o in opts if not (o[0] in OUTSIDE_ONLY and units[o[1]].carrier >= 0)]
 
 
 def _init(game) -> None:

@@ -6,7 +6,7 @@ Markers, destruction, wrecks and the passengers' armour rolls are *Indicating Da
 
 * terrain one class worse per marker: the movement rules (``vehicle_movement.terrain_shift``);
 * +1 to the target die of every target the vehicle engages (:func:`engage_shift`, used by *Fire by Vehicles*) and
-  to the range die of its detection (:func:`detect_range_die`, closed; the Detect Action applies it, RN-136);
+  to the range die of its detection (the Detect Action's ``range_die``, RN-136);
 * a mech or monster defending itself in close combat shifts its quality die down one per marker, minimum D4
   (:func:`defending_quality`, for the close-assault rules);
 
@@ -14,7 +14,7 @@ and the passengers' confidence test after their armour rolls (:func:`passengers_
 """
 from __future__ import annotations
 
-from ..kernel.dice import D4, D12
+from ..kernel.dice import D4
 from ..kernel.entities import OK, Unit
 from ..kernel.events import LeaderLost
 from ..morale.confidence_test import confidence_test
@@ -31,14 +31,6 @@ def defending_quality(v: Unit) -> int:
     if v.profile.vehicle is None or not v.damage:
         return v.quality
     return max(D4, v.quality - v.damage)
-
-
-def detect_range_die(game, u: Unit, die: int) -> int:
-    """L1461 "engage or spot": a damaged vehicle's detection range die shifts up one per marker, closed like the
-    Detect Action's other shifts (RN-136)."""
-    if u.profile.vehicle is None or not u.damage:
-        return die
-    return min(D12, die + u.damage)
 
 
 def able_figures(game, uids) -> dict:

@@ -179,9 +179,11 @@ def validate_units(game) -> None:
                 if size_class(h) < 5:
                     raise ScenarioError(f"{where}: hull: turrets as separate units are for super-heavy vehicles "
                                         f"(size 5); {spec['hull']!r} is size {size_class(h)}")
-                if (u.x, u.y) != (h.x, h.y) or u.hidden != h.hidden or u.inbound != h.inbound:
-                    raise ScenarioError(f"{where}: hull: a turret starts on its hull (same position, hidden and "
-                                        "inbound as the hull)")
+                if (u.x, u.y) != (h.x, h.y):
+                    raise ScenarioError(f"{where}: hull: a turret starts on its hull (the same position)")
+                if u.hidden or h.hidden or u.inbound or h.inbound:
+                    raise ScenarioError(f"{where}: hull: a super-heavy vehicle and its turrets start on the table and "
+                                        "not hidden")
                 u.hull = h.uid
                 u.facing = h.facing
 

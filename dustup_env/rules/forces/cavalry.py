@@ -11,14 +11,22 @@ prop as long as their mounts have been detached.  Cavalry move D10x2."
   mounts with it (the detachment stays mounted); it may then prop, and may mount again only after
   the detachment has rejoined (``("regroup", uid)``).
 * No ``("prop",)`` for mounted cavalry, nor for dismounted cavalry whose mounts are not detached.
-* Vehicular cavalry (D12, vehicle movement) is out of scope (vehicles are not implemented).
+* Vehicular cavalry (``"mobility"``: a vehicle movement table, e.g. ``"high_mobility_wheeled"`` for bikes): D12 while
+  mounted, on the terrain table of its mobility type; "vehicles may be left unattended" (L185): a dismounting unit
+  leaves its vehicles where it stands (``game.extra["unattended_vehicles"]``), may prop without detaching anyone,
+  and mounts again only with every figure within 2" of them (RN-765).
 """
 from __future__ import annotations
 
+from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, terrain_column, vehicle_column
+from ..kernel.data import armoury
 from ..kernel.dice import D6
 from ..kernel.events import Event, event
 from ..kernel.entities import Unit
 from ..kernel.ruleset import Rule
+
+UNATTENDED = "unattended_vehicles"  # game.extra: str(uid) -> [[x, y], ...] where vehicular cavalry left its vehicles
+REMOUNT_RANGE = 2.0  # invented (RN-765): every figure this close to one of the vehicles left unattended
 
 
 @event
@@ -34,36 +42,69 @@ def cavalry_die(game, u: Unit, die: int) -> int:
     return die
 
 
+def vehicular(u: Unit) -> bool:
+    """Vehicular cavalry (bikes, jeeps): cavalry with a vehicle movement table."""
+    return u.profile.cavalry and bool(u.profile.mobility)
+
+
+def mounted_column(u: Unit) -> int:
+    """The movement column of vehicular cavalry on its vehicles."""
+    return vehicle_column(u.mobility, u.amphibious and u.mobility in VEHICLE_AMPHIBIOUS_WATER)
+
+
+def foot_column(u: Unit) -> int:
+    return terrain_column(armoury()[1][u.armour].power_armour, u.amphibious, u.wading)
+
+
 def _options(game, u: Unit, status) -> list:
     if not u.profile.cavalry or status.disorganised or (status.suppressed and not status.in_cover) or u.propped:
         return []
     if u.mounted:
         return [("reorganise", "dismount")]
+    if u.profile.mobility:
+        spots = game.extra.get(UNATTENDED, {}).get(str(u.uid))
+        if spots and all(any((x - a) ** 2 + (y - b) ** 2 <= REMOUNT_RANGE ** 2 + 1e-9 for a, b in spots)
+                         for x, y in u.figure_positions()):
+            return [("reorganise", "mount")]
+        return []
     if not u.mounts_detached:
         return [("reorganise", "mount")]
     return []
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    if u.profile.cavalry and (u.mounted or not u.mounts_detached) and ("prop",) in opts:
+    if u.profile.cavalry and (u.mounted or not (u.mounts_detached or u.profile.mobility)) and ("prop",) in opts:
         return [o for o in opts if o != ("prop",)]
     return opts
 
 
 def _mount(game, u: Unit) -> None:
     u.mounted = True
+    if u.profile.mobility:
+        game.extra.get(UNATTENDED, {}).pop(str(u.uid), None)
+        u.terrain_column = mounted_column(u)
     game.emit(Mounted(u.uid, True))
 
 
 def _dismount(game, u: Unit) -> None:
     u.mounted = False
+    if u.profile.mobility:
+        game.extra.setdefault(UNATTENDED, {})[str(u.uid)] = [[x, y] for x, y in u.figure_positions()]
+        u.terrain_column = foot_column(u)
     game.emit(Mounted(u.uid, False))
+
+
+def _init(game) -> None:
+    """Vehicular cavalry that starts dismounted has its vehicles where it stands."""
+    for u in game.units:
+        if u.profile.cavalry and u.profile.mobility and not u.mounted:
+            game.extra.setdefault(UNATTENDED, {})[str(u.uid)] = [[x, y] for x, y in u.figure_positions()]
 
 
 def _has_cavalry(scenario: dict, options: dict) -> bool:
     return any(u.get("movement") == "cavalry" for side in scenario["sides"] for u in side["units"])
 
 
-RULE = Rule("Cavalry", 'seed 000 "Unit Types › Cavalry"; "Prop Action"', applies=_has_cavalry,
+RULE = Rule("Cavalry", 'seed 000 "Unit Types › Cavalry"; "Prop Action"', applies=_has_cavalry, init=(_init,),
             movement_die=(cavalry_die,), action_options=(_options,), action_filters=(_filter,),
             reorganise={"mount": _mount, "dismount": _dismount})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..kernel.battlefield import terrain_column
+from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, terrain_column, vehicle_column
 from ..kernel.data import DEFAULT_WEAPON, armoury  # DEFAULT_WEAPON: "The average small arm" (RN-019)
 from ..kernel.dice import D4, D6, D8, D10, D12, DiceSource, parse_die
 from ..kernel.entities import CONFIDENCE_NAMES, CONFIDENT, SHAKEN, STEADY, Figure, Unit
@@ -97,6 +97,13 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
     cavalry = movement_class == "cavalry"
     amphibious = bool(spec.get("amphibious", False))
     wading = bool(spec.get("wading", False))
+    mobility = spec.get("mobility", "")  # vehicular cavalry: D12 on its vehicle table while mounted (Cavalry)
+    mounted = cavalry and bool(spec.get("mounted", True))
+    column = terrain_column(armours[armour].power_armour, amphibious, wading)
+    if mobility:
+        movement = D12
+        if mounted:
+            column = vehicle_column(mobility, amphibious and mobility in VEHICLE_AMPHIBIOUS_WATER)
     return Unit.new(uid=uid, side=side, name=spec["name"], kind=kind, quality=quality, lv=lv,
                 confidence=confidence, initial_confidence=confidence,
                 commitment=COMMITMENTS.index(spec.get("commitment", side_commitment)),
@@ -107,9 +114,9 @@ def build_unit(uid: int, side: int, spec: dict, side_commitment: str, armours: d
                 second_in_command=bool(spec.get("second_in_command", False)), terror=bool(spec.get("terror", False)),
                 cc_impact=parse_die(spec.get("cc_impact", "d6")), night_vision=bool(spec.get("night_vision", False)),
                 medical_team=bool(spec.get("medical_team", False)), cavalry=cavalry,
-                mounted=cavalry and bool(spec.get("mounted", True)),
+                mounted=mounted, mobility=mobility,
                 specialist_grenade=spec.get("specialist_grenade", ""),
-                terrain_column=terrain_column(armours[armour].power_armour, amphibious, wading),
+                terrain_column=column,
                 amphibious=amphibious, wading=wading, heavy_equipment=bool(spec.get("heavy_equipment", False)),
                 inbound=int(spec.get("inbound", 0)))
 

@@ -182,6 +182,9 @@ def _load_scenario(name_or_path: str | dict) -> dict:
                 raise ScenarioError(f"{where}: unit {u['name']!r}: unknown armour {u['armour']!r}")
             if u.get("inbound") and u.get("hidden"):
                 raise ScenarioError(f"{where}: unit {u['name']!r}: a reinforcement (inbound) cannot start hidden")
+            if "mobility" in u and u.get("movement") != "cavalry":
+                raise ScenarioError(f"{where}: unit {u['name']!r}: mobility: only vehicular cavalry ('movement': "
+                                    "'cavalry') has a vehicle movement table; a vehicle takes it from its design")
             if u.get("wading") and not armours[u.get("armour", "basic_battledress")].power_armour:
                 raise ScenarioError(f"{where}: unit {u['name']!r}: only power armour may wade on the bottom of open "
                                     f"water ('wading': true needs power armour, not {u.get('armour', 'basic_battledress')!r})")

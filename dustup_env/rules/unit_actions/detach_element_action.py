@@ -194,8 +194,8 @@ def detach(game, u: Unit, what: str) -> Unit:
              under_fire_before=u.under_fire_before, suppressed_before=u.suppressed_before,
              parent=u.uid, strength=len(figs), cavalry=u.cavalry, mounted=u.mounted,
              specialist_grenade=u.specialist_grenade, terrain_column=u.terrain_column, amphibious=u.amphibious,
-             wading=u.wading, heavy_equipment=u.heavy_equipment)
-    if u.cavalry and not u.mounted and not u.mounts_detached:
+             wading=u.wading, heavy_equipment=u.heavy_equipment, mobility=u.mobility)
+    if u.cavalry and not u.mounted and not u.mounts_detached and not u.mobility:  # vehicles are left unattended
         d.mounted = True  # the detachment holds the dismounted unit's mounts (Cavalry)
         u.mounts_detached = True
     game.units.append(d)

@@ -54,13 +54,15 @@ def max_range(game, u) -> float:
     return MAX_RANGE / NIGHT_DIVISOR if night_limited(game, u) else MAX_RANGE
 
 
-def range_die(distance: float, size: int = 1, night: bool = False, concealed: bool = False) -> int | None:
+def range_die(distance: float, size: int = 1, night: bool = False, concealed: bool = False,
+              damage: int = 0) -> int | None:
     """The target's range die, or None when detection is impossible at this distance.  ``concealed``: the
-    seed 003 concealment shift (+1); the net shift with the size shift (-1) is closed (D4..D12)."""
+    seed 003 concealment shift (+1); ``damage``: the observer's vehicle damage markers (+1 each, seed 000 "Vehicle
+    Damage": targets it tries to spot, RN-136); the net shift with the size shift (-1) is closed (D4..D12)."""
     div = NIGHT_DIVISOR if night else 1.0
     for limit, die in DAYLIGHT_RANGES:
         if distance < limit / div:
-            return shift_closed(die, (-1 if size > 1 else 0) + (1 if concealed else 0))
+            return shift_closed(die, (-1 if size > 1 else 0) + (1 if concealed else 0) + damage)
     return None
 
 
@@ -101,11 +103,9 @@ def do_detect(game, u, opt) -> None:
     target = game.units[m["unit"]] if m["unit"] >= 0 else None
     dist = math.hypot(m["x"] - u.x, m["y"] - u.y)
     rdie = range_die(dist, target.size if target is not None else 1, night_limited(game, u),
-                     house_concealed(game, u, m["x"], m["y"]))
+                     house_concealed(game, u, m["x"], m["y"]), u.damage)
     if rdie is None:  # pragma: no cover - not offered
         return
-    if u.damage:  # Vehicle Damage: a damaged vehicle spots one die worse per marker (closed, RN-136)
-        rdie = shift_closed(rdie, u.damage)
     dice = game.dice
     tr = dice.roll(rdie)
     q = dice.roll(u.quality)
