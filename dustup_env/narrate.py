@@ -221,6 +221,8 @@ def _decline(k, kind, unit):
         return "decline (do not seize the initiative)"
     if kind == "promote":
         return "decline (promote no one)"
+    if kind == "intercept":
+        return "decline (no decoy or area protection tries)"
     return "decline"
 
 
