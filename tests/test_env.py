@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 559
+    assert c.n == N_ACTIONS == 584
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -174,7 +174,9 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("unhook",)) == 540
     assert c.encode(g, 0, ("turn", 4)) == 541 + 4 and c.encode(g, 1, ("turn", 4)) == 541 + 4
     assert c.encode(g, 0, ("hatches", "close_down")) == 558
-    assert N_ACTIONS == 557 + 2
+    assert c.encode(g, 0, ("call_casevac", g.side_units[0][3])) == 559 + 3
+    assert c.encode(g, 0, ("transfer", g.side_units[0][1])) == 571 + 1 and c.encode(g, 0, ("depart",)) == 583
+    assert N_ACTIONS == 583 + 1
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -9,7 +9,8 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import indicating_damaged_vehicles, towing, transport, vehicle_movement, vehicles
+from .armoured_dustup import (casevac_vehicle, indicating_damaged_vehicles, towing, transport, vehicle_movement,
+                              vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -60,6 +61,7 @@ STANDARD = (
     transport.RULE,
     towing.RULE,
     indicating_damaged_vehicles.RULE,
+    casevac_vehicle.RULE,
 )
 
 set_standard_rules(STANDARD)

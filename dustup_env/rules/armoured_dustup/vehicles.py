@@ -194,7 +194,7 @@ def has_vehicles(scenario, options) -> bool:
 # ------------------------------------------------------------------------------------------- actions
 # RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
-                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test"})
+                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"})
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"})
 # option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)
