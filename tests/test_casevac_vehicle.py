@@ -171,3 +171,14 @@ def test_bad_casevac_vehicles():
     doc["sides"][0]["units"][2]["inbound"] = 1
     with pytest.raises(ScenarioError, match="loiter zone"):
         begin(doc)
+
+
+def test_a_vehicle_towing_it_lets_go_when_it_departs():
+    from dustup_env.rules.armoured_dustup.casevac_vehicle import _depart
+    g = called()
+    t = g.units[1]
+    v = g.units[2]
+    v.towed_by, t.towing = 1, 2  # as if unit 1 were its tower (the links only)
+    g.dice.results.extend(g.dice.__class__([("d6", 1), ("d6", 1)]).results)  # S and F within 12"
+    _depart(g, v, ("depart",))
+    assert v.towed_by == -1 and t.towing == -1 and last_event(g, "TowReleased")["reason"] == "departed"

@@ -25,6 +25,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.detach_element_action import remove_figures
+from .towing import release
 from .vehicle_movement import footprint
 from .vehicles import bearing
 
@@ -213,6 +214,8 @@ def _depart(game, v: Unit, opt) -> None:
         if math.hypot(u.x - v.x, u.y - v.y) <= BOOST_RANGE + 1e-9:
             r = dice.roll(D6)
             _boost(game, u, 1 if r >= 5 else 0, r)
+    if v.towed_by >= 0:  # a vehicle pushing or towing it lets go
+        release(game, game.units[v.towed_by], "departed")
     st["delivered"] += st["aboard"]
     v.evacuated_wounded = st["delivered"]
     st["zone"], st["trip"], st["aboard"], st["offloaded"] = "track", 0, 0, []
