@@ -193,7 +193,7 @@ def _cmd_simulate(args) -> int:
 
 # ---------------------------------------------------------------------------------------------- odds
 def _cmd_odds(args) -> int:
-    from evaluation.odds import impact_odds, shoot_odds, to_float
+    from evaluation.odds import guided_odds, impact_odds, shoot_odds, to_float, vehicle_impact_odds
 
     try:
         if args.what == "shoot":
@@ -201,6 +201,12 @@ def _cmd_odds(args) -> int:
                 raise UsageError("give at least one --firepower die (small arms and/or support)")
             res = shoot_odds(args.quality, args.firepower, args.target, suppressive=args.suppressive,
                              extra_hits=not args.no_extra_hits)
+        elif args.what == "guided":
+            res = guided_odds(args.quality, args.guidance, args.ecm, args.impact, args.armour, cover=args.cover)
+        elif args.vehicle:
+            if args.no_armour:
+                raise UsageError("--no-armour is for infantry; a vehicle always has an armour die")
+            res = vehicle_impact_odds(args.impact, args.armour)
         else:
             res = impact_odds(args.impact, args.armour, no_armour=args.no_armour)
     except ValueError as e:
@@ -638,8 +644,24 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--impact", default="d8", help="weapon impact die")
     im.add_argument("--armour", default="d6", help="armour die after shifts")
     im.add_argument("--no-armour", action="store_true", help="target has no armour (any non-kill is a wound)")
+    im.add_argument("--vehicle", action="store_true",
+                    help="the target is a vehicle: none / damaged (impact beats armour) / destroyed (more than double)")
     im.add_argument("--json", action="store_true", help="print JSON")
     im.set_defaults(func=_cmd_odds)
+    gu = osub.add_parser("guided", help="one guided missile at a vehicle: miss/suppressed/hit, damaged/destroyed",
+                         formatter_class=_Help,
+                         description="Odds of one guided missile (Armoured Dustup › Guided Weapons): the firer's "
+                                     "quality and guidance dice against the target's ECM die (one up with --cover); "
+                                     "both beating it is a hit and one impact roll against the armour. miss + "
+                                     "suppressed + hit = 1; damaged and destroyed are parts of hit.")
+    gu.add_argument("--quality", default="d8", help="firer quality die")
+    gu.add_argument("--guidance", default="d8", help="the missile's guidance die")
+    gu.add_argument("--ecm", default="d8", help="the target's ECM die")
+    gu.add_argument("--cover", action="store_true", help="the target is behind cover or concealment: ECM one up")
+    gu.add_argument("--impact", default="d12x2", help="the missile's impact die against armour")
+    gu.add_argument("--armour", default="d12x2", help="the vehicle's armour die (the facing hit)")
+    gu.add_argument("--json", action="store_true", help="print JSON")
+    gu.set_defaults(func=_cmd_odds)
 
     sc = add("scenarios", "list the built-in scenarios, or check your own", "List the built-in scenarios (name, "
              "table size in inches, turn limit, units per side, objectives), or check scenario files you wrote "

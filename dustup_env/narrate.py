@@ -38,6 +38,9 @@ REORGANISE = {
     "extract": "extract an occupant from a wrecked suit", "assume_command": "assume command",
     "task": "carry out the scenario task", "recover_wounded": "pick up wounded left on the table",
     "hide": "become hidden", "place": "place the figures",
+    "set_up": "set up the heavy weapon", "dismantle": "dismantle the heavy weapon", "limber": "limber the gun",
+    "unlimber": "unlimber the gun", "repair": "repair the disabled weapon",
+    "remote": "set up the remote launcher", "deploy_protection": "deploy the area protection",
 }
 DETACH = {"half": "half the unit", "support": "the support weapons", "scout": "two scouts"}
 FORMATIONS = {"keep": "figures stay where they stand", "compact": "compact formation", "line": "line abreast",
@@ -218,6 +221,8 @@ def _decline(k, kind, unit):
         return "decline (do not seize the initiative)"
     if kind == "promote":
         return "decline (promote no one)"
+    if kind == "intercept":
+        return "decline (no decoy or area protection tries)"
     return "decline"
 
 
@@ -268,6 +273,11 @@ _OPTION = {
     "shift": lambda k, kind, unit, d: f"the leader moves {k.dist(2.0)} {compass(d)}",
     "formation": lambda k, kind, unit, f: f"formation: {FORMATIONS.get(f, _words(f))}",
     "evacuate": lambda k, kind, unit: "evacuate the wounded off the home edge",
+    "fire_heavy": lambda k, kind, unit, target: f"fire the heavy weapon at {k.unit(target)}",
+    "fire_iavr": lambda k, kind, unit, target: f"fire a rocket at {k.unit(target)}",
+    "fire_guided": lambda k, kind, unit, target: f"fire a guided missile at {k.unit(target)}",
+    "decoy": lambda k, kind, unit: "the decoy tries to defeat the missile",
+    "area_protection": lambda k, kind, unit, uid: f"{k.unit(uid)}'s area protection tries to defeat the missile",
     "mount": lambda k, kind, unit, uid: f"mount {k.unit(uid)}",
     "dismount": lambda k, kind, unit, d: f"dismount on the {compass(d)} side",
     "approach": lambda k, kind, unit, uid: f"move towards {k.unit(uid)} (to mount)",
@@ -299,6 +309,7 @@ DECISION_KINDS = {
     "place_leader": "reorganise: place the leader",
     "place_formation": "reorganise: choose the formation",
     "seize": "may seize the initiative",
+    "intercept": "is targeted by a guided missile: try a decoy or area protection?",
 }
 
 
@@ -608,6 +619,22 @@ _EVENT = {
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "
                                          f"({_plural(e['tokens_left'], 'token')} left)"),
     "SeizeTokenAwarded": _seize_award,
+    # Armoured Dustup: heavy and guided weapons, rockets
+    "HeavyWeaponTask": lambda k, e: f"{k.unit(e['unit'])}: {REORGANISE.get(e['task'], _words(e['task']))}",
+    "HeavyWeaponFired": lambda k, e: _fired(k, e, f"fires its heavy weapon ({e['weapon']})"),
+    "RocketFired": lambda k, e: _fired(k, e, f"fires a rocket ({_words(e['weapon'])})"),
+    "HeavyWeaponHit": lambda k, e: (f"hit on {k.unit(e['unit'])}'s heavy weapon: impact {die(e['impact'])} "
+                                    f"{e['impact_roll']} against armour {die(e['armour'])} {e['armour_roll']}: "
+                                    f"{'no effect' if e['damage'] == 'none' else _words(e['damage'])}"),
+    "HeavyWeaponAbandoned": lambda k, e: f"{k.unit(e['unit'])} abandons its heavy weapon at {_point((e['x'], e['y']))}",
+    "MissileFired": lambda k, e: (f"{k.unit(e['unit'])} fires a guided missile ({e['weapon']}) at {k.unit(e['target'])}: "
+                                  f"ECM {die(e['ecm'])} rolls {e['ecm_roll']}, firer {_rolls(e['dice'], e['rolls'])}: "
+                                  + {"none": "a miss", "minor": "suppressed", "major": "a hit"}.get(e["result"],
+                                                                                                   _words(e["result"]))),
+    "MissileIntercepted": lambda k, e: (f"{k.unit(e['by'])}'s {_words(e['system'])} {die(e['die'])} {e['roll']} against "
+                                        f"guidance {die(e['guidance'])} {e['guidance_roll']}: the missile at "
+                                        f"{k.unit(e['unit'])} is {'defeated' if e['defeated'] else 'not defeated'}"),
+    "ProtectionDeployed": lambda k, e: f"{k.unit(e['unit'])} deploys its area protection at {_point((e['x'], e['y']))}",
     # vehicles
     "Embarked": lambda k, e: f"{k.unit(e['unit'])} mounts {k.unit(e['vehicle'])}",
     "Disembarked": lambda k, e: (f"{k.unit(e['unit'])} {'bails out of' if e['forced'] else 'dismounts from'} "
@@ -633,6 +660,13 @@ _EVENT = {
     "CasevacCounterMoved": lambda k, e: f"the CASEVAC counter of {k.unit(e['unit'])} moves to zone {e['zone']}",
     "TowReleased": lambda k, e: f"{k.unit(e['unit'])} lets go of {k.unit(e['towed'])} ({_words(e['reason'])})",
 }
+
+
+def _fired(k, e, what):
+    res = {"none": "no effect", "minor": "minor success", "major": "major success"}.get(e["result"], e["result"])
+    out = (f"{k.unit(e['unit'])} {what} at {k.unit(e['target'])}: target die {die(e['target_die'])} rolls "
+           f"{e['target_roll']}, firer {_rolls(e['dice'], e['rolls'])}: {_successes(e['successes'])}, {res}")
+    return out + (f", {_plural(e['hits'], 'hit')}" if e.get("hits") else "")
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
 OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)

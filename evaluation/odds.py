@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dustup_env.rules.armoured_dustup.guided_weapons import guided_ecm, resolve_guided
+from dustup_env.rules.armoured_dustup.heavy_weapons import vehicle_impact
 from dustup_env.rules.kernel.dice import exact_distribution, parse_die
 from dustup_env.rules.unit_actions.shoot_action import resolve_fire, resolve_impact
 
@@ -32,6 +34,33 @@ def impact_odds(impact: str, armour: str, *, no_armour: bool = False) -> dict:
     dist = exact_distribution(lambda d: resolve_impact(d, impact=i, armour=a, no_armour=no_armour),
                               key=lambda r: r[0])
     return {k: dist.get(k, Fraction(0)) for k in ("none", "wound", "kill")}
+
+
+def vehicle_impact_odds(impact: str, armour: str) -> dict:
+    """One hit on a vehicle (Firing at Vehicles): none / damaged / destroyed."""
+    i, a = parse_die(impact), parse_die(armour)
+    dist = exact_distribution(lambda d: vehicle_impact(d, impact=i, armour=a)[0])
+    return {k: dist.get(k, Fraction(0)) for k in ("none", "damaged", "destroyed")}
+
+
+def guided_odds(quality: str, guidance: str, ecm: str, impact: str, armour: str, *, cover: bool = False) -> dict:
+    """One guided missile at a vehicle (Guided Weapons › Firing Procedure): unconditional P(miss / suppressed / hit)
+    (they sum to 1) and P(damaged), P(destroyed) (each a part of "hit")."""
+    q, g, i, a = parse_die(quality), parse_die(guidance), parse_die(impact), parse_die(armour)
+    e = guided_ecm(parse_die(ecm), cover=cover)
+
+    def proc(dice):
+        res = resolve_guided(dice, quality=q, guidance=g, ecm=e)
+        return res.result, (vehicle_impact(dice, impact=i, armour=a)[0] if res.hits else None)
+
+    dist = exact_distribution(proc)
+    out = {"miss": Fraction(0), "suppressed": Fraction(0), "hit": Fraction(0), "damaged": Fraction(0),
+           "destroyed": Fraction(0)}
+    for (result, effect), p in dist.items():
+        out[{"none": "miss", "minor": "suppressed", "major": "hit"}[result]] += p
+        if effect in ("damaged", "destroyed"):
+            out[effect] += p
+    return out
 
 
 def to_float(obj):

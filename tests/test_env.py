@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 584
+    assert c.n == N_ACTIONS == 640
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -167,16 +167,24 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("formation", "file")) == 458 + 4
     assert c.encode(g, 0, ("evacuate",)) == 463
     assert c.encode(g, 0, ("inbound", g.side_units[0][11 % len(g.side_units[0])])) == 464 + 11 % len(g.side_units[0])
-    assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 476 + 1
-    assert c.encode(g, 0, ("dismount", 0)) == 488 and c.encode(g, 1, ("dismount", 0)) == 488 + 8  # mirrored
-    assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 504 + 2
-    assert c.encode(g, 0, ("tow", g.side_units[0][0])) == 516 and c.encode(g, 0, ("push", g.side_units[0][0])) == 528
-    assert c.encode(g, 0, ("unhook",)) == 540
-    assert c.encode(g, 0, ("turn", 4)) == 541 + 4 and c.encode(g, 1, ("turn", 4)) == 541 + 4
-    assert c.encode(g, 0, ("hatches", "close_down")) == 558
-    assert c.encode(g, 0, ("call_casevac", g.side_units[0][3])) == 559 + 3
-    assert c.encode(g, 0, ("transfer", g.side_units[0][1])) == 571 + 1 and c.encode(g, 0, ("depart",)) == 583
-    assert N_ACTIONS == 583 + 1
+    # the Armoured Dustup weapons families follow at 476..531
+    assert c.encode(g, 0, ("fire_heavy", g.side_units[1][0])) == 476
+    assert c.encode(g, 0, ("fire_iavr", g.side_units[1][1])) == 488 + 1
+    assert c.encode(g, 0, ("reorganise", "set_up")) == 500 and c.encode(g, 0, ("reorganise", "repair")) == 504
+    assert c.encode(g, 1, ("fire_guided", g.side_units[0][2])) == 505 + 2
+    assert c.encode(g, 0, ("reorganise", "deploy_protection")) == 518 and c.encode(g, 0, ("decoy",)) == 519
+    assert c.encode(g, 0, ("area_protection", g.side_units[0][3])) == 520 + 3
+    # the vehicles families follow at 532..639
+    assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 532 + 1
+    assert c.encode(g, 0, ("dismount", 0)) == 544 and c.encode(g, 1, ("dismount", 0)) == 544 + 8  # mirrored
+    assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 560 + 2
+    assert c.encode(g, 0, ("tow", g.side_units[0][0])) == 572 and c.encode(g, 0, ("push", g.side_units[0][0])) == 584
+    assert c.encode(g, 0, ("unhook",)) == 596
+    assert c.encode(g, 0, ("turn", 4)) == 597 + 4 and c.encode(g, 1, ("turn", 4)) == 597 + 4
+    assert c.encode(g, 0, ("hatches", "close_down")) == 614
+    assert c.encode(g, 0, ("call_casevac", g.side_units[0][3])) == 615 + 3
+    assert c.encode(g, 0, ("transfer", g.side_units[0][1])) == 627 + 1 and c.encode(g, 0, ("depart",)) == 639
+    assert N_ACTIONS == 639 + 1
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

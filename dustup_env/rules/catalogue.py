@@ -9,8 +9,8 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import (casevac_vehicle, indicating_damaged_vehicles, towing, transport, vehicle_movement,
-                              vehicles)
+from .armoured_dustup import (casevac_vehicle, guided_weapons, heavy_weapons, indicating_damaged_vehicles, towing,
+                              transport, unguided_rockets, vehicle_movement, vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -56,6 +56,9 @@ STANDARD = (
     encumbrance.RULE,
     inbound_chart.RULE,
     close_combat.RULE,
+    heavy_weapons.RULE,  # Armoured Dustup (after the infantry rules: a game without heavy weapons is unchanged)
+    unguided_rockets.RULE,
+    guided_weapons.RULE,
     vehicles.RULE,  # ARMOURED DUSTUP (last: no option of an infantry game moves)
     vehicle_movement.RULE,
     transport.RULE,

@@ -125,16 +125,30 @@ def strike(game, t: Unit, fi: int, impact: int, armour_shift: int = 0) -> str:
     return applied
 
 
+WEAPON_SLOT = -1  # the allocation slot of a crew-served weapon (the rule set's ``weapon_target`` service)
+
+
 def resolve_hits(game, t: Unit, hits: int, impact: int, armour_shift: int = 0,
-                 figures: list[int] | None = None) -> HitsResult:
-    """Allocate ``hits`` among ``figures`` of ``t`` (default: every figure not killed) and strike each."""
+                 figures: list[int] | None = None, fire: bool = False) -> HitsResult:
+    """Allocate ``hits`` among ``figures`` of ``t`` (default: every figure not killed) and strike each.
+
+    ``fire``: hits of fire (not close combat) on the whole unit: a crew-served weapon with the unit is one more
+    potential target (seed 000 "Hits on Heavy Weapons"), when the rule set has a ``weapon_target`` service
+    (``f(game, t)``: whether ``t`` has one) and its ``weapon_hit`` (``f(game, t, impact, armour_shift)``)."""
     alive = [i for i, f in enumerate(t.figures) if f.status != KILLED] if figures is None else \
         [i for i in figures if t.figures[i].status != KILLED]
     if not alive or not hits:
         return HitsResult(0, False)
+    if fire and figures is None:
+        has_weapon = game.rules.services.get("weapon_target")
+        if has_weapon is not None and has_weapon(game, t):
+            alive.append(WEAPON_SLOT)
     casualties = 0
     leader_hit = False
     for fi in allocate(game.dice, alive, hits):
+        if fi == WEAPON_SLOT:
+            game.rules.services["weapon_hit"](game, t, impact, armour_shift)
+            continue
         before = t.figures[fi].status
         strike(game, t, fi, impact, armour_shift)
         after = t.figures[fi].status

@@ -52,6 +52,9 @@ class Weapon:
     strike: float = 1.0  # close-combat strike value (seed 000 Strike Value; most weapons 1)
     strike_die: int = -1  # a special close-combat weapon's strike die (-1: none; it then adds no strike value)
     cc_impact: int = -1  # a special close-combat weapon's own impact die (-1: none; used only by a detachment, RN-304)
+    he: bool = False  # an unguided rocket (class iavr) with a high-explosive warhead: also supports small arms
+    disposable: bool = False  # an unguided rocket fired once; its bearer then carries ``backup``
+    backup: str = ""  # the weapon a disposable rocket's bearer carries once it is fired
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +82,17 @@ def armoury() -> tuple[dict[str, Weapon], dict[str, Armour]]:
             fpv, fpd = 0.0, parse_die(fp)
         st = w.get("strike", 1)
         sv, sd = (0.0, parse_die(st)) if isinstance(st, str) else (float(st), -1)
+        if w["class"] != "iavr" and any(k in w for k in ("he", "disposable", "backup")):
+            raise ScenarioError(f"weapons.json: {name}: he, disposable and backup are fields of unguided rockets "
+                                "(class iavr)")
         weapons[name] = Weapon(name, w["class"], fpv, fpd, parse_die(w["impact"]),
                                float(w.get("effective_range", 48)), float(w.get("max_range", 0)), sv, sd,
-                               parse_die(w["cc_impact"]) if "cc_impact" in w else -1)
+                               parse_die(w["cc_impact"]) if "cc_impact" in w else -1,
+                               bool(w.get("he", False)), bool(w.get("disposable", False)),
+                               w.get("backup", "average_small_arm") if w.get("disposable") else "")
+    for name, w in weapons.items():
+        if w.disposable and (w.backup not in weapons or weapons[w.backup].cls != "small_arms"):
+            raise ScenarioError(f"weapons.json: {name}: backup {w.backup!r} is not a small arm of weapons.json")
     armours = {name: Armour(name, parse_die(a["die"]), bool(a.get("no_armour", False)),
                             bool(a.get("power_armour", False))) for name, a in doc["armour"].items()}
     return weapons, armours
@@ -142,11 +153,12 @@ def _load_scenario(name_or_path: str | dict) -> dict:
             x, y = u["position"]
             if not (0 <= x <= w and 0 <= y <= h):
                 raise ScenarioError(f"{where}: unit {u['name']!r} of side {side['name']!r} is off the table at {x},{y}")
-            if ("figures" in u) == ("design" in u):
+            if bool(u.get("figures")) == ("design" in u):
                 raise ScenarioError(f"{where}: unit {u['name']!r}: give either 'figures' (infantry) or 'design' (a "
-                                    "vehicle, mech or large creature), not both" if "figures" in u else
+                                    "vehicle, mech or large creature), not both" if "design" in u else
                                     f"{where}: unit {u['name']!r}: figures: required (or a 'design' for a vehicle)")
             if "design" in u:
+                u.setdefault("figures", [])  # a vehicle's figures: none in the scenario (its hull is built from the design)
                 for key in ("kind", "movement", "armour", "grenades", "size", "cc_impact",
                             "specialist_grenade", "heavy_equipment", "medical_team", "mounted", "wading"):
                     if key in u:

@@ -53,6 +53,7 @@ class MarkerRemoved(Event):
 REVEALING = {
     "move": "moved", "withdraw": "moved", "occupy": "moved", "contact": "moved", "evacuate": "moved",
     "shoot": "fired", "fire": "fired", "shoot_weapon": "fired", "throw": "fired",
+    "fire_heavy": "fired", "fire_iavr": "fired", "fire_guided": "fired",
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }

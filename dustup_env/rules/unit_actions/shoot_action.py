@@ -130,6 +130,13 @@ def support_figure(u: Unit, k: int) -> int:
     return -1
 
 
+# per weapon: (max range, small arms?) in the unit's fire, or None for a weapon never in it (an unguided rocket
+# without an HE warhead: fired only on its own, Unguided Rockets L1252)
+_IN_FIRE = {n: (None if w.cls == "iavr" and not w.he else (w.max_range, w.cls == "small_arms"))
+            for n, w in _WEAPONS.items()}
+_DISPOSABLE = frozenset(n for n, w in _WEAPONS.items() if w.disposable)
+
+
 def ready_figures(u: Unit) -> list:
     """(figure index, weapon max range, small arms?) of the able figures whose weapon has not fired this
     activation: what ``weapons_ready`` filters by distance (read once per firer for many targets)."""
@@ -137,9 +144,18 @@ def ready_figures(u: Unit) -> list:
     out = []
     for i, f in enumerate(u.figures):
         if f.status == OK and i not in fired:
-            w = _WEAPONS[f.weapon]
-            out.append((i, w.max_range, w.cls == "small_arms"))
+            r = _IN_FIRE[f.weapon]
+            if r is not None:
+                out.append((i, r[0], r[1]))
     return out
+
+
+def spend_disposable(u: Unit, figures) -> None:
+    """A disposable rocket fired is gone: its bearer now carries its backup weapon (Unguided Rockets L1254)."""
+    for i in figures:
+        w = u.figures[i].weapon
+        if w in _DISPOSABLE:
+            u.set_figure(i, weapon=_WEAPONS[w].backup)
 
 
 def weapons_ready(u: Unit, dist: float, cand: list | None = None):
@@ -423,12 +439,21 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
     fp, impact = firepower(u, sa, sup, throwers, thrown, own)
     for i in sa + sup + throwers:
         u.fired.add(i)
+    if sup and _DISPOSABLE:
+        spend_disposable(u, sup)
     suppressive = mode == "suppressive"
     res = resolve_fire(game.dice, quality=u.quality, firepower=fp, target=step,
                        suppressive=suppressive, extra_hits=game.options["extra_hits"])
     game.emit(ShotResolved(u.uid, t.uid, mode, die_name(step), res.target_roll,
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls,
                            res.successes, res.result, res.hits, suppressive))
+    return shot_effects(game, u, t, res, impact, cover, reaction)
+
+
+def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: int, reaction: bool = False) -> int:
+    """The consequences of a resolved shot at an infantry target: suppression, the hits (a crew-served heavy weapon
+    is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test.  Returns the
+    casualties.  Used by every fire that rolls like the Shoot Action (heavy weapons, rockets, missiles)."""
     reasons = []
     if not t.under_fire_before:
         t.under_fire_before = True
@@ -440,7 +465,7 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
         if t.suppression < 3:
             t.suppression += 1
         game.emit(Suppressed(t.uid, t.suppression))
-    hit = resolve_hits(game, t, res.hits, impact, (1 if t.propped else 0) + cover)
+    hit = resolve_hits(game, t, res.hits, impact, (1 if t.propped else 0) + cover, fire=True)
     casualties, leader_hit = hit.casualties, hit.leader_hit
     if casualties:
         reasons.append("casualties")
