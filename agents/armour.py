@@ -101,6 +101,9 @@ class VehicleDoctrine:
 
     SMART_FIRE = True
     CAUTIOUS = False
+    ROUTES = True  # drive along the route field (False, easy: straight at the goal, stopped by what is in the way)
+    FOCUS = False  # hard: damaged vehicles and the last figures of a unit first
+    VEHICLE_ENDGAME = False  # hard: in the last two turns vehicles drive onto objectives the side does not hold
     AA_THRESHOLD = 0.08
 
     # ------------------------------------------------------------------ the gate
@@ -159,6 +162,10 @@ class VehicleDoctrine:
             return ("recover",)
         fire, score = self._best_fire(k, d, u)
         if is_vehicle(u):
+            if self.VEHICLE_ENDGAME and not u.passengers:
+                mv = self._vehicle_endgame(k, d, u)
+                if mv is not None:
+                    return mv
             if u.passengers:  # a loaded transport delivers its squad first
                 mv = self._drive(k, d, u)
                 if mv is not None and mv[0] == "move":
@@ -169,6 +176,10 @@ class VehicleDoctrine:
             return self._drive(k, d, u) or (("end",) if ("end",) in opts else None)
         if fire is not None and score > self.AA_THRESHOLD:
             return fire
+        if self.CAUTIOUS and ("reorganise", "dismantle") in opts and not k.bf.in_cover(u.x, u.y):
+            mv = self._to_cover(k, d, u)
+            if mv is not None:
+                return mv
         if any(o[0] in ("fire_guided", "fire_heavy") for o in opts) or ("reorganise", "dismantle") in opts:
             # a set-up heavy weapon holds its ground
             shot = self._best_infantry_shot(k, d)
@@ -243,6 +254,8 @@ class VehicleDoctrine:
                     best, bs, nearest = o, 1.0, dd
                 continue
             s = self._fire_score(k, u, o, t)
+            if self.FOCUS and s > 0.0:
+                s *= 1.0 + 0.5 * t.damage + (1.0 / max(1, t.n_able()) if not is_vehicle(t) else 0.0)
             if s > bs:
                 best, bs = o, s
         return best, bs
@@ -378,6 +391,50 @@ class VehicleDoctrine:
             return math.inf
         return dist[i][j]
 
+    def _to_cover(self, k, d, u):
+        """A heavy-weapon team in the open: the move option that ends nearest in cover (within 8")."""
+        bf = k.bf
+        best, bs = None, 1e9
+        for o in d.options:
+            if o[0] != "move" or len(o) < 3 or DISTANCES[o[2]] > 6.0:
+                continue
+            vx, vy = DIR_VECTORS[o[1]]
+            px, py = u.x + vx * DISTANCES[o[2]], u.y + vy * DISTANCES[o[2]]
+            if bf.on_table(px, py) and bf.in_cover(px, py) and DISTANCES[o[2]] < bs:
+                best, bs = o, DISTANCES[o[2]]
+        return best
+
+    def _vehicle_endgame(self, k, d, u):
+        """Last two turns: drive onto the most valuable objective within reach that the side does not hold alone."""
+        if k.turn < k.turn_limit - 1 or not any(o[0] == "move" for o in d.options):
+            return None
+        vp = u.profile.vehicle
+        try:
+            budget = die_sides(parse_die(vp.movement_die)) + 1.0
+        except (TypeError, ValueError):
+            return None
+        reach = budget * (2 if k.turn < k.turn_limit else 1)
+        best, bs = None, 0.0
+        for _, ox, oy, val in k.objectives:
+            ours = [w for w in k.own_units if w.in_play and w.carrier < 0 and _d(w.x, w.y, ox, oy) <= 3.0]
+            if ours == [u] or (ours and u not in ours and not any(_d(e.x, e.y, ox, oy) <= 3.0
+                                                                   for e in k.enemy_units)):
+                if ours == [u]:
+                    return None  # holding it: stay
+                continue
+            if _d(u.x, u.y, ox, oy) <= 2.5:
+                return None
+            field = self._field(k, u.terrain_column, ox, oy)
+            c = self._route_cost(field, u.x, u.y)
+            if c > reach + 3.0:
+                continue
+            s = val / (1.0 + c / 12.0)
+            if s > bs:
+                best, bs = (ox, oy), s
+        if best is None:
+            return None
+        return self._drive_to(k, d, u, best[0], best[1], 2.0)
+
     def _danger(self, k, u, px, py) -> float:
         """Cautious vehicles: enemy infantry with rockets within close range, and enemy anti-armour guns."""
         s = 0.0
@@ -391,15 +448,23 @@ class VehicleDoctrine:
 
     def _drive(self, k, d, u):
         opts = d.options
-        moves = [o for o in opts if o[0] == "move" and len(o) > 2]
         gx, gy, stop = self._vehicle_goal(k, u)
-        here_d = _d(u.x, u.y, gx, gy)
         near = self._nearest_enemy(k, u.x, u.y)
         if u.passengers and near is not None and near[1] <= 14.0:
             return ("end",) if ("end",) in opts else None  # let the squad out here
+        return self._drive_to(k, d, u, gx, gy, stop)
+
+    def _drive_to(self, k, d, u, gx, gy, stop):
+        opts = d.options
+        moves = [o for o in opts if o[0] == "move" and len(o) > 2]
+        here_d = _d(u.x, u.y, gx, gy)
         if not moves or here_d <= stop:
             return self._face(k, d, u) or (("end",) if ("end",) in opts else None)
         col = u.terrain_column
+        if not self.ROUTES:  # straight at the goal
+            best = min(moves, key=lambda o: (_d(u.x + DIR_VECTORS[o[1]][0] * DISTANCES[o[2]],
+                                                 u.y + DIR_VECTORS[o[1]][1] * DISTANCES[o[2]], gx, gy), o))
+            return best
         field = self._field(k, col, gx, gy)
         bf = k.bf
         vp = u.profile.vehicle

@@ -36,6 +36,7 @@ def _dist(a, b) -> float:
 class EasyAgent(VehicleDoctrine, GuardedAgent):
     name = "easy"
     SMART_FIRE = False  # vehicles and rockets fire at the nearest target they may
+    ROUTES = False  # vehicles drive straight at the nearest objective
 
     def _goal(self, k, u):
         objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
