@@ -19,7 +19,8 @@ Doctrine:
 - Tanks and empty transports advance on their objectives and stop on them; ``cautious`` (``hard``): they keep out of
   the close range of enemy infantry with anti-armour rockets and turn their front armour to the nearest enemy
   vehicle when they have nothing to shoot.  Hatches stay closed (an opened-up vehicle counts as open-topped).
-- Missile teams and heavy weapons stay set up where they stand and fire; they never tow, push or remount.
+- Missile teams and heavy weapons set up (or repair) their weapon first, then stay where they stand and fire; they
+  never tow, push or remount.
 
 It reads the game only through :class:`agents.knowledge.Knowledge` (own units, known enemy units, the table, and the
 read-only preview ``vehicle_fire_plan``).
@@ -38,7 +39,8 @@ from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DIRECTIONS, D
 _WEAPONS, _ARMOURS = armoury()
 VEHICLE_FAMILIES = frozenset(("mount", "dismount", "approach", "tow", "push", "unhook", "turn", "hatches",
                               "fire_vehicle", "fire_slaved", "fire_pair", "shoot_passengers", "passenger_shoot",
-                              "fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection"))
+                              "fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection", "assault_vehicle",
+                              "tank_shock"))
 FIRE_FAMILIES = ("fire_vehicle", "fire_slaved", "fire_pair", "fire_iavr", "fire_guided", "fire_heavy")
 GRID = 1.0  # inches per cell of the route fields
 STOP_SHORT = 6.0  # a transport stops this far from its squad's objective
@@ -152,6 +154,9 @@ class VehicleDoctrine:
             return self._passenger(k, d, u)
         if not is_vehicle(u) and ("recover",) in opts:
             return ("recover",)
+        for task in ("repair", "set_up", "unlimber"):  # heavy weapons: deploy (and mend) before anything else
+            if ("reorganise", task) in opts:
+                return ("reorganise", task)
         if ("hatches", "close_down") in opts:
             return ("hatches", "close_down")
         if is_vehicle(u) and ("recover",) in opts:

@@ -40,6 +40,7 @@ def test_every_ladder_bot_plays_the_vehicle_scenarios_without_fallbacks(name, sc
     assert g.over and agents[0].fallbacks == 0
     assert taken[0]["hatches"] == 0, "hatches stay closed"
     assert taken[0]["tow"] == taken[0]["push"] == taken[0]["mount"] == 0
+    assert taken[0]["tank_shock"] == 0, "no rash tank shock (infantry more than double attack the vehicle)"
 
 
 @pytest.mark.parametrize("name", ("medium", "hard"))
@@ -81,3 +82,21 @@ def test_the_vehicle_fire_preview_is_limited_to_the_sides_knowledge():
     assert plan is None or plan["vehicle"]
     with pytest.raises(HiddenInformationError):
         k.vehicle_fire_plan(enemy.uid, tank.uid, 0)
+
+
+@pytest.mark.parametrize("name", ("easy", "medium", "hard"))
+def test_a_dismantled_missile_team_sets_up_its_weapon_first(name):
+    from dustup_env.rules.kernel.data import load_scenario
+    doc = load_scenario("armour")
+    for side in doc["sides"]:
+        next(u for u in side["units"] if u["name"] == "Missile team")["weapon_ready"] = False
+    agent = make_agent(name, seed=0)
+    g = Game(doc, seed=3)
+    while not g.over:
+        d = g.decision()
+        opt = agent.choose(g, d) if d.side == 0 else d.options[0]
+        if d.side == 0 and d.kind == "action" and g.units[d.unit].name == "Missile team":
+            assert opt == ("reorganise", "set_up")
+            return
+        g.apply(opt)
+    raise AssertionError("the missile team never acted")
