@@ -32,7 +32,7 @@ import math
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.decisions import Decision
-from dustup_env.rules.kernel.dice import D4, D12, die_sides, parse_die
+from dustup_env.rules.kernel.dice import die_sides, parse_die
 from dustup_env.rules.kernel.entities import OK, ROUTED
 from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DIRECTIONS, DISTANCES
 
@@ -62,6 +62,20 @@ def _has_aa(u) -> bool:
         if f.status == OK and w is not None and w.cls == "iavr":
             return True
     return False
+
+
+def p_any_success(quality: int, firepower: tuple, target: int) -> float:
+    """P(at least one die of quality + firepower beats the target die), exact per target roll (as scripted's
+    ``shot_value``)."""
+    ts = die_sides(target)
+    p = 0.0
+    for t in range(1, ts + 1):
+        miss = 1.0
+        for d in (quality,) + firepower:
+            n = die_sides(d)
+            miss *= 1.0 - max(0.0, (n - t) / n)
+        p += (1.0 - miss) / ts
+    return p
 
 
 def p_penetrate(impact: int, armour: int) -> float:
@@ -281,8 +295,7 @@ class VehicleDoctrine:
             if plan.get("guided"):
                 p_hit, impact = 0.55, self._weapon_impact(u, o[2], True)
             else:
-                from .scripted import shot_value
-                p_hit = shot_value(u.quality, tuple(plan["firepower"]), max(0, plan["target_die"]), D4, D12)[0]
+                p_hit = p_any_success(u.quality, tuple(plan["firepower"]), max(0, plan["target_die"]))
                 impact = plan["impact"]
             if is_vehicle(t):
                 return p_hit * p_penetrate(impact, facing_armour(t, u.x, u.y)) * target_value(k, t)
