@@ -154,6 +154,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     ENDGAME = True
     HQ_HIDE = True
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
+    CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
+    VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
     TREAT = False  # treating the wounded costs an action and kills one in three: 0.49 against not treating
     LAST_SECOND = False  # going second in the last turn: 0.49
 
@@ -317,6 +319,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
             cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
+        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+            va = self._vehicle_action(k, d, u)
+            if va is not None:
+                return va
+            d = self._infantry_options(k, d)
+            opts = d.options
+            names = {o[0] for o in opts}
         if "recover" in names:
             return ("recover",)
         if self.ASSAULTS and "assault" in names:

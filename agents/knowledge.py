@@ -38,6 +38,14 @@ def assault_frames(game) -> list:
     return [f for f in reversed(game.stack) if f.type == "assault"]
 
 
+def vehicle_weapon_plan(game, v, t, weapon: int) -> dict | None:
+    """Fire by Vehicles' preview of one weapon of vehicle ``v`` at ``t`` (None without the vehicle rules)."""
+    if v.profile.vehicle is None:
+        return None
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
+    return weapon_plan(game, v, t, weapon)
+
+
 class HiddenInformationError(LookupError):
     """A bot asked for something its side may not know (a hidden enemy unit)."""
 
@@ -129,6 +137,13 @@ class Knowledge:
         self._own_unit(uid)
         self.units[target]
         return self._game.fire_plan(uid, target, mode)
+
+    def vehicle_fire_plan(self, uid: int, target: int, weapon: int) -> dict | None:
+        """What an own vehicle's weapon (its slot) would roll at a known enemy (rolls nothing; None: it cannot fire
+        it at that target now)."""
+        v = self._own_unit(uid)
+        t = self.units[target]
+        return vehicle_weapon_plan(self._game, v, t, weapon)
 
     def home_point(self, u) -> tuple[float, float]:
         """The point of the own unit ``u``'s home edge straight behind it."""

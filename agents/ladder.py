@@ -23,6 +23,7 @@ import math
 
 from dustup_env.rules.unit_actions.move_action import nominated_point
 
+from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .hard import CommandMixin, HardAgent
 from .scripted import ScriptedAgent
@@ -32,8 +33,18 @@ def _dist(a, b) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-class EasyAgent(GuardedAgent):
+class EasyAgent(VehicleDoctrine, GuardedAgent):
     name = "easy"
+    SMART_FIRE = False  # vehicles and rockets fire at the nearest target they may
+    ROUTES = False  # vehicles drive straight at the nearest objective
+
+    def _goal(self, k, u):
+        objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
+        return min(objs, key=lambda p: math.hypot(p[0] - u.x, p[1] - u.y))
+
+    def _best_shot(self, k, d):
+        shots = [o for o in d.options if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
+        return (shots[0], 1.0) if shots else (None, 0.0)
 
     def decide(self, k, d):
         opts = d.options
@@ -49,8 +60,17 @@ class EasyAgent(GuardedAgent):
         if len(opts) == 1:
             return opts[0]
         u = k.units[d.unit]
+        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.carrier >= 0):
+            va = self._vehicle_action(k, d, u)  # vehicles and passengers (agents/armour.py)
+            if va is not None:
+                return va
         if ("recover",) in opts:
             return ("recover",)
+        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+            va = self._vehicle_action(k, d, u)
+            if va is not None:
+                return va
+            opts = self._infantry_options(k, d).options
         shots = [o for o in opts if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
         if shots:
             return min(shots, key=lambda o: (_dist(u, k.units[o[1]]), o[1]))
@@ -108,6 +128,8 @@ class DefensiveAgent(CommandMixin, ScriptedAgent):
                 return cmd
         if ("recover",) in opts:
             return ("recover",)
+        if self._vehicle_game(k, d):
+            return super()._choose_action(k, d)  # the vehicle doctrine, then medium's
         shot, _ = self._best_shot(k, d)
         if shot is not None:
             return shot

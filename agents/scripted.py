@@ -23,6 +23,7 @@ from dustup_env.rules.kernel.dice import die_max, die_sides
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED
 from dustup_env.rules.unit_actions.move_action import nominated_point
 
+from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 
 
@@ -59,7 +60,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(GuardedAgent):
+class ScriptedAgent(VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -180,6 +181,9 @@ class ScriptedAgent(GuardedAgent):
         return fire[0] if fire else opts[0]
 
     def _choose_unit(self, k, d):
+        v = self._vehicle_activation(k, d)
+        if v is not None:
+            return v
         best, bscore = None, -1e9
         for opt in d.options:
             if opt[0] != "activate":
@@ -209,12 +213,23 @@ class ScriptedAgent(GuardedAgent):
         names = {o[0] for o in opts}
         if ("reorganise", "leader") in opts:
             return ("reorganise", "leader")
+        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.carrier >= 0):
+            va = self._vehicle_action(k, d, u)  # vehicles and passengers (agents/armour.py)
+            if va is not None:
+                return va
         if "recover" in names:
             return ("recover",)
         if "rally" in names or "order" in names:
             cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
+        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+            va = self._vehicle_action(k, d, u)
+            if va is not None:
+                return va
+            d = self._infantry_options(k, d)
+            opts = d.options
+            names = {o[0] for o in opts}
         shot, score = self._best_shot(k, d)
         if shot is not None:
             return shot

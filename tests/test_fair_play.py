@@ -96,7 +96,18 @@ def twin_sets():
     sets.append(("skirmish-as-0", skirmish, swapped(skirmish, 1), 0, {}))
     a, b = three_marker_twins(0, 2)
     sets.append(("three-markers", a, b, 0, {}))
+    armour = armour_hidden()  # vehicles: Red's missile team hidden in the north copse
+    sets.append(("armour-as-0", armour, swapped(armour, 1), 0, {}))
     return sets
+
+
+def armour_hidden() -> dict:
+    """The built-in `armour` scenario with Red's missile team hidden in the north copse behind one dummy."""
+    from dustup_env.rules.kernel.data import load_scenario
+    doc = load_scenario("armour")
+    team = next(u for u in doc["sides"][1]["units"] if u["name"] == "Missile team")
+    team["position"], team["hidden"] = [40.0, 33.0], True
+    return with_dummy(doc, 1)
 
 
 TWINS = twin_sets()
@@ -220,7 +231,7 @@ def test_knowledge_refuses_hidden_units_and_shows_markers_by_position():
     assert not hasattr(k, "game") and not hasattr(k, "dice") and not hasattr(k, "stack")
 
 
-BOT_MODULES = ["scripted.py", "hard.py", "ladder.py"]
+BOT_MODULES = ["scripted.py", "hard.py", "ladder.py", "armour.py"]
 
 
 @pytest.mark.parametrize("module", BOT_MODULES)
