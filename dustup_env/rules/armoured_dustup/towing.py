@@ -126,6 +126,13 @@ def _movement_roll(game, u: Unit, die: int):
     return math.ceil(game.dice.roll(die) / 2)
 
 
+def _filter(game, u: Unit, opts: list) -> list:
+    """A vehicle towing or pushing, or towed, does not hide (a hidden vehicle tows nothing, RN-769)."""
+    if u.towing < 0 and u.towed_by < 0:
+        return opts
+    return [o for o in opts if o != ("reorganise", "hide")]
+
+
 RULE = Rule(
     "Towing and Pushing", 'seed 000 "Towing and Pushing Vehicles"',
     applies=has_vehicles,
@@ -133,6 +140,7 @@ RULE = Rule(
               Family("push", ("own",), 64, "line up to push this friendly vehicle"),
               Family("unhook", (), 65, "let go of the vehicle or weapon towed or pushed")),
     action_options=(_options,),
+    action_filters=(_filter,),
     actions={"tow": _attach, "push": _attach, "unhook": _unhook},
     movement_die=(_movement_die,),
     movement_roll=(_movement_roll,),

@@ -188,6 +188,14 @@ def _before_apply(game, decision, option) -> None:
             bail_out(game, u)
 
 
+def _after_apply(game, decision, option) -> None:
+    """A transport that left the table (routed off) sets its passengers down at the edge first: they are not
+    routed themselves and stay in the fight (RN-769)."""
+    for v in game.units:
+        if v.passengers and v.routed_off:
+            unload_all(game, v)
+
+
 PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "communicate", "panic_test",
                                "passenger_shoot"})  # Fire by Passengers: open_top_and_soft_skinned_vehicles.py
 
@@ -240,5 +248,6 @@ RULE = Rule(
     action_options=(_options,),
     action_filters=(_filter,),
     before_apply=(_before_apply,),
+    after_apply=(_after_apply,),
     actions={"mount": _mount, "dismount": _dismount, "approach": _approach},
 )
