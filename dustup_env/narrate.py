@@ -292,6 +292,8 @@ _OPTION = {
                                                               f"({FIRE_MODES.get(mode, _words(mode))})"),
     "passenger_shoot": lambda k, kind, unit, target, mode: (f"fire from the vehicle at {k.unit(target)} "
                                                              f"({FIRE_MODES.get(mode, _words(mode))})"),
+    "assault_vehicle": lambda k, kind, unit, target: f"close-assault {k.unit(target)} (charges and grenades)",
+    "tank_shock": lambda k, kind, unit, target: f"tank-shock {k.unit(target)}",
 }
 
 # decision kinds in a few words (the prompt shown above a decision's options)
@@ -656,6 +658,9 @@ _EVENT = {
     # vehicle combat (armoured_dustup: firing_at_vehicles, fire_by_vehicles)
     "SuppressionResisted": lambda k, e: (f"small arms cannot add a suppression marker to {k.unit(e['unit'])} "
                                          f"({_plural(e['markers'], 'marker')})"),
+    "VehicleAssaulted": lambda k, e: (f"{k.unit(e['unit'])} and {k.unit(e['vehicle'])}: courage {die(e['attacker_die'])} "
+                                      f"{e['attacker_roll']} against {die(e['defender_die'])} {e['defender_roll']}: "
+                                      f"{_words(e['result'])}"),
 }
 
 

@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 891  # 476 infantry, weapons 56, vehicles 83, vehicle combat 276
+    assert c.n == N_ACTIONS == 915  # 476 infantry, weapons 56, vehicles 83, vehicle combat 300
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -188,7 +188,9 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 615 + 60 + 5
     assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 747 + 1 * 6 + 4
     assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 819 + 2 * 6
-    assert N_ACTIONS == 476 + 56 + 83 + 48 + 12 + 72 + 72 + 72
+    assert c.encode(g, 0, ("assault_vehicle", g.side_units[1][1])) == 891 + 1
+    assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 903 + 2
+    assert N_ACTIONS == 476 + 56 + 83 + 48 + 12 + 72 + 72 + 72 + 12 + 12
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -1,0 +1,158 @@
+"""Close Assault on vehicles (seed 000 "ARMOURED DUSTUP › Close Assault": "Infantry Assaulting Vehicles", L1510-1532).
+
+An infantry unit that could assault (the Assault Action's own restrictions: ``assault_action.may_assault``) may
+assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``, one action (RN-814).
+
+* The opposed courage test as usual (``assault_action.courage_roll``: suppression, confidence, cover, terror),
+  except that outnumbering counts the vehicle as its size class in units against one unit (L1524, RN-142).
+* The infantry win (their roll higher): they reach the vehicle and make one opposed roll of the impact of their
+  best anti-vehicle grenade, hand grenade or close-combat weapon against the armour of the facing they came from
+  (the vehicle rules' ``vehicle_fire``: damage, destruction, passengers; the vehicle's confidence test), then
+  withdraw one move towards the nearest cover without losing a level (L1532, RN-142).
+* Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
+* The vehicle is never forced to withdraw (L1522).
+
+Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by vehicles and assaults on
+open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
+"""
+from __future__ import annotations
+
+import math
+
+from ..kernel.data import armoury
+from ..kernel.dice import die_name
+from ..kernel.entities import Unit
+from ..kernel.events import Event, Moved, event
+from ..kernel.errors import IllegalOptionError
+from ..kernel.ruleset import Family, Rule
+from ..unit_actions.assault_action import (assault_reach, courage_roll, load_courage_table, may_assault,
+                                           outnumbered, withdraw)
+from .indicating_damaged_vehicles import vehicle_fire
+from .vehicle_movement import footprint
+from .vehicles import has_vehicles
+
+OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
+CONTACT_GAP = 0.5  # the assaulting leader ends this far outside the vehicle's footprint (RN-814)
+
+
+@event
+class VehicleAssaulted(Event):
+    unit: int  # the assaulting (or tank-shocked) infantry unit
+    vehicle: int
+    attacker_die: str
+    attacker_roll: int
+    defender_die: str
+    defender_roll: int
+    result: str  # contact | repulsed (infantry assault); through | aside | attack | withdraw (tank shock)
+
+
+def outnumbering_shifts(game, own: int, other: int) -> list:
+    """The courage table's outnumbering rows for ``own`` units against ``other`` (the rows of
+    ``assault_action.courage_shifts``, with units counted as L1524 / L1538 say)."""
+    rows = {r["id"]: r["shift"] for r in load_courage_table(game.options["courage_table"])}
+    n = outnumbered(own, other)
+    if n == 3 and "outnumbered_3" in rows:
+        return [("outnumbered_3", rows["outnumbered_3"])]
+    if n in (2, 3) and "outnumbered_2" in rows:
+        return [("outnumbered_2", rows["outnumbered_2"])]
+    return []
+
+
+def vehicle_courage(game, att: Unit, dfn: Unit):
+    """The opposed courage test of an assault between infantry and a vehicle: the vehicle counts as its size class in
+    units, the infantry unit as one.  Returns (A, D, a_die, d_die)."""
+    def units(u: Unit) -> int:
+        return u.profile.vehicle.size if u.profile.vehicle is not None else 1
+    a, d, a_die, d_die, _, _ = courage_roll(game, att, dfn, final=False, skip=OUTNUMBER_ROWS,
+                                            extra_att=outnumbering_shifts(game, units(att), units(dfn)),
+                                            extra_def=outnumbering_shifts(game, units(dfn), units(att)))
+    return a, d, a_die, d_die
+
+
+def attack_impact(u: Unit) -> int:
+    """RN-142: the best impact the unit carries against a vehicle: its figures' grenades (an anti-tank grenade, a
+    specialist grenade, hand grenades) or its close-combat impact."""
+    weapons = armoury()[0]
+    best = u.cc_impact
+    if u.grenades:
+        best = max(best, weapons["hand_grenade"].impact)
+    g = u.profile.specialist_grenade
+    if g:
+        best = max(best, weapons[g].impact)
+    for f in u.figures:
+        w = weapons.get(f.weapon)
+        if w is not None and w.cls == "grenade":
+            best = max(best, w.impact)
+    return best
+
+
+def in_reach(game, u: Unit, v: Unit, reach: float | None = None) -> bool:
+    if not v.in_play or v.complete_concealment or v.hidden:
+        return False
+    reach = assault_reach(u, game) if reach is None else reach
+    if math.hypot(v.x - u.x, v.y - u.y) > reach:
+        return False
+    return game.bf.has_los(u.x, u.y, v.x, v.y)
+
+
+def _options(game, u: Unit, status) -> list:
+    if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(u):
+        return []
+    reach = assault_reach(u, game)
+    return [("assault_vehicle", v.uid) for v in game.enemy_units(u.side)
+            if v.profile.vehicle is not None and in_reach(game, u, v, reach)]
+
+
+def contact_point(u: Unit, v: Unit) -> tuple[float, float]:
+    """Where the assaulting leader stands at the vehicle: on the line from its start, just outside the footprint."""
+    d = math.hypot(u.x - v.x, u.y - v.y)
+    if d < 1e-9:
+        return v.x, v.y
+    r = min(d, footprint(v) + CONTACT_GAP)
+    return v.x + (u.x - v.x) / d * r, v.y + (u.y - v.y) / d * r
+
+
+def infantry_attack(game, u: Unit, v: Unit, x: float, y: float) -> None:
+    """One opposed roll of the infantry's best impact against the armour of the facing struck from (x, y)."""
+    vehicle_fire(game, v, attack_impact(u), 1, x, y, weapon_class=1)
+
+
+def move_to(game, u: Unit, x: float, y: float) -> None:
+    start = (u.x, u.y)
+    u.x, u.y = x, y
+    u.propped = False
+    u.complete_concealment = False
+    game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
+
+
+def withdraw_to_cover(game, u: Unit, v: Unit) -> None:
+    """L1532: one move towards the nearest cover, no level lost, its suppression kept (RN-142)."""
+    markers = u.suppression
+    withdraw(game, u, [v], 0, "after_attacking_a_vehicle")
+    u.suppression = markers
+
+
+def _assault(game, u: Unit, opt) -> None:
+    v = game.units[opt[1]]
+    if v.profile.vehicle is None or not in_reach(game, u, v) or not may_assault(u):
+        raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
+    a, d, a_die, d_die = vehicle_courage(game, u, v)
+    won = a > d
+    game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, "contact" if won else "repulsed"))
+    if not won:
+        withdraw(game, u, [v], 1, "assault_failed")
+        return
+    sx, sy = u.x, u.y
+    move_to(game, u, *contact_point(u, v))
+    vehicle_fire(game, v, attack_impact(u), 1, sx, sy, weapon_class=1)
+    withdraw_to_cover(game, u, v)
+
+
+RULE = Rule(
+    "Close Assault (vehicles)", 'seed 000 "ARMOURED DUSTUP › Close Assault" (Infantry Assaulting Vehicles)',
+    applies=has_vehicles,
+    families=(Family("assault_vehicle", ("enemy",), 85, "infantry close-assault an enemy vehicle (satchel charges, "
+                     "grenades): one impact roll, then back to cover"),),
+    action_options=(_options,),
+    actions={"assault_vehicle": _assault},
+)

@@ -1,0 +1,101 @@
+"""Close Assault on vehicles (armoured_dustup/close_assault.py) and Tank Shock (tank_shock.py).  Forced dice."""
+from conftest import activate, begin, events_of, last_event, scenario, unit
+from vehicle_helpers import vehicle
+
+from dustup_env.rules.armoured_dustup.close_assault import attack_impact, outnumbering_shifts
+from dustup_env.rules.kernel.dice import D6
+from dustup_env.rules.kernel.entities import STEADY
+
+
+def assaulting(design="supply_truck", **kw):
+    """Blue squad S (uid 0) at (24, 10); red vehicle V (uid 1) 4" north, facing south."""
+    return scenario([unit("S", (24, 10), figures=(("rifle", 4),), grenades=True, confidence="steady")],
+                    [vehicle("V", (24, 14), design, facing=180, **kw)])
+
+
+def test_infantry_may_assault_a_vehicle_in_reach():
+    g = begin(assaulting())
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("assault_vehicle", 1) in opts and not any(o[0] == "assault" and o[1] == 1 for o in opts)
+    for o in opts:
+        assert g.is_legal(o)
+
+
+def test_a_vehicle_counts_as_its_size_in_units_for_outnumbering():
+    g = begin(assaulting())
+    assert outnumbering_shifts(g, 1, 2) and not outnumbering_shifts(g, 2, 1)
+    assert outnumbering_shifts(g, 1, 3)[0][0] == "outnumbered_3"
+    assert attack_impact(g.units[0]) == D6  # hand grenades D6 (and the close-combat D6)
+
+
+def test_infantry_win_one_impact_roll_then_back_to_cover_the_vehicle_stays():
+    # courage 6 against 1: contact; impact 6 against the front armour D8 2: more than double, destroyed; then the
+    # infantry withdraw one move (movement roll 3), no level lost
+    g = begin(assaulting(), [6, 1, ("d6", 6), ("d8", 2), 3])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 1))
+    assert last_event(g, "VehicleAssaulted")["result"] == "contact"
+    hit = last_event(g, "VehicleHit")
+    assert hit["facing"] == "front" and hit["result"] == "destroyed" and not g.units[1].in_play
+    s = g.units[0]
+    assert last_event(g, "Moved")["withdraw"] and s.confidence == STEADY and g.dice.remaining == 0
+
+
+def test_infantry_repulsed_withdraw_a_level_down():
+    g = begin(assaulting(), [1, 6, 3])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 1))
+    assert last_event(g, "VehicleAssaulted")["result"] == "repulsed"
+    assert g.units[0].confidence == STEADY + 1 and not events_of(g, "VehicleHit")
+    assert (g.units[1].x, g.units[1].y) == (24.0, 14.0) and g.dice.remaining == 0
+
+
+# --- tank shock ---------------------------------------------------------------------------------------------
+def shocking(design="main_battle_tank"):
+    """Blue vehicle V (uid 0) at (24, 10) facing north; red squad E (uid 1) 10" north."""
+    return scenario([vehicle("V", (24, 10), design, facing=0)],
+                    [unit("E", (24, 20), figures=(("rifle", 3),), confidence="steady")])
+
+
+def test_tank_shock_is_offered_to_unsuppressed_vehicles_only():
+    g = begin(shocking())
+    activate(g, 0)
+    assert ("tank_shock", 1) in g.decision().options
+    g = begin(shocking())
+    g.units[0].suppression = 1
+    activate(g, 0)
+    assert ("tank_shock", 1) not in g.decision().options
+    g = begin(shocking("assault_mech"))
+    activate(g, 0)
+    assert ("tank_shock", 1) not in g.decision().options  # mechs assault as infantry (not built)
+
+
+def test_tank_shock_infantry_lose_withdraw_and_the_vehicle_takes_their_ground():
+    g = begin(shocking(), [5, 3, 2])
+    activate(g, 0)
+    g.apply(("tank_shock", 1))
+    assert last_event(g, "VehicleAssaulted")["result"] == "withdraw"
+    v, e = g.units[0], g.units[1]
+    assert e.confidence == STEADY + 1 and (round(v.x, 3), round(v.y, 3)) == (24.0, 20.0)
+    assert g.dice.remaining == 0
+
+
+def test_tank_shock_infantry_higher_move_aside_the_vehicle_drives_through():
+    g = begin(shocking(), [2, 3])
+    activate(g, 0)
+    g.apply(("tank_shock", 1))
+    v, e = g.units[0], g.units[1]
+    assert last_event(g, "VehicleAssaulted")["result"] == "aside"
+    assert (round(v.x, 3), round(v.y, 3)) == (24.0, 24.0) and (e.x, e.y) == (24.0, 20.0) and e.confidence == STEADY
+    assert g.dice.remaining == 0
+
+
+def test_tank_shock_infantry_more_than_double_attack_the_vehicle():
+    # 3 > 2 x 1: the vehicle passes, then one attack: close-combat impact D6 against the rear (the tank is past)
+    g = begin(shocking(), [1, 3, ("d6", 1), ("d12x2", 1)])
+    activate(g, 0)
+    g.apply(("tank_shock", 1))
+    assert last_event(g, "VehicleAssaulted")["result"] == "attack"
+    hit = last_event(g, "VehicleHit")
+    assert hit["facing"] == "rear" and hit["result"] == "none" and g.dice.remaining == 0
