@@ -1,0 +1,153 @@
+"""Vehicles and heavy weapons in what front-ends see: the engine protocol plays complete games of the mechanised
+scenario (a real ``dustup engine`` subprocess) with vehicles in the view, the HTTP view holds them, every option of
+the vehicle and weapon families has its own label, and a side's view does not change with the enemy's passengers."""
+from __future__ import annotations
+
+import random
+
+from conftest import scenario, unit
+from service_helpers import EngineProcess
+from vehicle_helpers import mechanised, vehicle
+
+from dustup_env import narrate as nr
+from dustup_env.codec import FAMILIES
+from dustup_env.rules import Game
+from dustup_env.rules.armoured_dustup.vehicle_movement import FOOTPRINT_BASE, FOOTPRINT_PER_SIZE
+from dustup_env.service import views
+
+ARMOURED_FAMILIES = {"fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection", "mount", "dismount",
+                     "approach", "tow", "push", "unhook", "turn", "hatches", "fire_vehicle", "fire_slaved", "fire_pair",
+                     "shoot_passengers", "passenger_shoot", "assault_vehicle", "tank_shock"}
+
+
+def _sample_args(kinds) -> tuple:
+    out = []
+    for k in kinds:
+        if isinstance(k, tuple):
+            out.append(k[0])
+        elif k == "mode":
+            out.append("all")
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def test_every_family_has_a_label():
+    names = {n for n, _ in FAMILIES}
+    assert ARMOURED_FAMILIES <= names
+    know = nr.Knowledge(names={1: "Tank"})
+    for name, kinds in FAMILIES:
+        opt = (name,) + _sample_args(kinds)
+        label = nr.option_label(opt, "intercept" if name in ("decoy", "area_protection") else "action", know)
+        assert name in nr._OPTION and label, (opt, label)  # every family has its own labeller
+        if name in ARMOURED_FAMILIES:
+            assert label != nr.generic_label(opt), (opt, label)
+    for task in ("set_up", "dismantle", "limber", "unlimber", "repair", "remote", "deploy_protection"):
+        assert nr.option_label(("reorganise", task)) != nr.generic_label(("reorganise", task))
+
+
+def test_footprint_matches_the_rules():
+    assert (views.FOOTPRINT_BASE, views.FOOTPRINT_PER_SIZE) == (FOOTPRINT_BASE, FOOTPRINT_PER_SIZE)
+
+
+def _check_view(view: dict, side: int) -> int:
+    """Vehicles carry their state; an enemy vehicle names no passengers and no enemy unit is shown mounted."""
+    n = 0
+    for u in view["units"]:
+        if u["side"] != side:
+            assert "carrier" not in u, u["name"]
+        v = u.get("vehicle")
+        if v is None:
+            continue
+        n += 1
+        assert 0.0 <= v["facing"] < 360.0 and v["damage"] >= 0 and v["footprint"] > 0
+        assert set(v["armour"]) == {"front", "side", "rear", "top"}
+        assert all({"name", "fired", "ready", "arc"} <= set(w) for w in v["weapons"])
+        assert ("passengers" in v) == (u["side"] == side), u["name"]
+    return n
+
+
+def test_protocol_plays_mechanised_games_with_vehicles_in_the_view():
+    eng = EngineProcess()
+    seen_options = set()
+    for seed, you, ai in ((1, 0, "random"), (2, 1, "random"), (3, 0, "scripted"), (4, 1, "hard")):
+        rng = random.Random(seed)
+        r = eng.ask(cmd="new", scenario=mechanised(), seed=seed, you=you, ai=ai)
+        assert r["ok"], r
+        decision, over, plays = r["decision"], r["over"], 0
+        while not over:
+            for o in decision["options"]:
+                assert o["label"] and (o["option"][0] not in ARMOURED_FAMILIES
+                                       or o["label"] != nr.generic_label(o["option"])), o
+                if o["option"][0] in ARMOURED_FAMILIES:
+                    seen_options.add(o["option"][0])
+                    assert o.get("group") == "vehicle", o
+            r = eng.ask(cmd="play", option=rng.choice(decision["options"])["option"])
+            assert r["ok"], r
+            decision, over = r["decision"], r["over"]
+            plays += 1
+            if plays % 5 == 1:
+                v = eng.ask(cmd="view")
+                assert v["ok"] and _check_view(v["view"], you) >= 1
+            assert plays < 3000
+        assert r["result"]["winner"] in (-1, 0, 1)
+        v = eng.ask(cmd="view")
+        assert v["ok"] and _check_view(v["view"], you) >= 1
+    assert eng.close() == 0
+    assert "Traceback" not in eng.stderr()
+    assert {"turn", "fire_vehicle"} <= seen_options, seen_options
+
+
+def _mounted_in(carrier):
+    scn = mechanised()
+    for spec in scn["sides"][0]["units"]:
+        if spec["name"] == "Squad 1":
+            spec["carried_by"] = carrier
+    return Game(scn, seed=9)
+
+
+def test_a_side_view_does_not_change_with_the_enemy_passengers():
+    a, b = _mounted_in("APC 1"), _mounted_in("IFV 1")
+    assert views.table_view(a, 1) == views.table_view(b, 1)
+    own = [views.table_view(g, 0) for g in (a, b)]
+    assert own[0] != own[1]
+    carriers = {u["name"]: u["vehicle"]["passengers"] for u in own[0]["units"] if u.get("vehicle") and u["side"] == 0}
+    assert [p["name"] for p in carriers["APC 1"]] == ["Squad 1"] and carriers["IFV 1"] == []
+    squad = next(u for u in own[0]["units"] if u["name"] == "Squad 1")
+    assert squad["carrier"] == next(u["uid"] for u in own[0]["units"] if u["name"] == "APC 1")
+    # a spectator (replays) sees everything
+    spec = views.table_view(a, None)
+    assert any(u.get("carrier", -1) >= 0 for u in spec["units"])
+
+
+def test_heavy_weapons_in_the_view():
+    blue = [unit("AT team", (10, 5), figures=(("rifle", 4),), heavy_weapon="missile_team", weapon_ready=False),
+            unit("Gun", (20, 5), figures=(("rifle", 4),), heavy_weapon="towed_at_gun", area_protection="d8"),
+            vehicle("Tank", (30, 5), "main_battle_tank")]
+    g = Game(scenario(blue, [unit("Red", (20, 40), figures=(("rifle", 5),), ecm="d8")]), seed=0)
+    v = {u["name"]: u for u in views.table_view(g, 1)["units"]}
+    assert v["AT team"]["heavy_weapon"]["state"] == "dismantled" and v["AT team"]["heavy_weapon"]["guided"]
+    assert v["Gun"]["heavy_weapon"]["state"] == "set up" and v["Gun"]["heavy_weapon"]["damage"] == "working"
+    assert v["Gun"]["area_protection"]["state"] == "carried" and v["Red"]["ecm"] == "d8"
+    g.extra["heavy"]["1"]["damage"] = 1
+    assert views.table_view(g, 0)["units"][1]["heavy_weapon"]["damage"] == "disabled"
+
+
+def test_server_view_holds_vehicles(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from dustup_env.service.server import create_app
+    from dustup_env.service.store import Store
+    store = Store(str(tmp_path / "games.db"))
+    try:
+        with TestClient(create_app(store)) as c:
+            r = c.post("/games", json={"scenario": mechanised(), "seed": 3, "ai": "random", "side": 1})
+            assert r.status_code == 201, r.text
+            g = r.json()
+            st = c.get(f"/games/{g['game']}", headers={"Authorization": f"Bearer {g['token']}"}).json()
+            assert _check_view(st["view"], 1) >= 3
+            rec = {u["name"]: u for u in st["view"]["units"]}
+            assert rec["Mech"]["vehicle"]["facing"] == 180.0 and "passengers" in rec["Mech"]["vehicle"]
+            assert "passengers" not in rec["APC 1"]["vehicle"] and "Squad 1" not in rec
+    finally:
+        store.close()
