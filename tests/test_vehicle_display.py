@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from conftest import scenario, unit
 from service_helpers import EngineProcess
 from vehicle_helpers import mechanised, vehicle
@@ -151,3 +153,49 @@ def test_server_view_holds_vehicles(tmp_path):
             assert "passengers" not in rec["APC 1"]["vehicle"] and "Squad 1" not in rec
     finally:
         store.close()
+
+
+# ---------------------------------------------------------------------------------------------- render.py
+def test_text_map_shows_vehicles_and_their_facing():
+    from dustup_env.render import render_ansi
+    g = Game(mechanised(), seed=0)
+    text = render_ansi(g)
+    rows = text.splitlines()
+    grid = [r for r in rows if r.startswith("|")]
+    # Tank 1 (a2) faces north: an arrow in the cell above its label; the Light tank (b2) faces south: below
+    (r_a2,) = [i for i, r in enumerate(grid) if "a2" in r]
+    c = grid[r_a2].index("a2")
+    assert grid[r_a2 - 1][c] == "^"
+    (r_b2,) = [i for i, r in enumerate(grid) if "b2" in r]
+    assert grid[r_b2 + 1][grid[r_b2].index("b2")] == "v"
+    assert "A3" not in "".join(grid)  # the mounted squad is in its vehicle
+    assert "carries A3" in text and "mounted in a0" in text and "facing S (180 deg)" in text
+    assert "a/b=vehicle" in text and "?" not in "".join(grid)  # the ford has its own letter
+    # Red's view: the squad in Blue's APC is not seen, nor whom the APC carries
+    red = render_ansi(g, side=1)
+    assert "carries" not in red and "not seen (in a vehicle)" in red and "mounted in" not in red
+    t = g.units[g.side_units[0][2]]
+    t.facing, t.damage, t.immobilised = 90.0, 2, True
+    text = render_ansi(g)
+    assert "facing E (90 deg); 2 damage markers; immobilised" in text
+    grid = [r for r in text.splitlines() if r.startswith("|")]
+    (r_a2,) = [i for i, r in enumerate(grid) if "a2" in r]
+    assert grid[r_a2][grid[r_a2].index("a2") + 2] == ">"
+
+
+def test_image_draws_vehicles_turned_to_their_facing():
+    from dustup_env.render import PX_PER_INCH, render_rgb
+    g = Game(mechanised(), seed=0)
+    t = g.units[g.side_units[0][2]]  # Tank 1 at (36, 6), size 3: a hull 4" long, 2.6" wide
+    blue = np.array([40, 70, 200])
+
+    def is_blue(img, x, y):
+        px = img[int(round(img.shape[0] - y * PX_PER_INCH)), int(round(x * PX_PER_INCH))]
+        return bool(np.abs(px.astype(int) - blue).max() < 10)
+
+    img = render_rgb(g)
+    assert is_blue(img, 36.0, 6.0 - 1.7) and not is_blue(img, 36.0 - 1.7, 6.0)  # long north-south
+    t.facing = 90.0
+    img = render_rgb(g)
+    assert is_blue(img, 36.0 - 1.7, 6.0) and not is_blue(img, 36.0, 6.0 - 1.7)  # turned: long east-west
+    assert img.shape == (480, 480, 3)

@@ -8,7 +8,7 @@ const SIDE_COLOURS = ["#2563c9", "#c9302c"];
 const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
   open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
   road: "#cfc6b0", light_woods: "#8fbf6a", dense_woods: "#4f8a3c", swamp: "#8ea88a", open_water: "#6ea6d6",
-  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a",
+  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a", ford: "#a9c9e3",
 };
 const OBSTACLE_COLOURS = { wall: "#6b5f4b", hedge: "#3d6b2f", fence: "#8a7a5a" };
 const CONF_SHORT = { confident: "Cf", steady: "St", shaken: "Sh", broken: "Br", routed: "Rt" };
