@@ -832,8 +832,24 @@ class Observer:
         return self.set_from(game, side).copy()
 
     def string_from(self, game, side: int) -> str:
-        """What ``side`` may know of ``game`` now (``game.view(side)``), as canonical JSON text."""
-        return json.dumps(game.view(side), sort_keys=True, separators=(",", ":"), default=list)
+        """What ``side`` may know of ``game`` now (:func:`known_view`), as canonical JSON text."""
+        return json.dumps(known_view(game, side), sort_keys=True, separators=(",", ":"), default=list)
+
+
+def known_view(game, side: int) -> dict:
+    """``game.view(side)`` without the enemy's passengers: an enemy unit mounted in a vehicle shows only its
+    uid, side and name (``unseen``), and an enemy vehicle does not list its passengers (games without vehicles:
+    exactly ``game.view(side)``)."""
+    v = game.view(side)
+    units = v["units"]
+    for i, u in enumerate(units):
+        if u["side"] == side:
+            continue
+        if u.get("carrier", -1) >= 0:
+            units[i] = {"uid": u["uid"], "side": u["side"], "name": u["name"], "unseen": True}
+        elif "passengers" in u:
+            units[i] = {k: x for k, x in u.items() if k != "passengers"}
+    return v
 
 
 def layout_description() -> dict:

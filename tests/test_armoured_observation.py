@@ -126,3 +126,38 @@ def test_enemy_passengers_do_not_leak():
     slot = a.side_units[0].index(next(u.uid for u in a.units if u.name == "Squad 1"))
     for piece in ("units", "vehicles", "heavy_weapons"):
         assert not ob.dict[piece][12 + slot].any()
+
+
+def test_string_and_openspiel_observer_hide_the_passengers():
+    from dustup_env.observation import known_view
+
+    def game(carrier):
+        scn = mechanised()
+        for spec in scn["sides"][0]["units"]:
+            if spec["name"] == "Squad 1":
+                spec["carried_by"] = carrier
+        return Game(scn, seed=5)
+
+    a, b = game("APC 1"), game("IFV 1")
+    ob = Observer.for_game(a)
+    assert ob.string_from(a, 1) == ob.string_from(b, 1) and ob.string_from(a, 0) != ob.string_from(b, 0)
+    squad = next(u for u in known_view(a, 1)["units"] if u["name"] == "Squad 1")
+    assert squad == {"uid": squad["uid"], "side": 0, "name": "Squad 1", "unseen": True}
+    g = Game("default", seed=0)
+    assert known_view(g, 1) == g.view(1)
+
+
+def test_openspiel_observer_has_the_armoured_pieces():
+    import json
+
+    import pytest
+    pyspiel = pytest.importorskip("pyspiel")
+    import dustup_env.openspiel  # noqa: F401  (registers python_dustup)
+    game = pyspiel.load_game("python_dustup", {"scenario": json.dumps(mechanised())})
+    obs = game.make_py_observer()
+    state = game.new_initial_state()
+    obs.set_from(state, 0)
+    assert obs.tensor.shape == (OBS_SIZE + 24 * (len(VEHICLE_FEATURES) + len(HEAVY_FEATURES)),)
+    assert obs.dict["vehicles"][0, V["vehicle"]] == 1
+    default = pyspiel.load_game("python_dustup", {"scenario": "default"}).make_py_observer()
+    assert default.tensor.shape == (OBS_SIZE,)
