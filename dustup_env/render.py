@@ -102,6 +102,15 @@ def _vehicle_state(u: dict, labels: dict) -> str:
     return "; ".join(out)
 
 
+def _heavy_state(st: dict) -> str:
+    """A heavy weapon's state (the weapon rules' plain data) in a few words."""
+    words = ["set up" if st.get("ready") else "not set up"]
+    words += [w for w, on in ((("disabled", "damaged")[min(st.get("damage", 0), 2) - 1], st.get("damage", 0) > 0),
+                              ("fired", st.get("fired")), ("abandoned", st.get("abandoned")),
+                              ("remote launcher", st.get("remote"))) if on]
+    return "; heavy weapon " + ", ".join(words)
+
+
 def _state(u: dict, labels: dict | None = None) -> str:
     labels = labels or {}
     if u.get("unseen"):
@@ -185,8 +194,10 @@ def render_ansi(game: Game, side: int | None = None) -> str:
     who = "spectator (everything)" if side is None else f"side {side}'s view"
     lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
     labels = {u["uid"]: u["label"] for u in pic["units"]}
+    heavy = game.extra.get("heavy") or {}
     for u in pic["units"]:
-        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u, labels)}")
+        hw = heavy.get(str(u["uid"])) if u["known"] else None
+        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u, labels)}" + (_heavy_state(hw) if hw else ""))
     used = {ch for row in grid for ch in row}
     keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
     keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))

@@ -199,3 +199,14 @@ def test_image_draws_vehicles_turned_to_their_facing():
     img = render_rgb(g)
     assert is_blue(img, 36.0 - 1.7, 6.0) and not is_blue(img, 36.0, 6.0 - 1.7)  # turned: long east-west
     assert img.shape == (480, 480, 3)
+
+
+def test_text_map_lists_heavy_weapons():
+    from dustup_env.render import render_ansi
+    blue = [unit("AT team", (10, 5), figures=(("rifle", 4),), heavy_weapon="missile_team", weapon_ready=False),
+            unit("Gun", (20, 5), figures=(("rifle", 4),), heavy_weapon="towed_at_gun")]
+    g = Game(scenario(blue, [unit("Red", (20, 40), figures=(("rifle", 5),))]), seed=0)
+    g.extra["heavy"]["1"]["damage"] = 1
+    text = render_ansi(g, side=1)
+    assert "AT team          4/4 figures fit, suppression 0, confident; heavy weapon not set up" in text
+    assert "heavy weapon set up, disabled" in text
