@@ -221,6 +221,8 @@ def _decline(k, kind, unit):
         return "decline (do not seize the initiative)"
     if kind == "promote":
         return "decline (promote no one)"
+    if kind == "intercept":
+        return "decline (no decoy or area protection tries)"
     return "decline"
 
 
@@ -284,6 +286,9 @@ _OPTION = {
     "unhook": lambda k, kind, unit: "unhook (stop towing or pushing)",
     "turn": lambda k, kind, unit, d: f"turn to face {compass(d)}",
     "hatches": lambda k, kind, unit, what: "open up the hatches" if what == "open_up" else "close down the hatches",
+    "call_casevac": lambda k, kind, unit, uid: f"call the CASEVAC vehicle {k.unit(uid)}",
+    "transfer": lambda k, kind, unit, uid: f"transfer the wounded to {k.unit(uid)}",
+    "depart": lambda k, kind, unit: "leave the table with the wounded",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
@@ -654,6 +659,15 @@ _EVENT = {
     "VehicleDestroyed": lambda k, e: f"{k.unit(e['unit'])} is destroyed; its wreck stays at {_point((e['x'], e['y']))}",
     "PassengerHit": lambda k, e: (f"passenger of {k.unit(e['unit'])} rolls {e['roll']} (needs more than {e['needed']}): "
                                   f"{'unharmed' if e['roll'] > e['needed'] else 'wounded'}"),
+    "CasevacCalled": lambda k, e: (f"{k.unit(e['unit'])} calls the CASEVAC vehicle {k.unit(e['vehicle'])}: "
+                                   f"{'it comes' if e['success'] else 'no answer'}"),
+    "CasevacArrived": lambda k, e: f"CASEVAC vehicle {k.unit(e['unit'])} arrives at {_point((e['x'], e['y']))}",
+    "WoundedTransferred": lambda k, e: (f"{k.unit(e['unit'])} puts {_plural(e['wounded'], 'wounded figure')} aboard "
+                                       f"{k.unit(e['vehicle'])}"),
+    "CasevacDeparted": lambda k, e: f"{k.unit(e['unit'])} leaves with {_plural(e['wounded'], 'wounded figure')}",
+    "CasevacBoost": lambda k, e: (f"{k.unit(e['unit'])} rolls {e['roll']} for the evacuation: "
+                                  + (f"up {_plural(e['levels'], 'level')} to {e['confidence']}" if e['levels'] else "no change")),
+    "CasevacCounterMoved": lambda k, e: f"the CASEVAC counter of {k.unit(e['unit'])} moves to zone {e['zone']}",
     "TowReleased": lambda k, e: f"{k.unit(e['unit'])} lets go of {k.unit(e['towed'])} ({_words(e['reason'])})",
     # vehicle combat (armoured_dustup: firing_at_vehicles, fire_by_vehicles)
     "SuppressionResisted": lambda k, e: (f"small arms cannot add a suppression marker to {k.unit(e['unit'])} "

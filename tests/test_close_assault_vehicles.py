@@ -2,7 +2,7 @@
 from conftest import activate, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
-from dustup_env.rules.armoured_dustup.close_assault import attack_impact, outnumbering_shifts
+from dustup_env.rules.armoured_dustup.close_assault import assault_units, attack_impact, outnumbering_shifts
 from dustup_env.rules.kernel.dice import D6
 from dustup_env.rules.kernel.entities import STEADY
 
@@ -99,3 +99,13 @@ def test_tank_shock_infantry_more_than_double_attack_the_vehicle():
     assert last_event(g, "VehicleAssaulted")["result"] == "attack"
     hit = last_event(g, "VehicleHit")
     assert hit["facing"] == "rear" and hit["result"] == "none" and g.dice.remaining == 0
+
+
+def test_an_open_topped_vehicle_counts_its_passengers_for_outnumbering():
+    scn = scenario([unit("S", (24, 10), figures=(("rifle", 4),))],
+                   [vehicle("V", (24, 14), "apc_wheeled", facing=180), unit("P", (24, 14), carried_by="V")])
+    g = begin(scn)
+    v = g.units[1]
+    assert assault_units(v) == 2 and assault_units(g.units[0]) == 1  # closed down: its size only
+    v.opened_up = True
+    assert assault_units(v) == 3  # L1555: "a class 2 vehicle carrying a unit of infantry counts as three units"

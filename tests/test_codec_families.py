@@ -15,7 +15,7 @@ def test_the_standard_layout_is_the_rules_families_in_order():
     assert orders == sorted(set(orders)) and orders[:46] == list(range(1, 47))  # the infantry layout, then appended
     assert C.FAMILIES[:3] == (("first", ()), ("second", ()), ("activate", ("own",)))
     assert orders[46:53] == list(range(47, 54))  # Armoured Dustup weapons (47-59 reserved), appended
-    assert C.N_ACTIONS == 915 and C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
+    assert C.N_ACTIONS == 940 and C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
     owners = {f.name: r.name for r in STANDARD for f in r.families}
     assert owners["shoot"] == "Shoot Action" and owners["detect"] == "Detect Action"
     assert (owners["fire_heavy"], owners["fire_iavr"], owners["fire_guided"], owners["decoy"]) == (

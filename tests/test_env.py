@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 915  # 476 infantry, weapons 56, vehicles 83, vehicle combat 300
+    assert c.n == N_ACTIONS == 940  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -174,7 +174,7 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 1, ("fire_guided", g.side_units[0][2])) == 505 + 2
     assert c.encode(g, 0, ("reorganise", "deploy_protection")) == 518 and c.encode(g, 0, ("decoy",)) == 519
     assert c.encode(g, 0, ("area_protection", g.side_units[0][3])) == 520 + 3
-    # then the vehicles (orders 60-67) and vehicle combat (80-84)
+    # then the vehicles (orders 60-70) and vehicle combat (80-86)
     assert c.encode(g, 0, ("mount", g.side_units[0][1])) == 532 + 1
     assert c.encode(g, 0, ("dismount", 0)) == 544 and c.encode(g, 1, ("dismount", 0)) == 544 + 8  # mirrored
     assert c.encode(g, 0, ("approach", g.side_units[0][2])) == 560 + 2
@@ -182,15 +182,17 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("unhook",)) == 596
     assert c.encode(g, 0, ("turn", 4)) == 597 + 4 and c.encode(g, 1, ("turn", 4)) == 597 + 4
     assert c.encode(g, 0, ("hatches", "close_down")) == 614
-    # vehicle combat families are appended after the vehicles' (615)
-    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 615 + 0 * 4 + 2
-    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 615 + 48 + 1
-    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 615 + 60 + 5
-    assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 747 + 1 * 6 + 4
-    assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 819 + 2 * 6
-    assert c.encode(g, 0, ("assault_vehicle", g.side_units[1][1])) == 891 + 1
-    assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 903 + 2
-    assert N_ACTIONS == 476 + 56 + 83 + 48 + 12 + 72 + 72 + 72 + 12 + 12
+    assert c.encode(g, 0, ("call_casevac", g.side_units[0][3])) == 615 + 3
+    assert c.encode(g, 0, ("transfer", g.side_units[0][1])) == 627 + 1 and c.encode(g, 0, ("depart",)) == 639
+    # vehicle combat families are appended after the vehicles' (640)
+    assert c.encode(g, 0, ("fire_vehicle", g.side_units[1][0], 2)) == 640 + 0 * 4 + 2
+    assert c.encode(g, 0, ("fire_slaved", g.side_units[1][1])) == 640 + 48 + 1
+    assert c.encode(g, 0, ("fire_pair", g.side_units[1][0], 5)) == 640 + 60 + 5
+    assert c.encode(g, 0, ("shoot_passengers", g.side_units[1][1], "half")) == 772 + 1 * 6 + 4
+    assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 844 + 2 * 6
+    assert c.encode(g, 0, ("assault_vehicle", g.side_units[1][1])) == 916 + 1
+    assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 928 + 2
+    assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0
     assert c.encode(g, 0, ("end",)) == 0 and c.encode(g, 0, ("pass",)) == 0

@@ -343,3 +343,14 @@ def test_a_placement_shift_of_the_leader_does_not_leave_the_weapon_but_a_move_do
     u.x += 0.5
     g.invalidate()
     assert ("fire_heavy", 1) not in g.legal_options()
+
+
+def test_firing_a_heavy_weapon_reveals_a_hidden_crew():
+    from conftest import rect
+    scn = duel(blue=crew(hidden=True), terrain=[rect("light_woods", 20, 2, 28, 8)])
+    g = begin(scn)
+    assert g.units[0].hidden
+    activate(g, 0)
+    add_dice(g, ("d12", 9), ("d8", 1), ("d6", 1), ("d6", 1))  # the line leaves the woods: concealed, D12
+    g.apply(("fire_heavy", 1))
+    assert not g.units[0].hidden and last_event(g, "UnitRevealed")["unit"] == 0

@@ -34,6 +34,7 @@ class Invariants:
         self.conf = [u.confidence for u in g.units]
         self.routed_off = [u.routed_off for u in g.units]
         self.out = [not u.in_play for u in g.units]
+        self.boosted = set()  # units a CASEVAC evacuation raised (they may rise above their starting confidence)
         self.check(g)
 
     @staticmethod
@@ -61,14 +62,17 @@ class Invariants:
             self.conf.append(u.confidence)
             self.routed_off.append(u.routed_off)
             self.out.append(not u.in_play)
-        rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "RallyTested"}
-        arrived = {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "ReinforcementArrived"}
+        rallied = {e.unit for e in g.events[self.n_events:] if type(e).__name__ in ("RallyTested", "CasevacBoost")}
+        self.boosted |= {e.unit for e in g.events[self.n_events:] if type(e).__name__ == "CasevacBoost"}
+        arrived = {e.unit for e in g.events[self.n_events:]
+                   if type(e).__name__ in ("ReinforcementArrived", "CasevacArrived")}
         self.n_events = len(g.events)
         for k, u in enumerate(g.units):
             assert 0 <= u.suppression <= 3
             assert 0 <= u.confidence <= 4
             assert u.confidence >= self.conf[k] or k in rallied, f"unit {k}: confidence improved without a rally"
-            assert u.confidence >= u.initial_confidence, f"unit {k}: rallied above its starting confidence"
+            assert u.confidence >= u.initial_confidence or k in self.boosted, \
+                f"unit {k}: rallied above its starting confidence"
             self.conf[k] = u.confidence
             assert u.routed_off >= self.routed_off[k]
             self.routed_off[k] = u.routed_off

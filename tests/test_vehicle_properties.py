@@ -15,18 +15,22 @@ from dustup_env.rules import Game, GameOverError
 from dustup_env.rules.armoured_dustup.indicating_damaged_vehicles import vehicle_damaged, vehicle_destroyed
 from dustup_env.rules.armoured_dustup.transport import places
 from dustup_env.rules.armoured_dustup.vehicle_movement import refresh_columns
-from dustup_env.rules.kernel.entities import KILLED
+from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
 
 pytestmark = pytest.mark.xdist_group("vehicle_properties")
 
 OPTION_SETS = ({}, {"activation": "chits"}, {"activation": "cards", "turn_end_card": True}, {"night": True},
                {"close_combat": "house", "random_quality": True, "random_leadership": True, "random_confidence": True},
                {"seize_tokens": 2, "measure": "centimetres"})
-VEHICLE_FAMILIES = ("mount", "dismount", "approach", "tow", "push", "unhook", "turn", "hatches")
+VEHICLE_FAMILIES = ("mount", "dismount", "approach", "tow", "push", "unhook", "turn", "hatches", "call_casevac",
+                    "transfer", "depart")
 
 
 def scenario_variant(k: int) -> dict:
     doc = mechanised()
+    if k % 3 == 2:  # a CASEVAC vehicle for Blue
+        doc["sides"][0]["units"].append({"name": "Medevac", "position": [30, 2], "design": "apc_wheeled",
+                                         "casevac": True})
     if k % 2:  # a hidden light tank in woods, the red squad starting closer
         doc["terrain"].append({"type": "light_woods", "polygon": [[37, 39], [43, 39], [43, 45], [37, 45]]})
         doc["sides"][1]["units"][2]["hidden"] = True
@@ -90,7 +94,8 @@ def legality_candidates(g: Game, d) -> list:
     c += [("move", k, j) for k in range(16) for j in range(4)]
     c += [(f, uid) for f in ("mount", "approach", "tow", "push") for uid in own]
     c += [(f, k) for f in ("dismount", "turn") for k in range(16)]
-    c += [("unhook",), ("hatches", "open_up"), ("hatches", "close_down"), ("withdraw",), ("end",), ("recover",)]
+    c += [("unhook",), ("hatches", "open_up"), ("hatches", "close_down"), ("withdraw",), ("end",), ("recover",),
+          ("depart",)] + [(f, uid) for f in ("call_casevac", "transfer") for uid in own]
     c += [("shoot", e, "all") for e in enemy] + [("assault", e) for e in enemy]
     return c
 
@@ -99,7 +104,15 @@ def inject(g: Game, rng: random.Random, inv: VehicleInvariants) -> None:
     """Vehicle combat stand-in during an action (as a shot would): a damage marker or a destroyed vehicle now and
     then, never the acting unit."""
     d = g.decision()
-    if d.kind != "action" or rng.random() > 0.04:
+    if d.kind != "action" or rng.random() > 0.06:
+        return
+    if rng.random() < 0.4:  # a wound on an infantry figure (so that there are wounded to evacuate)
+        inf = [(u, i) for u in g.units if u.profile.vehicle is None and u.in_play and u.uid != d.unit
+               for i, f in enumerate(u.figures) if f.status == OK and i != u.leader]
+        if inf:
+            u, i = rng.choice(inf)
+            u.set_figure(i, status=WOUNDED, wounds=1)
+            g.invalidate()
         return
     vs = [u for u in g.units if u.profile.vehicle is not None and u.in_play and u.uid != d.unit]
     if not vs:
@@ -116,8 +129,27 @@ def inject(g: Game, rng: random.Random, inv: VehicleInvariants) -> None:
 
 
 def vehicle_policy(g, rng):
+    """Random, but keen on the vehicle options: transfers first, calls by units with wounded, departures with
+    wounded aboard."""
     d = g.decision()
-    veh = [o for o in d.options if o[0] in VEHICLE_FAMILIES and o[0] != "turn"]
+    transfer = [o for o in d.options if o[0] == "transfer"]
+    if transfer:
+        return rng.choice(transfer)
+    u = g.units[d.unit] if d.unit >= 0 else None
+    wounded = u is not None and any(f.status == WOUNDED for f in u.figures)
+    aboard = u is not None and g.extra.get("casevac", {}).get(str(u.uid), {}).get("aboard", 0) > 0
+
+    def keen(o):
+        if o[0] == "turn":
+            return False
+        if o[0] == "call_casevac":
+            return wounded or rng.random() < 0.1
+        if o[0] == "depart":
+            return aboard or rng.random() < 0.1
+        if o[0] == "approach" and str(o[1]) in g.extra.get("casevac", {}):
+            return wounded
+        return True
+    veh = [o for o in d.options if o[0] in VEHICLE_FAMILIES and keen(o)]
     if veh and rng.random() < 0.6:
         return rng.choice(veh)
     return rng.choice(d.options)
@@ -159,7 +191,8 @@ def test_vehicle_invariants_over_random_games(chunk):
     kinds = set()
     for k in range(chunk * 35, chunk * 35 + 35):
         kinds.update(o[0] for o in play(k))
-    assert {"mount", "dismount", "approach", "turn", "hatches", "tow", "push", "unhook"} <= kinds, kinds
+    assert {"mount", "dismount", "approach", "turn", "hatches", "tow", "push", "unhook", "call_casevac",
+            "transfer"} <= kinds, kinds
 
 
 def test_vehicle_games_are_deterministic_and_round_trip():

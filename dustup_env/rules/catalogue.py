@@ -9,9 +9,9 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .armoured_dustup import (close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons, heavy_weapons,
-                              indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles, tank_shock, towing,
-                              transport, unguided_rockets, vehicle_movement, vehicles)
+from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
+                              heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
+                              tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
 from .kernel import measurement
@@ -65,6 +65,7 @@ STANDARD = (
     transport.RULE,
     towing.RULE,
     indicating_damaged_vehicles.RULE,
+    casevac_vehicle.RULE,
     firing_at_vehicles.RULE,
     fire_by_vehicles.RULE,
     open_top_and_soft_skinned_vehicles.RULE,

@@ -13,8 +13,7 @@ routed unit leaves the table) the unit leaves the table with its wounded: it is 
 a unit destroyed or routed off it scores no victory point for the enemy.  Game option ``"casevac_vp"``
 (default 0): victory points for the evacuating side per wounded figure carried off.  No confidence
 changes ("does not improve the confidence").  The CASEVAC vehicle (called with a communication, the
-inbound chart, the confidence rolls when it leaves) needs the vehicle rules and the inbound chart and
-is not built.
+inbound chart, the confidence rolls when it leaves) is :mod:`..armoured_dustup.casevac_vehicle`.
 """
 from __future__ import annotations
 

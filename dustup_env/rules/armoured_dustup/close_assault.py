@@ -4,7 +4,8 @@ An infantry unit that could assault (the Assault Action's own restrictions: ``as
 assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``, one action (RN-814).
 
 * The opposed courage test as usual (``assault_action.courage_roll``: suppression, confidence, cover, terror),
-  except that outnumbering counts the vehicle as its size class in units against one unit (L1524, RN-142).
+  except that outnumbering counts the vehicle as its size class in units against one unit (L1524, RN-142), and an
+  open-topped vehicle one more for each unit aboard (L1555).
 * The infantry win (their roll higher): they reach the vehicle and make one opposed roll of the impact of their
   best anti-vehicle grenade, hand grenade or close-combat weapon against the armour of the facing they came from
   (the vehicle rules' ``vehicle_fire``: damage, destruction, passengers; the vehicle's confidence test), then
@@ -12,8 +13,8 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 * Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
 * The vehicle is never forced to withdraw (L1522).
 
-Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by vehicles and assaults on
-open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
+Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by vehicles or their passengers
+and assaults on the passengers of open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from ..unit_actions.assault_action import (assault_reach, courage_roll, load_cou
                                            outnumbered, withdraw)
 from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_movement import footprint
-from .vehicles import has_vehicles
+from .vehicles import has_vehicles, open_topped
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
 CONTACT_GAP = 0.5  # the assaulting leader ends this far outside the vehicle's footprint (RN-814)
@@ -58,11 +59,19 @@ def outnumbering_shifts(game, own: int, other: int) -> list:
     return []
 
 
+def assault_units(u: Unit) -> int:
+    """Units for outnumbering in an assault with a vehicle (L1524, L1538): a vehicle its size class, and an
+    open-topped vehicle one more per unit aboard (L1555, "a class 2 vehicle carrying a unit of infantry counts as
+    three units"); an infantry unit one."""
+    if u.profile.vehicle is None:
+        return 1
+    return u.profile.vehicle.size + (len(u.passengers) if open_topped(u) else 0)
+
+
 def vehicle_courage(game, att: Unit, dfn: Unit):
     """The opposed courage test of an assault between infantry and a vehicle: the vehicle counts as its size class in
-    units, the infantry unit as one.  Returns (A, D, a_die, d_die)."""
-    def units(u: Unit) -> int:
-        return u.profile.vehicle.size if u.profile.vehicle is not None else 1
+    units (:func:`assault_units`), the infantry unit as one.  Returns (A, D, a_die, d_die)."""
+    units = assault_units
     a, d, a_die, d_die, _, _ = courage_roll(game, att, dfn, final=False, skip=OUTNUMBER_ROWS,
                                             extra_att=outnumbering_shifts(game, units(att), units(dfn)),
                                             extra_def=outnumbering_shifts(game, units(dfn), units(att)))

@@ -317,7 +317,7 @@ def _init(game) -> None:
         game.extra[PROTECTION_KEY] = out
 
 
-_KEYS = ("heavy_weapon", "area_protection", "ecm", "vehicle", "design")  # "design": units of the vehicle rules
+_KEYS = ("heavy_weapon", "area_protection", "ecm", "design")  # "design": a vehicle of the vehicle rules
 
 
 def _applies(scenario: dict, options: dict) -> bool:

@@ -196,7 +196,7 @@ def has_vehicles(scenario, options) -> bool:
 FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "tank_shock"})  # vehicle combat (RN-800)
 # RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
-                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test"}) | FIRE_ACTIONS
+                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"}) | FIRE_ACTIONS
 # option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)

@@ -221,7 +221,8 @@ def _options(game, u: Unit, status) -> list:
 
 def _legal(game, u: Unit, status, opt) -> bool:
     if opt[0] == "withdraw":
-        return opt == ("withdraw",) and not status.suppressed and not status.disorganised and u.confidence == BROKEN
+        return (opt == ("withdraw",) and not (status.suppressed and u.profile.vehicle is None)  # vehicles: RN-140
+                and not status.disorganised and u.confidence == BROKEN)
     if len(opt) != 3 or (status.suppressed and u.profile.vehicle is None) or (u.propped and not status.disorganised):
         return False
     return opt in move_options(game, u, status.in_cover)
