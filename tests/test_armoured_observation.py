@@ -190,3 +190,17 @@ def test_a_policy_trained_on_the_infantry_layout_sees_its_pieces_of_an_armoured_
     agent.logits(g, 0)
     assert seen[0].shape == (OBS_SIZE,)
     assert np.array_equal(seen[0], Observer.for_game(g).observation(g, 0)[:OBS_SIZE])
+
+
+def test_pettingzoo_sizes_its_observation_from_the_scenario():
+    from dustup_env.pettingzoo import env as make
+    size = OBS_SIZE + 24 * (len(VEHICLE_FEATURES) + len(HEAVY_FEATURES))
+    e = make(scenario=mechanised())
+    e.reset(seed=0)
+    for n, agent in enumerate(e.agent_iter()):
+        obs, _r, term, trunc, _info = e.last()
+        assert obs["observation"].shape == e.observation_space(agent)["observation"].shape == (size,)
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        if n > 100:
+            break
+    assert make(scenario="skirmish").observation_space("side_0")["observation"].shape == (OBS_SIZE,)
