@@ -19,7 +19,8 @@ from dustup_env.service import views
 
 ARMOURED_FAMILIES = {"fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection", "mount", "dismount",
                      "approach", "tow", "push", "unhook", "turn", "hatches", "fire_vehicle", "fire_slaved", "fire_pair",
-                     "shoot_passengers", "passenger_shoot", "assault_vehicle", "tank_shock"}
+                     "shoot_passengers", "passenger_shoot", "assault_vehicle", "tank_shock", "call_casevac", "transfer",
+                     "depart"}
 
 
 def _sample_args(kinds) -> tuple:

@@ -16,14 +16,16 @@ OBJECTIVE_RADIUS = 3.0  # rules.game.OBJECTIVE_RADIUS (checked by the tests)
 
 # options whose first argument is a unit of the acting side / an enemy unit / a marker (for clicking)
 OWN_UNIT_OPTIONS = frozenset({"activate", "inbound", "order", "rally", "choose", "activate_detachment", "regroup",
-                              "treat", "seize", "mount", "approach", "tow", "push", "area_protection"})
+                              "treat", "seize", "mount", "approach", "tow", "push", "area_protection", "call_casevac",
+                              "transfer"})
 ENEMY_UNIT_OPTIONS = frozenset({"shoot", "shoot_weapon", "throw", "assault", "combined_assault", "add_defender",
                                 "follow", "resolve", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle",
                                 "fire_slaved", "fire_pair", "shoot_passengers", "passenger_shoot", "assault_vehicle",
                                 "tank_shock"})
 VEHICLE_OPTIONS = frozenset({"mount", "dismount", "approach", "tow", "push", "unhook", "turn", "hatches", "fire_heavy",
                              "fire_iavr", "fire_guided", "fire_vehicle", "fire_slaved", "fire_pair", "shoot_passengers",
-                             "passenger_shoot", "assault_vehicle", "tank_shock", "decoy", "area_protection"})
+                             "passenger_shoot", "assault_vehicle", "tank_shock", "decoy", "area_protection",
+                             "call_casevac", "transfer", "depart"})
 MARKER_OPTIONS = frozenset({"detect"})
 
 
