@@ -109,3 +109,28 @@ def test_an_open_topped_vehicle_counts_its_passengers_for_outnumbering():
     assert assault_units(v) == 2 and assault_units(g.units[0]) == 1  # closed down: its size only
     v.opened_up = True
     assert assault_units(v) == 3  # L1555: "a class 2 vehicle carrying a unit of infantry counts as three units"
+
+
+def test_a_vehicle_with_a_support_weapon_may_give_final_defensive_fire():
+    # courage 6 against 1; the APC's side decides: its APSW fires (D8 target die at 4": 8; quality 1; 2 x D6: 1, 1:
+    # a miss, a reaction: no test); the squad then reaches it: impact 1 against the armour: nothing; back to cover
+    g = begin(assaulting("apc_wheeled"), [6, 1, ("d8", 8), ("d8", 1), ("d6", 1), ("d6", 1), ("d6", 1), 1, 3])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 1))
+    d = g.decision()
+    assert d.kind == "final_defensive_fire" and d.side == 1 and set(d.options) == {("fire", "support"), ("hold_fire",)}
+    g.apply(("fire", "support"))
+    fired = last_event(g, "HeavyWeaponFired")
+    assert fired["unit"] == 1 and fired["weapon"] == "APSW" and fired["result"] == "none"
+    assert last_event(g, "VehicleHit")["result"] == "none" and last_event(g, "Moved")["withdraw"]
+    assert g.units[0].suppression == 0 and g.dice.remaining == 0
+    assert g.decision().kind == "action" and g.decision().unit == 0  # the squad's second action
+
+
+def test_holding_fire_lets_the_infantry_reach_the_vehicle():
+    g = begin(assaulting("apc_wheeled"), [6, 1, ("d6", 1), 1, 3])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 1))
+    g.apply(("hold_fire",))
+    assert not events_of(g, "HeavyWeaponFired") and last_event(g, "VehicleHit")["result"] == "none"
+    assert g.dice.remaining == 0

@@ -13,21 +13,27 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 * Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
 * The vehicle is never forced to withdraw (L1522).
 
-Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by vehicles or their passengers
-and assaults on the passengers of open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
+* Before contact, a vehicle with a support weapon may give final defensive fire (:class:`VehicleDefensiveFire`).
+
+Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by passengers and assaults on
+the passengers of open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
 """
 from __future__ import annotations
 
 import math
 
 from ..kernel.data import armoury
+from ..kernel.decisions import Decision, Frame
 from ..kernel.dice import die_name
 from ..kernel.entities import Unit
-from ..kernel.events import Event, Moved, event
 from ..kernel.errors import IllegalOptionError
+from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.assault_action import (assault_reach, courage_roll, load_courage_table, may_assault,
                                            outnumbered, withdraw)
+from ..unit_actions.shoot_action import resolve_fire, shot_effects
+from .fire_by_vehicles import weapon_plan, weapons
+from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_movement import footprint
 from .vehicles import has_vehicles, open_topped
@@ -141,7 +147,17 @@ def withdraw_to_cover(game, u: Unit, v: Unit) -> None:
     u.suppression = markers
 
 
-def _assault(game, u: Unit, opt) -> None:
+def defensive_weapon(game, v: Unit, u: Unit):
+    """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None."""
+    for k, w in enumerate(weapons(v)):
+        if w.category == "apsw":
+            plan = weapon_plan(game, v, u, k, reaction=True)
+            if plan is not None:
+                return k, plan
+    return None
+
+
+def _assault(game, u: Unit, opt):
     v = game.units[opt[1]]
     if v.profile.vehicle is None or not in_reach(game, u, v) or not may_assault(u):
         raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
@@ -150,11 +166,51 @@ def _assault(game, u: Unit, opt) -> None:
     game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, "contact" if won else "repulsed"))
     if not won:
         withdraw(game, u, [v], 1, "assault_failed")
-        return
+        return None
+    if defensive_weapon(game, v, u) is not None:  # the vehicle's side decides on final defensive fire first
+        game.stack.append(Frame("vehicle_defensive_fire", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
+        return False  # the procedure ends the attacker's action
+    contact(game, u, v)
+    return None
+
+
+def contact(game, u: Unit, v: Unit) -> None:
+    """The infantry reach the vehicle: one impact roll against the facing they came from, then back to cover."""
     sx, sy = u.x, u.y
     move_to(game, u, *contact_point(u, v))
     vehicle_fire(game, v, attack_impact(u), 1, sx, sy, weapon_class=1)
     withdraw_to_cover(game, u, v)
+
+
+class VehicleDefensiveFire:
+    """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
+    (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
+    as a reaction (no suppression, no test, as the Shoot Action's final defensive fire); if they are still able they
+    then reach it (RN-815)."""
+
+    def decision(self, game, frame):
+        v = game.units[frame.data["vehicle"]]
+        return Decision(v.side, "final_defensive_fire", v.uid, (("fire", "support"), ("hold_fire",)))
+
+    def apply(self, game, frame, opt):
+        u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
+        if opt == ("fire", "support"):
+            found = defensive_weapon(game, v, u)
+            if found is not None:
+                k, plan = found
+                w = weapons(v)[k]
+                res = resolve_fire(game.dice, quality=v.quality, firepower=plan["firepower"],
+                                   target=plan["target_die"], extra_hits=game.options["extra_hits"])
+                game.emit(HeavyWeaponFired(v.uid, u.uid, w.name, die_name(plan["target_die"]), res.target_roll,
+                                           tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
+                                           res.firer_rolls, res.successes, res.result, res.hits))
+                shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+        elif opt != ("hold_fire",):
+            raise IllegalOptionError(f"{opt!r}: fire with the support weapon or hold fire")
+        if u.in_play and v.in_play:
+            contact(game, u, v)
+        game.stack.remove(frame)
+        game.action_done(u)
 
 
 RULE = Rule(
@@ -164,4 +220,5 @@ RULE = Rule(
                      "grenades): one impact roll, then back to cover"),),
     action_options=(_options,),
     actions={"assault_vehicle": _assault},
+    procedures={"vehicle_defensive_fire": VehicleDefensiveFire()},
 )

@@ -84,11 +84,12 @@ def own_shift(v: Unit, w) -> int | None:
     return shift + engage_shift(v)
 
 
-def weapon_plan(game, v: Unit, t: Unit, k: int) -> dict | None:
+def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False) -> dict | None:
     """What the vehicle's k-th weapon would roll at ``t`` now, or None (not ready, out of arc, no sight, no
-    firepower against this target, shifted above D12)."""
+    firepower against this target, shifted above D12).  ``reaction``: final defensive fire, whether or not the
+    weapon fired in the vehicle's own activation."""
     ws = weapons(v)
-    if k >= len(ws) or k in fired(game, v):
+    if k >= len(ws) or (not reaction and k in fired(game, v)):
         return None
     w = ws[k]
     if w.category not in FIRED or not in_arc(v, w, t):
