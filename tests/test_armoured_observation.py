@@ -204,3 +204,20 @@ def test_pettingzoo_sizes_its_observation_from_the_scenario():
         if n > 100:
             break
     assert make(scenario="skirmish").observation_space("side_0")["observation"].shape == (OBS_SIZE,)
+
+
+def test_a_hidden_enemy_vehicle_is_an_empty_row():
+    scn = mechanised()
+    for spec in scn["sides"][0]["units"]:
+        if spec["name"] == "IFV 1":
+            spec["hidden"] = True
+            spec["position"] = [7.0, 22.0]  # in the light woods
+    g = Game(scn, seed=0)
+    slot = [g.units[u].name for u in g.side_units[0]].index("IFV 1")
+    ob = Observer.for_game(g)
+    ob.set_from(g, 1)
+    for piece in ("units", "vehicles", "heavy_weapons"):
+        assert not ob.dict[piece][12 + slot].any()
+    ob0 = Observer.for_game(g)
+    ob0.set_from(g, 0)
+    assert ob0.dict["vehicles"][slot, V["vehicle"]] == 1  # its own side sees it

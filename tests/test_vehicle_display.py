@@ -211,3 +211,34 @@ def test_text_map_lists_heavy_weapons():
     text = render_ansi(g, side=1)
     assert "AT team          4/4 figures fit, suppression 0, confident; heavy weapon not set up" in text
     assert "heavy weapon set up, disabled" in text
+
+
+def test_protocol_view_and_decision_of_a_side_ignore_the_enemy_passengers_and_hidden_vehicles():
+    """Through ``dustup engine`` (two front-end players): Red's view, decision and events are identical whichever of
+    Blue's vehicles carries Squad 1; Blue's IFV, hidden in the woods, shows Red only its name (and a marker)."""
+    def scn(carrier):
+        s = mechanised()
+        for spec in s["sides"][0]["units"]:
+            if spec["name"] == "Squad 1":
+                spec["carried_by"] = carrier
+            if spec["name"] == "IFV 1":
+                spec["hidden"] = True
+                spec["position"] = [7.0, 22.0]  # in the light woods
+        return s
+
+    answers = []
+    for carrier in ("APC 1", "Truck"):
+        eng = EngineProcess()
+        r = eng.ask(cmd="new", scenario=scn(carrier), seed=3, ai=None)
+        assert r["ok"], r
+        red = [eng.ask(cmd=c, side=1) for c in ("view", "decision", "events")]
+        assert all(x["ok"] for x in red)
+        answers.append(red)
+        blue = eng.ask(cmd="view", side=0)["view"]
+        assert {u["name"] for u in blue["units"]} >= {"Squad 1", "IFV 1"}
+        assert eng.close() == 0
+    assert answers[0] == answers[1]
+    view = answers[0][0]["view"]
+    names = {u["name"] for u in view["units"]}
+    assert "Squad 1" not in names and "IFV 1" not in names
+    assert [h["name"] for h in view["hidden_units"]] == ["IFV 1"] and view["markers"]
