@@ -244,6 +244,7 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
         dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=2)
         dr.text((cx - r, cy - r - 11), f"{name} ({vp})", fill=(0, 0, 0))
     fr = max(2, scale * 0.4)
+    heavy = game.extra.get("heavy") or {}
     for m in pic["markers"]:
         cx, cy = P(m["x"], m["y"])
         rr = fr * 1.8
@@ -275,6 +276,10 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
             px = lx + fr + 4 + k * 5
             dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
         dr.text((lx + fr + 3, ly + 2), u["label"], fill=(0, 0, 0))
+        hw = heavy.get(str(u["uid"]))
+        if hw is not None:  # a heavy weapon: its state beside the label (set up / not, disabled or damaged)
+            tag = ("HW" if hw.get("ready") else "hw") + ("x" if hw.get("damage") else "")
+            dr.text((lx + fr + 3, ly + 12), tag, fill=(0, 0, 0))
     if caption:
         dr.rectangle([0, Hp, Wp, Hp + band], fill=(250, 250, 245))
         dr.text((4, Hp + 3), caption, fill=(0, 0, 0))
