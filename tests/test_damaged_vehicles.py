@@ -132,3 +132,29 @@ def test_damage_markers_shift_the_range_die_of_what_a_vehicle_spots():
     g.apply(("detect", i))
     assert last_event(g, "DetectionAttempted")["range_die"] == "d10"  # 8": D8, one marker: D10
     assert range_die(8.0) == D8
+
+
+def test_rockets_fire_at_a_vehicle_of_the_vehicle_rules_through_vehicle_fire():
+    # the weapons rules and the vehicle rules together: a bazooka team against a light tank, many seeds
+    from dustup_env.rules import Game
+    doc = scenario([unit("AT", (24, 10), figures=(("bazooka", 1), ("rifle", 3)))],
+                   [vehicle("T", (24, 22), "light_tank", facing=180)])
+    hits, damaged = 0, 0
+    for seed in range(40):
+        g = Game(doc, seed=seed)
+        while g.decision().kind != "action" or g.decision().side != 0:
+            d = g.decision()
+            if d.kind == "initiative":
+                g.apply(("first",) if d.side == 0 else ("second",))
+            elif d.kind == "activate":
+                g.apply(("activate", 0) if d.side == 0 else d.options[-1])
+            else:
+                g.apply(("end",))
+        assert ("fire_iavr", 1) in g.decision().options and any(o[0] == "shoot" and o[1] == 1  # RN-800
+                                                                for o in g.decision().options)
+        g.apply(("fire_iavr", 1))
+        hits += len(events_of(g, "VehicleHit"))
+        damaged += g.units[1].damage > 0 or not g.units[1].in_play
+        for e in events_of(g, "VehicleHit"):
+            assert e["facing"] == "front" and e["unit"] == 1
+    assert hits > 0 and damaged > 0

@@ -153,11 +153,12 @@ def _load_scenario(name_or_path: str | dict) -> dict:
             x, y = u["position"]
             if not (0 <= x <= w and 0 <= y <= h):
                 raise ScenarioError(f"{where}: unit {u['name']!r} of side {side['name']!r} is off the table at {x},{y}")
-            if ("figures" in u) == ("design" in u):
+            if bool(u.get("figures")) == ("design" in u):
                 raise ScenarioError(f"{where}: unit {u['name']!r}: give either 'figures' (infantry) or 'design' (a "
-                                    "vehicle, mech or large creature), not both" if "figures" in u else
+                                    "vehicle, mech or large creature), not both" if "design" in u else
                                     f"{where}: unit {u['name']!r}: figures: required (or a 'design' for a vehicle)")
             if "design" in u:
+                u.setdefault("figures", [])  # a vehicle's figures: none in the scenario (its hull is built from the design)
                 for key in ("kind", "movement", "armour", "grenades", "size", "cc_impact",
                             "specialist_grenade", "heavy_equipment", "medical_team", "mounted", "wading"):
                     if key in u:
