@@ -127,6 +127,9 @@ class PolicyAgent(Agent):
         import torch
 
         obs = self._view(game, side).observe()
+        # a game with vehicles or heavy weapons appends the armoured pieces: a policy trained on the infantry layout
+        # sees its first pieces, exactly as laid out for it
+        obs = obs[:self.model.observation_space.shape[0]]
         pol = self._policy
         with torch.inference_mode():
             t = torch.as_tensor(obs).unsqueeze(0)

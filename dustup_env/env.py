@@ -28,7 +28,7 @@ from . import agent_registry
 from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name
 from .observation import (GF, GLOBAL_FEATURES, GRID_H, GRID_W, KINDS, LAYOUT, MARKER_FEATURES,  # noqa: F401
                           MAX_OBJECTIVES, MF, OBJ_FEATURES, OBS_SIZE, OF, TC, TERRAIN_CHANNELS, UF, UNIT_FEATURES,
-                          Observer, terrain_raster)
+                          Observer, pieces_for, terrain_raster)
 from .render import render_ansi, render_rgb
 from .rules import ScenarioError, Game, IllegalOptionError
 
@@ -111,13 +111,14 @@ class DustupEnv(gym.Env):
             raise ValueError(f"scenario does not fit Dustup-v0: {e}") from None
         self._probe = probe
 
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+        # the scenario's pieces: games with vehicles or heavy weapons add the armoured pieces after the others
+        self._observer = Observer(pieces_for(probe))
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(self._observer.size,), dtype=np.float32)
         self.action_space = MaskedDiscrete(N_ACTIONS, env=self)
 
         self.game: Game | None = None
         self.learner = 0
         self._episodes = 0
-        self._observer = Observer()
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_for = None  # the Decision object the cached mask belongs to
         self._forfeited = False
@@ -249,6 +250,8 @@ class DustupEnv(gym.Env):
         self.game = game
         self.learner = side
         self._forfeited = False
+        if pieces_for(game) != self._observer.layout.pieces:  # a game of another kind (with or without vehicles)
+            self._observer = Observer(pieces_for(game))
         self._observer.start(game, side)
         self._mask_for = None
 

@@ -18,6 +18,10 @@ describes every feature):
 ``markers``    (24, 6)       hidden-unit markers (which of its own markers are real: owner only)
 =============  ============  ===================================================================
 
+Games whose scenario fields vehicles, heavy weapons, ECM or area protection append two more pieces
+(:func:`pieces_for`, :meth:`Observer.for_game`): ``vehicles`` (24, 30) and ``heavy_weapons`` (24, 19),
+per unit slot; every other game keeps exactly the layout above.
+
 Every side sees its home edge at the bottom (``codec.side_flips``).  An observer keeps caches per
 (game, side): the static parts are written when it is pointed at another game or side, and per call
 only what changed is rewritten (unit rows whose state changed, line of sight when a leader moved).
@@ -27,6 +31,7 @@ hidden, markers by position (and, for the owner, which unit they hide).
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from operator import attrgetter
 
@@ -232,7 +237,8 @@ class UnitsPiece(Piece):
         vis_changed = False
         totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
-            if enemy and u.hidden:  # a hidden enemy unit: an empty row (only its marker shows)
+            if enemy and (u.hidden or u.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
+                #                                          shows); so is a mounted one (passengers are not seen)
                 if cache[j] != "hidden":
                     b[o:o + UF] = zero_row
                     cache[j] = "hidden"
@@ -310,7 +316,7 @@ class UnitsPiece(Piece):
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
-                    if not (enemy and _u.hidden):  # hidden enemy rows stay empty
+                    if not (enemy and (_u.hidden or _u.carrier >= 0)):  # hidden enemy rows stay empty
                         b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
             self._active_written = active
         if vis_changed or self._vis_units is None:
@@ -322,7 +328,7 @@ class UnitsPiece(Piece):
         vis = self._visibility(obs, vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
             for u, o, uid, _s, enemy in self._unit_slots:
-                if not (enemy and u.hidden):
+                if not (enemy and (u.hidden or u.carrier >= 0)):
                     b[o + VISIBLE] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
 
@@ -523,6 +529,187 @@ class MarkersPiece(Piece):
             b[o + _M_SLOT] = own[m["unit"]] / MAX_UNITS if real else 0.0
 
 
+# ---------------------------------------------------------------------------------------------- armoured dustup
+# Pieces that exist only in games whose scenario fields vehicles, heavy weapons, ECM or area protection
+# (:func:`pieces_for`): a game without them keeps exactly the layout of :data:`PIECES`.
+ARMOURED_KEYS = ("design", "heavy_weapon", "area_protection", "ecm")  # scenario unit fields that bring them in
+WEAPON_SLOTS = 4  # the first four weapons of a design (fire_by_vehicles.WEAPON_SLOTS: the codec's k)
+VEHICLE_FEATURES = (
+    "vehicle", "mech", "creature", "facing_x", "facing_y", "damage", "immobilised", "hatches", "opened_up",
+    "open_top", "soft_skinned", "size", "armour_front", "armour_side", "armour_rear", "armour_top", "transport",
+    "passengers", "mounted", "carrier_slot", "towing", "towed", "turret", "weapons",
+    "fired_0", "fired_1", "fired_2", "fired_3", "suppression", "moved",
+)
+VF = len(VEHICLE_FEATURES)  # 30
+_V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
+HEAVY_FEATURES = (
+    "heavy_weapon", "man_packed", "towed_carriage", "set_up", "dismantled", "limbered", "disabled", "damaged",
+    "fired", "abandoned", "remote", "guided", "weapon_size", "ecm", "decoy", "area_protection",
+    "protection_carried", "protection_deployed", "protection_spent",
+)
+HF = len(HEAVY_FEATURES)  # 19
+_HW = {n: i for i, n in enumerate(HEAVY_FEATURES)}
+_DAMAGE_SCALE = 3.0  # damage markers / 3, capped at 1
+_DIE_SCALE = 5.0  # a die step (D4 0 .. D12 4, ...) + 1, over 5
+
+
+def _die01(d) -> float:
+    """A die (its name or step) as (step + 1) / 5 in [0, 1]; 0 when there is none."""
+    if d is None or d == "" or d == 0:
+        return 0.0
+    from .rules.kernel.dice import parse_die
+    try:
+        step = parse_die(d) if isinstance(d, str) else int(d)
+    except Exception:  # noqa: BLE001 - a die the observation cannot place
+        return 0.0
+    return min((step + 1) / _DIE_SCALE, 1.0)
+
+
+def _slot_rows(obs, off: int, width: int):
+    """(unit, row offset, slot, enemy?, concealed from the observer?) per unit slot, own slots first.
+
+    An enemy unit is concealed when it is hidden (only its marker shows) or mounted in a vehicle (its
+    passengers are not seen): its rows stay empty."""
+    g = obs.game
+    me = obs.side
+    for s, side in enumerate((me, 1 - me)):
+        for k, uid in enumerate(g.side_units[side]):
+            u = g.units[uid]
+            enemy = s == 1
+            yield u, off + (s * MAX_UNITS + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
+
+
+class VehiclesPiece(Piece):
+    """Armoured Dustup: per unit slot (the slots of ``units``), what a vehicle, mech or large creature is and how
+    it stands: kind, facing (a unit vector in the side's mirrored frame, each component as (c + 1) / 2),
+    damage markers, immobilised, hatches and opened up, armour class per facing, transport places and the
+    passengers carried (own vehicles only: an enemy vehicle's passengers are not seen), mounted and the own slot
+    of the carrier (own units only: a mounted enemy unit is an empty row, as in ``units``), towing, turret,
+    its weapons and which fired this activation, suppression markers, moved."""
+
+    name = "vehicles"
+    shape = (2 * MAX_UNITS, VF)
+    features = VEHICLE_FEATURES
+
+    def write(self, obs, b, off):
+        g = obs.game
+        fired_st = g.extra.get("vehicle_fired") or {}
+        own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
+        flip = obs.flip
+        for u, o, _k, enemy, concealed in _slot_rows(obs, off, VF):
+            row = [0.0] * VF
+            if not concealed:
+                vp = u.profile.vehicle
+                if vp is not None:
+                    row[_V["vehicle"]] = 1.0
+                    row[_V["mech"]] = 1.0 if vp.kind == "mech" else 0.0
+                    row[_V["creature"]] = 1.0 if vp.kind == "large_creature" else 0.0
+                    a = math.radians(u.facing)
+                    fx, fy = math.sin(a), math.cos(a)
+                    if flip:
+                        fy = -fy
+                    row[_V["facing_x"]] = (fx + 1.0) / 2.0
+                    row[_V["facing_y"]] = (fy + 1.0) / 2.0
+                    row[_V["damage"]] = min(u.damage / _DAMAGE_SCALE, 1.0)
+                    row[_V["immobilised"]] = 1.0 if u.immobilised else 0.0
+                    row[_V["hatches"]] = 1.0 if vp.hatches else 0.0
+                    row[_V["opened_up"]] = 1.0 if u.opened_up else 0.0
+                    row[_V["open_top"]] = 1.0 if vp.open_top else 0.0
+                    row[_V["soft_skinned"]] = 1.0 if vp.soft_skinned else 0.0
+                    row[_V["size"]] = min(vp.size / 5.0, 1.0)
+                    for f in ("front", "side", "rear", "top"):
+                        row[_V["armour_" + f]] = min(int(getattr(vp.armour_class, f)) / 5.0, 1.0)
+                    row[_V["transport"]] = min(vp.transport_figures / 12.0, 1.0)
+                    if not enemy:
+                        row[_V["passengers"]] = min(len(u.passengers) / 4.0, 1.0)
+                    row[_V["towing"]] = 1.0 if u.towing >= 0 else 0.0
+                    row[_V["turret"]] = 1.0 if u.hull >= 0 else 0.0
+                    row[_V["weapons"]] = min(len(vp.weapons), WEAPON_SLOTS) / WEAPON_SLOTS
+                    for k in fired_st.get(str(u.uid), ()):
+                        if 0 <= k < WEAPON_SLOTS:
+                            row[_V["fired_0"] + k] = 1.0
+                    row[_V["suppression"]] = min(u.suppression / 3.0, 1.0)
+                    row[_V["moved"]] = 1.0 if u.moved else 0.0
+                if not enemy and u.carrier >= 0:
+                    row[_V["mounted"]] = 1.0
+                    row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / MAX_UNITS
+                row[_V["towed"]] = 1.0 if u.towed_by >= 0 else 0.0
+            b[o:o + VF] = array("f", row)
+
+
+class HeavyWeaponsPiece(Piece):
+    """Armoured Dustup: per unit slot, the unit's heavy weapon (carriage, set up / dismantled / limbered,
+    disabled / damaged, fired, abandoned, remote launcher, guided, size), its ECM die (a vehicle's design, or the
+    unit's ``ecm``), a vehicle's decoy die and the unit's area-protection system (carried / deployed / spent).
+    Hidden and mounted enemy units: empty rows."""
+
+    name = "heavy_weapons"
+    shape = (2 * MAX_UNITS, HF)
+    features = HEAVY_FEATURES
+
+    def write(self, obs, b, off):
+        from .rules.armoured_dustup import heavy_weapons as hw
+
+        g = obs.game
+        heavy = g.extra.get("heavy") or {}
+        prot = g.extra.get("protection") or {}
+        for u, o, _k, _enemy, concealed in _slot_rows(obs, off, HF):
+            row = [0.0] * HF
+            if not concealed:
+                st = heavy.get(str(u.uid))
+                if st is not None:
+                    prof = hw.weapon_of(g, u)
+                    towed = prof is not None and prof.carriage == "towed"
+                    row[_HW["heavy_weapon"]] = 1.0
+                    row[_HW["man_packed"]] = 0.0 if towed else 1.0
+                    row[_HW["towed_carriage"]] = 1.0 if towed else 0.0
+                    row[_HW["set_up"]] = 1.0 if st.get("ready") else 0.0
+                    if not st.get("ready"):
+                        row[_HW["limbered" if towed else "dismantled"]] = 1.0
+                    dmg = st.get("damage", 0)
+                    row[_HW["disabled"]] = 1.0 if dmg == hw.DISABLED else 0.0
+                    row[_HW["damaged"]] = 1.0 if dmg == hw.DAMAGED else 0.0
+                    row[_HW["fired"]] = 1.0 if st.get("fired") else 0.0
+                    row[_HW["abandoned"]] = 1.0 if st.get("abandoned") else 0.0
+                    row[_HW["remote"]] = 1.0 if st.get("remote") else 0.0
+                    if prof is not None:
+                        row[_HW["guided"]] = 1.0 if getattr(prof.weapon, "guidance", None) else 0.0
+                        row[_HW["weapon_size"]] = min(getattr(prof.weapon, "size", 0) / 5.0, 1.0)
+                vp = u.profile.vehicle
+                if vp is not None:
+                    row[_HW["ecm"]] = _die01(vp.ecm)
+                    row[_HW["decoy"]] = _die01(vp.decoy)
+                else:
+                    spec = hw.spec_of(g, u)
+                    if spec is not None and "ecm" in spec:
+                        row[_HW["ecm"]] = _die01(spec["ecm"])
+                    elif st is not None and hw.weapon_of(g, u) is not None:
+                        row[_HW["ecm"]] = _die01(hw.weapon_of(g, u).ecm)
+                ps = prot.get(str(u.uid))
+                if ps is not None:
+                    row[_HW["area_protection"]] = _die01(ps.get("die"))
+                    state = ps.get("state")
+                    row[_HW["protection_carried"]] = 1.0 if state == "carried" else 0.0
+                    row[_HW["protection_deployed"]] = 1.0 if state == "deployed" else 0.0
+                    row[_HW["protection_spent"]] = 1.0 if state == "spent" else 0.0
+            b[o:o + HF] = array("f", row)
+
+
+ARMOURED_PIECES: tuple = (VehiclesPiece, HeavyWeaponsPiece)
+
+
+def armoured_game(scenario: dict) -> bool:
+    """Whether a scenario fields vehicles, heavy weapons, ECM or area protection (its observation has the
+    armoured pieces)."""
+    return any(k in u for side in scenario.get("sides", ()) for u in side.get("units", ()) for k in ARMOURED_KEYS)
+
+
+def pieces_for(game) -> tuple:
+    """The pieces of ``game``'s observation: :data:`PIECES`, and the armoured pieces when its scenario has such
+    units (games without them keep exactly the layout the shipped ``ppo`` was trained on)."""
+    return PIECES + ARMOURED_PIECES if armoured_game(game.scenario) else PIECES
+
+
 # ---------------------------------------------------------------------------------------------- layout
 PIECES: tuple = (UnitsPiece, GlobalsPiece, ObjectivesPiece, TerrainPiece, MarkersPiece)
 
@@ -590,6 +777,11 @@ class Observer:
     side may know (``game.view(side)``) as JSON text.
     """
 
+    @classmethod
+    def for_game(cls, game) -> "Observer":
+        """An observer with the pieces of ``game``'s observation (:func:`pieces_for`)."""
+        return cls(pieces_for(game))
+
     def __init__(self, pieces=PIECES):
         self.layout = LAYOUT if tuple(pieces) == LAYOUT.pieces else Layout(pieces)
         self.buf = array("f", bytes(4 * self.layout.size))
@@ -640,8 +832,24 @@ class Observer:
         return self.set_from(game, side).copy()
 
     def string_from(self, game, side: int) -> str:
-        """What ``side`` may know of ``game`` now (``game.view(side)``), as canonical JSON text."""
-        return json.dumps(game.view(side), sort_keys=True, separators=(",", ":"), default=list)
+        """What ``side`` may know of ``game`` now (:func:`known_view`), as canonical JSON text."""
+        return json.dumps(known_view(game, side), sort_keys=True, separators=(",", ":"), default=list)
+
+
+def known_view(game, side: int) -> dict:
+    """``game.view(side)`` without the enemy's passengers: an enemy unit mounted in a vehicle shows only its
+    uid, side and name (``unseen``), and an enemy vehicle does not list its passengers (games without vehicles:
+    exactly ``game.view(side)``)."""
+    v = game.view(side)
+    units = v["units"]
+    for i, u in enumerate(units):
+        if u["side"] == side:
+            continue
+        if u.get("carrier", -1) >= 0:
+            units[i] = {"uid": u["uid"], "side": u["side"], "name": u["name"], "unseen": True}
+        elif "passengers" in u:
+            units[i] = {k: x for k, x in u.items() if k != "passengers"}
+    return v
 
 
 def layout_description() -> dict:

@@ -39,7 +39,7 @@ import pyspiel
 
 from .codec import N_ACTIONS, ActionCodec, action_name
 from .env import check_fits
-from .observation import LAYOUT, OBS_SIZE, Observer
+from .observation import LAYOUT, OBS_SIZE, Layout, Observer, pieces_for  # noqa: F401
 from .rules import Game
 from .rules.kernel.battlefield import TERRAIN_TYPES
 
@@ -116,6 +116,7 @@ class DustupGame(pyspiel.Game):
             raise ValueError(f"python_dustup: max_game_length must be positive, not {self.max_length}")
         probe = Game(self.scenario, seed=0, options=self.game_options)  # validates scenario and options
         check_fits(probe)
+        self.pieces = pieces_for(probe)  # games with vehicles or heavy weapons add the armoured pieces
         info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden_units_possible(probe)
                 else pyspiel.GameType.Information.PERFECT_INFORMATION)
         super().__init__(_game_type(info), pyspiel.GameInfo(
@@ -135,7 +136,7 @@ class DustupGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"python_dustup: observation parameters are not supported, got {params}")
-        return DustupObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return DustupObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.pieces)
 
 
 def _unpickle_game(params: dict, seeds_state) -> DustupGame:
@@ -270,7 +271,7 @@ class DustupObserver:
     player's side (``dict`` has its named pieces) and that side's view as JSON text.  With perfect recall: the
     information-state string only (the side's filtered event log and its own actions; no tensor)."""
 
-    def __init__(self, iig_obs_type):
+    def __init__(self, iig_obs_type, pieces=None):
         if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
             raise ValueError("python_dustup observes one side's view (public information and that side's private "
                              "information): other observation types are not supported")
@@ -279,10 +280,12 @@ class DustupObserver:
             self.tensor = None
             self.dict = {}
         else:
-            self._observers = [Observer(), Observer()]  # one per side: their caches follow each side's view
-            self.tensor = np.zeros(OBS_SIZE, np.float32)
-            self.dict = {p.name: self.tensor[LAYOUT.offset[p.name]:LAYOUT.offset[p.name] + p.size()].reshape(p.shape)
-                         for p in LAYOUT.pieces}
+            layout = LAYOUT if pieces is None else Layout(pieces)
+            # one per side: their caches follow each side's view
+            self._observers = [Observer(layout.pieces), Observer(layout.pieces)]
+            self.tensor = np.zeros(layout.size, np.float32)
+            self.dict = {p.name: self.tensor[layout.offset[p.name]:layout.offset[p.name] + p.size()].reshape(p.shape)
+                         for p in layout.pieces}
 
     def set_from(self, state: DustupState, player: int) -> None:
         if self.tensor is not None:

@@ -36,7 +36,7 @@ from pettingzoo.utils import wrappers
 
 from .codec import N_ACTIONS, ActionCodec, action_name
 from .env import check_fits
-from .observation import OBS_SIZE, Observer
+from .observation import OBS_SIZE, Observer, pieces_for  # noqa: F401
 from .render import render_ansi, render_rgb
 from .rules import Game, IllegalOptionError
 
@@ -75,12 +75,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"scenario does not fit the Dustup observation: {e}") from None
         self.possible_agents = list(AGENTS)
         self.agents: list = []
-        obs_space = spaces.Dict({"observation": spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32),
+        pieces = pieces_for(probe)  # games with vehicles or heavy weapons add the armoured pieces
+        self._observers = [Observer(pieces), Observer(pieces)]
+        obs_space = spaces.Dict({"observation": spaces.Box(0.0, 1.0, shape=(self._observers[0].size,),
+                                                           dtype=np.float32),
                                  "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)})
         self._observation_spaces = {a: obs_space for a in AGENTS}
         self._action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
         self.codec = ActionCodec()
-        self._observers = [Observer(), Observer()]
         self.game: Game | None = None
         self._np_random, _ = seeding.np_random(None)
 

@@ -6,7 +6,11 @@ draws what that side may know, built only from ``game.view(side)`` and the scena
 an enemy unit may be hidden (real or dummy: the picture cannot tell, as the side cannot).  The
 Gymnasium environment's ``render()``, ``dustup replay`` and ``dustup play --agents human,...`` use them.
 
-Units are named by side letter and slot: ``A0`` is side 0's first unit, ``B3`` side 1's fourth.
+Units are named by side letter and slot: ``A0`` is side 0's first unit, ``B3`` side 1's fourth.  Vehicles, mechs
+and large creatures are named with a lower-case side letter (``a2``) and show their facing: an arrow in the text
+map's next cell in front of them, a hull turned to its facing (to scale: the footprint of the vehicle rules) in the
+image.  A unit mounted in a vehicle is not drawn (its vehicle carries it); a side does not see the enemy's
+passengers.
 """
 from __future__ import annotations
 
@@ -21,15 +25,25 @@ from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 _TERRAIN_LETTERS = {
     "open": ".", "light_scrub": ",", "rough": "r", "cultivated": "c", "slopes": "s", "road": "=",
     "light_woods": "w", "dense_woods": "W", "swamp": "~", "open_water": "O", "river": "R", "hill": "h",
-    "building": "%",
+    "building": "%", "ford": "f",
 }
 _SIDE_LETTERS = "AB"
 EDGES = {"south": "bottom", "north": "top", "east": "right", "west": "left"}
 
 
-def unit_label(side: int, slot: int) -> str:
-    """``A0``, ``B3``: the short name the pictures give a unit."""
-    return f"{_SIDE_LETTERS[side]}{slot:x}"
+_ARROWS = "^/>\\v/<\\"  # the facing in eight compass points: N, NE, E, SE, S, SW, W, NW
+_COMPASS8 = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # armoured_dustup.vehicle_movement.footprint (RN-757)
+
+
+def unit_label(side: int, slot: int, vehicle: bool = False) -> str:
+    """``A0``, ``B3``: the short name the pictures give a unit (``a0``, ``b3``: a vehicle)."""
+    letter = _SIDE_LETTERS[side]
+    return f"{letter.lower() if vehicle else letter}{slot:x}"
+
+
+def _facing8(facing: float) -> int:
+    return int(((facing % 360.0) + 22.5) // 45.0) % 8
 
 
 def picture(game: Game, side: int | None = None) -> dict:
@@ -43,9 +57,15 @@ def picture(game: Game, side: int | None = None) -> dict:
         if side is None:
             u = views[u["side"]]["units"][i] if "x" not in u else u  # each side's own units in full
         u = dict(u)
-        u["label"] = unit_label(u["side"], slots[u["side"]])
+        u["label"] = unit_label(u["side"], slots[u["side"]], bool(u.get("vehicle")))
         slots[u["side"]] += 1
         u["known"] = "x" in u  # False: an enemy unit that is hidden from the reader
+        if side is not None and u["side"] != side and u["known"]:
+            if u.get("carrier", -1) >= 0:  # an enemy unit mounted in a vehicle: passengers are not seen
+                u = {k: u[k] for k in ("uid", "side", "name", "label")}
+                u["known"], u["unseen"] = False, True
+            else:
+                u.pop("passengers", None)
         units.append(u)
     markers = []
     for i, m in enumerate(views[0]["markers"]):
@@ -60,11 +80,41 @@ def picture(game: Game, side: int | None = None) -> dict:
 
 
 def _on_table(u: dict) -> bool:
-    return (u["known"] and not u.get("routed_off") and not u.get("evacuated") and not u.get("inbound")
+    return (u["known"] and u.get("carrier", -1) < 0 and not u.get("routed_off") and not u.get("evacuated") and not u.get("inbound")
             and not u.get("merged") and any(f["status"] != KILLED for f in u["figures"]))
 
 
-def _state(u: dict) -> str:
+def _vehicle_state(u: dict, labels: dict) -> str:
+    """A vehicle's own state in a few words: facing, damage, immobilised, hatches, passengers, towing."""
+    vp = u["vehicle"]
+    f = u.get("facing", 0.0)
+    out = [f"{vp['name']}, facing {_COMPASS8[_facing8(f)]} ({f:.0f} deg)"]
+    if u.get("damage"):
+        out.append(f"{u['damage']} damage marker{'s' if u['damage'] > 1 else ''}")
+    if u.get("immobilised"):
+        out.append("immobilised")
+    if vp.get("hatches"):
+        out.append("opened up" if u.get("opened_up") else "closed down")
+    if u.get("passengers"):
+        out.append("carries " + ", ".join(labels.get(p, str(p)) for p in u["passengers"]))
+    if u.get("towing", -1) >= 0:
+        out.append(("pushes " if u.get("pushing") else "tows ") + labels.get(u["towing"], str(u["towing"])))
+    return "; ".join(out)
+
+
+def _heavy_state(st: dict) -> str:
+    """A heavy weapon's state (the weapon rules' plain data) in a few words."""
+    words = ["set up" if st.get("ready") else "not set up"]
+    words += [w for w, on in ((("disabled", "damaged")[min(st.get("damage", 0), 2) - 1], st.get("damage", 0) > 0),
+                              ("fired", st.get("fired")), ("abandoned", st.get("abandoned")),
+                              ("remote launcher", st.get("remote"))) if on]
+    return "; heavy weapon " + ", ".join(words)
+
+
+def _state(u: dict, labels: dict | None = None) -> str:
+    labels = labels or {}
+    if u.get("unseen"):
+        return "not seen (in a vehicle)"
     if not u["known"]:
         return "hidden: not found yet"
     figs = u["figures"]
@@ -77,6 +127,8 @@ def _state(u: dict) -> str:
         where = f"inbound (box {u['inbound']})"
     elif u.get("merged"):
         where = "merged"
+    elif u.get("carrier", -1) >= 0:
+        where = f"mounted in {labels.get(u['carrier'], u['carrier'])}"
     elif not any(f["status"] != KILLED for f in figs):
         where = "destroyed"
     else:
@@ -85,7 +137,7 @@ def _state(u: dict) -> str:
                              ("hidden", u.get("hidden")), ("activated", u.get("activated"))) if on]
     return (f"{able}/{len(figs)} figures fit, suppression {u['suppression']}, "
             f"{CONFIDENCE_NAMES[u['confidence']]}" + (", " + ", ".join(flags) if flags else "")
-            + (f", {where}" if where else ""))
+            + (f", {where}" if where else "") + (f"; {_vehicle_state(u, labels)}" if u.get("vehicle") else ""))
 
 
 def render_ansi(game: Game, side: int | None = None) -> str:
@@ -112,13 +164,26 @@ def render_ansi(game: Game, side: int | None = None) -> str:
         r, c = cell(m["x"], m["y"])
         own_dummy = m.get("unit", 0) == -1
         grid[r][c] = "*" if own_dummy else "?"
+    taken = set()
     for u in pic["units"]:
         if not _on_table(u):
             continue
         r, c = cell(u["x"], u["y"])
         grid[r][c] = u["label"][0]
+        taken.add((r, c))
         if c + 1 < cols:
             grid[r][c + 1] = u["label"][1]
+            taken.add((r, c + 1))
+    for u in pic["units"]:  # a vehicle's facing: an arrow in the next cell in front of it (where no unit is)
+        if not _on_table(u) or not u.get("vehicle"):
+            continue
+        k = _facing8(u.get("facing", 0.0))
+        a = math.radians(45.0 * k)
+        dc, dr_ = round(math.sin(a)), round(math.cos(a))
+        r, c = cell(u["x"], u["y"])
+        rr, cc = r + dr_, c + (dc if dc <= 0 else 2 * dc)  # the label is two cells wide
+        if 0 <= rr < rows and 0 <= cc < cols and (rr, cc) not in taken:
+            grid[rr][cc] = _ARROWS[k]
     lines = ["+" + "-" * cols + "+"]
     for r in range(rows - 1, -1, -1):
         lines.append("|" + "".join(grid[r]) + "|")
@@ -128,12 +193,17 @@ def render_ansi(game: Game, side: int | None = None) -> str:
         else f"{d['kind']} for side {d['side']}"
     who = "spectator (everything)" if side is None else f"side {side}'s view"
     lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
+    labels = {u["uid"]: u["label"] for u in pic["units"]}
+    heavy = game.extra.get("heavy") or {}
     for u in pic["units"]:
-        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u)}")
+        hw = heavy.get(str(u["uid"])) if u["known"] else None
+        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u, labels)}" + (_heavy_state(hw) if hw else ""))
     used = {ch for row in grid for ch in row}
     keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
     keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))
              if ch in used]
+    if any(u.get("vehicle") for u in pic["units"]):
+        keys.append("a/b=vehicle of side 0/1, ^ / > \\ v < = its facing")
     lines.append("legend: A=side 0, B=side 1, 1..=objective, " + ", ".join(keys))
     return "\n".join(lines) + "\n"
 
@@ -142,7 +212,7 @@ _TERRAIN_COLOURS = {
     "open": (200, 210, 160), "light_scrub": (170, 190, 120), "rough": (170, 150, 110), "cultivated": (215, 200, 120),
     "slopes": (185, 175, 135), "road": (150, 140, 120), "light_woods": (90, 150, 80), "dense_woods": (40, 100, 50),
     "swamp": (110, 140, 120), "open_water": (70, 120, 200), "river": (90, 140, 210), "hill": (160, 130, 90),
-    "building": (120, 90, 80),
+    "building": (120, 90, 80), "ford": (140, 175, 205),
 }
 _OBSTACLE_COLOURS = {"wall": (90, 90, 90), "hedge": (30, 80, 30), "fence": (130, 100, 60)}
 _SIDE_COLOURS = ((40, 70, 200), (200, 40, 40))
@@ -174,6 +244,7 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
         dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=2)
         dr.text((cx - r, cy - r - 11), f"{name} ({vp})", fill=(0, 0, 0))
     fr = max(2, scale * 0.4)
+    heavy = game.extra.get("heavy") or {}
     for m in pic["markers"]:
         cx, cy = P(m["x"], m["y"])
         rr = fr * 1.8
@@ -186,6 +257,9 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
         col = _SIDE_COLOURS[u["side"]]
         if u.get("activated"):
             col = tuple((c + 255) // 2 for c in col)
+        if u.get("vehicle"):
+            _draw_vehicle(dr, u, col, P, scale)
+            continue
         lf = u["figures"][u["leader"]]
         bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
         for i, f in enumerate(u["figures"]):
@@ -202,10 +276,47 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
             px = lx + fr + 4 + k * 5
             dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
         dr.text((lx + fr + 3, ly + 2), u["label"], fill=(0, 0, 0))
+        hw = heavy.get(str(u["uid"]))
+        if hw is not None:  # a heavy weapon: its state beside the label (set up / not, disabled or damaged)
+            tag = ("HW" if hw.get("ready") else "hw") + ("x" if hw.get("damage") else "")
+            dr.text((lx + fr + 3, ly + 12), tag, fill=(0, 0, 0))
     if caption:
         dr.rectangle([0, Hp, Wp, Hp + band], fill=(250, 250, 245))
         dr.text((4, Hp + 3), caption, fill=(0, 0, 0))
     return np.asarray(img, dtype=np.uint8).copy()
+
+
+def _draw_vehicle(dr, u: dict, col, P, scale: int) -> None:
+    """A vehicle to scale: a hull 2r long and 1.3r wide (r its footprint) turned to its facing, a white wedge and a
+    gun at its front, a lighter ellipse for mechs and creatures; damage markers as black pips, suppression red."""
+    vp = u["vehicle"]
+    r = FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * vp["size"]
+    w = 0.65 * r
+    a = math.radians(u.get("facing", 0.0))
+    fx, fy = math.sin(a), math.cos(a)  # forward (north = +y, clockwise)
+    sx, sy = fy, -fx  # to the right
+
+    def at(f, s):
+        return P(u["x"] + fx * f + sx * s, u["y"] + fy * f + sy * s)
+
+    if vp["kind"] in ("mech", "large_creature"):
+        pts = [at(r * math.cos(t), w * math.sin(t)) for t in (2 * math.pi * i / 16 for i in range(16))]
+    else:
+        pts = [at(r, -w), at(r, w), at(-r, w), at(-r, -w)]
+    dr.polygon(pts, fill=col if u.get("in_play", True) else (110, 110, 110), outline=(0, 0, 0))
+    dr.polygon([at(r, -w * 0.8), at(r + 0.5, 0), at(r, w * 0.8)], fill=(255, 255, 255), outline=(0, 0, 0))
+    dr.line([P(u["x"], u["y"]), at(r + 0.4, 0)], fill=(0, 0, 0), width=max(2, scale // 5))
+    lx, ly = P(u["x"], u["y"])
+    top = ly - r * scale - 6
+    for k in range(u.get("damage", 0)):
+        px = lx - r * scale + k * 6
+        dr.rectangle([px, top - 4, px + 4, top], fill=(0, 0, 0))
+    for k in range(u["suppression"]):
+        px = lx + 4 + k * 6
+        dr.rectangle([px, top - 4, px + 4, top], fill=(230, 0, 0))
+    if u.get("immobilised"):
+        dr.line([at(-r, -w), at(r, w)], fill=(0, 0, 0), width=2)
+    dr.text((lx + r * scale + 3, ly + 2), u["label"], fill=(0, 0, 0))
 
 
 # ---------------------------------------------------------------------------------------------- replays as pictures

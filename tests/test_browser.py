@@ -115,3 +115,57 @@ def test_play_a_whole_game_by_clicking_then_replay_it(tmp_path):
     finally:
         srv.kill()
     assert errors == []
+
+
+def test_vehicles_on_the_page(tmp_path):
+    """A mechanised game (created through the API, resumed in the page): vehicles drawn to scale turned to their
+    facing, vehicle decisions listed under their own heading and played from the list, no script errors."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from vehicle_helpers import mechanised
+
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        g = httpx.post(f"{srv.url}/games", json={"scenario": mechanised(), "seed": 5, "ai": "random", "side": 0}).json()
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.evaluate(f"localStorage.setItem('dustup-game', {json.dumps(json.dumps({'id': g['game'], 'token': g['token'], 'side': 0}))})")
+            page.reload()
+            page.wait_for_selector("#resume-game:not([hidden])")
+            n = _renders(page)
+            page.click("#resume-game")
+            _wait_render(page, n)
+            vehicles = page.locator("#board .vehicle")
+            assert vehicles.count() == 7  # Blue's four and Red's three, none of the mounted squad
+            facings = {page.locator("#board .vehicle").nth(i).get_attribute("data-name"):
+                       float(vehicles.nth(i).get_attribute("data-facing")) for i in range(vehicles.count())}
+            assert facings["Mech"] == 180.0 and facings["Tank 1"] == 0.0
+            assert "Squad 1" not in [page.locator("#board .unit").nth(i).get_attribute("data-name")
+                                     for i in range(page.locator("#board .unit").count())]
+            rng = random.Random(5)
+            vehicle_plays = 0
+            for _ in range(60):
+                if page.locator("#result").is_visible():
+                    break
+                n = _renders(page)
+                heading = page.locator("#options li.group-heading")
+                buttons = page.locator("#options button")
+                if heading.count() and rng.random() < 0.7:
+                    veh = page.locator("#options li.group-heading ~ li button")
+                    veh.nth(rng.randrange(veh.count())).click()
+                    vehicle_plays += 1
+                else:
+                    buttons.nth(rng.randrange(buttons.count())).click()
+                _wait_render(page, n)
+            assert vehicle_plays >= 3
+            assert "damage" not in "".join(errors)
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []

@@ -16,9 +16,16 @@ OBJECTIVE_RADIUS = 3.0  # rules.game.OBJECTIVE_RADIUS (checked by the tests)
 
 # options whose first argument is a unit of the acting side / an enemy unit / a marker (for clicking)
 OWN_UNIT_OPTIONS = frozenset({"activate", "inbound", "order", "rally", "choose", "activate_detachment", "regroup",
-                              "treat", "seize"})
+                              "treat", "seize", "mount", "approach", "tow", "push", "area_protection", "call_casevac",
+                              "transfer"})
 ENEMY_UNIT_OPTIONS = frozenset({"shoot", "shoot_weapon", "throw", "assault", "combined_assault", "add_defender",
-                                "follow", "resolve"})
+                                "follow", "resolve", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle",
+                                "fire_slaved", "fire_pair", "shoot_passengers", "passenger_shoot", "assault_vehicle",
+                                "tank_shock"})
+VEHICLE_OPTIONS = frozenset({"mount", "dismount", "approach", "tow", "push", "unhook", "turn", "hatches", "fire_heavy",
+                             "fire_iavr", "fire_guided", "fire_vehicle", "fire_slaved", "fire_pair", "shoot_passengers",
+                             "passenger_shoot", "assault_vehicle", "tank_shock", "decoy", "area_protection",
+                             "call_casevac", "transfer", "depart"})
 MARKER_OPTIONS = frozenset({"detect"})
 
 
@@ -83,6 +90,87 @@ def unit_record(u: dict) -> dict:
     }
 
 
+# ------------------------------------------------------------------------------------------------ armoured dustup
+FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # armoured_dustup.vehicle_movement.footprint (checked by the tests)
+HEAVY_DAMAGE = ("working", "disabled", "damaged")  # armoured_dustup.heavy_weapons.DAMAGE_NAMES
+HEAVY_TASKS = frozenset({"set_up", "dismantle", "limber", "unlimber", "repair", "remote", "deploy_protection"})
+
+
+def vehicle_record(game, u: dict, own: bool) -> dict:
+    """A vehicle's own state as the page shows it (``own``: the reader's own vehicle, whose passengers it knows;
+    an enemy vehicle's passengers are not seen)."""
+    vp = u["vehicle"]
+    fired = set((game.extra.get("vehicle_fired") or {}).get(str(u["uid"]), ()))
+    names = {x.uid: x.name for x in game.units}
+    rec = {
+        "design": vp["name"], "kind": vp["kind"], "size": vp["size"],
+        "footprint": FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * vp["size"],
+        "facing": u.get("facing", 0.0), "damage": u.get("damage", 0), "immobilised": u.get("immobilised", False),
+        "hatches": vp["hatches"], "opened_up": u.get("opened_up", False), "open_top": vp["open_top"],
+        "soft_skinned": vp["soft_skinned"],
+        "armour": {f: vp["armour"][f] for f in ("front", "side", "rear", "top")},
+        "armour_class": {f: vp["armour_class"][f] for f in ("front", "side", "rear", "top")},
+        "ecm": vp["ecm"], "decoy": vp["decoy"], "area_protection": vp["area_protection"],
+        "transport": vp["transport_figures"],
+        "weapons": [{"slot": k, "name": w["name"], "category": w["category"], "arc": w["arc"],
+                     "slaved": w["slaved"], "fired": k in fired, "ready": k not in fired}
+                    for k, w in enumerate(vp["weapons"])],
+        "suppression": u["suppression"], "moved": u.get("moved", False),
+        "towing": u.get("towing", -1), "towed_by": u.get("towed_by", -1), "hull": u.get("hull", -1),
+    }
+    if own:
+        rec["passengers"] = [{"uid": p, "name": names.get(p, str(p))} for p in u.get("passengers", [])]
+    return rec
+
+
+def armoured_fields(game, u: dict) -> dict:
+    """A unit's heavy weapon, area protection and ECM (plain data of the weapon rules), if it has any."""
+    out = {}
+    key = str(u["uid"])
+    st = (game.extra.get("heavy") or {}).get(key)
+    if st is not None:
+        from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+        prof = hw.weapon_of(game, game.units[u["uid"]])
+        towed = prof is not None and prof.carriage == "towed"
+        ready = bool(st.get("ready"))
+        out["heavy_weapon"] = {
+            "design": prof.name if prof is not None else "", "weapon": prof.weapon.name if prof is not None else "",
+            "carriage": prof.carriage if prof is not None else "",
+            "guided": bool(prof is not None and prof.weapon.guidance),
+            "state": "set up" if ready else ("limbered" if towed else "dismantled"),
+            "damage": HEAVY_DAMAGE[st.get("damage", 0)] if 0 <= st.get("damage", 0) < 3 else str(st.get("damage")),
+            "fired": bool(st.get("fired")), "abandoned": bool(st.get("abandoned")), "remote": bool(st.get("remote")),
+            "at": st.get("at")}
+    ps = (game.extra.get("protection") or {}).get(key)
+    if ps is not None:
+        out["area_protection"] = {"die": ps.get("die"), "state": ps.get("state"), "at": ps.get("at")}
+    spec = None
+    try:
+        from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+        spec = hw.spec_of(game, game.units[u["uid"]])
+    except (KeyError, IndexError):  # pragma: no cover - a unit the scenario did not build
+        pass
+    if spec is not None and "ecm" in spec:
+        out["ecm"] = spec["ecm"]
+    return out
+
+
+def known_units(raw_units: list, side: int | None) -> list:
+    """The unit entries of a view that ``side`` may see: an enemy unit mounted in a vehicle is left out (passengers
+    are not seen, as ``game.enemy_units``) and an enemy vehicle's passenger list is dropped."""
+    if side is None:
+        return raw_units
+    out = []
+    for u in raw_units:
+        if u["side"] != side and "figures" in u:
+            if u.get("carrier", -1) >= 0:
+                continue
+            if "passengers" in u:
+                u = {k: v for k, v in u.items() if k != "passengers"}
+        out.append(u)
+    return out
+
+
 def _score(units: list[dict], objectives: list[dict], hidden_enemies: bool, exact) -> tuple[list, list]:
     """Victory points as they stand now and each objective's holder, from the units listed."""
     if exact is not None:  # nothing of the enemy is hidden from this reader: the engine's own count
@@ -119,12 +207,21 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
         base = views[0]
     else:
         base = view if view is not None else game.view(side)
-        raw_units = base["units"]
+        raw_units = known_units(base["units"], side)
         markers = base["markers"]
     units, hidden = [], []
+    armoured = game.extra.get("heavy") or game.extra.get("protection") or any(
+        "vehicle" in u or "carrier" in u for u in raw_units)
     for u in raw_units:
         if "figures" in u:
-            units.append(unit_record(u))
+            rec = unit_record(u)
+            if armoured:
+                if u.get("vehicle"):
+                    rec["vehicle"] = vehicle_record(game, u, side is None or u["side"] == side)
+                if u.get("carrier", -1) >= 0:
+                    rec["carrier"] = u["carrier"]
+                rec.update(armoured_fields(game, u))
+            units.append(rec)
         else:  # an enemy unit hidden from this side: its name only
             hidden.append({"uid": u["uid"], "side": u["side"], "name": u["name"]})
     exact = None
@@ -160,6 +257,12 @@ def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, position
             rec["target"] = opt[1]
         elif name in MARKER_OPTIONS:
             rec["marker"] = opt[1]
+    if name in VEHICLE_OPTIONS or (name == "reorganise" and len(opt) > 1 and opt[1] in HEAVY_TASKS):
+        rec["group"] = "vehicle"  # the page lists these under "vehicles and heavy weapons"
+    if unit in positions and name in ("turn", "dismount") and len(opt) == 2:
+        x, y = positions[unit]
+        vx, vy = _direction(opt[1])
+        rec["point"] = [round(x + vx * 3.0, 3), round(y + vy * 3.0, 3)]
     if unit in positions and ((name == "move" and len(opt) == 3) or (name == "shift" and len(opt) == 2)):
         x, y = positions[unit]
         dist = nr.MOVE_DISTANCES[opt[2]] if name == "move" else 2.0

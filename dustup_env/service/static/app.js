@@ -8,7 +8,7 @@ const SIDE_COLOURS = ["#2563c9", "#c9302c"];
 const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
   open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
   road: "#cfc6b0", light_woods: "#8fbf6a", dense_woods: "#4f8a3c", swamp: "#8ea88a", open_water: "#6ea6d6",
-  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a",
+  river: "#7db3dd", hill: "#d9c08f", building: "#b6927a", ford: "#a9c9e3",
 };
 const OBSTACLE_COLOURS = { wall: "#6b5f4b", hedge: "#3d6b2f", fence: "#8a7a5a" };
 const CONF_SHORT = { confident: "Cf", steady: "St", shaken: "Sh", broken: "Br", routed: "Rt" };
@@ -107,6 +107,8 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
   // units
   for (const u of units) {
     if (!u.figures.length || u.inbound || u.merged) continue;
+    if (u.carrier !== undefined && u.carrier >= 0) continue;  // mounted: inside its vehicle (listed in its title)
+    if (u.vehicle) { drawVehicle(svg, u, byUnit[u.uid] || byTarget[u.uid], sy); continue; }
     const clickable = byUnit[u.uid] || byTarget[u.uid];
     const g = el("g", { class: "unit" + (clickable ? " clickable" : "") + (state.selected === "u" + u.uid ? " selected" : ""), "data-uid": u.uid, "data-name": u.name }, svg);
     const xs = u.figures.map((f) => f.x), ys = u.figures.map((f) => f.y);
@@ -129,6 +131,7 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     if (u.hidden) badges.push("H");
     if (u.panicked) badges.push("!");
     if (u.travel) badges.push("col");
+    if (u.heavy_weapon) badges.push(heavyBadge(u.heavy_weapon));
     el("text", { x: u.x, y: top + 0.05, class: "unit-status", "text-anchor": "middle" }, g, badges.join(" "));
     el("title", {}, g, unitTitle(u));
     if (clickable) g.addEventListener("click", () => chooseFrom(clickable, "u", u.uid));
@@ -144,6 +147,62 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     c.addEventListener("click", () => play(o.option));
   }
   $("legend").textContent = legendText(geo, hiddenUnits);
+}
+
+// a vehicle, mech or large creature: a hull to scale (its footprint: length 2r, width 1.3r) turned to its facing,
+// with a wedge at the front; badges for damage, immobilised, hatches, passengers and suppression
+function drawVehicle(svg, u, clickable, sy) {
+  const v = u.vehicle;
+  const r = v.footprint || 1.5, w = r * 1.3;
+  const g = el("g", { class: "unit vehicle" + (clickable ? " clickable" : "") + (state.selected === "u" + u.uid ? " selected" : "") + (u.in_play ? "" : " out"),
+    "data-uid": u.uid, "data-name": u.name, "data-facing": v.facing }, svg);
+  const hull = el("g", { transform: `translate(${u.x} ${sy(u.y)}) rotate(${v.facing})` }, g);
+  const shape = v.kind === "mech" || v.kind === "large_creature"
+    ? el("ellipse", { cx: 0, cy: 0, rx: w / 2, ry: r, class: "hull" + (v.damage ? " damaged" : ""), fill: SIDE_COLOURS[u.side] }, hull)
+    : el("rect", { x: -w / 2, y: -r, width: w, height: 2 * r, rx: 0.25, class: "hull" + (v.damage ? " damaged" : ""), fill: SIDE_COLOURS[u.side] }, hull);
+  shape.setAttribute("data-kind", v.kind);
+  el("path", { d: `M ${-w / 2} ${-r + 0.9} L 0 ${-r - 0.5} L ${w / 2} ${-r + 0.9} Z`, class: "hull-front" }, hull);
+  if (v.weapons.length) el("line", { x1: 0, y1: 0, x2: 0, y2: -r - 0.2, class: "gun" }, hull);
+  const top = sy(u.y) - r - 1.2;
+  el("text", { x: u.x, y: top - 0.9, class: "unit-label", fill: SIDE_COLOURS[u.side], "text-anchor": "middle" }, g, u.name);
+  el("text", { x: u.x, y: top + 0.05, class: "unit-status", "text-anchor": "middle" }, g, vehicleBadges(u).join(" "));
+  el("title", {}, g, vehicleTitle(u));
+  if (clickable) g.addEventListener("click", () => chooseFrom(clickable, "u", u.uid));
+}
+
+function vehicleBadges(u) {
+  const v = u.vehicle, b = [];
+  if (v.damage) b.push("D" + v.damage);
+  if (v.immobilised) b.push("Imm");
+  if (u.suppression) b.push("S" + u.suppression);
+  if (v.hatches) b.push(v.opened_up ? "open" : "closed");
+  if (v.passengers && v.passengers.length) b.push("+" + v.passengers.length);
+  if (v.towing >= 0) b.push("tow");
+  if (u.activated) b.push("\u2713");
+  if (u.heavy_weapon) b.push(heavyBadge(u.heavy_weapon));
+  if (!u.in_play) b.push("wreck");
+  return b;
+}
+
+function heavyBadge(h) {
+  const st = { "set up": "HW", dismantled: "HW-dism", limbered: "HW-limb" }[h.state] || "HW";
+  return st + (h.damage !== "working" ? "-" + h.damage.slice(0, 3) : "") + (h.fired ? "*" : "");
+}
+
+function vehicleTitle(u) {
+  const v = u.vehicle;
+  const compass = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"][Math.round(((v.facing % 360) + 360) % 360 / 22.5) % 16];
+  const parts = [`${u.name} (${v.design}, ${v.kind.replace(/_/g, " ")}, size ${v.size}): quality ${u.quality.toUpperCase()}, ${u.confidence}`,
+    `facing ${compass} (${Math.round(v.facing)}\u00b0)`,
+    `armour front ${v.armour.front.toUpperCase()}, side ${v.armour.side.toUpperCase()}, rear ${v.armour.rear.toUpperCase()}, top ${v.armour.top.toUpperCase()}`,
+    `${v.damage} damage marker(s)` + (v.immobilised ? ", immobilised" : ""), `ECM ${String(v.ecm).toUpperCase()}` + (v.decoy ? `, decoy ${v.decoy.toUpperCase()}` : "") + (v.area_protection ? `, area protection ${v.area_protection.toUpperCase()}` : "")];
+  if (u.suppression) parts.push(`${u.suppression} suppression marker(s)`);
+  if (v.hatches) parts.push(v.opened_up ? "opened up" : "closed down");
+  for (const w of v.weapons) parts.push(`weapon ${w.slot + 1}: ${w.name} (${w.arc.replace(/_/g, " ")})` + (w.fired ? ": fired" : ": ready"));
+  if (v.passengers) parts.push(v.passengers.length ? "carries " + v.passengers.map((p) => p.name).join(", ") : (v.transport ? "no passengers" : ""));
+  if (u.activated) parts.push("activated this turn");
+  if (!u.in_play) parts.push("out of play");
+  return parts.filter((x) => x).join("\n");
 }
 
 // moves (dashed arrows) and shots (red arrows) of the events just seen, over the table
@@ -178,6 +237,8 @@ function legendText(geo, hidden) {
   let s = `Table ${geo.table.width}\u00d7${geo.table.height} ${geo.table.length === "cm" ? "cm" : "inches"}. ` +
     "Badges: S = suppression markers, Cf/St/Sh/Br/Rt = confidence, \u2713 = activated, P = propped, C = complete concealment, H = hidden, ! = panicked. " +
     "Squares are hidden-unit markers (? = unknown to you).";
+  if (state.current && state.current.view && state.current.view.units.some((u) => u.vehicle))
+    s += " Vehicles are drawn to scale, the wedge at the front: D = damage markers, Imm = immobilised, open/closed = hatches, +N = passengers (your own), HW = heavy weapon.";
   if (hidden && hidden.length) s += " Enemy units hidden from you: " + hidden.map((h) => h.name).join(", ") + ".";
   return s;
 }
@@ -187,8 +248,19 @@ function renderOptions(decision, filter) {
   const ol = $("options");
   ol.innerHTML = "";
   if (!decision) return;
-  const opts = filter || decision.options;
+  const all = filter || decision.options;
+  // vehicle and heavy-weapon decisions listed after the others, under their own heading
+  const veh = all.filter((o) => o.group === "vehicle");
+  const opts = all.filter((o) => o.group !== "vehicle");
+  if (veh.length) {
+    const h = document.createElement("li");
+    h.className = "group-heading";
+    h.textContent = "Vehicles and heavy weapons";
+    opts.push(h);
+    for (const o of veh) opts.push(o);
+  }
   opts.forEach((o) => {
+    if (o instanceof HTMLElement) { ol.appendChild(o); return; }
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button";
