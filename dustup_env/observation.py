@@ -837,19 +837,9 @@ class Observer:
 
 
 def known_view(game, side: int) -> dict:
-    """``game.view(side)`` without the enemy's passengers: an enemy unit mounted in a vehicle shows only its
-    uid, side and name (``unseen``), and an enemy vehicle does not list its passengers (games without vehicles:
-    exactly ``game.view(side)``)."""
-    v = game.view(side)
-    units = v["units"]
-    for i, u in enumerate(units):
-        if u["side"] == side:
-            continue
-        if u.get("carrier", -1) >= 0:
-            units[i] = {"uid": u["uid"], "side": u["side"], "name": u["name"], "unseen": True}
-        elif "passengers" in u:
-            units[i] = {k: x for k, x in u.items() if k != "passengers"}
-    return v
+    """What ``side`` may know: ``game.view(side)`` (an enemy unit mounted in a vehicle shows only its uid, side and
+    name, ``unseen``, and an enemy vehicle does not list its passengers)."""
+    return game.view(side)
 
 
 def layout_description() -> dict:

@@ -162,6 +162,8 @@ def known_units(raw_units: list, side: int | None) -> list:
         return raw_units
     out = []
     for u in raw_units:
+        if u["side"] != side and u.get("unseen"):  # the engine's view already hides a mounted enemy
+            continue
         if u["side"] != side and "figures" in u:
             if u.get("carrier", -1) >= 0:
                 continue

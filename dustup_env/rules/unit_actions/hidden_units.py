@@ -238,10 +238,16 @@ def view(game, side: int) -> dict:
     """The plain data ``side`` may know now."""
     units = []
     for u in game.units:
-        if u.side == side or not u.hidden:
+        if u.side == side:
             units.append(_unit_view(u))
-        else:
+        elif u.hidden:
             units.append({"uid": u.uid, "side": u.side, "name": u.name, "hidden": True})
+        elif u.carrier >= 0:  # an enemy mounted in a vehicle is not seen (Transport of Infantry)
+            units.append({"uid": u.uid, "side": u.side, "name": u.name, "unseen": True})
+        else:
+            uv = _unit_view(u)
+            uv.pop("passengers", None)  # nor who rides in an enemy vehicle
+            units.append(uv)
     markers = []
     for i, m in enumerate(game.markers):
         mv = {"index": i, "side": m["side"], "x": m["x"], "y": m["y"], "removed": m["removed"]}
