@@ -68,7 +68,7 @@ def test_tank_shock_is_offered_to_unsuppressed_vehicles_only():
     assert ("tank_shock", 1) not in g.decision().options
     g = begin(shocking("assault_mech"))
     activate(g, 0)
-    assert ("tank_shock", 1) not in g.decision().options  # mechs assault as infantry (not built)
+    assert ("tank_shock", 1) not in g.decision().options  # mechs assault as infantry (test_close_combat_mechs.py)
 
 
 def test_tank_shock_infantry_lose_withdraw_and_the_vehicle_takes_their_ground():

@@ -15,8 +15,11 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 
 * Before contact, a vehicle with a support weapon may give final defensive fire (:class:`VehicleDefensiveFire`).
 
-Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by passengers and assaults on
-the passengers of open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
+Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
+RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
+
+Crews dismounting, final defensive fire by passengers and assaults on the passengers of open-top vehicles are not
+built yet.
 """
 from __future__ import annotations
 
@@ -24,17 +27,19 @@ import math
 
 from ..kernel.data import armoury
 from ..kernel.decisions import Decision, Frame
-from ..kernel.dice import die_name
+from ..kernel.attack import resolve_hits
+from ..kernel.dice import die_name, parse_die
 from ..kernel.entities import Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.assault_action import (assault_reach, courage_roll, load_courage_table, may_assault,
+from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, load_courage_table, may_assault,
                                            outnumbered, withdraw)
 from ..unit_actions.shoot_action import resolve_fire, shot_effects
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
+from .vehicle_damage import defending_quality
 from .vehicle_movement import footprint
 from .vehicles import has_vehicles, open_topped
 
@@ -114,8 +119,13 @@ def _options(game, u: Unit, status) -> list:
     if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(u):
         return []
     reach = assault_reach(u, game)
-    return [("assault_vehicle", v.uid) for v in game.enemy_units(u.side)
-            if v.profile.vehicle is not None and in_reach(game, u, v, reach)]
+    return [("assault_vehicle", v.uid) for v in game.enemy_units(u.side)  # mechs: the Assault Action (RN-850)
+            if v.profile.vehicle is not None and not as_infantry(game, v) and in_reach(game, u, v, reach)]
+
+
+def as_infantry(game, v: Unit) -> bool:
+    """A mech or monster is assaulted as infantry (the Assault Action, L1514) under the seed 000 close combat."""
+    return v.kind in MECHS and game.options["close_combat"] == "dustup"
 
 
 def contact_point(u: Unit, v: Unit) -> tuple[float, float]:
@@ -159,7 +169,8 @@ def defensive_weapon(game, v: Unit, u: Unit):
 
 def _assault(game, u: Unit, opt):
     v = game.units[opt[1]]
-    if v.profile.vehicle is None or not in_reach(game, u, v) or not may_assault(u):
+    if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not in_reach(game, u, v)
+            or not may_assault(u)):
         raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
     a, d, a_die, d_die = vehicle_courage(game, u, v)
     won = a > d
@@ -180,6 +191,37 @@ def contact(game, u: Unit, v: Unit) -> None:
     move_to(game, u, *contact_point(u, v))
     vehicle_fire(game, v, attack_impact(u), 1, sx, sy, weapon_class=1)
     withdraw_to_cover(game, u, v)
+
+
+def mech_impact(u: Unit, vs_armour: bool) -> int:
+    """RN-852: the impact of a mech's or monster's close-combat hits: its best close-combat weapon's (against armour
+    or against infantry), else its crew's close-combat impact."""
+    best = u.cc_impact
+    for w in u.profile.vehicle.weapons:
+        if w.category == "close_combat":
+            best = max(best, parse_die(w.impact_vs_armour if vs_armour else w.impact_vs_infantry))
+    return best
+
+
+def mech_close_combat_hits(game, striker: Unit, target: Unit, figs, hits: int, cas: dict) -> None:
+    """RN-852: close-combat hits in an assault with a mech or monster.  Hits on a mech: one opposed roll each of the
+    striker's impact (infantry: :func:`attack_impact`, their best grenade or close-combat impact, RN-142; a mech:
+    :func:`mech_impact` against armour) against the armour facing the striker, as fire at a vehicle (damage
+    markers, destruction), without the vehicle's own confidence test (the assault's courage test stands for it,
+    each new marker counting as a wounded figure).  Hits by a mech on infantry: the attack pipeline with its
+    impact against infantry."""
+    if target.profile.vehicle is None:
+        res = resolve_hits(game, target, hits, mech_impact(striker, False), 0, figs)
+        if res.leader_hit:
+            cas["leader"] = True
+        return
+    if not hits or not target.in_play:
+        return
+    impact = attack_impact(striker) if striker.profile.vehicle is None else mech_impact(striker, True)
+    before = target.damage
+    vehicle_fire(game, target, impact, hits, striker.x, striker.y, weapon_class=1, test_confidence=False)
+    if target.in_play:
+        cas["damage"] = cas.get("damage", 0) + max(0, target.damage - before)
 
 
 class VehicleDefensiveFire:
@@ -221,4 +263,5 @@ RULE = Rule(
     action_options=(_options,),
     actions={"assault_vehicle": _assault},
     procedures={"vehicle_defensive_fire": VehicleDefensiveFire()},
+    services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality},
 )
