@@ -45,11 +45,30 @@ def test_a_mech_assaults_unless_suppressed_and_tanks_still_do_not():
     assert not any(o[0] == "assault" for o in g.decision().options)  # vehicles tank-shock instead
 
 
-def test_house_close_combat_keeps_mechs_out_of_the_assault_action():
-    g = begin(mech_and_squad(mech_pos=(24, 14)), options={"close_combat": "house"})
+def test_house_close_combat_a_mech_defends_with_quality_times_size():
+    # seed 003 Mechs: the size-4 assault mech's defence roll is multiplied by 4 (roll 1 = 4); the squad's D8 8 beats
+    # it, its melee D4 4 does not: one success, a threat, no hits.  The mech strikes back with D8, its crew's D4 and
+    # the power claw's D10 (extra weapons add dice) against the squad's D8 8 and misses.
+    g = begin(mech_and_squad("assault_mech", mech_pos=(24, 12)), [1, 8, 4, 8, 1, 1, 1],
+              options={"close_combat": "house"})
     activate(g, 0)
-    opts = g.decision().options
-    assert ("assault", 2) not in opts and ("assault_vehicle", 2) in opts
+    assert ("assault", 2) in g.decision().options and ("assault_vehicle", 2) not in g.decision().options
+    g.apply(("assault", 2))
+    first, second = events_of(g, "StrikeResolved")
+    assert first["target_roll"] == 4 and first["successes"] == 1 and first["result"] == "threat"
+    assert second["striker_dice"] == ["d8", "d4", "d10"] and second["hits"] == 0
+    assert g.decision().kind == "assault_response" and g.dice.remaining == 0
+
+
+def test_house_close_combat_squad_weapons_beat_the_defence_then_the_armour():
+    # the size-1 walker: defence 1 x 1; D8 8 and D4 4 both beat it: (8 + 4) / 8 = 1 hit, remainder 4 (roll 8: no
+    # extra hit); the mech misses the squad (D8 8); at the end of the round the hit is the squad's grenade D6 6 against the front armour D12 (D12 x class 1) 3: damaged
+    g = begin(mech_and_squad(), [1, 8, 4, 8, 8, 1, 1, 1, 6, 3], options={"close_combat": "house"})
+    activate(g, 0)
+    g.apply(("assault", 2))
+    assert events_of(g, "StrikeResolved")[0]["hits"] == 1
+    assert last_event(g, "VehicleHit")["result"] == "damaged" and g.units[2].damage == 1
+    assert g.dice.remaining == 0
 
 
 def test_infantry_hits_on_a_mech_are_impact_rolls_against_its_armour():

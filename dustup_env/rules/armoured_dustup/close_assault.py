@@ -124,8 +124,8 @@ def _options(game, u: Unit, status) -> list:
 
 
 def as_infantry(game, v: Unit) -> bool:
-    """A mech or monster is assaulted as infantry (the Assault Action, L1514) under the seed 000 close combat."""
-    return v.kind in MECHS and game.options["close_combat"] == "dustup"
+    """A mech or monster is assaulted as infantry (the Assault Action, L1514; seed 003 Mechs, RN-854)."""
+    return v.kind in MECHS
 
 
 def contact_point(u: Unit, v: Unit) -> tuple[float, float]:

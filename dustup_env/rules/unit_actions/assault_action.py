@@ -1194,11 +1194,9 @@ def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
 
 
 def mech_assault(game, u: Unit, e: Unit) -> bool:
-    """Infantry, mechs and monsters assault one another as infantry (L1514); other vehicles are assaulted by the
-    Close Assault rules (``assault_vehicle``) and tank-shock.  The house close combat has its own mech rules (not
-    built: its mechs neither assault nor are assaulted as infantry, RN-850)."""
-    return (u.profile.vehicle is None or u.kind in MECHS) and (e.profile.vehicle is None or e.kind in MECHS) \
-        and game.options["close_combat"] == "dustup"
+    """Infantry, mechs and monsters assault one another as infantry (L1514; seed 003 Mechs under the house close
+    combat, RN-854); other vehicles are assaulted by the Close Assault rules (``assault_vehicle``) and tank-shock."""
+    return (u.profile.vehicle is None or u.kind in MECHS) and (e.profile.vehicle is None or e.kind in MECHS)
 
 
 def can_assault(game, u: Unit, e: Unit) -> bool:
