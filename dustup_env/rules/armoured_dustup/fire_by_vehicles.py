@@ -13,7 +13,11 @@ firepower and impact against vehicles or infantry by the target, and the result 
 * ``("fire_slaved", target)``: every ready slaved weapon at one target as one action, each shot resolved on its own
   (L1480-1482, RN-138);
 * ``("fire_pair", target, p)``: a mech or monster fires two weapons (the p-th pair of ``PAIRS``) at one target as one
-  action (L1486).
+  action (L1486);
+* ``("fire_all", target)``: under the seed 003 house rules (``close_combat: "house"``, "Multiple Weapons": "fire one
+  or more weapons at a single target as one action, and then any remaining weapons at the same or a different
+  target as a second action") a mech or monster fires every ready direct-fire weapon not yet fired at one target
+  (offered when three or more are ready: one or two are ``fire_vehicle`` and ``fire_pair``), RN-855.
 
 Each weapon fires at most once per activation (as every weapon of the Shoot Action, RN-807).  A weapon fires only
 at a target within its arc (RN-808).  The target die, as one net shift (RN-122): stabilisation after the vehicle
@@ -165,7 +169,13 @@ def _options(game, v: Unit, status) -> list:
             out.append(("fire_slaved", t.uid))
         if pairs:
             out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in direct and b in direct)
+            if len(direct) >= 3 and game.options["close_combat"] == "house":
+                out.append(("fire_all", t.uid))
     return out
+
+
+def _ready_direct(game, v: Unit, t: Unit) -> list:
+    return [k for k, w in enumerate(weapons(v)) if w.category in DIRECT and weapon_plan(game, v, t, k) is not None]
 
 
 def _fire_one(game, v: Unit, t: Unit, k: int) -> None:
@@ -186,6 +196,10 @@ def _fire(game, v: Unit, opt) -> None:
             return None if game.rules.services["launch"](game, v, t, plan) else False
     elif opt[0] == "fire_slaved":
         ks = _slaved(game, v, t)
+    elif opt[0] == "fire_all":
+        ks = _ready_direct(game, v, t)
+        if len(ks) < 3 or v.kind not in ("mech", "creature") or game.options["close_combat"] != "house":
+            raise IllegalOptionError(f"{opt!r}: only a mech with three or more ready weapons, house rules")
     else:
         ks = list(PAIRS[opt[2]])
     if weapon_plan(game, v, t, ks[0]) is None:
@@ -204,7 +218,9 @@ def _on_activation(game, u: Unit) -> None:
 FAMILIES = (Family("fire_vehicle", ("enemy", tuple(range(WEAPON_SLOTS))), 80,
                    "a vehicle fires the k-th weapon of its design at an enemy unit (one weapon per action)"),
             Family("fire_slaved", ("enemy",), 81, "a vehicle fires all its slaved weapons at one target"),
-            Family("fire_pair", ("enemy", tuple(range(len(PAIRS)))), 82, "a mech or monster fires two weapons at one target"))
+            Family("fire_pair", ("enemy", tuple(range(len(PAIRS)))), 82, "a mech or monster fires two weapons at one target"),
+            Family("fire_all", ("enemy",), 87, "seed 003 Multiple Weapons: a mech or monster fires all its ready "
+                   "weapons at one target"))
 
 RULE = Rule(
     "Fire by Vehicles", 'seed 000 "ARMOURED DUSTUP › Fire by Vehicles" (Weapon Stabilisation, Multiple Weapons, '
@@ -212,6 +228,6 @@ RULE = Rule(
     applies=has_vehicles,
     families=FAMILIES,
     action_options=(_options,),
-    actions={"fire_vehicle": _fire, "fire_slaved": _fire, "fire_pair": _fire},
+    actions={"fire_vehicle": _fire, "fire_slaved": _fire, "fire_pair": _fire, "fire_all": _fire},
     on_activation=(_on_activation,),
 )
