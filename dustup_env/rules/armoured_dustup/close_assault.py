@@ -18,8 +18,10 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
 RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
 
-Crews dismounting, final defensive fire by passengers and assaults on the passengers of open-top vehicles are not
-built yet.
+The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
+RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
+
+Crews dismounting and final defensive fire by passengers are not built yet.
 """
 from __future__ import annotations
 
@@ -33,15 +35,15 @@ from ..kernel.entities import Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, load_courage_table, may_assault,
-                                           outnumbered, withdraw)
+from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, drop_confidence, fight_pairs,
+                                           load_courage_table, may_assault, outnumbered, pair_outcome, withdraw)
 from ..unit_actions.shoot_action import resolve_fire, shot_effects
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_damage import defending_quality
 from .vehicle_movement import footprint
-from .vehicles import has_vehicles, open_topped
+from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
 CONTACT_GAP = 0.5  # the assaulting leader ends this far outside the vehicle's footprint (RN-814)
@@ -119,8 +121,18 @@ def _options(game, u: Unit, status) -> list:
     if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(u):
         return []
     reach = assault_reach(u, game)
-    return [("assault_vehicle", v.uid) for v in game.enemy_units(u.side)  # mechs: the Assault Action (RN-850)
-            if v.profile.vehicle is not None and not as_infantry(game, v) and in_reach(game, u, v, reach)]
+    out = []
+    for v in game.enemy_units(u.side):  # mechs: the Assault Action (RN-850)
+        if v.profile.vehicle is not None and not as_infantry(game, v) and in_reach(game, u, v, reach):
+            out.append(("assault_vehicle", v.uid))
+            if passengers_exposed(v):
+                out.append(("assault_passengers", v.uid))
+    return out
+
+
+def passengers_exposed(v: Unit) -> bool:
+    """L1553: the passengers of an open-topped vehicle may be declared the target of an assault (RN-856)."""
+    return bool(v.passengers) and open_topped(v) and v.hull < 0
 
 
 def as_infantry(game, v: Unit) -> bool:
@@ -224,6 +236,76 @@ def mech_close_combat_hits(game, striker: Unit, target: Unit, figs, hits: int, c
         cas["damage"] = cas.get("damage", 0) + max(0, target.damage - before)
 
 
+def passengers_cover(v: Unit) -> int:
+    """L1557 "they count as being behind cover": hard cover in an armoured vehicle, soft in another (RN-144)."""
+    return 2 if armoured(v) else 1
+
+
+def _assault_passengers(game, u: Unit, opt):
+    """L1553-1559, RN-856: the assault on the passengers of an open-topped vehicle."""
+    v = game.units[opt[1]]
+    if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not passengers_exposed(v)
+            or not in_reach(game, u, v) or not may_assault(u)):
+        raise IllegalOptionError(f"{opt!r}: those passengers cannot be assaulted now")
+    p = game.units[v.passengers[0]]
+    cover = passengers_cover(v)
+    rows = {r["id"]: r["shift"] for r in load_courage_table(game.options["courage_table"])}
+    row = "hard_cover" if cover == 2 else "soft_cover"
+    a, d, a_die, d_die, _, _ = courage_roll(game, u, p, final=False, skip=("soft_cover", "hard_cover"),
+                                            extra_def=[(row, rows[row])] if row in rows else [])
+    result = "passengers_withdraw" if a > 2 * d else ("passengers_contact" if a > d else "repulsed")
+    game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, result))
+    if result == "repulsed":
+        withdraw(game, u, [v], 1, "assault_failed")
+        return None
+    move_to(game, u, *contact_point(u, v))
+    if result == "passengers_withdraw":
+        return close_down(game, u, v, p, 1)
+    pair = {"a": u.uid, "d": p.uid, "af": u.able(), "df": p.able(), "d_cover": cover}
+    fight_pairs(game, [pair])
+    loser, levels, _ = pair_outcome(game, pair)
+    if loser == "d" and p.in_play and v.in_play:
+        return close_down(game, u, v, p, levels)
+    if loser == "a" and u.in_play:
+        withdraw(game, u, [v], levels, "lost the close combat")
+    elif u.in_play:
+        withdraw_to_cover(game, u, v)
+    return None
+
+
+def close_down(game, u: Unit, v: Unit, p: Unit, levels: int):
+    """L1559: passengers forced to withdraw close the vehicle down instead (a level lost as a withdrawal); the
+    attackers may switch their assault to the vehicle (decision ``assault_follow_up``: contact or halt)."""
+    drop_confidence(game, p, levels, "passengers close down")
+    if v.opened_up:
+        v.opened_up = False
+        game.emit(HatchesChanged(v.uid, False))
+    if u.in_play and v.in_play:
+        game.stack.append(Frame("passengers_assault_switch", u.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
+        return False
+    return None
+
+
+class PassengersAssaultSwitch:
+    """L1559: after the passengers closed down, the attackers switch to the vehicle (``("contact",)``: the impact
+    roll of Infantry Assaulting Vehicles, then back to cover) or stop (``("halt",)``: back to cover)."""
+
+    def decision(self, game, frame):
+        u = game.units[frame.data["attacker"]]
+        return Decision(u.side, "assault_follow_up", u.uid, (("contact",), ("halt",)))
+
+    def apply(self, game, frame, opt):
+        u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
+        if opt not in (("contact",), ("halt",)):
+            raise IllegalOptionError(f"{opt!r}: switch the assault to the vehicle or halt")
+        game.stack.remove(frame)
+        if opt == ("contact",):
+            vehicle_fire(game, v, attack_impact(u), 1, u.x, u.y, weapon_class=1)
+        if u.in_play:
+            withdraw_to_cover(game, u, v)
+        game.action_done(u)
+
+
 class VehicleDefensiveFire:
     """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
     (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
@@ -259,9 +341,11 @@ RULE = Rule(
     "Close Assault (vehicles)", 'seed 000 "ARMOURED DUSTUP › Close Assault" (Infantry Assaulting Vehicles)',
     applies=has_vehicles,
     families=(Family("assault_vehicle", ("enemy",), 85, "infantry close-assault an enemy vehicle (satchel charges, "
-                     "grenades): one impact roll, then back to cover"),),
+                     "grenades): one impact roll, then back to cover"),
+              Family("assault_passengers", ("enemy",), 88, "infantry close-assault the passengers of an open-topped "
+                     "enemy vehicle (behind cover; they close down if they lose)")),
     action_options=(_options,),
-    actions={"assault_vehicle": _assault},
-    procedures={"vehicle_defensive_fire": VehicleDefensiveFire()},
+    actions={"assault_vehicle": _assault, "assault_passengers": _assault_passengers},
+    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch()},
     services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality},
 )

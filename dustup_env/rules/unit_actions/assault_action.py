@@ -526,7 +526,7 @@ def resolve_strike(dice, *, quality: int, strike: list[int], target: int, extra_
 
 
 def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict,
-               impact: int | None = None) -> None:
+               impact: int | None = None, armour_shift: int = 0) -> None:
     """Allocate hits at random among the target detachment's figures (not killed), then roll the
     striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
     against each figure's armour, no cover or prop shifts (the attack pipeline: a power-armoured figure takes
@@ -534,7 +534,7 @@ def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, ca
     if striker.profile.vehicle is not None or target.profile.vehicle is not None:
         game.rules.services["mech_close_combat_hits"](game, striker, target, figs, hits, cas)  # RN-852
         return
-    res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, 0, figs)
+    res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, armour_shift, figs)
     if res.leader_hit:
         cas["leader"] = True
 
@@ -651,7 +651,8 @@ def fight_pairs(game, pairs: list[dict]) -> None:
                                                            extra_hits=game.options["extra_hits"])
             game.emit(StrikeResolved(s.uid, t.uid, rnd, die_name(tdie), tr,
                                      tuple(die_name(x) for x in [s.quality] + dice), rolls, succ, result, hits))
-            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"))
+            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"),
+                       p.get("d_cover", 0) if rnd == 1 else 0)  # passengers behind cover (RN-856)
     for p in pairs:
         a, d = units[p["a"]], units[p["d"]]
         p["a_cas"].update(casualty_counts(a, p["af"], p["a_before"]))
