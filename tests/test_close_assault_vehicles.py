@@ -186,3 +186,25 @@ def test_assaulted_passengers_fight_behind_cover():
     assert events_of(g, "StrikeResolved")[0]["target"] == 3
     hits = [h for h in events_of(g, "HitResolved") if h["target"] == 3]
     assert hits and all(h["armour_die"] == "d8" for h in hits)
+
+
+def test_passengers_of_an_open_topped_vehicle_give_final_defensive_fire():
+    # the squad assaults the opened-up APC itself: 1 against 3 units (the APC's size 2 and its passengers, L1555)
+    # puts its D8 two down (D4): 4 against 1, contact; the red side may fire the APC's APSW or the passengers' fire
+    # modes from the open top (RN-857): the passengers fire all (target die D6 1; D8 1, D4 1: a miss); the squad
+    # reaches the vehicle: impact 1 against armour 2, nothing; back to cover
+    g = begin(open_top_carrying(), [4, 1, ("d6", 1), ("d8", 1), ("d4", 1), 1, 2, 1])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 2))
+    d = g.decision()
+    assert d.kind == "final_defensive_fire" and {("fire", "support"), ("fire", "all"), ("hold_fire",)} <= set(d.options)
+    g.apply(("fire", "all"))
+    shot = last_event(g, "ShotResolved")
+    assert shot["unit"] == 3 and shot["target"] == 0 and shot["mode"] == "all"
+    assert last_event(g, "VehicleHit")["result"] == "none" and g.dice.remaining == 0
+    g = begin(open_top_carrying())
+    g.units[2].opened_up = False  # closed down, no fire ports: only the APSW
+    activate(g, 0)
+    add_dice(g, 4, 1)
+    g.apply(("assault_vehicle", 2))
+    assert set(g.decision().options) == {("fire", "support"), ("hold_fire",)}

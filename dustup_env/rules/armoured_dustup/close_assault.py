@@ -13,7 +13,8 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 * Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
 * The vehicle is never forced to withdraw (L1522).
 
-* Before contact, a vehicle with a support weapon may give final defensive fire (:class:`VehicleDefensiveFire`).
+* Before contact, a vehicle with a support weapon, or its passengers able to fire from inside, may give final
+  defensive fire (:class:`VehicleDefensiveFire`, RN-815, RN-857).
 
 Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
 RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
@@ -21,7 +22,7 @@ RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a 
 The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
 RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
 
-Crews dismounting and final defensive fire by passengers are not built yet.
+Crews dismounting to fight are not built (crews are not figures, RN-141).
 """
 from __future__ import annotations
 
@@ -31,13 +32,15 @@ from ..kernel.data import armoury
 from ..kernel.decisions import Decision, Frame
 from ..kernel.attack import resolve_hits
 from ..kernel.dice import die_name, parse_die
-from ..kernel.entities import Unit
+from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, drop_confidence, fight_pairs,
                                            load_courage_table, may_assault, outnumbered, pair_outcome, withdraw)
-from ..unit_actions.shoot_action import resolve_fire, shot_effects
+from ..unit_actions.shoot_action import resolve_fire, shoot_geometry, shot_effects
+from .firing_at_vehicles import fire_party, party_plan
+from .open_top_and_soft_skinned_vehicles import PASSENGER_MODES, passenger_shift
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
@@ -190,7 +193,7 @@ def _assault(game, u: Unit, opt):
     if not won:
         withdraw(game, u, [v], 1, "assault_failed")
         return None
-    if defensive_weapon(game, v, u) is not None:  # the vehicle's side decides on final defensive fire first
+    if defensive_weapon(game, v, u) is not None or passenger_fire_modes(game, v, u):  # final defensive fire first
         game.stack.append(Frame("vehicle_defensive_fire", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
         return False  # the procedure ends the attacker's action
     contact(game, u, v)
@@ -306,6 +309,29 @@ class PassengersAssaultSwitch:
         game.action_done(u)
 
 
+def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
+    """L1555, L1561, RN-857: the fire modes in which the first unit aboard ``v`` may give final defensive fire at
+    ``u`` from inside (an open top or fire ports, :func:`passenger_shift`); not "support" (the vehicle's own support
+    weapon's option), "suppressive" or grenades.  Allowed even if they already fired (as the Assault Action's)."""
+    if not v.passengers:
+        return []
+    shift = passenger_shift(v)
+    p = game.units[v.passengers[0]]
+    if shift is None or not p.in_play or p.suppression or p.disorganised() or p.confidence >= BROKEN:
+        return []
+    geo = shoot_geometry(game, v, u)
+    if geo is None:
+        return []
+    saved = set(p.fired)
+    p.fired.clear()
+    try:
+        return [m for m in PASSENGER_MODES if m not in ("support", "suppressive")
+                and party_plan(game, p, u, m, geo, shift) is not None]
+    finally:
+        p.fired.clear()
+        p.fired.update(saved)
+
+
 class VehicleDefensiveFire:
     """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
     (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
@@ -313,8 +339,10 @@ class VehicleDefensiveFire:
     then reach it (RN-815)."""
 
     def decision(self, game, frame):
-        v = game.units[frame.data["vehicle"]]
-        return Decision(v.side, "final_defensive_fire", v.uid, (("fire", "support"), ("hold_fire",)))
+        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
+        opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
+        opts.extend(("fire", m) for m in passenger_fire_modes(game, v, u))
+        return Decision(v.side, "final_defensive_fire", v.uid, tuple(opts) + (("hold_fire",),))
 
     def apply(self, game, frame, opt):
         u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
@@ -329,6 +357,14 @@ class VehicleDefensiveFire:
                                            tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
                                            res.firer_rolls, res.successes, res.result, res.hits))
                 shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+        elif opt[0] == "fire" and opt[1] in passenger_fire_modes(game, v, u):  # the passengers fire (RN-857)
+            p = game.units[v.passengers[0]]
+            saved = set(p.fired)
+            p.fired.clear()
+            plan = party_plan(game, p, u, opt[1], shoot_geometry(game, v, u), passenger_shift(v))
+            fire_party(game, p, u, opt[1], plan, opt[1], reaction=True)
+            p.fired.clear()
+            p.fired.update(saved)
         elif opt != ("hold_fire",):
             raise IllegalOptionError(f"{opt!r}: fire with the support weapon or hold fire")
         if u.in_play and v.in_play:
