@@ -136,3 +136,33 @@ def test_house_multiple_weapons_a_mech_fires_all_its_weapons_as_one_action_or_th
     add_dice(g, ("d6", 6), ("d8", 1), ("d10", 1))
     g.apply(("fire_vehicle", 1, 0))  # one weapon first: the remaining two then fire as the second action
     assert not fire_opts(g, "fire_all") and fire_opts(g, "fire_pair") == [("fire_pair", 1, PAIRS.index((1, 2)))]
+
+
+def test_superior_stabilisation_moves_and_fires_in_one_action_at_plus_one():
+    # L1474, RN-858: the tank gun given superior stabilisation: fire at the target die one up, then the move of the
+    # same action; one action used
+    import dataclasses
+    from conftest import add_dice
+    g = begin(field())
+    v = g.units[0]
+    p = v.profile.vehicle
+    v.vehicle = dataclasses.replace(p, weapons=(dataclasses.replace(p.weapons[0], stabilisation="superior"),)
+                                    + p.weapons[1:])
+    activate(g, 0)
+    assert fire_opts(g, "move_fire") == [("move_fire", 1, 0)]  # the other weapons are average
+    normal = weapon_plan(g, v, g.units[1], 0)["target_die"]
+    add_dice(g, ("d10", 1), ("d8", 1), ("d10", 1))  # target die D10 (D8 one up): a miss
+    g.apply(("move_fire", 1, 0))
+    assert last_event(g, "HeavyWeaponFired")["target_die"] == "d10" and normal == 2  # D8
+    d = g.decision()
+    assert d.kind == "move_fire" and ("halt",) in d.options and ("move", 0, 0) in d.options
+    add_dice(g, 1)
+    g.apply(("move", 0, 0))
+    assert last_event(g, "Moved")["unit"] == 0 and g.activation_frame().actions_left == 1
+    assert not fire_opts(g, "move_fire") and g.dice.remaining == 0
+
+
+def test_move_fire_needs_superior_stabilisation():
+    g = begin(field())
+    activate(g, 0)
+    assert not fire_opts(g, "move_fire") and not g.is_legal(("move_fire", 1, 0))

@@ -193,7 +193,7 @@ def has_vehicles(scenario, options) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- actions
-FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all", "tank_shock"})  # vehicle combat (RN-800)
+FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all", "move_fire", "tank_shock"})  # vehicle combat (RN-800)
 # RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS
