@@ -299,6 +299,9 @@ _OPTION = {
                                                              f"({FIRE_MODES.get(mode, _words(mode))})"),
     "assault_vehicle": lambda k, kind, unit, target: f"close-assault {k.unit(target)} (charges and grenades)",
     "tank_shock": lambda k, kind, unit, target: f"tank-shock {k.unit(target)}",
+    "fire_all": lambda k, kind, unit, target: f"fire every ready weapon at {k.unit(target)}",
+    "assault_passengers": lambda k, kind, unit, target: f"close-assault the passengers of {k.unit(target)}",
+    "move_fire": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)} and move (one action)",
 }
 
 # decision kinds in a few words (the prompt shown above a decision's options)
@@ -320,6 +323,7 @@ DECISION_KINDS = {
     "place_formation": "reorganise: choose the formation",
     "seize": "may seize the initiative",
     "intercept": "is targeted by a guided missile: try a decoy or area protection?",
+    "move_fire": "fired on the move: now move (or halt)",
 }
 
 

@@ -1,5 +1,5 @@
 """Close Assault on vehicles (armoured_dustup/close_assault.py) and Tank Shock (tank_shock.py).  Forced dice."""
-from conftest import activate, begin, events_of, last_event, scenario, unit
+from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
 from dustup_env.rules.armoured_dustup.close_assault import assault_units, attack_impact, outnumbering_shifts
@@ -68,7 +68,7 @@ def test_tank_shock_is_offered_to_unsuppressed_vehicles_only():
     assert ("tank_shock", 1) not in g.decision().options
     g = begin(shocking("assault_mech"))
     activate(g, 0)
-    assert ("tank_shock", 1) not in g.decision().options  # mechs assault as infantry (not built)
+    assert ("tank_shock", 1) not in g.decision().options  # mechs assault as infantry (test_close_combat_mechs.py)
 
 
 def test_tank_shock_infantry_lose_withdraw_and_the_vehicle_takes_their_ground():
@@ -134,3 +134,77 @@ def test_holding_fire_lets_the_infantry_reach_the_vehicle():
     g.apply(("hold_fire",))
     assert not events_of(g, "HeavyWeaponFired") and last_event(g, "VehicleHit")["result"] == "none"
     assert g.dice.remaining == 0
+
+
+# --- open-top vehicles: the passengers as the target (L1553-1559, RN-856) ----------------------------------------
+def open_top_carrying():
+    """Blue squad S (uid 0) at (24, 10), blue B far away (uid 1); red APC V (uid 2) opened up 4" north carrying red
+    squad P (uid 3); red R far away (uid 4)."""
+    return scenario([unit("S", (24, 10), figures=(("rifle", 4),), grenades=True, confidence="steady"),
+                     unit("B", (4, 4), figures=(("rifle", 2),))],
+                    [vehicle("V", (24, 14), "apc_wheeled", facing=180, opened_up=True),
+                     unit("P", (24, 14), figures=(("rifle", 3),), carried_by="V"),
+                     unit("R", (44, 44), figures=(("rifle", 2),))])
+
+
+def test_the_passengers_of_an_open_topped_vehicle_may_be_declared_the_target():
+    g = begin(open_top_carrying())
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("assault_passengers", 2) in opts and ("assault_vehicle", 2) in opts and g.is_legal(("assault_passengers", 2))
+    g = begin(open_top_carrying())
+    g.units[2].opened_up = False
+    activate(g, 0)
+    assert ("assault_passengers", 2) not in g.decision().options  # closed down: only the vehicle
+
+
+def test_passengers_forced_to_withdraw_close_down_and_the_attackers_may_switch_to_the_vehicle():
+    # courage: the passengers behind hard cover (+2, the APC is armoured) and Confident (+1): D8 -> D12 and the excess
+    # moves the squad's D8 down to D6; 6 against 2: more than double, the passengers "withdraw": the APC closes down,
+    # they lose a level; the squad switches to the vehicle: impact D6 6 against the front armour 6, no effect; then back to cover
+    g = begin(open_top_carrying(), [6, 2])
+    activate(g, 0)
+    g.apply(("assault_passengers", 2))
+    ev = last_event(g, "VehicleAssaulted")
+    assert (ev["attacker_die"], ev["defender_die"], ev["result"]) == ("d6", "d12", "passengers_withdraw")
+    assert not g.units[2].opened_up and g.units[3].confidence == STEADY
+    d = g.decision()
+    assert d.kind == "assault_follow_up" and set(d.options) == {("contact",), ("halt",)}
+    add_dice(g, ("d6", 6), 6, 3)
+    g.apply(("contact",))
+    assert last_event(g, "VehicleHit")["impact"] == 6 and last_event(g, "Moved")["withdraw"]
+    assert g.units[0].confidence == STEADY and g.dice.remaining == 0
+
+
+def test_assaulted_passengers_fight_behind_cover():
+    # courage 4 against 3: contact; a round of close combat in which the squad's hits on the passengers roll
+    # against their armour D4 two steps up (hard cover, RN-856)
+    g = begin(open_top_carrying(), [4, 3, 1, 8, 4] + [1] * 30)
+    activate(g, 0)
+    g.apply(("assault_passengers", 2))
+    assert last_event(g, "VehicleAssaulted")["result"] == "passengers_contact"
+    assert events_of(g, "StrikeResolved")[0]["target"] == 3
+    hits = [h for h in events_of(g, "HitResolved") if h["target"] == 3]
+    assert hits and all(h["armour_die"] == "d8" for h in hits)
+
+
+def test_passengers_of_an_open_topped_vehicle_give_final_defensive_fire():
+    # the squad assaults the opened-up APC itself: 1 against 3 units (the APC's size 2 and its passengers, L1555)
+    # puts its D8 two down (D4): 4 against 1, contact; the red side may fire the APC's APSW or the passengers' fire
+    # modes from the open top (RN-857): the passengers fire all (target die D6 1; D8 1, D4 1: a miss); the squad
+    # reaches the vehicle: impact 1 against armour 2, nothing; back to cover
+    g = begin(open_top_carrying(), [4, 1, ("d6", 1), ("d8", 1), ("d4", 1), 1, 2, 1])
+    activate(g, 0)
+    g.apply(("assault_vehicle", 2))
+    d = g.decision()
+    assert d.kind == "final_defensive_fire" and {("fire", "support"), ("fire", "all"), ("hold_fire",)} <= set(d.options)
+    g.apply(("fire", "all"))
+    shot = last_event(g, "ShotResolved")
+    assert shot["unit"] == 3 and shot["target"] == 0 and shot["mode"] == "all"
+    assert last_event(g, "VehicleHit")["result"] == "none" and g.dice.remaining == 0
+    g = begin(open_top_carrying())
+    g.units[2].opened_up = False  # closed down, no fire ports: only the APSW
+    activate(g, 0)
+    add_dice(g, 4, 1)
+    g.apply(("assault_vehicle", 2))
+    assert set(g.decision().options) == {("fire", "support"), ("hold_fire",)}

@@ -114,3 +114,55 @@ def test_a_vehicle_launches_its_guided_missile_and_damage_moves_the_ecm_die_up()
     e = last_event(g, "MissileFired")
     assert e["weapon"] == "GMS/L" and e["result"] == "none" and g.dice.remaining == 0
     assert ("fire_vehicle", 1, 1) not in g.decision().options
+
+
+def test_house_multiple_weapons_a_mech_fires_all_its_weapons_as_one_action_or_the_rest_as_a_second():
+    # seed 003 Multiple Weapons (RN-855): the combat walker's three weapons at one target in one action
+    from conftest import add_dice
+    g = begin(field("combat_walker"))
+    activate(g, 0)
+    assert not fire_opts(g, "fire_all")  # seed 000: two weapons at most (fire_pair)
+    g = begin(field("combat_walker"), options={"close_combat": "house"})
+    activate(g, 0)
+    assert fire_opts(g, "fire_all") == [("fire_all", 1)] and g.is_legal(("fire_all", 1))
+    add_dice(g, ("d6", 6), ("d8", 1), ("d10", 1),  # DFFG: a miss
+             ("d6", 6), ("d8", 1), ("d8", 1), ("d8", 1),  # SLAM: a miss
+             ("d6", 6), ("d8", 1), ("d6", 1), ("d6", 1))  # APSW: a miss
+    g.apply(("fire_all", 1))
+    assert [e["weapon"] for e in events_of(g, "HeavyWeaponFired")] == ["DFFG/4 arm", "SLAM/3 shoulder pack", "APSW"]
+    assert g.dice.remaining == 0 and not fire_opts(g, "fire_all") and not fire_opts(g, "fire_pair")
+    g = begin(field("combat_walker"), options={"close_combat": "house"})
+    activate(g, 0)
+    add_dice(g, ("d6", 6), ("d8", 1), ("d10", 1))
+    g.apply(("fire_vehicle", 1, 0))  # one weapon first: the remaining two then fire as the second action
+    assert not fire_opts(g, "fire_all") and fire_opts(g, "fire_pair") == [("fire_pair", 1, PAIRS.index((1, 2)))]
+
+
+def test_superior_stabilisation_moves_and_fires_in_one_action_at_plus_one():
+    # L1474, RN-858: the tank gun given superior stabilisation: fire at the target die one up, then the move of the
+    # same action; one action used
+    import dataclasses
+    from conftest import add_dice
+    g = begin(field())
+    v = g.units[0]
+    p = v.profile.vehicle
+    v.vehicle = dataclasses.replace(p, weapons=(dataclasses.replace(p.weapons[0], stabilisation="superior"),)
+                                    + p.weapons[1:])
+    activate(g, 0)
+    assert fire_opts(g, "move_fire") == [("move_fire", 1, 0)]  # the other weapons are average
+    normal = weapon_plan(g, v, g.units[1], 0)["target_die"]
+    add_dice(g, ("d10", 1), ("d8", 1), ("d10", 1))  # target die D10 (D8 one up): a miss
+    g.apply(("move_fire", 1, 0))
+    assert last_event(g, "HeavyWeaponFired")["target_die"] == "d10" and normal == 2  # D8
+    d = g.decision()
+    assert d.kind == "move_fire" and ("halt",) in d.options and ("move", 0, 0) in d.options
+    add_dice(g, 1)
+    g.apply(("move", 0, 0))
+    assert last_event(g, "Moved")["unit"] == 0 and g.activation_frame().actions_left == 1
+    assert not fire_opts(g, "move_fire") and g.dice.remaining == 0
+
+
+def test_move_fire_needs_superior_stabilisation():
+    g = begin(field())
+    activate(g, 0)
+    assert not fire_opts(g, "move_fire") and not g.is_legal(("move_fire", 1, 0))

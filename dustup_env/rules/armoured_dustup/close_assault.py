@@ -13,10 +13,16 @@ assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle
 * Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
 * The vehicle is never forced to withdraw (L1522).
 
-* Before contact, a vehicle with a support weapon may give final defensive fire (:class:`VehicleDefensiveFire`).
+* Before contact, a vehicle with a support weapon, or its passengers able to fire from inside, may give final
+  defensive fire (:class:`VehicleDefensiveFire`, RN-815, RN-857).
 
-Mechs and monsters fighting as infantry, crews dismounting, final defensive fire by passengers and assaults on
-the passengers of open-top vehicles are not built yet (RN-764 holds for them: the Assault Action still leaves vehicles out).
+Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
+RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
+
+The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
+RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
+
+Crews dismounting to fight are not built (crews are not figures, RN-141).
 """
 from __future__ import annotations
 
@@ -24,19 +30,23 @@ import math
 
 from ..kernel.data import armoury
 from ..kernel.decisions import Decision, Frame
-from ..kernel.dice import die_name
-from ..kernel.entities import Unit
+from ..kernel.attack import resolve_hits
+from ..kernel.dice import die_name, parse_die
+from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.assault_action import (assault_reach, courage_roll, load_courage_table, may_assault,
-                                           outnumbered, withdraw)
-from ..unit_actions.shoot_action import resolve_fire, shot_effects
+from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, drop_confidence, fight_pairs,
+                                           load_courage_table, may_assault, outnumbered, pair_outcome, withdraw)
+from ..unit_actions.shoot_action import resolve_fire, shoot_geometry, shot_effects
+from .firing_at_vehicles import fire_party, party_plan
+from .open_top_and_soft_skinned_vehicles import PASSENGER_MODES, passenger_shift
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
+from .vehicle_damage import defending_quality
 from .vehicle_movement import footprint
-from .vehicles import has_vehicles, open_topped
+from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
 CONTACT_GAP = 0.5  # the assaulting leader ends this far outside the vehicle's footprint (RN-814)
@@ -114,8 +124,23 @@ def _options(game, u: Unit, status) -> list:
     if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(u):
         return []
     reach = assault_reach(u, game)
-    return [("assault_vehicle", v.uid) for v in game.enemy_units(u.side)
-            if v.profile.vehicle is not None and in_reach(game, u, v, reach)]
+    out = []
+    for v in game.enemy_units(u.side):  # mechs: the Assault Action (RN-850)
+        if v.profile.vehicle is not None and not as_infantry(game, v) and in_reach(game, u, v, reach):
+            out.append(("assault_vehicle", v.uid))
+            if passengers_exposed(v):
+                out.append(("assault_passengers", v.uid))
+    return out
+
+
+def passengers_exposed(v: Unit) -> bool:
+    """L1553: the passengers of an open-topped vehicle may be declared the target of an assault (RN-856)."""
+    return bool(v.passengers) and open_topped(v) and v.hull < 0
+
+
+def as_infantry(game, v: Unit) -> bool:
+    """A mech or monster is assaulted as infantry (the Assault Action, L1514; seed 003 Mechs, RN-854)."""
+    return v.kind in MECHS
 
 
 def contact_point(u: Unit, v: Unit) -> tuple[float, float]:
@@ -159,7 +184,8 @@ def defensive_weapon(game, v: Unit, u: Unit):
 
 def _assault(game, u: Unit, opt):
     v = game.units[opt[1]]
-    if v.profile.vehicle is None or not in_reach(game, u, v) or not may_assault(u):
+    if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not in_reach(game, u, v)
+            or not may_assault(u)):
         raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
     a, d, a_die, d_die = vehicle_courage(game, u, v)
     won = a > d
@@ -167,7 +193,7 @@ def _assault(game, u: Unit, opt):
     if not won:
         withdraw(game, u, [v], 1, "assault_failed")
         return None
-    if defensive_weapon(game, v, u) is not None:  # the vehicle's side decides on final defensive fire first
+    if defensive_weapon(game, v, u) is not None or passenger_fire_modes(game, v, u):  # final defensive fire first
         game.stack.append(Frame("vehicle_defensive_fire", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
         return False  # the procedure ends the attacker's action
     contact(game, u, v)
@@ -182,6 +208,130 @@ def contact(game, u: Unit, v: Unit) -> None:
     withdraw_to_cover(game, u, v)
 
 
+def mech_impact(u: Unit, vs_armour: bool) -> int:
+    """RN-852: the impact of a mech's or monster's close-combat hits: its best close-combat weapon's (against armour
+    or against infantry), else its crew's close-combat impact."""
+    best = u.cc_impact
+    for w in u.profile.vehicle.weapons:
+        if w.category == "close_combat":
+            best = max(best, parse_die(w.impact_vs_armour if vs_armour else w.impact_vs_infantry))
+    return best
+
+
+def mech_close_combat_hits(game, striker: Unit, target: Unit, figs, hits: int, cas: dict) -> None:
+    """RN-852: close-combat hits in an assault with a mech or monster.  Hits on a mech: one opposed roll each of the
+    striker's impact (infantry: :func:`attack_impact`, their best grenade or close-combat impact, RN-142; a mech:
+    :func:`mech_impact` against armour) against the armour facing the striker, as fire at a vehicle (damage
+    markers, destruction), without the vehicle's own confidence test (the assault's courage test stands for it,
+    each new marker counting as a wounded figure).  Hits by a mech on infantry: the attack pipeline with its
+    impact against infantry."""
+    if target.profile.vehicle is None:
+        res = resolve_hits(game, target, hits, mech_impact(striker, False), 0, figs)
+        if res.leader_hit:
+            cas["leader"] = True
+        return
+    if not hits or not target.in_play:
+        return
+    impact = attack_impact(striker) if striker.profile.vehicle is None else mech_impact(striker, True)
+    before = target.damage
+    vehicle_fire(game, target, impact, hits, striker.x, striker.y, weapon_class=1, test_confidence=False)
+    if target.in_play:
+        cas["damage"] = cas.get("damage", 0) + max(0, target.damage - before)
+
+
+def passengers_cover(v: Unit) -> int:
+    """L1557 "they count as being behind cover": hard cover in an armoured vehicle, soft in another (RN-144)."""
+    return 2 if armoured(v) else 1
+
+
+def _assault_passengers(game, u: Unit, opt):
+    """L1553-1559, RN-856: the assault on the passengers of an open-topped vehicle."""
+    v = game.units[opt[1]]
+    if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not passengers_exposed(v)
+            or not in_reach(game, u, v) or not may_assault(u)):
+        raise IllegalOptionError(f"{opt!r}: those passengers cannot be assaulted now")
+    p = game.units[v.passengers[0]]
+    cover = passengers_cover(v)
+    rows = {r["id"]: r["shift"] for r in load_courage_table(game.options["courage_table"])}
+    row = "hard_cover" if cover == 2 else "soft_cover"
+    a, d, a_die, d_die, _, _ = courage_roll(game, u, p, final=False, skip=("soft_cover", "hard_cover"),
+                                            extra_def=[(row, rows[row])] if row in rows else [])
+    result = "passengers_withdraw" if a > 2 * d else ("passengers_contact" if a > d else "repulsed")
+    game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, result))
+    if result == "repulsed":
+        withdraw(game, u, [v], 1, "assault_failed")
+        return None
+    move_to(game, u, *contact_point(u, v))
+    if result == "passengers_withdraw":
+        return close_down(game, u, v, p, 1)
+    pair = {"a": u.uid, "d": p.uid, "af": u.able(), "df": p.able(), "d_cover": cover}
+    fight_pairs(game, [pair])
+    loser, levels, _ = pair_outcome(game, pair)
+    if loser == "d" and p.in_play and v.in_play:
+        return close_down(game, u, v, p, levels)
+    if loser == "a" and u.in_play:
+        withdraw(game, u, [v], levels, "lost the close combat")
+    elif u.in_play:
+        withdraw_to_cover(game, u, v)
+    return None
+
+
+def close_down(game, u: Unit, v: Unit, p: Unit, levels: int):
+    """L1559: passengers forced to withdraw close the vehicle down instead (a level lost as a withdrawal); the
+    attackers may switch their assault to the vehicle (decision ``assault_follow_up``: contact or halt)."""
+    drop_confidence(game, p, levels, "passengers close down")
+    if v.opened_up:
+        v.opened_up = False
+        game.emit(HatchesChanged(v.uid, False))
+    if u.in_play and v.in_play:
+        game.stack.append(Frame("passengers_assault_switch", u.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
+        return False
+    return None
+
+
+class PassengersAssaultSwitch:
+    """L1559: after the passengers closed down, the attackers switch to the vehicle (``("contact",)``: the impact
+    roll of Infantry Assaulting Vehicles, then back to cover) or stop (``("halt",)``: back to cover)."""
+
+    def decision(self, game, frame):
+        u = game.units[frame.data["attacker"]]
+        return Decision(u.side, "assault_follow_up", u.uid, (("contact",), ("halt",)))
+
+    def apply(self, game, frame, opt):
+        u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
+        if opt not in (("contact",), ("halt",)):
+            raise IllegalOptionError(f"{opt!r}: switch the assault to the vehicle or halt")
+        game.stack.remove(frame)
+        if opt == ("contact",):
+            vehicle_fire(game, v, attack_impact(u), 1, u.x, u.y, weapon_class=1)
+        if u.in_play:
+            withdraw_to_cover(game, u, v)
+        game.action_done(u)
+
+
+def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
+    """L1555, L1561, RN-857: the fire modes in which the first unit aboard ``v`` may give final defensive fire at
+    ``u`` from inside (an open top or fire ports, :func:`passenger_shift`); not "support" (the vehicle's own support
+    weapon's option), "suppressive" or grenades.  Allowed even if they already fired (as the Assault Action's)."""
+    if not v.passengers:
+        return []
+    shift = passenger_shift(v)
+    p = game.units[v.passengers[0]]
+    if shift is None or not p.in_play or p.suppression or p.disorganised() or p.confidence >= BROKEN:
+        return []
+    geo = shoot_geometry(game, v, u)
+    if geo is None:
+        return []
+    saved = set(p.fired)
+    p.fired.clear()
+    try:
+        return [m for m in PASSENGER_MODES if m not in ("support", "suppressive")
+                and party_plan(game, p, u, m, geo, shift) is not None]
+    finally:
+        p.fired.clear()
+        p.fired.update(saved)
+
+
 class VehicleDefensiveFire:
     """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
     (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
@@ -189,8 +339,10 @@ class VehicleDefensiveFire:
     then reach it (RN-815)."""
 
     def decision(self, game, frame):
-        v = game.units[frame.data["vehicle"]]
-        return Decision(v.side, "final_defensive_fire", v.uid, (("fire", "support"), ("hold_fire",)))
+        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
+        opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
+        opts.extend(("fire", m) for m in passenger_fire_modes(game, v, u))
+        return Decision(v.side, "final_defensive_fire", v.uid, tuple(opts) + (("hold_fire",),))
 
     def apply(self, game, frame, opt):
         u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
@@ -205,6 +357,14 @@ class VehicleDefensiveFire:
                                            tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
                                            res.firer_rolls, res.successes, res.result, res.hits))
                 shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+        elif opt[0] == "fire" and opt[1] in passenger_fire_modes(game, v, u):  # the passengers fire (RN-857)
+            p = game.units[v.passengers[0]]
+            saved = set(p.fired)
+            p.fired.clear()
+            plan = party_plan(game, p, u, opt[1], shoot_geometry(game, v, u), passenger_shift(v))
+            fire_party(game, p, u, opt[1], plan, opt[1], reaction=True)
+            p.fired.clear()
+            p.fired.update(saved)
         elif opt != ("hold_fire",):
             raise IllegalOptionError(f"{opt!r}: fire with the support weapon or hold fire")
         if u.in_play and v.in_play:
@@ -217,8 +377,11 @@ RULE = Rule(
     "Close Assault (vehicles)", 'seed 000 "ARMOURED DUSTUP › Close Assault" (Infantry Assaulting Vehicles)',
     applies=has_vehicles,
     families=(Family("assault_vehicle", ("enemy",), 85, "infantry close-assault an enemy vehicle (satchel charges, "
-                     "grenades): one impact roll, then back to cover"),),
+                     "grenades): one impact roll, then back to cover"),
+              Family("assault_passengers", ("enemy",), 88, "infantry close-assault the passengers of an open-topped "
+                     "enemy vehicle (behind cover; they close down if they lose)")),
     action_options=(_options,),
-    actions={"assault_vehicle": _assault},
-    procedures={"vehicle_defensive_fire": VehicleDefensiveFire()},
+    actions={"assault_vehicle": _assault, "assault_passengers": _assault_passengers},
+    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch()},
+    services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality},
 )

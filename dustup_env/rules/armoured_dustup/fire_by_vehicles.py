@@ -13,7 +13,13 @@ firepower and impact against vehicles or infantry by the target, and the result 
 * ``("fire_slaved", target)``: every ready slaved weapon at one target as one action, each shot resolved on its own
   (L1480-1482, RN-138);
 * ``("fire_pair", target, p)``: a mech or monster fires two weapons (the p-th pair of ``PAIRS``) at one target as one
-  action (L1486).
+  action (L1486);
+* ``("fire_all", target)``: under the seed 003 house rules (``close_combat: "house"``, "Multiple Weapons": "fire one
+  or more weapons at a single target as one action, and then any remaining weapons at the same or a different
+  target as a second action") a mech or monster fires every ready direct-fire weapon not yet fired at one target
+  (offered when three or more are ready: one or two are ``fire_vehicle`` and ``fire_pair``), RN-855;
+* ``("move_fire", target, k)``: superior stabilisation (L1474): the k-th weapon fires at the target die one up, then
+  the vehicle moves in the same action (decision ``move_fire``: a move option or ``("halt",)``), RN-858.
 
 Each weapon fires at most once per activation (as every weapon of the Shoot Action, RN-807).  A weapon fires only
 at a target within its arc (RN-808).  The target die, as one net shift (RN-122): stabilisation after the vehicle
@@ -28,6 +34,8 @@ from itertools import combinations
 
 from ..kernel.dice import D12, parse_die
 from ..kernel.entities import BROKEN, Unit
+from ..kernel.actions import action_options
+from ..kernel.decisions import Decision, Frame
 from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.shoot_action import shoot_geometry
@@ -84,10 +92,10 @@ def own_shift(v: Unit, w) -> int | None:
     return shift + engage_shift(v)
 
 
-def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False) -> dict | None:
+def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: int = 0) -> dict | None:
     """What the vehicle's k-th weapon would roll at ``t`` now, or None (not ready, out of arc, no sight, no
     firepower against this target, shifted above D12).  ``reaction``: final defensive fire, whether or not the
-    weapon fired in the vehicle's own activation."""
+    weapon fired in the vehicle's own activation.  ``shift``: more on the target die (moving and firing, RN-858)."""
     ws = weapons(v)
     if k >= len(ws) or (not reaction and k in fired(game, v)):
         return None
@@ -97,6 +105,7 @@ def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False) -> dict 
     extra = own_shift(v, w)
     if extra is None:
         return None
+    extra += shift
     if w.category == "guided":
         return guided_weapon_plan(game, v, t, w, extra)
     vp = t.profile.vehicle
@@ -165,7 +174,13 @@ def _options(game, v: Unit, status) -> list:
             out.append(("fire_slaved", t.uid))
         if pairs:
             out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in direct and b in direct)
+            if len(direct) >= 3 and game.options["close_combat"] == "house":
+                out.append(("fire_all", t.uid))
     return out
+
+
+def _ready_direct(game, v: Unit, t: Unit) -> list:
+    return [k for k, w in enumerate(weapons(v)) if w.category in DIRECT and weapon_plan(game, v, t, k) is not None]
 
 
 def _fire_one(game, v: Unit, t: Unit, k: int) -> None:
@@ -186,6 +201,10 @@ def _fire(game, v: Unit, opt) -> None:
             return None if game.rules.services["launch"](game, v, t, plan) else False
     elif opt[0] == "fire_slaved":
         ks = _slaved(game, v, t)
+    elif opt[0] == "fire_all":
+        ks = _ready_direct(game, v, t)
+        if len(ks) < 3 or v.kind not in ("mech", "creature") or game.options["close_combat"] != "house":
+            raise IllegalOptionError(f"{opt!r}: only a mech with three or more ready weapons, house rules")
     else:
         ks = list(PAIRS[opt[2]])
     if weapon_plan(game, v, t, ks[0]) is None:
@@ -193,6 +212,60 @@ def _fire(game, v: Unit, opt) -> None:
     for k in ks:
         if t.in_play:
             _fire_one(game, v, t, k)
+
+
+MOVE_FIRE_SHIFT = 1  # L1474: moving and shooting in the same action, the target die up one
+
+
+def _move_fire_options(game, v: Unit, status) -> list:
+    """L1474, RN-858: ``("move_fire", target, k)`` for a ready direct-fire weapon with superior stabilisation."""
+    p = v.profile.vehicle
+    if p is None or not p.weapons or not may_fire(v, status) or v.hull >= 0 or v.immobilised:
+        return []
+    ks = [k for k, w in enumerate(weapons(v)) if w.stabilisation == "superior" and w.category in DIRECT]
+    if not ks:
+        return []
+    return [("move_fire", t.uid, k) for t in game.enemy_units(v.side) if not t.routed_off for k in ks
+            if weapon_plan(game, v, t, k, shift=MOVE_FIRE_SHIFT) is not None]
+
+
+def _move_fire(game, v: Unit, opt):
+    """The shot at +1, then the move of the same action (decision ``move_fire``: a move option or ``("halt",)``)."""
+    t, k = game.units[opt[1]], opt[2]
+    plan = weapon_plan(game, v, t, k, shift=MOVE_FIRE_SHIFT)
+    if plan is None or weapons(v)[k].stabilisation != "superior" or weapons(v)[k].category not in DIRECT:
+        raise IllegalOptionError(f"{opt!r}: that weapon cannot move and fire now")
+    _mark_fired(game, v, k)
+    fire_weapon(game, v, t, weapons(v)[k], plan)
+    if not v.in_play or game.phase == "over":
+        return None
+    game.stack.append(Frame("move_fire", v.uid, 0, False, {"unit": v.uid}))
+    return False
+
+
+class MoveFireMove:
+    """The move half of a move-and-fire action (RN-858): any of the vehicle's Move Action options, or halt."""
+
+    def options(self, game, v: Unit) -> tuple:
+        game.memo = {}
+        try:
+            moves = tuple(o for o in action_options(game, v) if o[0] == "move")
+        finally:
+            game.memo = None
+        return moves + (("halt",),)
+
+    def decision(self, game, frame):
+        v = game.units[frame.data["unit"]]
+        return Decision(v.side, "move_fire", v.uid, self.options(game, v))
+
+    def apply(self, game, frame, opt):
+        v = game.units[frame.data["unit"]]
+        if opt not in self.options(game, v):
+            raise IllegalOptionError(f"{opt!r}: a move of the vehicle or halt")
+        game.stack.remove(frame)
+        if opt[0] == "move":
+            game.rules.actions["move"](game, v, opt)
+        game.action_done(v)
 
 
 def _on_activation(game, u: Unit) -> None:
@@ -204,14 +277,20 @@ def _on_activation(game, u: Unit) -> None:
 FAMILIES = (Family("fire_vehicle", ("enemy", tuple(range(WEAPON_SLOTS))), 80,
                    "a vehicle fires the k-th weapon of its design at an enemy unit (one weapon per action)"),
             Family("fire_slaved", ("enemy",), 81, "a vehicle fires all its slaved weapons at one target"),
-            Family("fire_pair", ("enemy", tuple(range(len(PAIRS)))), 82, "a mech or monster fires two weapons at one target"))
+            Family("fire_pair", ("enemy", tuple(range(len(PAIRS)))), 82, "a mech or monster fires two weapons at one target"),
+            Family("fire_all", ("enemy",), 87, "seed 003 Multiple Weapons: a mech or monster fires all its ready "
+                   "weapons at one target"),
+            Family("move_fire", ("enemy", tuple(range(WEAPON_SLOTS))), 89, "superior stabilisation: a vehicle fires "
+                   "its k-th weapon at +1 and moves in the same action"))
 
 RULE = Rule(
     "Fire by Vehicles", 'seed 000 "ARMOURED DUSTUP › Fire by Vehicles" (Weapon Stabilisation, Multiple Weapons, '
     'Mechs and Monsters), "Suppression and Vehicles" (fire), "Vehicle Damage" (engaging)',
     applies=has_vehicles,
     families=FAMILIES,
-    action_options=(_options,),
-    actions={"fire_vehicle": _fire, "fire_slaved": _fire, "fire_pair": _fire},
+    action_options=(_options, _move_fire_options),
+    actions={"fire_vehicle": _fire, "fire_slaved": _fire, "fire_pair": _fire, "fire_all": _fire,
+             "move_fire": _move_fire},
+    procedures={"move_fire": MoveFireMove()},
     on_activation=(_on_activation,),
 )

@@ -110,7 +110,7 @@ def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=No
     return plan
 
 
-def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str):
+def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str, reaction: bool = False):
     """Resolve a Shoot Action plan (``party_plan``) as the Shoot Action does (``shoot_action.shoot``): the weapons
     fire, the roll, the event (mode ``label``), then the effects on ``t`` (a vehicle: :func:`vehicle_shot`)."""
     dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
@@ -126,7 +126,7 @@ def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str):
     if t.profile.vehicle is not None:
         vehicle_shot(game, u, t, res, impact, mode=label, small_arms=not sup and not throwers)
     else:
-        shot_effects(game, u, t, res, impact, cover)
+        shot_effects(game, u, t, res, impact, cover, reaction=reaction)  # reaction: final defensive fire (RN-857)
     return res
 
 

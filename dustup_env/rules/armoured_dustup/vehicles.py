@@ -193,7 +193,7 @@ def has_vehicles(scenario, options) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- actions
-FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "tank_shock"})  # vehicle combat (RN-800)
+FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all", "move_fire", "tank_shock"})  # vehicle combat (RN-800)
 # RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS
@@ -201,12 +201,14 @@ VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"}) | FIRE_ACTIONS
 # option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)
 TARGETING = frozenset({"assault", "combined_assault"})  # fire at vehicles: firing_at_vehicles.py
+MECH_ACTIONS = VEHICLE_ACTIONS | {"assault"}  # mechs and monsters assault as infantry (L1514, RN-850)
 
 
 def _vehicle_filter(game, u: Unit, opts: list) -> list:
     """What a vehicle may do (RN-750, RN-764), and that no one targets a vehicle with fire or close assault yet."""
     if u.profile.vehicle is not None:
-        allowed = TURRET_ACTIONS if u.hull >= 0 else VEHICLE_ACTIONS
+        allowed = TURRET_ACTIONS if u.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
+                                                      VEHICLE_ACTIONS)
         out = []
         for o in opts:
             if o[0] not in allowed:
@@ -217,7 +219,8 @@ def _vehicle_filter(game, u: Unit, opts: list) -> list:
         return out
     units = game.units
     return [o for o in opts if not (o[0] in TARGETING and len(o) > 1 and isinstance(o[1], int)
-                                    and units[o[1]].profile.vehicle is not None)]
+                                    and units[o[1]].profile.vehicle is not None
+                                    and units[o[1]].kind not in UNIT_KINDS.values())]  # mechs: RN-850
 
 
 @event

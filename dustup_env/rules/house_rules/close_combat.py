@@ -72,10 +72,11 @@ def melee_dice(u, figs) -> tuple[list[int], bool]:
     return strike_dice(u, figs)
 
 
-def resolve_melee(dice, *, quality: int, melee: list[int], target: int, extra_hits: bool = True):
+def resolve_melee(dice, *, quality: int, melee: list[int], target: int, extra_hits: bool = True, defence: int = 1):
     """Opposed melee roll: (target_roll, rolls, successes, result, hits).  No doubling on a major
-    result; one success is a "threat" (no casualties)."""
-    t = dice.roll(target)
+    result; one success is a "threat" (no casualties).  ``defence``: a mech's size, multiplying its defence roll
+    (seed 003 Mechs, RN-854)."""
+    t = dice.roll(target) * defence
     rolls = [dice.roll(quality)] + [dice.roll(m) for m in melee]
     successes = sum(1 for r in rolls if r > t)
     if successes == 0:
@@ -152,9 +153,12 @@ def _round(game, frame) -> None:
             tshift = morale_shift(t) - (1 if over else 0)
             if rnd == 1 and tside == "d" and (t.propped or game.bf.in_cover(t.x, t.y)):
                 tshift += 1  # first round: the defender in position or in cover
-            tdie = shift_closed(t.quality, tshift)
+            mech = t.profile.vehicle
+            tdie = shift_closed(t.quality if mech is None or not t.damage else
+                                game.rules.services["defending_quality"](t), tshift)
             tr, rolls, succ, result, hits = resolve_melee(game.dice, quality=q, melee=dice, target=tdie,
-                                                          extra_hits=game.options["extra_hits"])
+                                                          extra_hits=game.options["extra_hits"],
+                                                          defence=1 if mech is None else mech.size)
             game.emit(StrikeResolved(s.uid, t.uid, rnd, die_name(tdie), tr,
                                      tuple(die_name(v) for v in [q] + dice), rolls, succ, result, hits))
             if result == "threat":
@@ -179,7 +183,8 @@ def _round(game, frame) -> None:
                     elif f.status == WOUNDED:
                         w += 1
             cas = cas_by_unit.get(u.uid, {})
-            p[side + "_cas"] = {"wounded": w, "killed": k, "leader": bool(cas.get("leader"))}
+            p[side + "_cas"] = {"wounded": w + cas.get("damage", 0), "killed": k,  # a mech's markers: RN-852
+                                "leader": bool(cas.get("leader"))}
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))

@@ -29,6 +29,8 @@ units (one attacker against several defenders, or a combined assault of several 
 one defender, :func:`begin_assault`) fight as detachments matched to the opposing sizes; each parent
 unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md RN-203 to RN-217 (house rules
 RN-252 to RN-254); several defenders, following withdrawn ones and special-weapon detachments RN-300, RN-301, RN-304.
+Mechs and monsters (seed 000 L1514-1518) fight as infantry units: their size class is their strength, their close-
+combat weapons add strike dice, and hits to and from them go to the vehicle rules' service (RN-850..RN-853).
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from pathlib import Path
 
 from ..kernel.attack import resolve_hits
 from ..kernel.data import DATA, armoury, validate
-from ..kernel.dice import die_max, die_name, shift_closed, shift_open_both, value_to_die
+from ..kernel.dice import die_max, die_name, parse_die, shift_closed, shift_open_both, value_to_die
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, LeaderLost, Moved, RoutedOff, event
 from ..kernel.entities import (BROKEN, COHESION, CONFIDENCE_NAMES, CONFIDENT, KILLED, OK, ROUTED, SHAKEN, STEADY,
@@ -200,11 +202,22 @@ def _init_hook(game) -> None:
 
 # ---------------------------------------------------------------------------------------- geometry helpers
 
+MECHS = ("mech", "creature")  # unit kinds that assault and are assaulted as infantry (seed 000 L1514, RN-850)
+
+
 def strength(u: Unit, figs=None) -> int:
-    """Outnumbering strength: able figures, power-armoured troopers count as two."""
-    pa = armoury()[1][u.armour].power_armour
+    """Outnumbering strength: able figures, power-armoured troopers count as two; a mech or monster its size class
+    (L1514 "the size value is used to calculate outnumbering", RN-850)."""
     n = sum(1 for i in (figs if figs is not None else range(len(u.figures))) if u.figures[i].status == OK)
+    if u.profile.vehicle is not None:
+        return u.profile.vehicle.size if n else 0
+    pa = armoury()[1][u.armour].power_armour
     return 2 * n if pa else n
+
+
+def is_mech(u: Unit) -> bool:
+    """A mech or monster: it fights close combat as an infantry unit (seed 000 L1514-1518)."""
+    return u.profile.vehicle is not None and u.kind in MECHS
 
 
 def outnumbered(own: int, other: int) -> int:
@@ -485,6 +498,8 @@ def strike_dice(u: Unit, figs) -> tuple[list[int], bool]:
     if sv > 0:
         dice.append(value_to_die(math.ceil(sv - 1e-9)))
     dice.extend(special)
+    if u.profile.vehicle is not None:  # a mech's close-combat weapons: one strike die each (RN-851)
+        dice.extend(parse_die(w.strike) for w in u.profile.vehicle.weapons if w.category == "close_combat" and w.strike)
     return dice, sv > 12
 
 
@@ -511,12 +526,15 @@ def resolve_strike(dice, *, quality: int, strike: list[int], target: int, extra_
 
 
 def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, cas: dict,
-               impact: int | None = None) -> None:
+               impact: int | None = None, armour_shift: int = 0) -> None:
     """Allocate hits at random among the target detachment's figures (not killed), then roll the
     striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
     against each figure's armour, no cover or prop shifts (the attack pipeline: a power-armoured figure takes
     the Power Armour Troops as Casualties table, an extracted occupant its own armour, RN-500)."""
-    res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, 0, figs)
+    if striker.profile.vehicle is not None or target.profile.vehicle is not None:
+        game.rules.services["mech_close_combat_hits"](game, striker, target, figs, hits, cas)  # RN-852
+        return
+    res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, armour_shift, figs)
     if res.leader_hit:
         cas["leader"] = True
 
@@ -602,7 +620,10 @@ def combat_target_die(game, target: Unit, own: int, other: int, striker_over_12:
         shift -= target.suppression
     if striker_over_12:
         shift -= 1
-    return shift_closed(target.quality, shift)
+    q = target.quality
+    if target.profile.vehicle is not None and target.damage:  # L1463: a damaged mech defending itself (RN-136)
+        q = game.rules.services["defending_quality"](target)
+    return shift_closed(q, shift)
 
 
 def fight_pairs(game, pairs: list[dict]) -> None:
@@ -630,11 +651,15 @@ def fight_pairs(game, pairs: list[dict]) -> None:
                                                            extra_hits=game.options["extra_hits"])
             game.emit(StrikeResolved(s.uid, t.uid, rnd, die_name(tdie), tr,
                                      tuple(die_name(x) for x in [s.quality] + dice), rolls, succ, result, hits))
-            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"))
+            apply_hits(game, s, t, tf, hits, cas, p.get("a_impact" if rnd == 1 else "d_impact"),
+                       p.get("d_cover", 0) if rnd == 1 else 0)  # passengers behind cover (RN-856)
     for p in pairs:
         a, d = units[p["a"]], units[p["d"]]
         p["a_cas"].update(casualty_counts(a, p["af"], p["a_before"]))
         p["d_cas"].update(casualty_counts(d, p["df"], p["d_before"]))
+        for cas in (p["a_cas"], p["d_cas"]):
+            if "damage" in cas:  # a mech's damage markers count as wounded figures in the courage test (RN-852)
+                cas["wounded"] = cas.get("wounded", 0) + cas.pop("damage")
         for u, cas in ((a, p["a_cas"]), (d, p["d_cas"])):
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
@@ -646,8 +671,8 @@ def pair_outcome(game, p: dict) -> tuple[str, int, int]:
     """Outcome test of one pairing: (loser "a" | "d" | "" , levels for the loser, winner) -- draws: the
     attacker withdraws without a drop; total victory: no test."""
     a, d = game.units[p["a"]], game.units[p["d"]]
-    a_gone = all(a.figures[i].status != OK for i in p["af"]) if p["af"] else not a.in_play
-    d_gone = all(d.figures[i].status != OK for i in p["df"]) if p["df"] else not d.in_play
+    a_gone = all(a.figures[i].status != OK for i in p["af"]) if p["af"] and a.in_play else not a.in_play
+    d_gone = all(d.figures[i].status != OK for i in p["df"]) if p["df"] and d.in_play else not d.in_play
     if d_gone and not a_gone:
         game.emit(CourageTested(a.uid, d.uid, True, "", "", (), (), 0, 0, "total_victory_attacker"))
         return "", 0, 0
@@ -674,7 +699,7 @@ def pair_outcome(game, p: dict) -> tuple[str, int, int]:
 
 def _can_fire(game, dfn: Unit, att: Unit) -> list:
     """Final defensive fire options of the defender against the attacker (empty: none possible)."""
-    if not dfn.in_play or dfn.confidence == ROUTED:
+    if not dfn.in_play or dfn.confidence == ROUTED or dfn.profile.vehicle is not None:  # a mech: RN-853
         return []
     if dfn.confidence == BROKEN and not game.bf.in_cover(dfn.x, dfn.y):
         return []
@@ -1151,13 +1176,15 @@ def may_assault(u: Unit) -> bool:
     and Confident or Steady (notes * and ** of the courage test)."""
     return (u.in_play and not u.suppression and not u.propped and u.confidence <= STEADY
             and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised()
-            and u.profile.vehicle is None)  # vehicles do not assault until vehicle combat exists (RN-764)
+            and (u.profile.vehicle is None or u.kind in MECHS))  # vehicles tank-shock instead (RN-850)
 
 
 def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
     """The target's leader within twice a maximum move (``reach``: ``assault_reach(u, game)`` if the caller has
     it), in line of sight, not completely concealed."""
-    if e.complete_concealment or not e.in_play or e.profile.vehicle is not None:  # RN-764: vehicles not yet
+    if e.complete_concealment or not e.in_play:
+        return False
+    if (e.profile.vehicle is not None or u.profile.vehicle is not None) and not mech_assault(game, u, e):
         return False
     if reach is None:
         reach = assault_reach(u, game)
@@ -1165,6 +1192,12 @@ def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
     if dx * dx + dy * dy > reach * reach:
         return False
     return game.bf.has_los(u.x, u.y, e.x, e.y)
+
+
+def mech_assault(game, u: Unit, e: Unit) -> bool:
+    """Infantry, mechs and monsters assault one another as infantry (L1514; seed 003 Mechs under the house close
+    combat, RN-854); other vehicles are assaulted by the Close Assault rules (``assault_vehicle``) and tank-shock."""
+    return (u.profile.vehicle is None or u.kind in MECHS) and (e.profile.vehicle is None or e.kind in MECHS)
 
 
 def can_assault(game, u: Unit, e: Unit) -> bool:
