@@ -16,7 +16,7 @@
   parent's seed and never advance the game's generator.
 - Imperfect information when hidden units can occur (a unit starts hidden, a dummy marker, or terrain that
   conceals, where units may become hidden during the game), perfect information otherwise.
-- Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 940, docs/observation.md),
+- Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012, docs/observation.md),
   from the acting side's mirrored view; legal actions are exactly the pending decision's options.
 - Observation tensor: the shared :class:`dustup_env.observation.Observer` (1569 floats in named pieces:
   ``units``, ``globals``, ``objectives``, ``terrain``, ``markers``: what the player's side may know).
