@@ -1,2 +1,2 @@
-"""Seed 000 "ARMOURED DUSTUP": heavy weapons, guided weapons and vehicles.  Not built yet (docs/rules-coverage.md);
-docs/architecture.md shows where each part plugs into the kernel."""
+"""Seed 000 "ARMOURED DUSTUP": heavy weapons, guided weapons and vehicles, one module per section of the rulebook
+(docs/rules-coverage.md says what each covers; docs/architecture.md how they plug into the kernel)."""
