@@ -59,13 +59,7 @@ def picture(game: Game, side: int | None = None) -> dict:
         u = dict(u)
         u["label"] = unit_label(u["side"], slots[u["side"]], bool(u.get("vehicle")))
         slots[u["side"]] += 1
-        u["known"] = "x" in u  # False: an enemy unit that is hidden from the reader
-        if side is not None and u["side"] != side and u["known"]:
-            if u.get("carrier", -1) >= 0:  # an enemy unit mounted in a vehicle: passengers are not seen
-                u = {k: u[k] for k in ("uid", "side", "name", "label")}
-                u["known"], u["unseen"] = False, True
-            else:
-                u.pop("passengers", None)
+        u["known"] = "x" in u  # False: an enemy unit hidden from the reader, or mounted in a vehicle (``unseen``)
         units.append(u)
     markers = []
     for i, m in enumerate(views[0]["markers"]):

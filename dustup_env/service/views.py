@@ -156,21 +156,11 @@ def armoured_fields(game, u: dict) -> dict:
 
 
 def known_units(raw_units: list, side: int | None) -> list:
-    """The unit entries of a view that ``side`` may see: an enemy unit mounted in a vehicle is left out (passengers
-    are not seen, as ``game.enemy_units``) and an enemy vehicle's passenger list is dropped."""
+    """The unit entries of a view that ``side`` may see: the engine's view already reduces an enemy unit mounted in
+    a vehicle to an ``unseen`` stub and drops an enemy vehicle's passengers; the stubs are left out here."""
     if side is None:
         return raw_units
-    out = []
-    for u in raw_units:
-        if u["side"] != side and u.get("unseen"):  # the engine's view already hides a mounted enemy
-            continue
-        if u["side"] != side and "figures" in u:
-            if u.get("carrier", -1) >= 0:
-                continue
-            if "passengers" in u:
-                u = {k: v for k, v in u.items() if k != "passengers"}
-        out.append(u)
-    return out
+    return [u for u in raw_units if u["side"] == side or not u.get("unseen")]
 
 
 def _score(units: list[dict], objectives: list[dict], hidden_enemies: bool, exact) -> tuple[list, list]:
