@@ -10,8 +10,9 @@ uid: set up or not, damage, where it stands, fired this activation, abandoned, r
 * **Moving** (L1206-1208): a man-packed weapon is dismantled / set up by one reorganise action each; carried
   dismantled it encumbers the crew (movement die one type lower); with half the crew or less it can no longer be
   carried.  A towed weapon is limbered / unlimbered by one reorganise action of at least half the crew (RN-702);
-  limbered it moves only when a vehicle tows it (the vehicle rules' ``towed`` service).  A crew that moves away
-  from its weapon abandons it, for good (RN-701).
+  limbered it moves only when a vehicle tows it (the vehicle rules' ``towed`` service; this rule tells the towing
+  rule what a tower must manage, :func:`towable_size`: the carriage's size, RN-880).  It is unlimbered only once
+  unhooked.  A crew that moves away from its weapon abandons it, for good (RN-701).
 * **Hits on the weapon** (L1212): one more place a hit of fire may fall (the kernel's allocation, ``weapon_target``
   / ``weapon_hit`` services), armour D8 with the crew's cover: a wound disables it (one reorganise action repairs
   it, RN-703), a kill or a second wound damages it for good.
@@ -395,7 +396,7 @@ def _task_options(game, u: Unit, status) -> list:
     out = []
     if prof.carriage == "man_packed":
         out.append(("reorganise", "dismantle" if st["ready"] else "set_up"))
-    elif may_limber(prof, u):
+    elif may_limber(prof, u) and (st["ready"] or not towed(game, u)):  # unhooked first to unlimber (RN-880)
         out.append(("reorganise", "limber" if st["ready"] else "unlimber"))
     if st["damage"] == DISABLED:
         out.append(("reorganise", "repair"))
@@ -469,6 +470,18 @@ def moves_with(game, u: Unit, prof, st: dict) -> bool:
     return towed(game, u)
 
 
+def towable_size(game, t: Unit):
+    """The towing rule's service (L1208 "towed carriages", L1417, RN-880): a limbered towed weapon with its crew is
+    towed as an element of its carriage's size (the design's ``target_size``, weapon class - 1: a tower of at most
+    one size smaller, ``tractor_size_dustup``); None for anything else (set up, man-packed, abandoned, or no heavy
+    weapon)."""
+    st = state(game, t)
+    if st is None or st["abandoned"] or st["ready"] or st["at"] is not None:
+        return None
+    prof = weapon_of(game, t)
+    return prof.target_size if prof.carriage == "towed" else None
+
+
 REMOTE_REACH = 12.0  # L1302: the operator may move up to 12" from the remote launcher
 
 
@@ -523,4 +536,4 @@ RULE = Rule(
     reorganise={w: _task(w) for w in HEAVY_TASKS},
     on_activation=(_on_activation,), movement_die=(_movement_die,), after_move=(_after_move,),
     services={"weapon_target": weapon_target, "weapon_hit": weapon_hit, "heavy_plan": heavy_plan,
-              "fire_weapon": fire_weapon})
+              "fire_weapon": fire_weapon, "towable_size": towable_size})

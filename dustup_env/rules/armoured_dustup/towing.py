@@ -9,7 +9,8 @@ unit moves with it (``vehicle_movement.carry_along``) and does not move on its o
 
 Heavy weapons on a towed carriage are towed too when the heavy-weapon rules provide the ``towable_size`` service
 (``towable_size(game, unit)``: the size class a tower must be able to tow, or None if the unit cannot be towed);
-this rule provides ``towed(game, unit)`` (the towing vehicle, None if none).
+this rule provides ``towed(game, unit)`` (the towing vehicle, None if none).  A towed unit does not move on its
+own (the crew of a towed gun rides with it, RN-880); a towed unit that is moved anyway (a forced withdrawal) is let go.
 """
 from __future__ import annotations
 
@@ -127,10 +128,19 @@ def _movement_roll(game, u: Unit, die: int):
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    """A vehicle towing or pushing, or towed, does not hide (a hidden vehicle tows nothing, RN-769)."""
+    """A vehicle towing or pushing, or towed, does not hide (a hidden vehicle tows nothing, RN-769); the towed crew
+    of a heavy weapon does not move on its own (RN-880: unhooked first)."""
     if u.towing < 0 and u.towed_by < 0:
         return opts
+    if u.towed_by >= 0 and u.profile.vehicle is None:
+        return [o for o in opts if o != ("reorganise", "hide") and o[0] not in ("move", "withdraw")]
     return [o for o in opts if o != ("reorganise", "hide")]
+
+
+def _after_move(game, u: Unit, start, withdraw: bool) -> None:
+    """A towed unit moved on its own (the crew of a towed gun forced to withdraw): the tower lets go."""
+    if u.towed_by >= 0 and u.profile.vehicle is None and (u.x, u.y) != tuple(start):
+        release(game, game.units[u.towed_by], "unhook")
 
 
 RULE = Rule(
@@ -144,5 +154,6 @@ RULE = Rule(
     actions={"tow": _attach, "push": _attach, "unhook": _unhook},
     movement_die=(_movement_die,),
     movement_roll=(_movement_roll,),
+    after_move=(_after_move,),
     services={"towed": towed},
 )
