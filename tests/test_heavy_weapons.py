@@ -354,3 +354,56 @@ def test_firing_a_heavy_weapon_reveals_a_hidden_crew():
     add_dice(g, ("d12", 9), ("d8", 1), ("d6", 1), ("d6", 1))  # the line leaves the woods: concealed, D12
     g.apply(("fire_heavy", 1))
     assert not g.units[0].hidden and last_event(g, "UnitRevealed")["unit"] == 0
+
+
+
+# --- regrouping a crew (Regroup Action, RN-883) ----------------------------------------------------------------------
+def _regroup_scn(crew_y=6.5, ready=True, other_crew=False):
+    rifles = crew("HMG 2", (24, 5), n=4) if other_crew else unit("Rifles", (24, 5), figures=(("rifle", 4),))
+    gun = crew("HMG", (24, crew_y), n=4, weapon_ready=ready)
+    g = begin(scenario([rifles, gun], [unit("E", (24, 50))], height=60, commitment=HIGH))
+    for u in g.units[:2]:
+        u.set_figure(-1, status=KILLED)  # both depleted
+    return g
+
+
+def test_a_unit_regrouping_with_a_crew_keeps_its_heavy_weapon():
+    g = _regroup_scn()
+    activate(g, 0)
+    g.apply(("regroup", 1))
+    u = g.units[0]
+    assert g.units[1].merged and hw.state(g, g.units[1]) is None
+    s = hw.state(g, u)
+    assert s["ready"] and not s["abandoned"] and s["at"] == [24.0, 6.5]  # 1.5" from the combined unit's leader
+    assert hw.weapon_of(g, u).name == hw.design_profile("hmg_team", "x").name
+    assert hw.can_fire(g, u, hw.weapon_of(g, u), s)
+
+
+def test_a_crew_regrouping_with_a_unit_keeps_its_weapon_too():
+    g = _regroup_scn()
+    activate(g, 1)
+    g.apply(("regroup", 0))
+    assert g.units[0].merged and hw.state(g, g.units[1])["ready"] and not hw.state(g, g.units[1])["abandoned"]
+
+
+def test_a_set_up_weapon_far_from_the_combined_units_leader_is_abandoned_a_carried_one_comes_along():
+    g = _regroup_scn(crew_y=9.0)
+    activate(g, 0)
+    g.apply(("regroup", 1))
+    s = hw.state(g, g.units[0])
+    assert s["abandoned"] and not s["ready"] and s["at"] == [24.0, 9.0]
+    assert last_event(g, "HeavyWeaponAbandoned")["unit"] == 0
+    g = _regroup_scn(crew_y=9.0, ready=False)  # dismantled: the crew carry it into the combined unit
+    activate(g, 0)
+    g.apply(("regroup", 1))
+    s = hw.state(g, g.units[0])
+    assert not s["abandoned"] and s["at"] is None and hw.carried(g, g.units[0])
+
+
+def test_two_crews_with_their_weapons_do_not_regroup():
+    g = _regroup_scn(other_crew=True)
+    activate(g, 0)
+    assert ("regroup", 1) not in g.decision().options
+    hw.state(g, g.units[1])["abandoned"] = True
+    g.invalidate()
+    assert ("regroup", 1) in g.legal_options()

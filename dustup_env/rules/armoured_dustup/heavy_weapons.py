@@ -153,7 +153,7 @@ def weapon_of(game, u: Unit):
     st = game.extra.get(STATE_KEY)
     if not st or str(u.uid) not in st:
         return None
-    spec = unit_specs(game)[u.uid]
+    spec = unit_specs(game)[st[str(u.uid)].get("spec", u.uid)]  # a regrouped crew's weapon: its scenario unit's
     return design_profile(spec["heavy_weapon"], f"unit {spec['name']!r}")
 
 
@@ -503,6 +503,39 @@ def _after_move(game, u: Unit, start, withdraw: bool) -> None:
     game.emit(HeavyWeaponAbandoned(u.uid, round(st["at"][0], 3), round(st["at"][1], 3)))
 
 
+def regrouped(game, u: Unit, p: Unit) -> None:
+    """Regroup Action (RN-883): ``p`` merged into ``u``.  The combined unit is "a single unit" with every figure of
+    both, so a crew's weapon stays with it: ``p``'s weapon becomes ``u``'s.  A set-up weapon further than 2" from
+    the combined unit's leader is left behind, abandoned (the crew moved away from it, L1206)."""
+    heavy = game.extra.get(STATE_KEY)
+    sp = heavy.get(str(p.uid)) if heavy else None
+    if sp is None:
+        return
+    su = heavy.get(str(u.uid))
+    if su is not None and not su["abandoned"]:
+        return  # not offered (one heavy weapon per unit: :func:`_filter`)
+    del heavy[str(p.uid)]
+    sp["spec"] = sp.get("spec", p.uid)
+    heavy[str(u.uid)] = sp
+    if not sp["abandoned"] and sp["at"] is not None and not with_unit(sp, u):
+        sp["abandoned"] = True
+        sp["ready"] = False
+        game.emit(HeavyWeaponAbandoned(u.uid, round(sp["at"][0], 3), round(sp["at"][1], 3)))
+
+
+def _has_live_weapon(game, u: Unit) -> bool:
+    st = state(game, u)
+    return st is not None and not st["abandoned"]
+
+
+def _filter(game, u: Unit, opts: list) -> list:
+    """RN-883: a unit serves one heavy weapon, so two crews that both still have theirs do not regroup."""
+    if not _has_live_weapon(game, u):
+        return opts
+    return [o for o in opts if not (o[0] == "regroup" and game.units[o[1]].parent != u.uid
+                                    and _has_live_weapon(game, game.units[o[1]]))]
+
+
 def weapon_target(game, t: Unit) -> bool:
     """A crew-served weapon with the unit is one more potential target of fire (L1212)."""
     st = state(game, t)
@@ -532,8 +565,9 @@ RULE = Rule(
     "Heavy Weapons", 'seed 000 "Armoured Dustup › Heavy Weapons" (Moving, Hits on, Firing, Range, Large Targets, '
     'Fire Control)',
     applies=_has_heavy, families=FAMILIES, init=(_init,),
-    action_options=(_options,), actions={"fire_heavy": _fire},
+    action_options=(_options,), action_filters=(_filter,), actions={"fire_heavy": _fire},
     reorganise={w: _task(w) for w in HEAVY_TASKS},
     on_activation=(_on_activation,), movement_die=(_movement_die,), after_move=(_after_move,),
     services={"weapon_target": weapon_target, "weapon_hit": weapon_hit, "heavy_plan": heavy_plan,
-              "fire_weapon": fire_weapon, "towable_size": towable_size})
+              "fire_weapon": fire_weapon, "towable_size": towable_size,
+              "regrouped": regrouped})

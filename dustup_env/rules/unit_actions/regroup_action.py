@@ -125,6 +125,9 @@ def combine(game, u: Unit, p: Unit) -> None:
     u.loose = False
     p.merged = True
     p.activated = True
+    svc = game.rules.services.get("regrouped")  # the equipment of p's that is not a figure's (heavy weapons)
+    if svc is not None:
+        svc(game, u, p)
     game.emit(Regrouped(u.uid, p.uid, u.lv, die_name(u.quality), CONFIDENCE_NAMES[u.confidence]))
 
 
