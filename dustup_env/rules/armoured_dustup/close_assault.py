@@ -22,25 +22,40 @@ RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a 
 The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
 RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
 
-Crews dismounting to fight are not built (crews are not figures, RN-141).
+Crews (L1324 "Vehicle crews are not normally represented, but may be treated as a unit if suitable figures are
+available", L1512 "The crew can choose to dismount to fight back as long as the vehicle is not suppressed", RN-141,
+RN-881): a scenario unit with ``crew_of`` (a vehicle of its side, not a mech or monster) is that vehicle's crew.  It
+starts aboard, a unit aboard in every respect (it moves with the vehicle, is not seen, may dismount in its own
+activation) except that it takes no transport places.  When infantry assault the vehicle (``assault_vehicle``) and
+the vehicle is not suppressed, its side decides first (decision ``assault_response``: ``("stand",)``, the crew
+stays aboard, or ``("dismount", d)``, on the side facing the attackers): dismounted, the crew is the defender of the
+Assault Action as an infantry unit instead of the vehicle.  While its crew is not aboard the vehicle only ends its
+activations; the crew takes it back with ``("mount", vehicle)`` (one action, every figure within 2").
+
+Mechs and monsters give final defensive fire in the Assault Action with their support weapons
+(:func:`mech_fire_options`, :func:`mech_defensive_fire`, services of the Assault Action, RN-853).
 """
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 from ..kernel.data import armoury
 from ..kernel.decisions import Decision, Frame
 from ..kernel.attack import resolve_hits
 from ..kernel.dice import die_name, parse_die
 from ..kernel.entities import BROKEN, Unit
-from ..kernel.errors import IllegalOptionError
+from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.assault_action import (MECHS, assault_reach, courage_roll, drop_confidence, fight_pairs,
-                                           load_courage_table, may_assault, outnumbered, pair_outcome, withdraw)
+from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, courage_roll, drop_confidence,
+                                           fight_pairs, load_courage_table, may_assault, outnumbered, pair_outcome,
+                                           withdraw)
+from ..unit_actions.move_action import DIRECTIONS
 from ..unit_actions.shoot_action import resolve_fire, shoot_geometry, shot_effects
 from .firing_at_vehicles import fire_party, party_plan
 from .open_top_and_soft_skinned_vehicles import PASSENGER_MODES, passenger_shift
+from .transport import dismount, dismount_positions, within_reach
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
@@ -61,6 +76,13 @@ class VehicleAssaulted(Event):
     defender_die: str
     defender_roll: int
     result: str  # contact | repulsed (infantry assault); through | aside | attack | withdraw (tank shock)
+
+
+@event
+class CrewDismounted(Event):
+    vehicle: int
+    crew: int  # the crew unit, now the defender of the assault (L1512)
+    attacker: int
 
 
 def outnumbering_shifts(game, own: int, other: int) -> list:
@@ -187,6 +209,14 @@ def _assault(game, u: Unit, opt):
     if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not in_reach(game, u, v)
             or not may_assault(u)):
         raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
+    if crew_side(game, v, u) is not None:  # L1512: the crew may dismount to fight back first (RN-881)
+        game.stack.append(Frame("crew_response", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
+        return False
+    return assault_the_vehicle(game, u, v)
+
+
+def assault_the_vehicle(game, u: Unit, v: Unit):
+    """The assault on the vehicle itself (RN-814): the courage test, final defensive fire, the impact roll."""
     a, d, a_die, d_die = vehicle_courage(game, u, v)
     won = a > d
     game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, "contact" if won else "repulsed"))
@@ -349,14 +379,7 @@ class VehicleDefensiveFire:
         if opt == ("fire", "support"):
             found = defensive_weapon(game, v, u)
             if found is not None:
-                k, plan = found
-                w = weapons(v)[k]
-                res = resolve_fire(game.dice, quality=v.quality, firepower=plan["firepower"],
-                                   target=plan["target_die"], extra_hits=game.options["extra_hits"])
-                game.emit(HeavyWeaponFired(v.uid, u.uid, w.name, die_name(plan["target_die"]), res.target_roll,
-                                           tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
-                                           res.firer_rolls, res.successes, res.result, res.hits))
-                shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+                reaction_shot(game, v, u, *found)
         elif opt[0] == "fire" and opt[1] in passenger_fire_modes(game, v, u):  # the passengers fire (RN-857)
             p = game.units[v.passengers[0]]
             saved = set(p.fired)
@@ -373,6 +396,172 @@ class VehicleDefensiveFire:
         game.action_done(u)
 
 
+# ---------------------------------------------------------------------------------------------- crews (RN-881)
+CREW_KEY = "crews"  # game.extra: vehicle uid -> its crew unit's uid
+
+
+def crew_of(game, v: Unit):
+    """The crew unit of vehicle ``v`` (a scenario unit with ``crew_of``), None if its crew is not represented."""
+    crews = game.extra.get(CREW_KEY)
+    uid = crews.get(str(v.uid)) if crews else None
+    return game.units[uid] if uid is not None else None
+
+
+def crew_aboard(game, v: Unit):
+    c = crew_of(game, v)
+    return c if c is not None and c.carrier == v.uid and c.in_play else None
+
+
+def crew_side(game, v: Unit, u: Unit):
+    """L1512: the side of ``v`` (a direction) on which its crew would dismount to fight ``u``: the one facing ``u``
+    that has room, None if the crew cannot (not aboard, the vehicle suppressed, the crew suppressed, disorganised or
+    broken)."""
+    c = crew_aboard(game, v)
+    if c is None or v.suppression > 0 or c.suppression > 0 or c.disorganised() or c.confidence >= BROKEN:
+        return None
+    ang = math.atan2(u.x - v.x, u.y - v.y)
+    best = min(range(DIRECTIONS), key=lambda d: (abs((2 * math.pi * d / DIRECTIONS - ang + math.pi) % (2 * math.pi)
+                                                     - math.pi), d))
+    for d in sorted(range(DIRECTIONS), key=lambda d: (min((d - best) % DIRECTIONS, (best - d) % DIRECTIONS), d)):
+        if dismount_positions(game, v, c, d) is not None:
+            return d
+    return None
+
+
+class CrewResponse:
+    """L1512, RN-881: the assaulted vehicle's side keeps its crew aboard (``("stand",)``: the assault on the vehicle
+    goes on) or dismounts it to fight (``("dismount", d)``: the crew is the defender of the Assault Action)."""
+
+    def decision(self, game, frame):
+        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
+        d = crew_side(game, v, u)
+        opts = (("stand",),) + ((("dismount", d),) if d is not None else ())
+        return Decision(v.side, "assault_response", crew_of(game, v).uid, opts)
+
+    def apply(self, game, frame, opt):
+        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
+        d = crew_side(game, v, u)
+        if opt != ("stand",) and opt != ("dismount", d):
+            raise IllegalOptionError(f"{opt!r}: the crew stays aboard or dismounts to fight")
+        game.stack.remove(frame)
+        if opt == ("stand",):
+            if assault_the_vehicle(game, u, v) is None:
+                game.action_done(u)
+            return
+        c = crew_of(game, v)
+        dismount(game, c, d)
+        game.emit(CrewDismounted(v.uid, c.uid, u.uid))
+        begin_assault(game, [u.uid], [c.uid], via_action=True)
+
+
+def unmanned(game, v: Unit) -> bool:
+    """A vehicle whose represented crew is not aboard (RN-881)."""
+    c = crew_of(game, v)
+    return c is not None and c.carrier != v.uid
+
+
+def _crew_filter(game, u: Unit, opts: list) -> list:
+    """RN-881: a vehicle without its crew only ends its activation; a crew next to its vehicle may mount it (one
+    action, every figure within 2"), whatever the vehicle's transport places."""
+    crews = game.extra.get(CREW_KEY)
+    if not crews:
+        return opts
+    if u.profile.vehicle is not None:
+        return [o for o in opts if o[0] == "end"] if unmanned(game, u) else opts
+    for vid, cid in crews.items():
+        if cid == u.uid:
+            v = game.units[int(vid)]
+            mount = ("mount", v.uid)
+            if (u.carrier < 0 and mount not in opts and v.in_play and v.carrier < 0 and not u.hidden
+                    and u.confidence < BROKEN and within_reach(v, u) and not u.disorganised()
+                    and (not u.suppression or game.bf.in_cover(u.x, u.y))):
+                return opts + [mount]
+    return opts
+
+
+def _crew_init(game) -> None:
+    """Units with ``crew_of`` start aboard their vehicle as its crew (checked here: errors name the field)."""
+    crews = {}
+    for s, side in enumerate(game.scenario["sides"]):
+        names = {spec["name"]: game.side_units[s][i] for i, spec in enumerate(side["units"])}
+        for i, spec in enumerate(side["units"]):
+            if "crew_of" not in spec:
+                continue
+            where = f"sides/{s}/units/{i} ({spec['name']!r}): crew_of"
+            u = game.units[game.side_units[s][i]]
+            vid = names.get(spec["crew_of"])
+            v = game.units[vid] if vid is not None else None
+            if u.profile.vehicle is not None:
+                raise ScenarioError(f"{where}: a vehicle is not a crew")
+            if v is None or v.profile.vehicle is None or v.kind in MECHS or v.hull >= 0:
+                raise ScenarioError(f"{where}: {spec['crew_of']!r} is not a vehicle of the same side (not a mech, "
+                                    "monster or turret)")
+            if str(v.uid) in crews:
+                raise ScenarioError(f"{where}: {spec['crew_of']!r} already has a crew")
+            if "carried_by" in spec or u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
+                raise ScenarioError(f"{where}: a crew starts aboard (not carried_by, hidden, a reinforcement or mounted)")
+            crews[str(v.uid)] = u.uid
+            u.carrier = v.uid
+            v.passengers = [u.uid] + v.passengers
+            u.x, u.y = v.x, v.y
+    if crews:
+        game.extra[CREW_KEY] = crews
+
+
+# ---------------------------------------------------------------------------------------------- mechs' fire (RN-853)
+MECH_FIRE_WEAPONS = 2  # L1486: a mech or monster fires two weapons at the same target as one action
+
+
+def mech_support_weapons(game, m: Unit, u: Unit) -> list:
+    """L794, L1561: the mech's support weapons (APSW; heavy weapons never) that can fire at ``u`` now, at most two
+    (L1486), as a reaction: whether or not they fired in its own activation, and not counting its own move of its
+    last activation (RN-137: a move of the same activation)."""
+    moved = m.moved
+    m.moved = False
+    try:
+        out = []
+        for k, w in enumerate(weapons(m)):
+            if w.category == "apsw":
+                plan = weapon_plan(game, m, u, k, reaction=True)
+                if plan is not None:
+                    out.append((k, plan))
+        return out[:MECH_FIRE_WEAPONS]
+    finally:
+        m.moved = moved
+
+
+def mech_fire_options(game, m: Unit, u: Unit) -> list:
+    """The Assault Action's final defensive fire options of a mech or monster defender (RN-853)."""
+    return [("fire", "support")] if mech_support_weapons(game, m, u) else []
+
+
+def reaction_shot(game, v: Unit, u: Unit, k: int, plan: dict) -> int:
+    """One shot of ``v``'s k-th weapon at ``u`` as final defensive fire (no suppression, no test): the casualties."""
+    w = weapons(v)[k]
+    res = resolve_fire(game.dice, quality=v.quality, firepower=plan["firepower"], target=plan["target_die"],
+                       extra_hits=game.options["extra_hits"])
+    game.emit(HeavyWeaponFired(v.uid, u.uid, w.name, die_name(plan["target_die"]), res.target_roll,
+                               tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
+                               res.firer_rolls, res.successes, res.result, res.hits))
+    if plan["vehicle"]:
+        return game.rules.services["vehicle_shot"](game, v, u, res, plan["impact"], weapon_class=w.size,
+                                                   reaction=True, origin=plan["origin"])
+    return shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+
+
+def mech_defensive_fire(game, m: Unit, u: Unit) -> int:
+    """RN-853: the mech's support weapons (up to two) fire at the attacker, each shot on its own; the casualties."""
+    m.complete_concealment = False
+    cas = 0
+    for k, _ in mech_support_weapons(game, m, u):
+        if not u.in_play:
+            break
+        plan = next((p for kk, p in mech_support_weapons(game, m, u) if kk == k), None)
+        if plan is not None:
+            cas += reaction_shot(game, m, u, k, plan)
+    return cas
+
+
 RULE = Rule(
     "Close Assault (vehicles)", 'seed 000 "ARMOURED DUSTUP › Close Assault" (Infantry Assaulting Vehicles)',
     applies=has_vehicles,
@@ -380,8 +569,12 @@ RULE = Rule(
                      "grenades): one impact roll, then back to cover"),
               Family("assault_passengers", ("enemy",), 88, "infantry close-assault the passengers of an open-topped "
                      "enemy vehicle (behind cover; they close down if they lose)")),
+    init=(_crew_init,),
     action_options=(_options,),
+    action_filters=(_crew_filter,),
     actions={"assault_vehicle": _assault, "assault_passengers": _assault_passengers},
-    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch()},
-    services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality},
+    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch(),
+                "crew_response": CrewResponse()},
+    services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality,
+              "mech_defensive_fire": SimpleNamespace(options=mech_fire_options, fire=mech_defensive_fire)},
 )

@@ -57,8 +57,10 @@ def places(u: Unit) -> int:
 
 
 def room(game, v: Unit) -> int:
-    """Places left in transport vehicle ``v``."""
-    return v.profile.vehicle.transport_figures - sum(places(game.units[p]) for p in v.passengers)
+    """Places left in transport vehicle ``v`` (its crew, when represented by a unit, takes none: RN-881)."""
+    crews = game.extra.get("crews") or {}
+    crew = crews.get(str(v.uid), -1)
+    return v.profile.vehicle.transport_figures - sum(places(game.units[p]) for p in v.passengers if p != crew)
 
 
 def within_reach(v: Unit, u: Unit) -> bool:

@@ -699,10 +699,13 @@ def pair_outcome(game, p: dict) -> tuple[str, int, int]:
 
 def _can_fire(game, dfn: Unit, att: Unit) -> list:
     """Final defensive fire options of the defender against the attacker (empty: none possible)."""
-    if not dfn.in_play or dfn.confidence == ROUTED or dfn.profile.vehicle is not None:  # a mech: RN-853
+    if not dfn.in_play or dfn.confidence == ROUTED:
         return []
     if dfn.confidence == BROKEN and not game.bf.in_cover(dfn.x, dfn.y):
         return []
+    if dfn.profile.vehicle is not None:  # a mech or monster: its support weapons (RN-853)
+        svc = game.rules.services.get("mech_defensive_fire")
+        return svc.options(game, dfn, att) if svc is not None else []
     saved = set(dfn.fired)
     dfn.fired.clear()  # final defensive fire is allowed even if the defender has already fired
     conc = dfn.complete_concealment
@@ -785,7 +788,9 @@ class AssaultProcedure:
             a = units[d["cur"]]
             t = units[d["target"][str(a.uid)]]
             cas = 0
-            if opt[0] == "fire":
+            if opt[0] == "fire" and t.profile.vehicle is not None:  # a mech fires while suppressed (RN-140, RN-853)
+                cas = game.rules.services["mech_defensive_fire"].fire(game, t, a)
+            elif opt[0] == "fire":
                 fire = True
                 if t.suppression > 0:
                     roll = game.dice.roll(t.quality)
