@@ -655,6 +655,8 @@ _EVENT = {
                                 f"{k.unit(e['vehicle'])} at {_point((e['x'], e['y']))}"),
     "Turned": lambda k, e: f"{k.unit(e['unit'])} turns to face {e['facing']:g} degrees",
     "HatchesChanged": lambda k, e: f"{k.unit(e['unit'])} {'opens up' if e['opened_up'] else 'closes down'}",
+    "CrewDismounted": lambda k, e: (f"the crew of {k.unit(e['vehicle'])}, {k.unit(e['crew'])}, dismounts to fight "
+                                    f"{k.unit(e['attacker'])}"),
     "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
     "VehicleHit": lambda k, e: (f"{k.unit(e['unit'])} hit on the {e['facing']}: impact {e['impact']} against armour "
                                 f"{e['armour']}: {'no effect' if e['result'] == 'none' else e['result']}"),

@@ -13,6 +13,7 @@ from vehicle_helpers import mechanised
 
 from dustup_env.rules import Game, GameOverError
 from dustup_env.rules.armoured_dustup.indicating_damaged_vehicles import vehicle_damaged, vehicle_destroyed
+from dustup_env.rules.armoured_dustup import heavy_weapons as hw
 from dustup_env.rules.armoured_dustup.transport import places
 from dustup_env.rules.armoured_dustup.vehicle_movement import refresh_columns
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
@@ -31,6 +32,12 @@ def scenario_variant(k: int) -> dict:
     if k % 3 == 2:  # a CASEVAC vehicle for Blue
         doc["sides"][0]["units"].append({"name": "Medevac", "position": [30, 2], "design": "apc_wheeled",
                                          "casevac": True})
+    if k % 6 == 1:  # the tank's crew represented by a unit (RN-881)
+        doc["sides"][0]["units"].append({"name": "Tank crew", "position": [0, 0], "crew_of": "Tank 1",
+                                         "figures": [{"weapon": "rifle", "count": 3}]})
+    if k % 6 == 3:  # a limbered towed gun beside the truck (RN-880)
+        doc["sides"][0]["units"].append({"name": "Gun", "position": [42, 0.5], "heavy_weapon": "towed_at_gun",
+                                         "weapon_ready": False, "figures": [{"weapon": "rifle", "count": 4}]})
     if k % 2:  # a hidden light tank in woods, the red squad starting closer
         doc["terrain"].append({"type": "light_woods", "polygon": [[37, 39], [43, 39], [43, 45], [37, 45]]})
         doc["sides"][1]["units"][2]["hidden"] = True
@@ -58,7 +65,8 @@ class VehicleInvariants:
             if u.passengers:
                 assert len(set(u.passengers)) == len(u.passengers)
                 assert all(units[p].carrier == u.uid for p in u.passengers)
-                assert sum(places(units[p]) for p in u.passengers) <= u.profile.vehicle.transport_figures
+                crew = (g.extra.get("crews") or {}).get(str(u.uid), -1)  # a crew takes no places (RN-881)
+                assert sum(places(units[p]) for p in u.passengers if p != crew) <= u.profile.vehicle.transport_figures
                 assert u.in_play and not u.hidden
             if u.towing >= 0:
                 t = units[u.towing]
@@ -66,6 +74,9 @@ class VehicleInvariants:
                 assert t.profile.vehicle is None or t.profile.vehicle.size <= u.profile.vehicle.size + 1
             if u.towed_by >= 0:
                 assert units[u.towed_by].towing == u.uid
+                if u.profile.vehicle is None:  # a towed gun: limbered, with its crew, the crew rides along (RN-880)
+                    st = hw.state(g, u)
+                    assert st is not None and not st["ready"] and st["at"] is None and not st["abandoned"]
             if u.hull >= 0 and units[u.hull].in_play:
                 h = units[u.hull]
                 assert (u.x, u.y, u.facing) == (h.x, h.y, h.facing)
@@ -76,6 +87,11 @@ class VehicleInvariants:
                            and all(f.status == KILLED for f in u.figures)}
         wrecks = [f for f in g.terrain if f["kind"] in ("wreck", "soft_wreck")]
         assert sorted(f["unit"] for f in wrecks) == sorted(self.destroyed)
+        for vid, cid in (g.extra.get("crews") or {}).items():  # RN-881: a vehicle without its crew only ends
+            v, c = units[int(vid)], units[cid]
+            if not g.over and c.carrier != v.uid and g.decision().kind == "action" and g.decision().unit == v.uid:
+                opts = g.decision().options
+                assert opts == (("end",),) or ("end",) not in opts  # only a forced decision besides
         if not g.over:
             d = g.decision()
             if d.kind == "action":

@@ -467,7 +467,7 @@ def _crew_filter(game, u: Unit, opts: list) -> list:
     if not crews:
         return opts
     if u.profile.vehicle is not None:
-        return [o for o in opts if o[0] == "end"] if unmanned(game, u) else opts
+        return [o for o in opts if o[0] == "end"] if unmanned(game, u) else opts  # (forced options stand)
     for vid, cid in crews.items():
         if cid == u.uid:
             v = game.units[int(vid)]
