@@ -357,7 +357,7 @@ def test_firing_a_heavy_weapon_reveals_a_hidden_crew():
 
 
 
-# --- regrouping a crew (Regroup Action, RN-883) ----------------------------------------------------------------------
+# --- regrouping a crew (Regroup Action, RN-882) ----------------------------------------------------------------------
 def _regroup_scn(crew_y=6.5, ready=True, other_crew=False):
     rifles = crew("HMG 2", (24, 5), n=4) if other_crew else unit("Rifles", (24, 5), figures=(("rifle", 4),))
     gun = crew("HMG", (24, crew_y), n=4, weapon_ready=ready)

@@ -504,7 +504,7 @@ def _after_move(game, u: Unit, start, withdraw: bool) -> None:
 
 
 def regrouped(game, u: Unit, p: Unit) -> None:
-    """Regroup Action (RN-883): ``p`` merged into ``u``.  The combined unit is "a single unit" with every figure of
+    """Regroup Action (RN-882): ``p`` merged into ``u``.  The combined unit is "a single unit" with every figure of
     both, so a crew's weapon stays with it: ``p``'s weapon becomes ``u``'s.  A set-up weapon further than 2" from
     the combined unit's leader is left behind, abandoned (the crew moved away from it, L1206)."""
     heavy = game.extra.get(STATE_KEY)
@@ -529,7 +529,7 @@ def _has_live_weapon(game, u: Unit) -> bool:
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    """RN-883: a unit serves one heavy weapon, so two crews that both still have theirs do not regroup."""
+    """RN-882: a unit serves one heavy weapon, so two crews that both still have theirs do not regroup."""
     if not _has_live_weapon(game, u):
         return opts
     return [o for o in opts if not (o[0] == "regroup" and game.units[o[1]].parent != u.uid
