@@ -35,7 +35,9 @@ def stand_in(vehicles: dict, towed_units=()) -> Rule:
         return results
 
     def towed(game, u):
-        return game.units[0] if u.name in towed_units else None  # the vehicle towing it (any unit will do here)
+        """The vehicle towing it (any unit will do here): hooked up in odd turns, unhooked in even ones (so that a
+        towed gun also unlimbers, which it does only unhooked, RN-880)."""
+        return game.units[0] if u.name in towed_units and game.turn % 2 == 1 else None
 
     return Rule("Test vehicles", "test-only stand-in for the vehicle rules",
                 services={"vehicle_profile": vehicle_profile, "vehicle_fire": vehicle_fire, "towed": towed})

@@ -133,8 +133,14 @@ def _filter(game, u: Unit, opts: list) -> list:
     if u.towing < 0 and u.towed_by < 0:
         return opts
     if u.towed_by >= 0 and u.profile.vehicle is None:
-        return [o for o in opts if o != ("reorganise", "hide") and o[0] not in ("move", "withdraw")]
+        return [o for o in opts if o != ("reorganise", "hide") and o[0] not in ("move", "withdraw", "regroup")]
     return [o for o in opts if o != ("reorganise", "hide")]
+
+
+def _no_towed_partner(game, u: Unit, opts: list) -> list:
+    """RN-880: a towed crew is not a partner of a Regroup Action (it rides with its gun until unhooked)."""
+    units = game.units
+    return [o for o in opts if not (o[0] == "regroup" and units[o[1]].towed_by >= 0)]
 
 
 def _after_move(game, u: Unit, start, withdraw: bool) -> None:
@@ -150,7 +156,7 @@ RULE = Rule(
               Family("push", ("own",), 64, "line up to push this friendly vehicle"),
               Family("unhook", (), 65, "let go of the vehicle or weapon towed or pushed")),
     action_options=(_options,),
-    action_filters=(_filter,),
+    action_filters=(_filter, _no_towed_partner),
     actions={"tow": _attach, "push": _attach, "unhook": _unhook},
     movement_die=(_movement_die,),
     movement_roll=(_movement_roll,),
