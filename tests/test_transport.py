@@ -239,9 +239,13 @@ def test_towable_size_service_is_optional():
     assert tow_size(g, g.units[1]) is None
     activate(g, 0)
     assert ("tow", 1) not in g.decision().options
-    g.rules.services = dict(g.rules.services)
+    saved = g.rules.services  # the rule set is shared by every game of the same rules: put it back
+    g.rules.services = dict(saved)
     g.rules.services["towable_size"] = lambda game, u: 2
-    assert tow_size(g, g.units[1]) == 2
+    try:
+        assert tow_size(g, g.units[1]) == 2
+    finally:
+        g.rules.services = saved
 
 
 def test_no_regrouping_with_or_treating_a_mounted_unit():
