@@ -123,6 +123,20 @@ def test_turrets_fire_on_after_their_hull_is_destroyed():
     assert not any(o[0] == "move" for o in g.decision().options)  # it stays where its hull fell (RN-753)
 
 
+def test_the_attacker_nominates_a_turret_or_the_hull_of_a_super_heavy_vehicle():
+    scn = scenario([unit("S", (24, 30), figures=(("rifle", 4),)), vehicle("T", (30, 30), "main_battle_tank")],
+                   [vehicle("Hull", (24, 10), "super_heavy_tank"),
+                    vehicle("Turret", (24, 10), "super_heavy_turret", hull="Hull")])
+    g = begin(scn)
+    activate(g, 0)
+    assert {o[1] for o in g.decision().options if o[0] == "shoot"} == {2, 3}  # the hull or the turret
+    g.apply(("end",))
+    g.apply(("activate", 3))  # the turret activates on its own (L1567: "for activation")
+    g.apply(("end",))
+    activate(g, 1)
+    assert {o[1] for o in g.decision().options if o[0] == "fire_vehicle"} == {2, 3}
+
+
 # --- S003:36: mechs are "treated as vehicles for the purpose of ranged combat" --------------------------------------
 def test_house_rules_mechs_are_fired_at_as_vehicles():
     scn = scenario([unit("S", (24, 10), figures=(("rifle", 4),))],
@@ -141,3 +155,16 @@ def test_house_rules_mechs_are_fired_at_as_vehicles():
     assert m.damage == 1 and m.suppression == 1 and m.in_play
     assert last_event(g, "ConfidenceTested")["reason"] == "vehicle_damage"
     assert g.dice.remaining == 0
+
+
+# --- L1547: infantry scoring more than double attack "as if they had in fact initiated the assault" (RN-891) --------
+def test_tank_shock_infantry_who_attack_the_vehicle_then_stand_their_ground():
+    from test_close_assault_vehicles import shocking
+    from dustup_env.rules.kernel.entities import STEADY
+    g = begin(shocking(), [1, 3, ("d6", 1), ("d12x2", 1)])
+    activate(g, 0)
+    g.apply(("tank_shock", 1))
+    assert last_event(g, "VehicleAssaulted")["result"] == "attack" and events_of(g, "VehicleHit")
+    e = g.units[1]
+    assert (e.x, e.y) == (24.0, 20.0) and e.confidence == STEADY  # no withdrawal after the attack, no level lost
+    assert not [m for m in events_of(g, "Moved") if m["unit"] == 1] and g.dice.remaining == 0
