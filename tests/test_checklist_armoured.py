@@ -168,3 +168,17 @@ def test_tank_shock_infantry_who_attack_the_vehicle_then_stand_their_ground():
     e = g.units[1]
     assert (e.x, e.y) == (24.0, 20.0) and e.confidence == STEADY  # no withdrawal after the attack, no level lost
     assert not [m for m in events_of(g, "Moved") if m["unit"] == 1] and g.dice.remaining == 0
+
+
+# --- L1538-1551: in tank shock "treat a vehicle as a number of units equal to its size class" ----------------------
+def test_tank_shock_counts_the_vehicle_as_its_size_in_units():
+    from test_close_assault_vehicles import shocking
+    dice = {}
+    for design in ("technical", "light_tank", "main_battle_tank"):  # sizes 1, 2, 3 against one squad
+        g = begin(shocking(design), [2, 3])
+        activate(g, 0)
+        g.apply(("tank_shock", 1))
+        e = last_event(g, "VehicleAssaulted")
+        dice[design] = (e["attacker_die"], e["defender_die"])
+    # 1:1 no shift; 2:1 and 3:1 push the infantry's die one and two further down (the courage-test rows)
+    assert dice == {"technical": ("d10", "d8"), "light_tank": ("d10", "d6"), "main_battle_tank": ("d10", "d4")}
