@@ -3,15 +3,15 @@
 (engaging)).
 
 A vehicle, mech or large creature fires the direct-fire weapons of its design (the design's ``weapons``: direct fire
-and APSW; guided weapons one at a time through the Guided Weapons rules' ``guided_plan`` / ``launch``, RN-813;
-artillery by its own rules, not yet) as heavy weapons (L1467): the heavy-weapon target die
+and APSW; guided weapons, with no set-up, through the Guided Weapons rules' ``guided_plan`` / ``launch``, RN-813;
+artillery by the artillery rules, not built, RN-871) as heavy weapons (L1467): the heavy-weapon target die
 (``heavy_weapons.heavy_target_die``: range by weapon size, the large-target shift, fire control), the weapon's
 firepower and impact against vehicles or infantry by the target, and the result through ``heavy_weapons.fire_weapon``
 (infantry: the Shoot Action's effects; vehicles: ``vehicle_fire``).  The options:
 
 * ``("fire_vehicle", target, k)``: the design's k-th weapon alone (L1478: one weapon per action);
-* ``("fire_slaved", target)``: every ready slaved weapon at one target as one action, each shot resolved on its own
-  (L1480-1482, RN-138);
+* ``("fire_slaved", target)``: every ready slaved weapon (direct fire or guided) at one target as one action, each
+  shot resolved on its own, each missile with its own interception (L1480-1482, RN-138, RN-870);
 * ``("fire_pair", target, p)``: a mech or monster fires two weapons (the p-th pair of ``PAIRS``) at one target as one
   action (L1486);
 * ``("fire_all", target)``: under the seed 003 house rules (``close_combat: "house"``, "Multiple Weapons": "fire one
