@@ -170,6 +170,7 @@ class Battlefield:
         self.sight_cache: dict[tuple, Sight] = {}
         self._core_cache: dict[tuple, Sight] = {}
         self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
+        self.ray_masks: dict[int, list] = {}  # movement column -> per raster cell, move_action's passable rays
 
     # --- raster -------------------------------------------------------------------------------
     def _build_raster(self):

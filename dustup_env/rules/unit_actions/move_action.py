@@ -161,6 +161,8 @@ MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d 
 # increasing distance (a ray: once a point is off the table, the farther ones are too): (dx, dy, option)
 _MOVE_RAYS = tuple(tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k]) for k, dist in enumerate(DISTANCES))
                    for d, (vx, vy) in enumerate(DIR_VECTORS))
+# per direction: (its bit in a ray mask, the farthest point's offsets, the options, the ray)
+_RAYS = tuple((1 << d, ray[-1][0], ray[-1][1], tuple(opt for _, _, opt in ray), ray) for d, ray in enumerate(_MOVE_RAYS))
 
 
 def move_options(game, u: Unit, in_cover: bool) -> list:
@@ -192,7 +194,21 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
         return opts
     costs = bf.cost_table[col]  # bf.move_cost(px, py, col) with bf.cell inlined (the hottest loop of the options)
     grid, nx, ny = bf.grid, bf.nx, bf.ny
-    for ray in _MOVE_RAYS:  # (vx * dist, vy * dist, option) in option order
+    # rays whose every point is passable wherever in its raster cell the leader stands (broken units test cover)
+    mask = 0 if broken or not (0.0 <= x <= w and 0.0 <= y <= h) else ray_masks(bf, col)[int(y / RES)][int(x / RES)]
+    extend = opts.extend
+    for bit, fx, fy, ray_opts, ray in _RAYS:  # ray: (vx * dist, vy * dist, option) in option order
+        if mask & bit:
+            px, py = x + fx, y + fy
+            if 0.0 <= px <= w and 0.0 <= py <= h:
+                extend(ray_opts)  # the farthest point is on the table: so are the nearer ones (the leader is
+                continue  # on it, the table is a rectangle and the rounding of x + vx * dist is monotonic)
+            for ox, oy, opt in ray:
+                px, py = x + ox, y + oy
+                if px < 0.0 or py < 0.0 or px > w or py > h:
+                    break
+                append(opt)
+            continue
         for ox, oy, opt in ray:
             px, py = x + ox, y + oy
             if px < 0.0 or py < 0.0 or px > w or py > h:
@@ -204,6 +220,39 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
                 continue  # broken units may not leave cover except to withdraw
             append(opt)
     return opts
+
+
+def ray_masks(bf, col: int) -> list:
+    """Per raster cell (i, j) of the leader (one row and column past the raster for a leader on the far edges): bit d
+    set when every raster cell that a point of direction d's move options can fall in, from a leader anywhere in
+    that cell, is passable for movement column ``col`` (those options need no terrain lookup).  Worked out once per
+    battlefield and column (the terrain is static), from a summed table of the impassable cells."""
+    masks = bf.ray_masks.get(col)
+    if masks is not None:
+        return masks
+    import numpy as np
+    costs = bf.cost_table[col]
+    ny, nx = bf.ny, bf.nx
+    blocked = np.array([[costs[v] is None for v in row] for row in bf.grid], dtype=np.int64).reshape(ny, nx)
+    sums = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+    sums[1:, 1:] = blocked.cumsum(0).cumsum(1)
+    cy, cx = np.meshgrid(np.arange(ny + 1) * RES, np.arange(nx + 1) * RES, indexing="ij")  # the cells' low corners
+    out = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+    for d, ray in enumerate(_MOVE_RAYS):
+        ox, oy, _ = ray[-1]  # the farthest point: the ray's box from anywhere in the cell (a margin past rounding)
+        lo_x, lo_y = cx + min(0.0, ox) - 1e-6, cy + min(0.0, oy) - 1e-6
+        hi_x, hi_y = cx + RES + max(0.0, ox) + 1e-6, cy + RES + max(0.0, oy) + 1e-6
+        i0 = np.clip(np.floor(lo_y / RES), 0, ny).astype(np.int64)
+        j0 = np.clip(np.floor(lo_x / RES), 0, nx).astype(np.int64)
+        i1 = np.clip(np.floor(hi_y / RES), -1, ny - 1).astype(np.int64) + 1
+        j1 = np.clip(np.floor(hi_x / RES), -1, nx - 1).astype(np.int64) + 1
+        n = sums[i1, j1] - sums[i0, j1] - sums[i1, j0] + sums[i0, j0]
+        clear = (n == 0) | (i0 >= i1) | (j0 >= j1)
+        if costs[0] is None:  # past the raster bf.cell reads open ground, impassable to this column
+            clear &= (hi_x < bf.width) & (hi_y < bf.height)
+        out |= clear.astype(np.int64) << d
+    masks = bf.ray_masks[col] = out.tolist()
+    return masks
 
 
 def _options(game, u: Unit, status) -> list:
