@@ -69,7 +69,12 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
         r2 = r * r
         dd = dx * dx + dy * dy
         near = []
+        # (a figure outside the segment's box grown by r is farther than r from it: the cheap test first)
+        lox, hix = (x0 - r, px + r) if x0 < px else (px - r, x0 + r)
+        loy, hiy = (y0 - r, py + r) if y0 < py else (py - r, y0 + r)
         for fx, fy in enemy_figs:
+            if fx < lox or fx > hix or fy < loy or fy > hiy:
+                continue
             wx, wy = fx - x0, fy - y0
             t = (wx * dx + wy * dy) / dd
             if t < 0.0:
@@ -95,31 +100,39 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
         loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
         segs = [sg for sg in (bf.obstacle_segments if power_armour < VEHICLE_COLUMN0 else bf.segments_for(power_armour))
                 if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
-    while travelled < dist - 1e-9:
-        seg = min(STEP, dist - travelled)
-        nx, ny = x + ux * seg, y + uy * seg
-        mx, my = x + ux * seg * 0.5, y + uy * seg * 0.5
+    crossing = bf.obstacle_crossing_cost if segs else None
+    if not enemy_figs:
+        enemy_figs = None
+    end = dist - 1e-9
+    limit = points + 1e-9
+    while travelled < end:
+        seg = dist - travelled
+        if seg >= STEP:
+            seg = STEP
+        sx, sy = ux * seg, uy * seg  # (x + ux * seg * 0.5 is x + sx * 0.5: the same arithmetic)
+        nx, ny = x + sx, y + sy
         if dynamic is None:
-            gi, gj = int(my / RES), int(mx / RES)
+            gi, gj = int((y + sy * 0.5) / RES), int((x + sx * 0.5) / RES)
             c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
         else:
-            c = dynamic(mx, my, power_armour)
+            c = dynamic(x + sx * 0.5, y + sy * 0.5, power_armour)
         if c is None:
             break
-        extra = bf.obstacle_crossing_cost(x, y, nx, ny, segs) if segs else 0.0
+        extra = crossing(x, y, nx, ny, segs) if crossing is not None else 0.0
         need = seg * c + extra
-        if spent + need > points + 1e-9:
+        if spent + need > limit:
             # as far as able: a partial step if no obstacle is crossed in it
             if extra == 0.0:
                 part = (points - spent) / c
                 if part > 1e-6:
                     qx, qy = x + ux * part, y + uy * part
-                    if not too_close(offsets, qx, qy, enemy_figs):
+                    if enemy_figs is None or not too_close(offsets, qx, qy, enemy_figs):
                         if step is not None:
                             step(x, y, qx, qy)
                         x, y = qx, qy
             break
-        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or too_close(offsets, nx, ny, enemy_figs):
+        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or (
+                enemy_figs is not None and too_close(offsets, nx, ny, enemy_figs)):
             break
         if step is not None and step(x, y, nx, ny):
             x, y = nx, ny
