@@ -103,9 +103,9 @@ assert _CONF0 + 4 == _F["conf_routed"] and _Q0 + 4 == _F["q_d12"]
 
 # the unit attributes a row shows (besides its figures' status and the number of weapons fired): the cache key
 # of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
-_UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment", "activated",
+_UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment",
                        "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
-                       "evacuated", "inbound")
+                       "evacuated", "inbound")  # (and the activation marker, the key's second item)
 _STATUS = attrgetter("status")
 
 
@@ -247,9 +247,22 @@ class UnitsPiece(Piece):
                 vk = (u.x, u.y, ip, True)
             else:
                 st = list(map(_STATUS, u.figures))
-                key = (_UNIT_KEY(u), len(u.fired), st)  # everything the row shows (C-level attribute reads)
-                if cache[j] == key:
+                act = u.activated
+                key = (_UNIT_KEY(u), act, len(u.fired), st)  # everything the row shows (C-level attribute reads)
+                old = cache[j]
+                if old == key:
                     continue  # nothing this row shows or counts has changed
+                if type(old) is tuple and old[0] == key[0] and old[2] == key[2] and old[3] == key[3]:
+                    # only the activation marker (the commonest change): its flag and the unactivated count
+                    b[o + ACTIVATED] = 1.0 if act else 0.0
+                    cache[j] = key
+                    s_, ip, _, on, lost = contrib[j]  # (in play and the objectives near are as written)
+                    c = (s_, ip, ip and not act, on, lost)
+                    if contrib[j] != c:
+                        count(obs, contrib[j], -1)
+                        count(obs, c, 1)
+                        contrib[j] = c
+                    continue
                 x, y = u.x, u.y
                 c = u.confidence
                 b[o + PRESENT] = 1.0

@@ -294,7 +294,10 @@ def enemy_figures(game, u: Unit) -> list:
     """The enemy figures ``u`` knows of (and enemy hidden-unit markers, which block movement like one figure)."""
     figs = []
     for e in game.enemy_units(u.side):
-        figs.extend(e.figure_positions())
+        ef = e.figures  # e.figure_positions(), inlined
+        lf = ef[e.leader]
+        bx, by = e.x - lf.dx, e.y - lf.dy
+        figs += [(bx + f.dx, by + f.dy) for f in ef if f.status != KILLED]
     for m in game.markers:
         if m["side"] != u.side and not m["removed"]:
             figs.append((m["x"], m["y"]))
