@@ -128,6 +128,7 @@ class UnitsPiece(Piece):
         self._vis_written = None  # the visibility result whose flags are in the buffer
         self._pairs_bf = None  # the battlefield whose line-of-sight results ``_pairs`` holds
         self._pairs: dict = {}
+        self._slots_game = None  # the game whose slots _slots laid out (the tensor was just zeroed: none)
         self._slots(obs, buf)
 
     def _slots(self, obs, buf):
@@ -143,9 +144,23 @@ class UnitsPiece(Piece):
                 buf[o + _GRENADES] = 1.0 if u.grenades else 0.0
                 buf[o + _MOVEMENT] = min(u.movement / 4.0, 1.0)
         # (unit, row offset, uid, side, enemy?) per slot: own units first, then the enemy's
-        self._unit_slots = [(g.units[uid], off + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
-                            for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
-        n = len(self._unit_slots)
+        slots = [(g.units[uid], off + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
+                 for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
+        n = len(slots)
+        self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
+        if self._slots_game is g and self._carried(slots):
+            # units joined the same game (a detachment, a reinforcement): the slots of the others keep their rows,
+            # caches and counts (a hidden row is zeroed again: the constants above were written into it)
+            at = {x[1]: j for j, x in enumerate(self._unit_slots)}
+            keep = [at.get(x[1]) for x in slots]
+            cache = self._unit_cache
+            self._unit_cache = [None if j is None or cache[j] == "hidden" else cache[j] for j in keep]
+            self._contrib = [None if j is None else self._contrib[j] for j in keep]
+            self._vkeys = [None if j is None else self._vkeys[j] for j in keep]
+            self._unit_slots = slots
+            return
+        self._slots_game = g
+        self._unit_slots = slots
         self._unit_cache = [None] * n
         # running totals over the slots, changed by the difference whenever a slot's contribution changes:
         # per slot (side, in play, unactivated, objectives it is near, counts as lost if not in play)
@@ -154,8 +169,18 @@ class UnitsPiece(Piece):
         obs.near = [[0] * len(g.objectives), [0] * len(g.objectives)]
         obs.totals_changed = True
         self._vkeys = [None] * n  # per slot (x, y, in play, hidden enemy): the visibility key
-        self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
         self._active_written = -1  # the uid whose "active" flag is set in the buffer
+
+    def _carried(self, slots: list) -> bool:
+        """Every present slot is among ``slots`` at the same row with the same unit (units were only added)."""
+        if len(slots) <= len(self._unit_slots):
+            return False
+        new = {x[1]: x for x in slots}
+        for u, o, uid, _s, _e in self._unit_slots:
+            y = new.get(o)
+            if y is None or y[0] is not u or y[2] != uid:
+                return False
+        return True
 
     def _visibility(self, obs, key: list, mine: list, theirs: list) -> dict:
         """uid -> visible flag, cached on ``key`` (every unit's leader position, in-play and hidden flags).
