@@ -101,8 +101,8 @@ _VISIBLE, _IS_ACTIVE, _LEADER_LOST, _ROUTED_OFF, _LOOSE = (_F[n] for n in ("visi
 _GRENADES, _MOVEMENT, _FIRED, _SMALL, _UFB, _SB, _ON_OBJ = (_F[n] for n in UNIT_FEATURES[30:])
 assert _CONF0 + 4 == _F["conf_routed"] and _Q0 + 4 == _F["q_d12"]
 
-# the unit attributes a row shows (besides its figures' status and the number of weapons fired): the cache key
-# of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
+# the unit attributes a row shows (besides its figures, its activation marker and the number of weapons fired): the
+# cache key of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
 _UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment",
                        "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
                        "evacuated", "inbound")  # (and the activation marker, the key's second item)
@@ -271,9 +271,10 @@ class UnitsPiece(Piece):
                 c = (s, ip, ip and not u.activated, (), False)  # counted in play, never as lost
                 vk = (u.x, u.y, ip, True)
             else:
-                st = list(map(_STATUS, u.figures))
                 act = u.activated
-                key = (_UNIT_KEY(u), act, len(u.fired), st)  # everything the row shows (C-level attribute reads)
+                # everything the row shows (C-level reads; the figures are immutable tuples, changed by replacing
+                # them: a copy of the list compares by identity item by item, cheaper than reading their status)
+                key = (_UNIT_KEY(u), act, len(u.fired), tuple(u.figures))
                 old = cache[j]
                 if old == key:
                     continue  # nothing this row shows or counts has changed
@@ -288,6 +289,7 @@ class UnitsPiece(Piece):
                         count(obs, c, 1)
                         contrib[j] = c
                     continue
+                st = list(map(_STATUS, u.figures))
                 x, y = u.x, u.y
                 c = u.confidence
                 b[o + PRESENT] = 1.0
