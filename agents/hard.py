@@ -467,7 +467,9 @@ class HardAgent(CommandMixin, ScriptedAgent):
             v += self.W_HOLD
         if bf.in_cover(px, py):
             v += self.W_COVER
-        return v - self._threat(k, u, px, py)
+        v -= self._threat(k, u, px, py)
+        risk = self._shock_risk(k, u, px, py)  # enemy vehicles only (agents/armour.py)
+        return v - risk if risk else v
 
     def _manoeuvre(self, k, d, u):
         opts = d.options
