@@ -146,7 +146,7 @@ class VehicleDoctrine:
     FOCUS = False  # hard: damaged vehicles and the last figures of a unit first
     VEHICLE_ENDGAME = False  # hard: in the last two turns vehicles drive onto objectives the side does not hold
     AA_THRESHOLD = 0.08
-    TANK_SHOCK = True  # vehicles tank-shock infantry when the courage test's odds pay (easy: never)
+    TANK_SHOCK = False  # hard: vehicles tank-shock infantry when the courage test's odds pay
     SHOCK_MIN = 0.25
     CLOSE_ASSAULT = True  # infantry close-assault a vehicle when the courage test and their charges pay (easy: never)
     ASSAULT_MIN = 0.12

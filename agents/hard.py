@@ -156,6 +156,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
     CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
     VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
+    TANK_SHOCK = True  # vehicles tank-shock infantry when the odds pay (agents/armour.py)
     TREAT = False  # treating the wounded costs an action and kills one in three: 0.49 against not treating
     LAST_SECOND = False  # going second in the last turn: 0.49
 

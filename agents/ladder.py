@@ -37,8 +37,7 @@ class EasyAgent(VehicleDoctrine, GuardedAgent):
     name = "easy"
     SMART_FIRE = False  # vehicles and rockets fire at the nearest target they may
     ROUTES = False  # vehicles drive straight at the nearest objective
-    TANK_SHOCK = False  # no tank shock, no close assaults on vehicles, no thought of being tank-shocked
-    CLOSE_ASSAULT = False
+    CLOSE_ASSAULT = False  # no close assaults on vehicles, no thought of being tank-shocked
     AVOID_SHOCK = 0.0
 
     def _goal(self, k, u):
@@ -105,7 +104,6 @@ class DefensiveAgent(CommandMixin, ScriptedAgent):
     name = "defensive"
     HOLD = True  # vehicles hold hull-down positions by the side's objectives, squads dismount early (agents/armour.py)
     CAUTIOUS = True  # vehicles keep out of rocket range and turn their front armour to enemy vehicles
-    TANK_SHOCK = False  # it holds its ground
 
     def _choose_unit(self, k, d):
         return self._hq_first(k, d) or super()._choose_unit(k, d)

@@ -47,8 +47,8 @@ def test_every_ladder_bot_plays_the_vehicle_scenarios_without_fallbacks(name, sc
     assert taken[0]["hatches"] == 0, "hatches stay closed"
     assert taken[0]["tow"] == taken[0]["push"] == taken[0]["mount"] == 0
     assert taken[0]["rash_tank_shock"] == 0, "no rash tank shock (the infantry likely to stand)"
-    if name in ("easy", "defensive"):
-        assert taken[0]["tank_shock"] == 0
+    if name != "hard":
+        assert taken[0]["tank_shock"] == 0, "only hard tank-shocks"
 
 
 @pytest.mark.parametrize("name", ("medium", "hard"))
@@ -203,7 +203,7 @@ def shock_table(**squad_kw):
     return blue, red
 
 
-@pytest.mark.parametrize("name", ("medium", "hard"))
+@pytest.mark.parametrize("name", ("hard",))
 def test_a_tank_shocks_shaken_infantry_on_an_objective(name):
     from conftest import unit
     from vehicle_helpers import vehicle
@@ -217,7 +217,7 @@ def test_a_tank_shocks_shaken_infantry_on_an_objective(name):
 @pytest.mark.parametrize("name", ("easy", "medium", "hard", "defensive"))
 def test_no_tank_shock_when_it_does_not_pay(name):
     """Confident infantry with an anti-armour rocket, off the objective: the shock would put the tank's rear to
-    their rocket for a small gain (and easy never tank-shocks, defensive holds its ground)."""
+    their rocket for a small gain (and only hard tank-shocks at all)."""
     from conftest import unit
     from vehicle_helpers import vehicle
     blue = [vehicle("T", (24, 14), "main_battle_tank", facing=0)]
