@@ -21,9 +21,19 @@ Doctrine:
   vehicle when they have nothing to shoot.  Hatches stay closed (an opened-up vehicle counts as open-topped).
 - Missile teams and heavy weapons set up (or repair) their weapon first, then stay where they stand and fire; they
   never tow, push or remount.
+- Close combat with vehicles (not ``easy``): infantry close-assault a vehicle when the courage test's odds
+  (``Knowledge.courage_dice``) times the chance that their best grenade beats the armour of the facing they come
+  from is worth more than a repulse costs; ``TANK_SHOCK`` (``hard``): a vehicle tank-shocks infantry when the chance
+  they withdraw (a level lost, their ground taken) outweighs the chance they stand aside and attack its rear.
+- Tank-shock risk (not ``easy``): the infantry doctrines' movement and the dismount weigh, at each point, the chance
+  that a known enemy vehicle that sees the point and can drive onto it in reach would make them withdraw.
+- ``HOLD`` (``defensive``): squads dismount early; vehicles drive to a hull-down position by the side's
+  objectives (concealing terrain, cover or concealment towards the enemy, a view of the objective; the table alone)
+  and fire from there.
 
-It reads the game only through :class:`agents.knowledge.Knowledge` (own units, known enemy units, the table, and the
-read-only preview ``vehicle_fire_plan``).
+It reads the game only through :class:`agents.knowledge.Knowledge` (own units, known enemy units -- never who rides
+in an enemy vehicle --, the table, and the read-only previews ``vehicle_fire_plan``, ``courage_dice``,
+``close_attack_impact``, ``shock_reach`` and ``dismount_point``).
 """
 from __future__ import annotations
 

@@ -11,7 +11,8 @@
   units that have not yet activated), exposure-aware movement and end-game objective play.
 - ``defensive``: a different style: holds the objectives nearest its own table edge from cover,
   props there, shoots at anything worth shooting, advances only when nothing is in sight; its HQ
-  commands like hard's.
+  commands like hard's.  With vehicles (agents/armour.py ``HOLD``): squads dismount early and the
+  vehicles hold hull-down positions by those objectives.
 
 All are deterministic (no randomness at all), decide only from what their side may know
 (agents/knowledge.py ``Knowledge``) through the legal-option API, and fall back to a safe legal option on a
