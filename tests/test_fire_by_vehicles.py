@@ -37,7 +37,7 @@ def test_a_vehicle_fires_its_direct_fire_weapons_one_at_a_time():
 
 @pytest.mark.parametrize("moved,suppression,damage,expected", [
     (False, 0, 0, D8), (True, 0, 0, D10), (False, 1, 0, D10), (False, 0, 2, D12), (True, 1, 0, D12),
-    (True, 1, 1, None)])
+    (True, 1, 1, None), (False, 0, 3, None)])  # L1461: "after enough damage, the vehicle will no longer be able to shoot"
 def test_target_die_shifts_average_stabilisation_suppression_damage(moved, suppression, damage, expected):
     g = begin(field())
     v, t = g.units[0], g.units[1]
@@ -63,6 +63,44 @@ def test_suppressed_vehicles_still_fire():
     g.units[0].suppression = 2
     activate(g, 0)
     assert fire_opts(g)
+
+
+def test_a_suppressed_vehicle_fires_no_external_weapon_and_recovers_as_usual():
+    # L1502 "External weapons may not be fired" (RN-809: man-packed and towed weapons carried by the vehicle);
+    # L1504 "Suppression markers on vehicles are removed as normal by the vehicle commander": the Recover action
+    import dataclasses
+    g = begin(field(), [("d8", 3), ("d8", 2)])  # the crew's quality D8 against LV 2: 3 recovers, then 2 does not
+    v = g.units[0]
+    p = v.profile.vehicle
+    v.vehicle = dataclasses.replace(p, weapons=(dataclasses.replace(p.weapons[0], mount="man_packed"),) + p.weapons[1:])
+    assert weapon_plan(g, v, g.units[1], 0) is not None
+    v.suppression = 2
+    assert weapon_plan(g, v, g.units[1], 0) is None and weapon_plan(g, v, g.units[1], 2) is not None
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("fire_vehicle", 1, 0) not in opts and ("fire_vehicle", 1, 2) in opts and ("recover",) in opts
+    g.apply(("recover",))
+    assert last_event(g, "SuppressionRecovered")["removed"] and v.suppression == 1
+    g.apply(("recover",))
+    assert not last_event(g, "SuppressionRecovered")["removed"] and v.suppression == 1 and g.dice.remaining == 0
+
+
+@pytest.mark.parametrize("design", ["combat_walker", "behemoth"])
+def test_suppressed_mechs_and_monsters_still_move_and_shoot(design):
+    # L1508: "suppression does not prevent them from moving or shooting" (no assault: test_close_combat_mechs.py);
+    # their shots take the suppressed vehicle's +1 (L1498): the walker's DFFG (superior fire control) D6 -> D8, the
+    # monster's acid spit (its weapon 1) D8 -> D10
+    from conftest import add_dice
+    g = begin(field(design))
+    g.units[0].suppression = 1
+    activate(g, 0)
+    k, die, fp = (0, "d8", ("d10", 1)) if design == "combat_walker" else (1, "d10", ("d10", 1))
+    add_dice(g, (die, int(die[1:])), ("d8", 1), fp)  # a miss
+    g.apply(("fire_vehicle", 1, k))
+    assert last_event(g, "HeavyWeaponFired")["target_die"] == die
+    add_dice(g, ("d6", 2))  # the D6 movement die of mechs and monsters (L1362)
+    g.apply(next(o for o in g.decision().options if o[0] == "move"))
+    assert last_event(g, "Moved")["unit"] == 0 and g.units[0].suppression == 1 and g.dice.remaining == 0
 
 
 def test_mechs_fire_two_weapons_at_one_target():
@@ -166,3 +204,46 @@ def test_move_fire_needs_superior_stabilisation():
     g = begin(field())
     activate(g, 0)
     assert not fire_opts(g, "move_fire") and not g.is_legal(("move_fire", 1, 0))
+
+
+def test_a_vehicle_mounted_missile_needs_no_set_up_and_a_hit_is_one_impact_roll():
+    # L1262 "They may also be mounted on vehicles, in which case they do not need to be set up before firing":
+    # the tank's GMS/L fires in its first action, no set-up offered; L1296: a hit is a single impact roll
+    from conftest import add_dice
+    g = begin(field(red=[vehicle("T", (24, 30), "supply_truck", facing=180)]))
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("fire_vehicle", 1, 1) in opts and not any(o[0] == "reorganise" and o[1] == "set_up" for o in opts)
+    add_dice(g, ("d4", 1), ("d8", 5), ("d6", 6),  # the truck's ECM D4 (in the open): both beat it, a hit
+             ("d12x2", 12), ("d8", 1))  # the one impact roll: 24 > 2 x 1 destroys the truck
+    g.apply(("fire_vehicle", 1, 1))
+    assert last_event(g, "MissileFired")["result"] == "major" and len(events_of(g, "VehicleHit")) == 1
+    assert not g.units[1].in_play and g.activation_frame().actions_left == 1 and g.dice.remaining == 0
+
+
+def test_a_missile_carrier_fires_its_slaved_missiles_as_one_action_each_intercepted_on_its_own():
+    # L1480-1482: slaved weapons fire at one target as one action "even if they are heavy weapons", each resolved
+    # individually; L1308: the decoy may try against each missile until it defeats one (RN-870)
+    from conftest import add_dice
+    g = begin(field("missile_carrier", red=[vehicle("T", (24, 40), "main_battle_tank", facing=180)]))
+    activate(g, 0)
+    assert ("fire_slaved", 1) in g.decision().options and g.is_legal(("fire_slaved", 1))
+    g.apply(("fire_slaved", 1))
+    d = g.decision()
+    assert d.kind == "intercept" and d.side == 1 and ("decoy",) in d.options
+    add_dice(g, ("d8", 8), ("d8", 1), ("d10", 1))  # missile 1: the decoy is not tried; ECM D8 8: a miss
+    g.apply(("decline",))
+    assert g.decision().kind == "intercept"  # missile 2: the decoy may try
+    add_dice(g, ("d6", 6), ("d10", 2),  # the decoy D6 6 beats the guidance D10 2: missile 2 defeated, decoy spent
+             ("d8", 1), ("d8", 8), ("d10", 9),  # missile 3 (no decoy left: no decision): a hit
+             ("d12x3", 10), ("d12x3", 7),  # one impact roll: 30 > 21 damages the tank
+             ("d8", 8))  # the tank's vehicle-damage test
+    g.apply(("decoy",))
+    fired = events_of(g, "MissileFired")
+    assert [e["result"] for e in fired] == ["none", "major"] and last_event(g, "MissileIntercepted")["defeated"]
+    t = g.units[1]
+    assert (t.damage, t.suppression) == (1, 1) and len(events_of(g, "VehicleHit")) == 1
+    d = g.decision()
+    assert d.kind == "action" and d.unit == 0 and g.activation_frame().actions_left == 1  # one action in all
+    assert not any(o[0] == "fire_slaved" or (o[0] == "fire_vehicle" and o[2] < 3) for o in d.options)
+    assert g.dice.remaining == 0

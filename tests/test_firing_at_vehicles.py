@@ -1,12 +1,12 @@
 """Firing at Vehicles and Large Creatures, Casualties to Vehicle Passengers, Vehicle Damage (markers, confidence):
 armoured_dustup/firing_at_vehicles.py and vehicle_damage.py.  Forced dice."""
 import pytest
-from conftest import activate, begin, events_of, last_event, scenario, unit
+from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
 from dustup_env.rules.armoured_dustup.firing_at_vehicles import vehicle_shot
 from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, engage_shift
-from dustup_env.rules.kernel.dice import D4, D6, D8, D10
+from dustup_env.rules.kernel.dice import D4, D6, D8, D10, parse_die
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
 from dustup_env.rules.unit_actions.shoot_action import FireResult
 
@@ -235,3 +235,127 @@ def test_a_damaged_vehicle_spots_one_range_die_worse_per_marker():
     add_dice(g, ("d10", 3), ("d8", 5), (die_name(sensor), 1))  # 8": D8, one marker: D10
     g.apply(("detect", i))
     assert last_event(g, "DetectionAttempted")["range_die"] == "d10" and g.dice.remaining == 0
+
+
+# --- Vehicle Size: how hard the target is to shoot (L1328, RN-761) -------------------------------------------------
+def big_field():
+    """Blue: squad S (uid 0: rifles and a bazooka), HMG team H (1: the hmg_team heavy weapon, size 1, inferior fire
+    control), missile team M (2: GMS/L), main battle tank V (3: HVC-3 tank gun, size 3); red: a super-heavy tank
+    Hull (4: size 5, decoy D8) with a super-heavy turret Turret (5: size 3) on it, and a technical Tech (6: size 1),
+    all about 30" away in the open."""
+    return scenario([unit("S", (24, 10), figures=(("rifle", 3), ("bazooka", 1))),
+                     unit("H", (20, 10), figures=(("rifle", 3),), heavy_weapon="hmg_team"),
+                     unit("M", (28, 10), figures=(("rifle", 2),), heavy_weapon="missile_team"),
+                     vehicle("V", (16, 10), "main_battle_tank")],
+                    [vehicle("Hull", (24, 40), "super_heavy_tank", facing=180),
+                     vehicle("Turret", (24, 40), "super_heavy_turret", facing=180, hull="Hull"),
+                     vehicle("Tech", (34, 40), "technical", facing=180)])
+
+
+HULL, TURRET, TECH = 4, 5, 6
+
+
+def _miss(firer, option, dice, event="ShotResolved"):
+    """Activate ``firer``, fire ``option`` with forced dice that miss (the target die's top face, the firer's 1s);
+    the fired event."""
+    g = begin(big_field())
+    activate(g, firer)
+    add_dice(g, *dice)
+    g.apply(option)
+    if g.decision().kind == "intercept":  # the super-heavy tank's decoy: not tried
+        g.apply(("decline",))
+    assert g.dice.remaining == 0
+    return last_event(g, event)
+
+
+@pytest.mark.parametrize("target", [HULL, TURRET, TECH])
+def test_small_arms_and_rockets_take_no_size_shift_at_any_vehicle(target):
+    # L1258 "Like support weapons, the target die is not shifted up if the target is of a size greater than 1":
+    # rifles and a bazooka at 30" roll against D8 whatever the vehicle's size (RN-761, RN-804, RN-121)
+    e = _miss(0, ("shoot", target, "all"), [("d8", 8), ("d8", 1), ("d4", 1)])
+    assert e["target_die"] == "d8"
+    e = _miss(0, ("fire_iavr", target), [("d8", 8), ("d8", 1), ("d8", 1)], "RocketFired")
+    assert e["target_die"] == "d8"
+
+
+@pytest.mark.parametrize("firer,option,die", [
+    # the HMG team (size 1, inferior fire control +1): a larger target shifts the die down one (L1236)
+    (1, ("fire_heavy", TECH), "d10"), (1, ("fire_heavy", TURRET), "d8"), (1, ("fire_heavy", HULL), "d8"),
+    # the tank gun (size 3): only the hull (size 5) is larger than the weapon: the turret (size 3) is not
+    (3, ("fire_vehicle", TECH, 0), "d8"), (3, ("fire_vehicle", TURRET, 0), "d8"), (3, ("fire_vehicle", HULL, 0), "d6")])
+def test_heavy_weapons_shift_the_target_die_down_at_a_vehicle_larger_than_the_weapon(firer, option, die):
+    fp = [("d6", 1), ("d6", 1)] if firer == 1 else [("d10", 1)]  # the HMG's 2D6 (RN-119), the tank gun's D10
+    e = _miss(firer, option, [(die, int(die[1:])), ("d8", 1), *fp], "HeavyWeaponFired")
+    assert e["target_die"] == die
+
+
+@pytest.mark.parametrize("target,ecm", [(TECH, "d4"), (TURRET, "d8"), (HULL, "d8")])
+def test_guided_missiles_roll_against_the_ecm_die_with_no_size_shift(target, ecm):
+    # L1292: the target uses an ECM die instead of a target die, shifted only for cover: the design's ECM die at
+    # any size (the technical D4, the super-heavy tank and its turret D8)
+    e = _miss(2, ("fire_guided", target), [(ecm, int(ecm[1:])), ("d8", 1), ("d8", 1)], "MissileFired")
+    assert e["ecm"] == ecm
+
+
+def test_the_size_shift_uses_the_target_size_of_a_stealthy_design():
+    # the grav tank is size class 4 with a stealthy signature: target size 3 (RN-752); the tank gun (size 3) at it
+    # takes no shift, as at any size-3 target; the combat walker (size 5) shifts it down
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
+    scn = scenario([vehicle("V", (16, 10), "main_battle_tank")],
+                   [vehicle("G", (16, 40), "grav_tank", facing=180), vehicle("W", (26, 40), "combat_walker")])
+    g = begin(scn)
+    v = g.units[0]
+    assert g.units[1].profile.vehicle.size == 4 and g.units[1].size == 3
+    assert weapon_plan(g, v, g.units[1], 0)["target_die"] == D8 and weapon_plan(g, v, g.units[2], 0)["target_die"] == D6
+
+
+# --- Super-Heavy Vehicles: the attacker nominates a turret or the hull (L1565, RN-145, RN-872) ----------------------
+def test_firing_at_a_super_heavy_vehicle_nominates_a_turret_or_the_hull():
+    g = begin(big_field())
+    for firer, names in ((0, ("shoot", "fire_iavr")), (1, ("fire_heavy",)), (2, ("fire_guided",)),
+                         (3, ("fire_vehicle",))):
+        c = g.clone()
+        activate(c, firer)
+        targets = {o[1] for o in c.decision().options if o[0] in names}
+        assert {HULL, TURRET} <= targets  # every kind of fire names the turret or the hull as its target
+    # the tank gun nominates the turret: its hits roll against the turret's armour (front D12x3, facing as its
+    # hull) and damage the turret only
+    activate(g, 3)
+    add_dice(g, ("d8", 1), ("d8", 8), ("d10", 9), ("d8", 8),  # D8 (turret size 3: no shift): 17 // 8 = 2 hits
+             ("d12x2", 5), ("d12x3", 3), ("d12x2", 1), ("d12x3", 3),  # 10 > 9: damaged; 2: nothing
+             ("d8", 8))  # the turret's vehicle-damage test
+    g.apply(("fire_vehicle", TURRET, 0))
+    assert [(e["unit"], e["facing"]) for e in events_of(g, "VehicleHit")] == [(TURRET, "front")] * 2
+    hull, turret = g.units[HULL], g.units[TURRET]
+    assert (turret.damage, turret.suppression) == (1, 1) and (hull.damage, hull.suppression) == (0, 0)
+    assert last_event(g, "ConfidenceTested")["unit"] == TURRET and g.dice.remaining == 0
+
+
+def _destroy_hull(g):
+    activate(g, 3)
+    add_dice(g, ("d6", 1), ("d8", 5), ("d10", 2), ("d6", 6),  # D6 (size 5 hull): 7 // 6 = 1 hit, rem 1: no extra
+             ("d12x2", 12), ("d12x5", 1))  # 24 > 2 x 5: destroyed
+    g.apply(("fire_vehicle", HULL, 0))
+
+
+def test_a_destroyed_hull_leaves_its_turrets_firing_until_each_is_destroyed():
+    g = begin(big_field())
+    _destroy_hull(g)
+    hull, turret = g.units[HULL], g.units[TURRET]
+    assert not hull.in_play and turret.in_play and turret.hull == HULL
+    assert not g.terrain  # no wreck yet: the turret still fights on its hull (RN-872)
+    g.apply(("end",))
+    activate(g, TURRET)
+    opts = g.decision().options
+    assert ("fire_vehicle", 3, 0) in opts and not {"move", "turn"} & {o[0] for o in opts}
+    # the turret's RFAC-2 (size 2, 2D6) at the tank (size 3: D6): a miss
+    add_dice(g, ("d6", 6), ("d8", 1), ("d6", 1), ("d6", 1))
+    g.apply(("fire_vehicle", 3, 0))
+    assert last_event(g, "HeavyWeaponFired")["unit"] == TURRET and g.dice.remaining == 0
+    # the turret must be destroyed on its own; then the hull's wreck is left where they stood
+    add_dice(g, ("d12x2", 12), ("d12x3", 1))
+    vehicle_shot(g, g.units[3], turret, FireResult(1, (8, 9), 2, "major", 1), parse_die("d12x2"), weapon_class=3)
+    assert not turret.in_play
+    wrecks = g.terrain
+    assert [(w["kind"], w["unit"], w["x"], w["y"]) for w in wrecks] == [("wreck", HULL, 24.0, 40.0)]
+    assert g.dice.remaining == 0

@@ -3,15 +3,15 @@
 (engaging)).
 
 A vehicle, mech or large creature fires the direct-fire weapons of its design (the design's ``weapons``: direct fire
-and APSW; guided weapons one at a time through the Guided Weapons rules' ``guided_plan`` / ``launch``, RN-813;
-artillery by its own rules, not yet) as heavy weapons (L1467): the heavy-weapon target die
+and APSW; guided weapons, with no set-up, through the Guided Weapons rules' ``guided_plan`` / ``launch``, RN-813;
+artillery by the artillery rules, not built, RN-871) as heavy weapons (L1467): the heavy-weapon target die
 (``heavy_weapons.heavy_target_die``: range by weapon size, the large-target shift, fire control), the weapon's
 firepower and impact against vehicles or infantry by the target, and the result through ``heavy_weapons.fire_weapon``
 (infantry: the Shoot Action's effects; vehicles: ``vehicle_fire``).  The options:
 
 * ``("fire_vehicle", target, k)``: the design's k-th weapon alone (L1478: one weapon per action);
-* ``("fire_slaved", target)``: every ready slaved weapon at one target as one action, each shot resolved on its own
-  (L1480-1482, RN-138);
+* ``("fire_slaved", target)``: every ready slaved weapon (direct fire or guided) at one target as one action, each
+  shot resolved on its own, each missile with its own interception (L1480-1482, RN-138, RN-870);
 * ``("fire_pair", target, p)``: a mech or monster fires two weapons (the p-th pair of ``PAIRS``) at one target as one
   action (L1486);
 * ``("fire_all", target)``: under the seed 003 house rules (``close_combat: "house"``, "Multiple Weapons": "fire one
@@ -151,7 +151,9 @@ def may_fire(v: Unit, status) -> bool:
 
 
 def _slaved(game, v: Unit, t: Unit) -> list:
-    return [k for k, w in enumerate(weapons(v)) if w.slaved and w.category in DIRECT
+    """The ready slaved weapons at ``t``: direct fire and guided (a guided weapon is a heavy weapon, L1262, and
+    slaved weapons fire together "even if they are heavy weapons", L1482, RN-870)."""
+    return [k for k, w in enumerate(weapons(v)) if w.slaved and w.category in FIRED
             and weapon_plan(game, v, t, k) is not None]
 
 
@@ -170,7 +172,7 @@ def _options(game, v: Unit, status) -> list:
             continue
         out.extend(("fire_vehicle", t.uid, k) for k in ready)
         direct = [k for k in ready if weapons(v)[k].category in DIRECT]
-        if sum(1 for k in direct if weapons(v)[k].slaved) >= 2:
+        if sum(1 for k in ready if weapons(v)[k].slaved) >= 2:
             out.append(("fire_slaved", t.uid))
         if pairs:
             out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in direct and b in direct)
@@ -201,6 +203,9 @@ def _fire(game, v: Unit, opt) -> None:
             return None if game.rules.services["launch"](game, v, t, plan) else False
     elif opt[0] == "fire_slaved":
         ks = _slaved(game, v, t)
+        if len(ks) < 2:
+            raise IllegalOptionError(f"{opt!r}: slaved weapons fire together, at least two ready")
+        return _fire_salvo(game, v, t, ks)
     elif opt[0] == "fire_all":
         ks = _ready_direct(game, v, t)
         if len(ks) < 3 or v.kind not in ("mech", "creature") or game.options["close_combat"] != "house":
@@ -212,6 +217,27 @@ def _fire(game, v: Unit, opt) -> None:
     for k in ks:
         if t.in_play:
             _fire_one(game, v, t, k)
+
+
+def _fire_salvo(game, v: Unit, t: Unit, ks: list):
+    """Slaved weapons at one target as one action, each shot resolved on its own (L1480-1482, RN-138): the direct-fire
+    weapons first, then the missiles one after another, each with its own interception decision (RN-870).  The
+    missiles are committed together: all count as fired this activation even if the target falls before the last
+    one flies."""
+    missiles = []
+    for k in ks:
+        if not t.in_play or game.phase == "over":
+            break
+        if weapons(v)[k].category == "guided":
+            plan = weapon_plan(game, v, t, k)
+            if plan is not None:
+                _mark_fired(game, v, k)
+                missiles.append(plan)
+        else:
+            _fire_one(game, v, t, k)
+    if not missiles or not t.in_play or game.phase == "over":
+        return None
+    return None if game.rules.services["launch"](game, v, t, missiles[0], missiles[1:]) else False
 
 
 MOVE_FIRE_SHIFT = 1  # L1474: moving and shooting in the same action, the target die up one

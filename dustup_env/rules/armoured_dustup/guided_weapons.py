@@ -171,15 +171,24 @@ def intercept_options(game, t, tried) -> list:
     return out
 
 
-def launch(game, u, t, plan: dict) -> bool:
+def launch(game, u, t, plan: dict, more=()) -> bool:
     """Fire a missile of ``plan`` (``guided_plan``) from ``u`` at ``t``: the targeted side's interception first
-    (a procedure; returns False: the procedure ends the firer's action), else the attack now (returns True)."""
-    opts = intercept_options(game, t, ())
-    if opts:
-        game.stack.append(Frame("intercept", t.uid, 0, False, {"firer": u.uid, "target": t.uid, "plan": plan,
-                                                                "tried": []}))
-        return False
-    attack(game, u, t, plan)
+    (a procedure; returns False: the procedure ends the firer's action), else the attack now (returns True).
+    ``more``: the plans of further missiles of the same action (a vehicle's slaved launchers, L1480-1482), fired one
+    after another at the same target, each with its own interception; those left when the target is gone (or the
+    game is over) are not fired (RN-870)."""
+    queue = [plan, *more]
+    while queue:
+        if not t.in_play or game.phase == "over":
+            return True
+        p = queue.pop(0)
+        if intercept_options(game, t, ()):
+            data = {"firer": u.uid, "target": t.uid, "plan": p, "tried": []}
+            if queue:
+                data["more"] = queue
+            game.stack.append(Frame("intercept", t.uid, 0, False, data))
+            return False
+        attack(game, u, t, p)
     return True
 
 
@@ -238,6 +247,9 @@ class Intercept:
 
 def _done(game, frame, u) -> None:
     game.stack.remove(frame)
+    more = frame.data.get("more")
+    if more and not launch(game, u, game.units[frame.data["target"]], more[0], more[1:]):
+        return  # the next missile of the salvo waits for its own interception decision
     game.action_done(u)
 
 

@@ -9,8 +9,8 @@ L1419); :func:`immobilise`; :func:`vehicle_destroyed` takes the vehicle out of p
 passengers (bailing out) and leaves a wreck on the table: dynamic terrain that conceals and gives cover (hard
 if the vehicle was armoured, soft if not) and costs 2 movement points an inch (L1439, RN-763, invented cost).
 
-No rule of the game calls them yet (RN-764: vehicles are neither shot nor assaulted until vehicle combat exists);
-the tests and the property test do.
+Every fire at a vehicle reaches them through *Firing at Vehicles* (``vehicle_shot``, RN-801), close assaults
+through the close-assault rules.
 """
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ def immobilise(game, v: Unit) -> None:
 
 def vehicle_destroyed(game, v: Unit) -> None:
     """``v`` is destroyed: out of play (its hull figure killed), its tows released, its passengers bail out, a wreck
-    left where it stood (a super-heavy vehicle's turret leaves none: its hull is the wreck)."""
+    left where it stood (a super-heavy vehicle's turret leaves none: its hull is the wreck, left once the hull and
+    all its turrets are destroyed, RN-872)."""
     if v.towing >= 0:
         release(game, v, "destroyed")
     if v.towed_by >= 0:
@@ -92,9 +93,16 @@ def vehicle_destroyed(game, v: Unit) -> None:
         if f.status != KILLED:
             v.set_figure(i, status=KILLED)
     game.emit(VehicleDestroyed(v.uid, round(v.x, 3), round(v.y, 3)))
-    if v.hull < 0:
-        terrain.add(game, {"kind": "wreck" if armoured(v) else "soft_wreck", "shape": "circle", "x": v.x, "y": v.y,
-                           "r": footprint(v), "unit": v.uid})
+    hull = v if v.hull < 0 else game.units[v.hull]
+    if not hull.in_play and not any(u.hull == hull.uid and u.in_play for u in game.units):
+        _wreck(game, hull)
+
+
+def _wreck(game, v: Unit) -> None:
+    """The wreck of ``v`` (RN-763); a super-heavy hull's once its last turret is gone (RN-872: turrets still
+    fighting on a destroyed hull are not inside their own wreck)."""
+    terrain.add(game, {"kind": "wreck" if armoured(v) else "soft_wreck", "shape": "circle", "x": v.x, "y": v.y,
+                       "r": footprint(v), "unit": v.uid})
 
 
 def passenger_casualties(game, v: Unit, weapon_class: int, destroyed: bool) -> int:

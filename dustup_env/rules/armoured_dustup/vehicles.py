@@ -10,8 +10,8 @@ figure, the design's movement die, its target size (for detection), quality and 
 pushing, the hull of a super-heavy vehicle's turret, moved this activation.
 
 Readings: RN-750 (which infantry actions a vehicle may take), RN-751 (facings), RN-752 (unit kinds and sizes),
-RN-753 (super-heavy turrets), RN-764 (vehicles neither shoot nor assault nor are assaulted yet; fire at
-vehicles: RN-800, :mod:`.firing_at_vehicles`).
+RN-753 (super-heavy turrets; firing at a turret or the hull: RN-872), RN-800 (fire at vehicles,
+:mod:`.firing_at_vehicles`), RN-850 (mechs and monsters in the Assault Action).
 The movement rules are :mod:`.vehicle_movement`, transport :mod:`.transport`, towing :mod:`.towing`, damage
 markers and wrecks :mod:`.indicating_damaged_vehicles`.
 """
@@ -194,18 +194,20 @@ def has_vehicles(scenario, options) -> bool:
 
 # ------------------------------------------------------------------------------------------- actions
 FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all", "move_fire", "tank_shock"})  # vehicle combat (RN-800)
-# RN-750: the infantry actions a vehicle may take; RN-764: none of the combat ones until vehicle combat exists
+# RN-750: the infantry actions a vehicle may take, with the vehicle-combat ones (RN-800, RN-807, RN-814)
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"}) | FIRE_ACTIONS
-# option names that name an enemy unit as a target of shooting or close combat (RN-764: withheld at vehicles)
+# option names of infantry close combat withheld at vehicles (they take the Infantry Assaulting Vehicles rules'
+# own option; mechs and monsters are assaulted as infantry, RN-850)
 TARGETING = frozenset({"assault", "combined_assault"})  # fire at vehicles: firing_at_vehicles.py
 MECH_ACTIONS = VEHICLE_ACTIONS | {"assault"}  # mechs and monsters assault as infantry (L1514, RN-850)
 
 
 def _vehicle_filter(game, u: Unit, opts: list) -> list:
-    """What a vehicle may do (RN-750, RN-764), and that no one targets a vehicle with fire or close assault yet."""
+    """What a vehicle may do (RN-750), and that infantry assault a vehicle (not a mech or monster) only by the
+    Infantry Assaulting Vehicles rules."""
     if u.profile.vehicle is not None:
         allowed = TURRET_ACTIONS if u.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
                                                       VEHICLE_ACTIONS)
