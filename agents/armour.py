@@ -21,9 +21,19 @@ Doctrine:
   vehicle when they have nothing to shoot.  Hatches stay closed (an opened-up vehicle counts as open-topped).
 - Missile teams and heavy weapons set up (or repair) their weapon first, then stay where they stand and fire; they
   never tow, push or remount.
+- Close combat with vehicles (not ``easy``): infantry close-assault a vehicle when the courage test's odds
+  (``Knowledge.courage_dice``) times the chance that their best grenade beats the armour of the facing they come
+  from is worth more than a repulse costs; ``TANK_SHOCK`` (``hard``): a vehicle tank-shocks infantry when the chance
+  they withdraw (a level lost, their ground taken) outweighs the chance they stand aside and attack its rear.
+- Tank-shock risk (not ``easy``): the infantry doctrines' movement and the dismount weigh, at each point, the chance
+  that a known enemy vehicle that sees the point and can drive onto it in reach would make them withdraw.
+- ``HOLD`` (``defensive``): squads dismount early; vehicles drive to a hull-down position by the side's
+  objectives (concealing terrain, cover or concealment towards the enemy, a view of the objective; the table alone)
+  and fire from there.
 
-It reads the game only through :class:`agents.knowledge.Knowledge` (own units, known enemy units, the table, and the
-read-only preview ``vehicle_fire_plan``).
+It reads the game only through :class:`agents.knowledge.Knowledge` (own units, known enemy units -- never who rides
+in an enemy vehicle --, the table, and the read-only previews ``vehicle_fire_plan``, ``courage_dice``,
+``close_attack_impact``, ``shock_reach`` and ``dismount_point``).
 """
 from __future__ import annotations
 
@@ -32,8 +42,8 @@ import math
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.decisions import Decision
-from dustup_env.rules.kernel.dice import die_sides, parse_die
-from dustup_env.rules.kernel.entities import OK, ROUTED
+from dustup_env.rules.kernel.dice import die_multiplier, die_sides, parse_die, shift_open_both
+from dustup_env.rules.kernel.entities import BROKEN, CONFIDENT, OK, ROUTED, SHAKEN
 from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DIRECTIONS, DISTANCES
 
 _WEAPONS, _ARMOURS = armoury()
@@ -44,6 +54,10 @@ VEHICLE_FAMILIES = frozenset(("mount", "dismount", "approach", "tow", "push", "u
 FIRE_FAMILIES = ("fire_vehicle", "fire_slaved", "fire_pair", "fire_iavr", "fire_guided", "fire_heavy")
 GRID = 1.0  # inches per cell of the route fields
 STOP_SHORT = 6.0  # a transport stops this far from its squad's objective
+HOLD_DISMOUNT = 14.0  # defensive: squads dismount this far from their objective
+HOLD_STOP = 24.0  # defensive: a loaded transport stops when a known enemy is this near
+HOLD_RADIUS = 9.0  # defensive: vehicles hold positions within this of their anchor
+HOLD_GOOD_SHOT = 0.3  # defensive: a vehicle short of its position stops to fire only at a target worth this
 ROCKET_RANGE = 14.0  # cautious vehicles keep this far from enemy infantry carrying rockets
 
 
@@ -84,6 +98,25 @@ def p_penetrate(impact: int, armour: int) -> float:
     return {2: 0.85, 1: 0.7, 0: 0.45, -1: 0.2, -2: 0.08}.get(max(-2, min(2, diff)), 0.02) if diff > -3 else 0.02
 
 
+def p_greater(a: int, b: int, factor: int = 1) -> float:
+    """P(a roll of die ``a`` beats ``factor`` times a roll of die ``b``) (die steps; D12xN rolls a D12 times N)."""
+    na, nb = die_sides(a), die_sides(b)
+    ma, mb = die_multiplier(a), die_multiplier(b)
+    return sum(1 for x in range(1, na + 1) for y in range(1, nb + 1) if x * ma > factor * y * mb) / (na * nb)
+
+
+def shock_odds(a_die: int, d_die: int) -> tuple[float, float, float]:
+    """Tank Shock's outcomes from the vehicle's (A) and the infantry's (D) dice: P(the infantry withdraw: D not
+    above A), P(they move aside: A < D <= 2A), P(they move aside and attack the vehicle: D > 2A)."""
+    attack = p_greater(d_die, a_die, 2)
+    aside = p_greater(d_die, a_die) - attack
+    return 1.0 - aside - attack, aside, attack
+
+
+def _on_objective(k, x, y) -> bool:
+    return any(_d(x, y, ox, oy) <= 3.0 for _, ox, oy, _ in k.objectives)
+
+
 def facing_armour(t, sx, sy) -> int:
     """The armour die step of the facing vehicle ``t`` presents to a shooter at (sx, sy)."""
     vp = t.profile.vehicle
@@ -97,15 +130,17 @@ def facing_armour(t, sx, sy) -> int:
 
 
 def target_value(k, t) -> float:
-    """What putting ``t`` out of the fight is worth (every unit is a victory point; tanks and loaded transports
-    more, damaged vehicles nearly gone)."""
+    """What putting ``t`` out of the fight is worth (every unit is a victory point; tanks and the side's own loaded
+    transports more -- who rides in an enemy vehicle is not seen --, damaged vehicles nearly gone)."""
     v = 1.0
     vp = t.profile.vehicle
     if vp is not None:
         if any(w.category == "direct_fire" and w.size >= 2 for w in vp.weapons):
             v += 0.8
-        if t.passengers:
+        if t.side == k.side and t.passengers:  # who rides in an enemy vehicle is not seen
             v += 0.5 * len(t.passengers)
+        elif t.side != k.side and vp.transport_figures > 0:
+            v += 0.3  # a transport may carry a squad
         v += 0.4 * t.damage
     if t.confidence >= ROUTED:
         v *= 0.3
@@ -121,6 +156,12 @@ class VehicleDoctrine:
     FOCUS = False  # hard: damaged vehicles and the last figures of a unit first
     VEHICLE_ENDGAME = False  # hard: in the last two turns vehicles drive onto objectives the side does not hold
     AA_THRESHOLD = 0.08
+    TANK_SHOCK = False  # hard: vehicles tank-shock infantry when the courage test's odds pay
+    SHOCK_MIN = 0.25
+    CLOSE_ASSAULT = True  # infantry close-assault a vehicle when the courage test and their charges pay (easy: never)
+    ASSAULT_MIN = 0.12
+    AVOID_SHOCK = 3.0  # infantry: weight of the tank-shock risk of a position (0: none, easy)
+    HOLD = False  # defensive: vehicles hold hull-down positions near the side's objectives; squads dismount early
 
     # ------------------------------------------------------------------ the gate
     def _vehicle_game(self, k, d) -> bool:
@@ -181,6 +222,8 @@ class VehicleDoctrine:
             return ("recover",)
         fire, score = self._best_fire(k, d, u)
         if is_vehicle(u):
+            if self.HOLD:
+                return self._hold(k, d, u, fire, score)
             if self.VEHICLE_ENDGAME and not u.passengers:
                 mv = self._vehicle_endgame(k, d, u)
                 if mv is not None:
@@ -190,9 +233,17 @@ class VehicleDoctrine:
                 if mv is not None and mv[0] == "move":
                     return mv
                 return fire or mv or (("end",) if ("end",) in opts else None)
+            if self.TANK_SHOCK:
+                shock, ss = self._best_shock(k, d, u)
+                if shock is not None and ss > max(self.SHOCK_MIN, score if fire is not None else 0.0):
+                    return shock
             if fire is not None:
                 return fire
             return self._drive(k, d, u) or (("end",) if ("end",) in opts else None)
+        if self.CLOSE_ASSAULT:
+            assault, sa = self._best_close_assault(k, d, u)
+            if assault is not None and sa > max(self.ASSAULT_MIN, score if fire is not None else 0.0):
+                return assault
         if fire is not None and score > self.AA_THRESHOLD:
             return fire
         if self.CAUTIOUS and ("reorganise", "dismantle") in opts and not k.bf.in_cover(u.x, u.y):
@@ -235,24 +286,185 @@ class VehicleDoctrine:
         v = k.units[u.carrier]
         gx, gy = self._goal(k, u)
         near = self._nearest_enemy(k, v.x, v.y)
-        go = (_d(v.x, v.y, gx, gy) <= STOP_SHORT + 3.0 or (near is not None and near[1] <= 18.0)
-              or v.damage or v.immobilised or v.suppression or k.turn >= k.turn_limit - 1)
+        if self.HOLD:  # dismount early: well short of the objective, at the first sight of the enemy
+            go = (_d(v.x, v.y, gx, gy) <= HOLD_DISMOUNT or (near is not None and near[1] <= 30.0)
+                  or v.damage or v.immobilised or v.suppression or k.turn >= 3)
+        else:
+            go = (_d(v.x, v.y, gx, gy) <= STOP_SHORT + 3.0 or (near is not None and near[1] <= 18.0)
+                  or v.damage or v.immobilised or v.suppression or k.turn >= k.turn_limit - 1)
         if not go:
             return ("end",) if ("end",) in opts else None
         bf = k.bf
         best, bs = None, -1e9
-        r = 1.0 + 0.5 * v.profile.vehicle.size + 1.0
         for o in dis:
-            a = 2 * math.pi * o[1] / DIRECTIONS
-            px, py = v.x + r * math.sin(a), v.y + r * math.cos(a)
+            p = k.dismount_point(u.uid, o[1])
+            if p is None:
+                continue
+            px, py = p
             s = -0.3 * _d(px, py, gx, gy)
             if bf.in_cover(px, py):
-                s += 2.0
+                s += 3.0
             if near is not None:
                 e = near[0]
                 s += 0.5 * (_d(px, py, e.x, e.y) - _d(v.x, v.y, e.x, e.y))
+            risk = self._shock_risk(k, u, px, py)
+            if risk:
+                s -= 2.0 * risk
             if s > bs:
                 best, bs = o, s
+        return best
+
+    # --- close combat with vehicles
+    def _best_shock(self, k, d, u):
+        """Tank Shock when it pays: the chance the infantry withdraw (a level lost, their ground taken: more on an
+        objective, a broken unit routs) against the chance they stand aside behind the vehicle and attack its rear."""
+        best, bs = None, 0.0
+        vp = u.profile.vehicle
+        try:
+            rear = parse_die(vp.armour.rear)
+        except (TypeError, ValueError):
+            return None, 0.0
+        own = target_value(k, u)
+        for o in d.options:
+            if o[0] != "tank_shock" or len(o) < 2:
+                continue
+            t = k.units.get(o[1])
+            if t is None or is_vehicle(t):
+                continue
+            a_die, d_die = k.courage_dice(u.uid, t.uid)
+            p_wd, p_aside, p_att = shock_odds(a_die, d_die)
+            level = 1.0 if t.confidence >= BROKEN else 0.6 if t.confidence >= SHAKEN else 0.4
+            gain = p_wd * (level + (0.6 if _on_objective(k, t.x, t.y) else 0.0)) * target_value(k, t)
+            risk = p_att * p_greater(k.close_attack_impact(t.uid), rear) * own + 0.15 * (p_aside + p_att)
+            if _has_aa(t):  # they may turn their rockets on the rear next
+                impact, _ = self._rocket(t)
+                risk += 0.5 * (1.0 - 0.5 * p_wd) * p_greater(impact, rear) * own
+            s = gain - risk
+            if s > bs:
+                best, bs = o, s
+        return best, bs
+
+    def _best_close_assault(self, k, d, u):
+        """Infantry Assaulting Vehicles when it pays: P(the courage test is won) x P(the charge damages the facing they
+        come from) x the vehicle's worth, less the cost of a repulse (a level lost, the withdrawal)."""
+        best, bs = None, 0.0
+        impact = None
+        for o in d.options:
+            if o[0] != "assault_vehicle" or len(o) < 2:
+                continue
+            v = k.units.get(o[1])
+            if v is None or not is_vehicle(v):
+                continue
+            if impact is None:
+                impact = k.close_attack_impact(u.uid)
+            a_die, d_die = k.courage_dice(u.uid, v.uid)
+            p_win = p_greater(a_die, d_die)
+            pen = p_greater(impact, facing_armour(v, u.x, u.y))
+            if any(w.category == "apsw" for w in v.profile.vehicle.weapons):
+                pen *= 0.8  # its support weapon fires first
+            s = p_win * pen * target_value(k, v) - (1.0 - p_win) * (0.45 if u.confidence >= SHAKEN else 0.3)
+            if s > bs:
+                best, bs = o, s
+        return best, bs
+
+    def _shock_risk(self, k, u, px, py) -> float:
+        """What infantry standing at (px, py) risk from tank shock: for each known enemy vehicle that could reach
+        and drive onto that ground, the chance it makes them withdraw (their courage die: cover helps, suppression
+        and the vehicle's size tell against them).  0.0 without enemy vehicles (infantry games)."""
+        if not self.AVOID_SHOCK or is_vehicle(u):
+            return 0.0
+        bf = k.bf
+        risk = 0.0
+        for e in k.enemy_units:
+            if e.profile.vehicle is None or e.kind != "vehicle" or e.carrier >= 0:
+                continue
+            if e.immobilised or e.confidence >= ROUTED or e.hull >= 0:
+                continue
+            if _d(px, py, e.x, e.y) > k.shock_reach(e.uid) + 2.0:
+                continue
+            if bf.move_cost(px, py, e.terrain_column) is None:
+                continue  # the vehicle cannot drive onto that ground
+            if not bf.has_los(e.x, e.y, px, py):
+                continue  # nor shock what it does not see
+            cover = bf.cover_at(px, py)
+            size = e.profile.vehicle.size
+            d_sh = (2 if cover >= 2 else cover) - (u.suppression if u.confidence != ROUTED else 0) \
+                + (1 if u.confidence == CONFIDENT else -1 if u.confidence >= SHAKEN else 0) \
+                - (2 if size >= 3 else 1 if size >= 2 else 0)
+            a_sh = -e.suppression + (1 if e.confidence == CONFIDENT else -1 if e.confidence >= SHAKEN else 0)
+            a_die, d_die = shift_open_both(e.quality, a_sh, u.quality, d_sh)
+            p_wd, _, _ = shock_odds(a_die, d_die)
+            lost = 1.0 if u.confidence >= BROKEN else 0.6 if u.confidence >= SHAKEN else 0.4
+            risk += (0.5 if e.suppression else 1.0) * p_wd * lost
+        return self.AVOID_SHOCK * risk
+
+    # --- the defensive doctrine
+    def _hold(self, k, d, u, fire, score):
+        """Defensive vehicles: a loaded transport takes its squad forward and lets it out early; otherwise drive to a
+        hull-down position near the side's objectives (firing on the way only at a good target) and from there fire
+        at anything worth it, turning the front armour to the nearest enemy vehicle."""
+        opts = d.options
+        if u.passengers:
+            mv = self._drive(k, d, u)
+            if mv is not None and mv[0] == "move":
+                return mv
+            return fire or mv or (("end",) if ("end",) in opts else None)
+        hx, hy = self._hold_point(k, u)
+        if fire is not None and (score >= HOLD_GOOD_SHOT or _d(u.x, u.y, hx, hy) <= 2.0):
+            return fire
+        mv = self._drive_to(k, d, u, hx, hy, 1.0)
+        if mv is not None and mv[0] == "move":
+            return mv
+        return fire or mv or (("end",) if ("end",) in opts else None)
+
+    def _hold_point(self, k, u):
+        """A hull-down position for ``u``: within HOLD_RADIUS of its anchor (its objective; an empty transport some
+        way behind it), ground it can drive on, concealed from the enemy's side (in concealing terrain or behind a
+        hedge, wall or wood seen from the enemy's direction), in cover, overlooking the objective.  The table only
+        (no enemy position): worked out once per game and unit."""
+        cache = self.__dict__.setdefault("_holds", {})
+        if cache.get("token") is not k.game_token:
+            cache.clear()
+            cache["token"] = k.game_token
+        key = u.uid
+        p = cache.get(key)
+        if p is not None:
+            return p
+        gx, gy = self._goal(k, u)
+        hx, hy = k.home_point(u)
+        dx, dy = gx - hx, gy - hy
+        n = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / n, dy / n  # towards the enemy
+        ax, ay = gx, gy
+        if u.profile.vehicle.transport_figures > 0:
+            ax, ay = gx - 8.0 * dx, gy - 8.0 * dy  # transports hold back, behind their squads
+        bf = k.bf
+        col = u.terrain_column
+        best, bs = (ax, ay), -1e9
+        r = int(HOLD_RADIUS)
+        for i in range(-r, r + 1):
+            for j in range(-r, r + 1):
+                px, py = round(ax) + i + 0.5, round(ay) + j + 0.5
+                dd = _d(px, py, ax, ay)
+                if dd > HOLD_RADIUS or not bf.on_table(px, py) or bf.move_cost(px, py, col) is None:
+                    continue
+                ex, ey = px + 16.0 * dx, py + 16.0 * dy  # a look from the enemy's side
+                sc = -0.25 * dd
+                if bf.conceals(px, py):
+                    sc += 3.0
+                if bf.on_table(ex, ey):
+                    s = bf.sight(ex, ey, px, py)
+                    if s.concealed or s.cover:
+                        sc += 2.0
+                if bf.in_cover(px, py):
+                    sc += 1.0
+                if bf.has_los(px, py, gx, gy):
+                    sc += 1.5
+                if _d(px, py, gx, gy) < 3.5:
+                    sc -= 1.0  # the objective itself is the infantry's
+                if sc > bs:
+                    best, bs = (px, py), sc
+        cache[key] = best
         return best
 
     # --- fire
@@ -468,7 +680,7 @@ class VehicleDoctrine:
         opts = d.options
         gx, gy, stop = self._vehicle_goal(k, u)
         near = self._nearest_enemy(k, u.x, u.y)
-        if u.passengers and near is not None and near[1] <= 14.0:
+        if u.passengers and near is not None and near[1] <= (HOLD_STOP if self.HOLD else 14.0):
             return ("end",) if ("end",) in opts else None  # let the squad out here
         return self._drive_to(k, d, u, gx, gy, stop)
 

@@ -156,6 +156,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
     CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
     VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
+    TANK_SHOCK = True  # vehicles tank-shock infantry when the odds pay (agents/armour.py)
     TREAT = False  # treating the wounded costs an action and kills one in three: 0.49 against not treating
     LAST_SECOND = False  # going second in the last turn: 0.49
 
@@ -467,7 +468,9 @@ class HardAgent(CommandMixin, ScriptedAgent):
             v += self.W_HOLD
         if bf.in_cover(px, py):
             v += self.W_COVER
-        return v - self._threat(k, u, px, py)
+        v -= self._threat(k, u, px, py)
+        risk = self._shock_risk(k, u, px, py)  # enemy vehicles only (agents/armour.py)
+        return v - risk if risk else v
 
     def _manoeuvre(self, k, d, u):
         opts = d.options

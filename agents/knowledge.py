@@ -8,7 +8,8 @@ Fair play: an AI opponent decides only from what its side may know.  :class:`Kno
   position or state: only its marker, and only by position);
 - hidden-unit markers by position (``markers``; for its own markers also which unit they hide);
 - what both sides see: the table (``bf``: terrain, line of sight), objectives, turn, the pending decision,
-  and read-only previews of its own options (``fire_plan``, ``home_point``, ``assault_enemies``);
+  and read-only previews of its own options (``fire_plan``, ``home_point``, ``assault_enemies``; with vehicles
+  ``vehicle_fire_plan``, ``courage_dice``, ``close_attack_impact``, ``shock_reach``, ``dismount_point``);
 - its filtered event log (``event_log()``) and plain-data view (``view()``).
 
 It never exposes the dice, the full event log, the decision stack or the game object itself.  A bot that
@@ -44,6 +45,38 @@ def vehicle_weapon_plan(game, v, t, weapon: int) -> dict | None:
         return None
     from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
     return weapon_plan(game, v, t, weapon)
+
+
+def courage_dice(game, att, dfn) -> tuple[int, int]:
+    """The dice of the opposed courage test of an assault between infantry and a vehicle (Close Assault's
+    Infantry Assaulting Vehicles, Tank Shock): ``close_assault.vehicle_courage`` without the roll."""
+    from dustup_env.rules.armoured_dustup.close_assault import OUTNUMBER_ROWS, assault_units, outnumbering_shifts
+    from dustup_env.rules.kernel.dice import shift_open_both
+    from dustup_env.rules.unit_actions.assault_action import courage_shifts
+    a_sh = courage_shifts(game, att, dfn, defender=False, final=False, skip=OUTNUMBER_ROWS) \
+        + outnumbering_shifts(game, assault_units(att), assault_units(dfn))
+    d_sh = courage_shifts(game, dfn, att, defender=True, final=False, skip=OUTNUMBER_ROWS) \
+        + outnumbering_shifts(game, assault_units(dfn), assault_units(att))
+    return shift_open_both(att.quality, sum(s for _, s in a_sh), dfn.quality, sum(s for _, s in d_sh))
+
+
+def close_attack_impact(u) -> int:
+    """The impact of the one attack infantry make on a vehicle (their best grenade or close-combat impact)."""
+    from dustup_env.rules.armoured_dustup.close_assault import attack_impact
+    return attack_impact(u)
+
+
+def dismount_point(game, v, u, direction: int):
+    """Where the leader of ``u`` stands after dismounting on side ``direction`` of ``v`` (None: not there)."""
+    from dustup_env.rules.armoured_dustup.transport import dismount_positions
+    pos = dismount_positions(game, v, u, direction)
+    return None if pos is None else pos[u.leader]
+
+
+def shock_reach(v) -> float:
+    """How far a vehicle may tank-shock (twice its maximum move in the open)."""
+    from dustup_env.rules.armoured_dustup.tank_shock import reach
+    return reach(v)
 
 
 class HiddenInformationError(LookupError):
@@ -144,6 +177,31 @@ class Knowledge:
         v = self._own_unit(uid)
         t = self.units[target]
         return vehicle_weapon_plan(self._game, v, t, weapon)
+
+    def courage_dice(self, att: int, dfn: int) -> tuple[int, int]:
+        """The (attacker, defender) dice of the courage test of an assault between an infantry unit and a vehicle,
+        one of them the side's own, the other a known enemy (Close Assault, Tank Shock; rolls nothing)."""
+        a, d = self.units[att], self.units[dfn]
+        if self.side not in (a.side, d.side):
+            raise HiddenInformationError(f"neither unit {att} nor {dfn} is side {self.side}'s")
+        return courage_dice(self._game, a, d)
+
+    def close_attack_impact(self, uid: int) -> int:
+        """The impact of the attack a known infantry unit (own or enemy: its weapons are seen) makes on a
+        vehicle."""
+        return close_attack_impact(self.units[uid])
+
+    def dismount_point(self, uid: int, direction: int):
+        """Where an own mounted unit's leader would stand after dismounting on side ``direction`` of its
+        transport (None: it cannot dismount there)."""
+        u = self._own_unit(uid)
+        if u.carrier < 0:
+            return None
+        return dismount_point(self._game, self._game.units[u.carrier], u, direction)
+
+    def shock_reach(self, uid: int) -> float:
+        """The tank-shock reach of a known vehicle (its profile is seen)."""
+        return shock_reach(self.units[uid])
 
     def home_point(self, u) -> tuple[float, float]:
         """The point of the own unit ``u``'s home edge straight behind it."""

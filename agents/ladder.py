@@ -11,7 +11,8 @@
   units that have not yet activated), exposure-aware movement and end-game objective play.
 - ``defensive``: a different style: holds the objectives nearest its own table edge from cover,
   props there, shoots at anything worth shooting, advances only when nothing is in sight; its HQ
-  commands like hard's.
+  commands like hard's.  With vehicles (agents/armour.py ``HOLD``): squads dismount early and the
+  vehicles hold hull-down positions by those objectives.
 
 All are deterministic (no randomness at all), decide only from what their side may know
 (agents/knowledge.py ``Knowledge``) through the legal-option API, and fall back to a safe legal option on a
@@ -37,6 +38,8 @@ class EasyAgent(VehicleDoctrine, GuardedAgent):
     name = "easy"
     SMART_FIRE = False  # vehicles and rockets fire at the nearest target they may
     ROUTES = False  # vehicles drive straight at the nearest objective
+    CLOSE_ASSAULT = False  # no close assaults on vehicles, no thought of being tank-shocked
+    AVOID_SHOCK = 0.0
 
     def _goal(self, k, u):
         objs = [(ox, oy) for _, ox, oy, _ in k.objectives] or [(k.bf.width / 2, k.bf.height / 2)]
@@ -100,6 +103,8 @@ class MediumAgent(ScriptedAgent):
 
 class DefensiveAgent(CommandMixin, ScriptedAgent):
     name = "defensive"
+    HOLD = True  # vehicles hold hull-down positions by the side's objectives, squads dismount early (agents/armour.py)
+    CAUTIOUS = True  # vehicles keep out of rocket range and turn their front armour to enemy vehicles
 
     def _choose_unit(self, k, d):
         return self._hq_first(k, d) or super()._choose_unit(k, d)

@@ -265,6 +265,9 @@ class ScriptedAgent(VehicleDoctrine, GuardedAgent):
                 score += 2.0
             if bf.move_cost(px, py) != 1:
                 score -= 1.0
+            risk = self._shock_risk(k, u, px, py)  # enemy vehicles only (agents/armour.py)
+            if risk:
+                score -= 2.0 * risk
             if score > bscore:
                 best, bscore = o, score
         if best is not None and bscore > -dist_goal + 0.5:

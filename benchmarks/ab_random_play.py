@@ -10,6 +10,7 @@ deciding side's observation and action mask at every decision), or with ``--engi
 decisions/s over the whole run, the ratio B/A and the median of the per-chunk ratios.
 
     python benchmarks/ab_random_play.py --a /tmp/foundation --b . [--games 60] [--chunk 5] [--warmup 10] [--engine-only]
+        [--scenario default]
 """
 from __future__ import annotations
 
@@ -28,9 +29,10 @@ import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
 from dustup_env.rules import Game
 engine_only = sys.argv[2] == "engine"
+scenario = sys.argv[3]
 if not engine_only:
     import bench_random_play as b
-    views = [b._view("default", 0), b._view("default", 1)]
+    views = [b._view(scenario, 0), b._view(scenario, 1)]
     codec = views[0].codec
 
 
@@ -48,18 +50,19 @@ for line in sys.stdin:
     t0, c0 = time.perf_counter(), time.process_time()
     for i in range(start, start + count):
         if engine_only:
-            n += engine_play(Game("default", seed=i), random.Random(i))
+            n += engine_play(Game(scenario, seed=i), random.Random(i))
         else:
-            n += b._play(Game("default", seed=i), views, codec, random.Random(i))  # the benchmark's own loop
+            n += b._play(Game(scenario, seed=i), views, codec, random.Random(i))  # the benchmark's own loop
     print(json.dumps({"decisions": n, "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}),
           flush=True)
 """
 
 
 class Worker:
-    def __init__(self, checkout: str, engine_only: bool = False):
+    def __init__(self, checkout: str, engine_only: bool = False, scenario: str = "default"):
         env = dict(os.environ, PYTHONPATH=str(Path(checkout).resolve()))
-        self.p = subprocess.Popen([sys.executable, "-c", WORKER, str(HERE), "engine" if engine_only else "env"], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, "-c", WORKER, str(HERE), "engine" if engine_only else "env", scenario],
+                                  stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env, cwd=str(Path(checkout).resolve()))
 
     def play(self, start: int, count: int) -> dict:
@@ -84,8 +87,9 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=10, help="untimed warm-up games per arm (default 10)")
     p.add_argument("--engine-only", action="store_true",
                    help="the bare engine (a random legal option per decision), no observation or mask")
+    p.add_argument("--scenario", default="default", help="the scenario both arms play (default: default)")
     a = p.parse_args()
-    wa, wb = Worker(a.a, a.engine_only), Worker(a.b, a.engine_only)
+    wa, wb = Worker(a.a, a.engine_only, a.scenario), Worker(a.b, a.engine_only, a.scenario)
     try:
         wa.play(1_000_000, a.warmup)
         wb.play(1_000_000, a.warmup)
@@ -108,7 +112,7 @@ def main() -> None:
         wa.close()
         wb.close()
     da, db = tot["a"][0] / tot["a"][1], tot["b"][0] / tot["b"][1]
-    print(json.dumps({"benchmark": "ab_random_play", "mode": "engine" if a.engine_only else "env", "a": a.a, "b": a.b, "games": a.games, "chunk": a.chunk,
+    print(json.dumps({"benchmark": "ab_random_play", "mode": "engine" if a.engine_only else "env", "scenario": a.scenario, "a": a.a, "b": a.b, "games": a.games, "chunk": a.chunk,
                       "a_decisions_per_s": round(da), "b_decisions_per_s": round(db),
                       "a_decisions": tot["a"][0], "b_decisions": tot["b"][0],
                       "ratio_b_over_a": round(db / da, 3), "median_chunk_ratio": round(statistics.median(ratios), 3),

@@ -6,8 +6,10 @@ points per game (draw = 1/2) with a 95% interval over the pairs, and each agent'
     python benchmarks/ladder_ab.py hard medium --pairs 300
     python benchmarks/ladder_ab.py hard-no-orders hard --pairs 300      # one switch flipped
     python benchmarks/ladder_ab.py --ablation --pairs 300               # every switch against hard
+    python benchmarks/ladder_ab.py hard-no-tank-shock hard --pairs 150 --scenario armour
 
-Variant names: ``hard-<switch>`` flips one of :data:`SWITCHES` (registered on import of this module).
+Variant names: ``hard-<switch>`` flips one of :data:`SWITCHES` or :data:`VEHICLE_SWITCHES`,
+``defensive-<switch>`` one of :data:`DEFENSIVE_SWITCHES` (registered by :func:`register_variants`).
 """
 from __future__ import annotations
 
@@ -40,13 +42,26 @@ SWITCHES = {
     "treat": ({"TREAT": True}, "treats its wounded when nothing else to do"),
     "last-second": ({"LAST_SECOND": True}, "goes second in the last turn"),
 }
+# vehicle games (agents/armour.py; measure with --scenario armour)
+VEHICLE_SWITCHES = {
+    "no-tank-shock": ({"TANK_SHOCK": False}, "vehicles never tank-shock"),
+    "no-close-assault": ({"CLOSE_ASSAULT": False}, "infantry never close-assault vehicles"),
+    "no-shock-risk": ({"AVOID_SHOCK": 0.0}, "infantry positions without the tank-shock risk"),
+}
+# defensive's vehicle doctrine against medium's (which it used before it had its own)
+DEFENSIVE_SWITCHES = {
+    "no-hold": ({"HOLD": False, "CAUTIOUS": False}, "medium's vehicle doctrine instead of the hull-down hold"),
+}
 
 
 def register_variants() -> None:
-    for key, (flags, _) in SWITCHES.items():
-        name = f"hard-{key}"
-        if name not in AGENTS:
-            AGENTS[name] = type(name, (HardAgent,), dict(flags, name=name))
+    from agents.ladder import DefensiveAgent
+    for prefix, base, switches in (("hard", HardAgent, SWITCHES), ("hard", HardAgent, VEHICLE_SWITCHES),
+                                   ("defensive", DefensiveAgent, DEFENSIVE_SWITCHES)):
+        for key, (flags, _) in switches.items():
+            name = f"{prefix}-{key}"
+            if name not in AGENTS:
+                AGENTS[name] = type(name, (base,), dict(flags, name=name))
 
 
 def paired(a: str, b: str, pairs: int, seed: int = 0, scenario: str = "default") -> dict:
@@ -94,12 +109,14 @@ def main(argv=None) -> int:
     p.add_argument("agents", nargs="*", help="A B (A's score against B)")
     p.add_argument("--pairs", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scenario", default="default", help="built-in scenario (e.g. armour)")
     p.add_argument("--ablation", action="store_true", help="every hard-<switch> variant against hard")
     args = p.parse_args(argv)
     register_variants()
-    runs = ([(f"hard-{k}", "hard") for k in SWITCHES] if args.ablation else [tuple(args.agents)])
+    switches = list(SWITCHES) + (list(VEHICLE_SWITCHES) if args.scenario != "default" else [])
+    runs = ([(f"hard-{k}", "hard") for k in switches] if args.ablation else [tuple(args.agents)])
     for a, b in runs:
-        print(json.dumps(paired(a, b, args.pairs, args.seed)), flush=True)
+        print(json.dumps(dict(paired(a, b, args.pairs, args.seed, args.scenario), scenario=args.scenario)), flush=True)
     return 0
 
 

@@ -296,21 +296,23 @@ class ActionCodec:
         key = (len(own), len(enemy), len(getattr(game, "markers", ())))
         t = self._tables[side]
         if t is None or t.key != key:
-            # the tables depend only on the unit ids, the marker count and the mirroring: the first layout of a
-            # scenario is shared by all its games; a layout grown by a detachment or a marker extends the
-            # previous tables with the options naming the new slots (units and markers are only appended)
-            if t is not None and all(a <= b for a, b in zip(t.key, key)) \
-                    and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
-                t = _Tables(self.layout, game, side, key, base=t)
-            else:
-                gkey = (id(self.layout), tuple(own), tuple(enemy), key[2], side_flips(game, side), game.bf.width,
-                        game.bf.height)
-                t = _TABLE_CACHE.get(gkey)
-                if t is None:
-                    if len(_TABLE_CACHE) > 64:
-                        _TABLE_CACHE.clear()
-                    t = _TABLE_CACHE[gkey] = _Tables(self.layout, game, side, key)
-            self._tables[side] = t
+            # the tables depend only on the unit ids, the marker count and the mirroring: shared by every game with
+            # the same ones (the first layout of a scenario by all its games, a grown one by the games that grew the
+            # same way); a layout grown by a detachment or a marker extends the previous tables with the options
+            # naming the new slots (units and markers are only appended: the same tables as built afresh)
+            gkey = (id(self.layout), tuple(own), tuple(enemy), key[2], side_flips(game, side), game.bf.width,
+                    game.bf.height)
+            hit = _TABLE_CACHE.get(gkey)
+            if hit is None:
+                if len(_TABLE_CACHE) > 256:
+                    _TABLE_CACHE.clear()
+                if t is not None and all(a <= b for a, b in zip(t.key, key)) \
+                        and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
+                    hit = _Tables(self.layout, game, side, key, base=t)
+                else:
+                    hit = _Tables(self.layout, game, side, key)
+                _TABLE_CACHE[gkey] = hit
+            t = self._tables[side] = hit
         return t
 
     def encode(self, game, side: int, option) -> int:

@@ -101,11 +101,11 @@ _VISIBLE, _IS_ACTIVE, _LEADER_LOST, _ROUTED_OFF, _LOOSE = (_F[n] for n in ("visi
 _GRENADES, _MOVEMENT, _FIRED, _SMALL, _UFB, _SB, _ON_OBJ = (_F[n] for n in UNIT_FEATURES[30:])
 assert _CONF0 + 4 == _F["conf_routed"] and _Q0 + 4 == _F["q_d12"]
 
-# the unit attributes a row shows (besides its figures' status and the number of weapons fired): the cache key
-# of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
-_UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment", "activated",
+# the unit attributes a row shows (besides its figures, its activation marker and the number of weapons fired): the
+# cache key of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
+_UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment",
                        "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
-                       "evacuated", "inbound")
+                       "evacuated", "inbound")  # (and the activation marker, the key's second item)
 _STATUS = attrgetter("status")
 
 
@@ -128,6 +128,7 @@ class UnitsPiece(Piece):
         self._vis_written = None  # the visibility result whose flags are in the buffer
         self._pairs_bf = None  # the battlefield whose line-of-sight results ``_pairs`` holds
         self._pairs: dict = {}
+        self._slots_game = None  # the game whose slots _slots laid out (the tensor was just zeroed: none)
         self._slots(obs, buf)
 
     def _slots(self, obs, buf):
@@ -143,9 +144,23 @@ class UnitsPiece(Piece):
                 buf[o + _GRENADES] = 1.0 if u.grenades else 0.0
                 buf[o + _MOVEMENT] = min(u.movement / 4.0, 1.0)
         # (unit, row offset, uid, side, enemy?) per slot: own units first, then the enemy's
-        self._unit_slots = [(g.units[uid], off + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
-                            for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
-        n = len(self._unit_slots)
+        slots = [(g.units[uid], off + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
+                 for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
+        n = len(slots)
+        self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
+        if self._slots_game is g and self._carried(slots):
+            # units joined the same game (a detachment, a reinforcement): the slots of the others keep their rows,
+            # caches and counts (a hidden row is zeroed again: the constants above were written into it)
+            at = {x[1]: j for j, x in enumerate(self._unit_slots)}
+            keep = [at.get(x[1]) for x in slots]
+            cache = self._unit_cache
+            self._unit_cache = [None if j is None or cache[j] == "hidden" else cache[j] for j in keep]
+            self._contrib = [None if j is None else self._contrib[j] for j in keep]
+            self._vkeys = [None if j is None else self._vkeys[j] for j in keep]
+            self._unit_slots = slots
+            return
+        self._slots_game = g
+        self._unit_slots = slots
         self._unit_cache = [None] * n
         # running totals over the slots, changed by the difference whenever a slot's contribution changes:
         # per slot (side, in play, unactivated, objectives it is near, counts as lost if not in play)
@@ -154,8 +169,18 @@ class UnitsPiece(Piece):
         obs.near = [[0] * len(g.objectives), [0] * len(g.objectives)]
         obs.totals_changed = True
         self._vkeys = [None] * n  # per slot (x, y, in play, hidden enemy): the visibility key
-        self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
         self._active_written = -1  # the uid whose "active" flag is set in the buffer
+
+    def _carried(self, slots: list) -> bool:
+        """Every present slot is among ``slots`` at the same row with the same unit (units were only added)."""
+        if len(slots) <= len(self._unit_slots):
+            return False
+        new = {x[1]: x for x in slots}
+        for u, o, uid, _s, _e in self._unit_slots:
+            y = new.get(o)
+            if y is None or y[0] is not u or y[2] != uid:
+                return False
+        return True
 
     def _visibility(self, obs, key: list, mine: list, theirs: list) -> dict:
         """uid -> visible flag, cached on ``key`` (every unit's leader position, in-play and hidden flags).
@@ -246,10 +271,25 @@ class UnitsPiece(Piece):
                 c = (s, ip, ip and not u.activated, (), False)  # counted in play, never as lost
                 vk = (u.x, u.y, ip, True)
             else:
-                st = list(map(_STATUS, u.figures))
-                key = (_UNIT_KEY(u), len(u.fired), st)  # everything the row shows (C-level attribute reads)
-                if cache[j] == key:
+                act = u.activated
+                # everything the row shows (C-level reads; the figures are immutable tuples, changed by replacing
+                # them: a copy of the list compares by identity item by item, cheaper than reading their status)
+                key = (_UNIT_KEY(u), act, len(u.fired), tuple(u.figures))
+                old = cache[j]
+                if old == key:
                     continue  # nothing this row shows or counts has changed
+                if type(old) is tuple and old[0] == key[0] and old[2] == key[2] and old[3] == key[3]:
+                    # only the activation marker (the commonest change): its flag and the unactivated count
+                    b[o + ACTIVATED] = 1.0 if act else 0.0
+                    cache[j] = key
+                    s_, ip, _, on, lost = contrib[j]  # (in play and the objectives near are as written)
+                    c = (s_, ip, ip and not act, on, lost)
+                    if contrib[j] != c:
+                        count(obs, contrib[j], -1)
+                        count(obs, c, 1)
+                        contrib[j] = c
+                    continue
+                st = list(map(_STATUS, u.figures))
                 x, y = u.x, u.y
                 c = u.confidence
                 b[o + PRESENT] = 1.0

@@ -164,12 +164,16 @@ class Battlefield:
         # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
         self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
                          if TERRAIN_TYPES[ty][2]]
+        # as _terrain_sight reads them: (hill?, the depth that blocks, edges, bounding box)
+        self._sight_blockers = [(ty == "hill", WOODS_SIGHT.get(ty, 2.0) + 1e-9, edges) + tuple(bounds)
+                                for ty, edges, bounds in self.blockers]
         self.nx = int(math.ceil(self.width / RES))
         self.ny = int(math.ceil(self.height / RES))
         self._build_raster()
         self.sight_cache: dict[tuple, Sight] = {}
         self._core_cache: dict[tuple, Sight] = {}
         self.move_option_cache: dict[tuple, list] = {}  # (x, y, broken) -> move options (terrain is static)
+        self.ray_masks: dict[int, list] = {}  # movement column -> per raster cell, move_action's passable rays
 
     # --- raster -------------------------------------------------------------------------------
     def _build_raster(self):
@@ -316,26 +320,31 @@ class Battlefield:
         miny, maxy = (ay, by) if ay < by else (by, ay)
         rx, ry = bx - ax, by - ay
         margin = 1e-9 * (abs(rx) + abs(ry))  # >= 1e-9" x the length: far beyond the rounding of the tests below
-        for ty, edges, (x0, y0, x1, y1) in self.blockers:
+        for hill, limit, edges, x0, y0, x1, y1 in self._sight_blockers:
             if x1 < minx or x0 > maxx or y1 < miny or y0 > maxy:
                 continue
             # the line misses the bounding box (all four corners strictly on one side of it): it neither
-            # crosses nor enters the feature, whatever the exact tests below would compute
-            c1 = rx * (y0 - ay) - ry * (x0 - ax)
-            c2 = rx * (y0 - ay) - ry * (x1 - ax)
-            c3 = rx * (y1 - ay) - ry * (x0 - ax)
-            c4 = rx * (y1 - ay) - ry * (x1 - ax)
-            if (c1 > margin and c2 > margin and c3 > margin and c4 > margin) or \
-                    (c1 < -margin and c2 < -margin and c3 < -margin and c4 < -margin):
+            # crosses nor enters the feature, whatever the exact tests below would compute.  The corners'
+            # sides are a - b for a in (a0, a1) and b in (b0, b1); rounding is monotonic, so all four exceed
+            # the margin exactly when the least (the least a minus the greatest b) does, and likewise below
+            a0, a1 = rx * (y0 - ay), rx * (y1 - ay)
+            b0, b1 = ry * (x0 - ax), ry * (x1 - ax)
+            if a0 > a1:
+                a0, a1 = a1, a0
+            if b0 > b1:
+                b0, b1 = b1, b0
+            if a0 - b1 > margin or a1 - b0 < -margin:
                 continue
-            if ty == "hill":
-                # blocked when the line crosses the hill and neither leader stands on it
-                if _edges_crossed(edges, ax, ay, bx, by) and not _in_edges(edges, ax, ay) \
-                        and not _in_edges(edges, bx, by):
+            if hill:
+                # blocked when the line crosses the hill and neither leader stands on it (a point off the hill's
+                # box by more than rounding is not on it: _in_edges would find an even number of crossings)
+                if _edges_crossed(edges, ax, ay, bx, by) \
+                        and not (x0 - 1e-9 <= ax <= x1 + 1e-9 and y0 - 1e-9 <= ay <= y1 + 1e-9 and _in_edges(edges, ax, ay)) \
+                        and not (x0 - 1e-9 <= bx <= x1 + 1e-9 and y0 - 1e-9 <= by <= y1 + 1e-9 and _in_edges(edges, bx, by)):
                     return _BLOCKED
                 continue
             inside = _inside_length(edges, ax, ay, bx, by)
-            if inside > WOODS_SIGHT.get(ty, 2.0) + 1e-9:
+            if inside > limit:
                 return _BLOCKED
             if inside > 0:
                 concealed = True
@@ -372,11 +381,12 @@ _CONCEALED = Sight(True, True, 0)
 
 
 def ring_edges(ring) -> tuple:
-    """The edges (px, py, qx, qy) of a closed ring, from the last vertex to the first, then in order."""
+    """The edges of a closed ring, from the last vertex to the first, then in order: (px, py, qx, qy) with the
+    differences the tests below take of them, (qx - px, qy - py, px - qx, py - qy)."""
     out = []
     px, py = ring[-1]
     for qx, qy in ring:
-        out.append((px, py, qx, qy))
+        out.append((px, py, qx, qy, qx - px, qy - py, px - qx, py - qy))
         px, py = qx, qy
     return tuple(out)
 
@@ -384,8 +394,7 @@ def ring_edges(ring) -> tuple:
 def _edges_crossed(edges, ax, ay, bx, by) -> bool:
     """``_segments_cross(A, B, P, Q)`` for some edge P-Q (the same arithmetic, inlined)."""
     rx, ry = bx - ax, by - ay
-    for px, py, qx, qy in edges:
-        sx, sy = qx - px, qy - py
+    for px, py, qx, qy, sx, sy, _, _ in edges:
         d1 = sx * (ay - py) - sy * (ax - px)
         d2 = sx * (by - py) - sy * (bx - px)
         if (d1 > 0 >= d2) or (d1 < 0 <= d2):
@@ -398,9 +407,9 @@ def _edges_crossed(edges, ax, ay, bx, by) -> bool:
 
 def _in_edges(edges, x, y) -> bool:
     inside = False
-    for px, py, qx, qy in edges:
+    for px, py, qx, qy, _, _, ex, ey in edges:
         if (qy > y) != (py > y):
-            if x < (px - qx) * (y - qy) / (py - qy) + qx:
+            if x < ex * (y - qy) / ey + qx:
                 inside = not inside
     return inside
 
@@ -413,8 +422,7 @@ def point_in_ring(ring, x, y) -> bool:
 def _inside_length(edges, ax, ay, bx, by) -> float:
     ts = None
     rx, ry = bx - ax, by - ay
-    for px, py, qx, qy in edges:
-        sx, sy = qx - px, qy - py
+    for px, py, _, _, sx, sy, _, _ in edges:
         den = rx * sy - ry * sx
         if den != 0.0:
             t = ((px - ax) * sy - (py - ay) * sx) / den

@@ -1306,4 +1306,4 @@ RULE = Rule(
     init=(_init_hook,), actions={"assault": do_assault}, action_options=(assault_options,),
     procedures={"assault": PROCEDURE, "assault_declare": DECLARE},
     services={"assault": SimpleNamespace(begin=begin_assault, may_assault=may_assault, target_in_reach=target_in_reach,
-                                         can_assault=can_assault)})
+                                         can_assault=can_assault, assault_reach=assault_reach)})

@@ -69,7 +69,12 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
         r2 = r * r
         dd = dx * dx + dy * dy
         near = []
+        # (a figure outside the segment's box grown by r is farther than r from it: the cheap test first)
+        lox, hix = (x0 - r, px + r) if x0 < px else (px - r, x0 + r)
+        loy, hiy = (y0 - r, py + r) if y0 < py else (py - r, y0 + r)
         for fx, fy in enemy_figs:
+            if fx < lox or fx > hix or fy < loy or fy > hiy:
+                continue
             wx, wy = fx - x0, fy - y0
             t = (wx * dx + wy * dy) / dd
             if t < 0.0:
@@ -95,31 +100,39 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
         loy, hiy = (y0 - 1e-6, py + 1e-6) if y0 < py else (py - 1e-6, y0 + 1e-6)  # of the last step's end
         segs = [sg for sg in (bf.obstacle_segments if power_armour < VEHICLE_COLUMN0 else bf.segments_for(power_armour))
                 if not (sg[1] < lox or sg[0] > hix or sg[3] < loy or sg[2] > hiy)]
-    while travelled < dist - 1e-9:
-        seg = min(STEP, dist - travelled)
-        nx, ny = x + ux * seg, y + uy * seg
-        mx, my = x + ux * seg * 0.5, y + uy * seg * 0.5
+    crossing = bf.obstacle_crossing_cost if segs else None
+    if not enemy_figs:
+        enemy_figs = None
+    end = dist - 1e-9
+    limit = points + 1e-9
+    while travelled < end:
+        seg = dist - travelled
+        if seg >= STEP:
+            seg = STEP
+        sx, sy = ux * seg, uy * seg  # (x + ux * seg * 0.5 is x + sx * 0.5: the same arithmetic)
+        nx, ny = x + sx, y + sy
         if dynamic is None:
-            gi, gj = int(my / RES), int(mx / RES)
+            gi, gj = int((y + sy * 0.5) / RES), int((x + sx * 0.5) / RES)
             c = costs[grid[gi][gj] if 0 <= gi < gny and 0 <= gj < gnx else 0]
         else:
-            c = dynamic(mx, my, power_armour)
+            c = dynamic(x + sx * 0.5, y + sy * 0.5, power_armour)
         if c is None:
             break
-        extra = bf.obstacle_crossing_cost(x, y, nx, ny, segs) if segs else 0.0
+        extra = crossing(x, y, nx, ny, segs) if crossing is not None else 0.0
         need = seg * c + extra
-        if spent + need > points + 1e-9:
+        if spent + need > limit:
             # as far as able: a partial step if no obstacle is crossed in it
             if extra == 0.0:
                 part = (points - spent) / c
                 if part > 1e-6:
                     qx, qy = x + ux * part, y + uy * part
-                    if not too_close(offsets, qx, qy, enemy_figs):
+                    if enemy_figs is None or not too_close(offsets, qx, qy, enemy_figs):
                         if step is not None:
                             step(x, y, qx, qy)
                         x, y = qx, qy
             break
-        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or too_close(offsets, nx, ny, enemy_figs):
+        if not (0.0 <= nx <= width and 0.0 <= ny <= height) or (
+                enemy_figs is not None and too_close(offsets, nx, ny, enemy_figs)):
             break
         if step is not None and step(x, y, nx, ny):
             x, y = nx, ny
@@ -161,6 +174,8 @@ MOVE_OPTIONS = tuple(tuple(("move", d, k) for k in range(len(DISTANCES))) for d 
 # increasing distance (a ray: once a point is off the table, the farther ones are too): (dx, dy, option)
 _MOVE_RAYS = tuple(tuple((vx * dist, vy * dist, MOVE_OPTIONS[d][k]) for k, dist in enumerate(DISTANCES))
                    for d, (vx, vy) in enumerate(DIR_VECTORS))
+# per direction: (its bit in a ray mask, the farthest point's offsets, the options, the ray)
+_RAYS = tuple((1 << d, ray[-1][0], ray[-1][1], tuple(opt for _, _, opt in ray), ray) for d, ray in enumerate(_MOVE_RAYS))
 
 
 def move_options(game, u: Unit, in_cover: bool) -> list:
@@ -192,7 +207,21 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
         return opts
     costs = bf.cost_table[col]  # bf.move_cost(px, py, col) with bf.cell inlined (the hottest loop of the options)
     grid, nx, ny = bf.grid, bf.nx, bf.ny
-    for ray in _MOVE_RAYS:  # (vx * dist, vy * dist, option) in option order
+    # rays whose every point is passable wherever in its raster cell the leader stands (broken units test cover)
+    mask = 0 if broken or not (0.0 <= x <= w and 0.0 <= y <= h) else ray_masks(bf, col)[int(y / RES)][int(x / RES)]
+    extend = opts.extend
+    for bit, fx, fy, ray_opts, ray in _RAYS:  # ray: (vx * dist, vy * dist, option) in option order
+        if mask & bit:
+            px, py = x + fx, y + fy
+            if 0.0 <= px <= w and 0.0 <= py <= h:
+                extend(ray_opts)  # the farthest point is on the table: so are the nearer ones (the leader is
+                continue  # on it, the table is a rectangle and the rounding of x + vx * dist is monotonic)
+            for ox, oy, opt in ray:
+                px, py = x + ox, y + oy
+                if px < 0.0 or py < 0.0 or px > w or py > h:
+                    break
+                append(opt)
+            continue
         for ox, oy, opt in ray:
             px, py = x + ox, y + oy
             if px < 0.0 or py < 0.0 or px > w or py > h:
@@ -204,6 +233,39 @@ def move_options(game, u: Unit, in_cover: bool) -> list:
                 continue  # broken units may not leave cover except to withdraw
             append(opt)
     return opts
+
+
+def ray_masks(bf, col: int) -> list:
+    """Per raster cell (i, j) of the leader (one row and column past the raster for a leader on the far edges): bit d
+    set when every raster cell that a point of direction d's move options can fall in, from a leader anywhere in
+    that cell, is passable for movement column ``col`` (those options need no terrain lookup).  Worked out once per
+    battlefield and column (the terrain is static), from a summed table of the impassable cells."""
+    masks = bf.ray_masks.get(col)
+    if masks is not None:
+        return masks
+    import numpy as np
+    costs = bf.cost_table[col]
+    ny, nx = bf.ny, bf.nx
+    blocked = np.array([[costs[v] is None for v in row] for row in bf.grid], dtype=np.int64).reshape(ny, nx)
+    sums = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+    sums[1:, 1:] = blocked.cumsum(0).cumsum(1)
+    cy, cx = np.meshgrid(np.arange(ny + 1) * RES, np.arange(nx + 1) * RES, indexing="ij")  # the cells' low corners
+    out = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+    for d, ray in enumerate(_MOVE_RAYS):
+        ox, oy, _ = ray[-1]  # the farthest point: the ray's box from anywhere in the cell (a margin past rounding)
+        lo_x, lo_y = cx + min(0.0, ox) - 1e-6, cy + min(0.0, oy) - 1e-6
+        hi_x, hi_y = cx + RES + max(0.0, ox) + 1e-6, cy + RES + max(0.0, oy) + 1e-6
+        i0 = np.clip(np.floor(lo_y / RES), 0, ny).astype(np.int64)
+        j0 = np.clip(np.floor(lo_x / RES), 0, nx).astype(np.int64)
+        i1 = np.clip(np.floor(hi_y / RES), -1, ny - 1).astype(np.int64) + 1
+        j1 = np.clip(np.floor(hi_x / RES), -1, nx - 1).astype(np.int64) + 1
+        n = sums[i1, j1] - sums[i0, j1] - sums[i1, j0] + sums[i0, j0]
+        clear = (n == 0) | (i0 >= i1) | (j0 >= j1)
+        if costs[0] is None:  # past the raster bf.cell reads open ground, impassable to this column
+            clear &= (hi_x < bf.width) & (hi_y < bf.height)
+        out |= clear.astype(np.int64) << d
+    masks = bf.ray_masks[col] = out.tolist()
+    return masks
 
 
 def _options(game, u: Unit, status) -> list:
@@ -232,7 +294,10 @@ def enemy_figures(game, u: Unit) -> list:
     """The enemy figures ``u`` knows of (and enemy hidden-unit markers, which block movement like one figure)."""
     figs = []
     for e in game.enemy_units(u.side):
-        figs.extend(e.figure_positions())
+        ef = e.figures  # e.figure_positions(), inlined
+        lf = ef[e.leader]
+        bx, by = e.x - lf.dx, e.y - lf.dy
+        figs += [(bx + f.dx, by + f.dy) for f in ef if f.status != KILLED]
     for m in game.markers:
         if m["side"] != u.side and not m["removed"]:
             figs.append((m["x"], m["y"]))

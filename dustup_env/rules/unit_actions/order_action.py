@@ -73,8 +73,10 @@ def _combined_options(game, u: Unit, status) -> list:
     able = [v for v in cands if assault.may_assault(v)]
     if len(able) < 2:
         return []
+    reach_of = getattr(assault, "assault_reach", None)  # once per unit (target_in_reach's default otherwise)
+    reach = [(v, reach_of(v, game) if reach_of is not None else None) for v in able]
     return [("combined_assault", e.uid) for e in game.enemy_units(u.side)
-            if sum(1 for v in able if assault.target_in_reach(game, v, e)) >= 2]
+            if sum(1 for v, r in reach if assault.target_in_reach(game, v, e, r)) >= 2]
 
 
 def _combined_assault(game, u: Unit, opt) -> bool:

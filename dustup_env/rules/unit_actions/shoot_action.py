@@ -325,29 +325,13 @@ def fire_plan(game, uid: int, target: int, mode: str) -> dict | None:
             "no_armour": arm.no_armour, "weapons": len(sa) + len(sup) + len(throwers)}
 
 
-def _possible_modes(u: Unit, dist: float, ready) -> list:
-    """The fire modes (in FIRE_MODES order) for which ``party_for_mode`` finds a party: the others are not tried."""
-    sa, sup = ready
-    if not sa and not sup:
-        return []
-    modes = ["all", "suppressive"]
-    if sa and sup:
-        modes.append("small_arms")
-    if sup:
-        modes.append("support")
-    if len(sa) >= 2:
-        modes.append("half")
-    if sa and u.profile.grenades and dist <= _HAND_GRENADE_RANGE:
-        modes.append("grenades")
-    return modes
-
-
 def shoot_options(game, u: Unit) -> list:
     opts = []
     cand = ready_figures(u)  # read once per firer
     if not cand:
         return opts  # every weapon has fired this activation: no line of sight needs working out
     ranges = None
+    night = game.options["night"] and not u.night_vision
     for t in game.enemy_units(u.side):
         if t.routed_off:
             continue
@@ -356,18 +340,54 @@ def shoot_options(game, u: Unit) -> list:
             continue
         dist = math.hypot(t.x - u.x, t.y - u.y)
         ready = weapons_ready(u, dist, cand)
-        memo = {"ranges": ranges} if ranges is not None else {}
-        for mode in _possible_modes(u, dist, ready):
-            if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
-                opts.append(("shoot", t.uid, mode))
-        ranges = memo.get("ranges")  # per figure: the same for every target
-        if len(ready[1]) >= 2:  # one of several support weapons on its own (RN-350)
+        sa, sup = ready
+        if not sa and not sup:
+            continue  # no fire mode, no weapon alone, no throw
+        if ranges is None:  # per figure: the same for every target (plan_mode's memo entry)
+            ranges = [_WEAPONS[f.weapon].effective_range for f in u.figures]
+        memo = {"ranges": ranges}
+        _fire_mode_options(u, t, dist, geo, sa, sup, ranges, memo, night, opts)
+        if len(sup) >= 2:  # one of several support weapons on its own (RN-350)
             opts.extend(weapon_options(game, u, t, dist, geo, ready, memo))
-        if ready[0] and ((u.profile.grenades and dist <= _HAND_GRENADE_RANGE) or u.profile.specialist_grenade):  # RN-351/352
+        if sa and ((u.profile.grenades and dist <= _HAND_GRENADE_RANGE) or u.profile.specialist_grenade):  # RN-351/352
             for what, mode in THROW_MODES.items():
                 if plan_mode(game, u, t, mode, dist, geo, ready, memo) is not None:
                     opts.append(("throw", t.uid, what))
     return opts
+
+
+def _fire_mode_options(u: Unit, t: Unit, dist: float, geo, sa: list, sup: list, ranges: list, memo: dict,
+                       night: bool, opts: list) -> None:
+    """Append ``("shoot", t, mode)`` for each of FIRE_MODES (in order) whose ``plan_mode`` is not None: the modes
+    for which ``party_for_mode`` finds a party, each with the shortest effective range of that party (all and
+    suppressive fire everything ready, small_arms the small arms, support the support weapons, half the first
+    half of the small arms, grenades all but the first two small arms, who throw) and the target die
+    ``plan_mode`` works out for it (the same memo entries), without building the parties.  (``_legal`` asks ``plan_mode``;
+    the kernel's tests check that its answer always equals membership in these options.)"""
+    uid = t.uid
+    e_sa = min(map(ranges.__getitem__, sa)) if sa else 48.0
+    e_sup = min(map(ranges.__getitem__, sup)) if sup else 48.0
+    e_all = min(48.0, e_sa, e_sup)
+    modes = [("all", e_all, False), ("suppressive", e_all, True)]
+    if sa and sup:
+        modes.append(("small_arms", min(48.0, e_sa), False))
+    if sup:
+        modes.append(("support", min(48.0, e_sup), False))
+    if len(sa) >= 2:
+        modes.append(("half", min(48.0, min(map(ranges.__getitem__, sa[: (len(sa) + 1) // 2]))), False))
+    if sa and u.profile.grenades and dist <= _HAND_GRENADE_RANGE:
+        rest = sa[GRENADE_THROWERS:]
+        modes.append(("grenades", min(48.0, min(map(ranges.__getitem__, rest)) if rest else 48.0, e_sup), False))
+    for mode, eff, suppressive in modes:
+        step = memo.get((eff, suppressive))
+        if step is None:
+            step = memo[(eff, suppressive)] = target_die(
+                distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
+                firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive)
+        if night:  # seed 003 Night Fighting: +2 target die shift
+            step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
+        if step != NO_ENGAGE:
+            opts.append(("shoot", uid, mode))
 
 
 def weapon_options(game, u: Unit, t: Unit, dist: float, geo, ready, memo: dict | None = None) -> list:
