@@ -11,6 +11,11 @@ arg-max: deterministic (tournaments are
 reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
 (path and modification time), so building an agent per game (as tournaments do) is cheap.
 
+The policy gets the observation it was trained on, read from the model's observation space: a model trained
+on an armoured scenario (2,745 values) gets the whole observation of a game with vehicles, and all-zero
+armoured pieces in a game without (what they hold there); a model trained on the infantry layout (1,569
+values, the shipped ``ppo``) gets the infantry pieces of any game, the first 1,569 values.
+
 A model whose observation or action space does not match the current environment (e.g. the codec
 gained option families after it was trained) is refused with :class:`ModelMismatchError`.
 """
@@ -33,10 +38,13 @@ class ModelMismatchError(ValueError):
     """The model was trained for other observation/action spaces than the current environment's."""
 
 
-def layout_fingerprint() -> dict:
-    """Sizes and a hash of the observation and action layouts the current code produces."""
+def layout_fingerprint(armoured: bool = False) -> dict:
+    """Sizes and a hash of the observation and action layouts the current code produces: the infantry
+    observation, or (``armoured``) the observation of games with vehicles or heavy weapons, whose hash also
+    covers the features of the armoured pieces."""
     from dustup_env import codec
     from dustup_env import env as E
+    from dustup_env import observation as O
 
     layout = {
         "families": [[name, [list(k) if isinstance(k, tuple) else k for k in kinds]] for name, kinds in codec.FAMILIES],
@@ -44,16 +52,24 @@ def layout_fingerprint() -> dict:
         "unit": list(E.UNIT_FEATURES), "global": list(E.GLOBAL_FEATURES), "objective": list(E.OBJ_FEATURES),
         "terrain": [list(E.TERRAIN_CHANNELS), E.GRID_H, E.GRID_W], "marker": list(E.MARKER_FEATURES),
     }
+    size = E.OBS_SIZE
+    if armoured:  # (the infantry dict above stays exactly as it was: the shipped ppo's recorded hash)
+        layout["armoured"] = [[p.name, list(p.shape), list(p.features or ())] for p in O.ARMOURED_PIECES]
+        size = O.ARMOURED_OBS_SIZE
     digest = hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]
-    return {"obs_size": int(E.OBS_SIZE), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
+    return {"obs_size": int(size), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
 
 
 def check_spaces(obs_shape, n_actions, meta: dict | None, where: str) -> None:
-    """Raise :class:`ModelMismatchError` unless a model's spaces (and layout hash, if recorded) match."""
-    cur = layout_fingerprint()
+    """Raise :class:`ModelMismatchError` unless a model's spaces (and layout hash, if recorded) match the
+    infantry observation or the armoured one (games with vehicles or heavy weapons)."""
+    from dustup_env.observation import ARMOURED_OBS_SIZE
+
+    cur = layout_fingerprint(armoured=tuple(obs_shape) == (ARMOURED_OBS_SIZE,))
     problems = []
     if tuple(obs_shape) != (cur["obs_size"],):
-        problems.append(f"observation shape {tuple(obs_shape)} != the environment's ({cur['obs_size']},)")
+        problems.append(f"observation shape {tuple(obs_shape)} != the environment's ({cur['obs_size']},) "
+                        f"or, with vehicles, ({ARMOURED_OBS_SIZE},)")
     if int(n_actions) != cur["n_actions"]:
         problems.append(f"action space Discrete({int(n_actions)}) != the environment's Discrete({cur['n_actions']})")
     if not problems and meta and meta.get("layout_hash") not in (None, cur["layout_hash"]):
@@ -127,9 +143,15 @@ class PolicyAgent(Agent):
         import torch
 
         obs = self._view(game, side).observe()
-        # a game with vehicles or heavy weapons appends the armoured pieces: a policy trained on the infantry layout
-        # sees its first pieces, exactly as laid out for it
-        obs = obs[:self.model.observation_space.shape[0]]
+        n = self.model.observation_space.shape[0]
+        if len(obs) > n:
+            # a game with vehicles or heavy weapons appends the armoured pieces: a policy trained on the infantry
+            # layout sees its first pieces, exactly as laid out for it
+            obs = obs[:n]
+        elif len(obs) < n:
+            # a policy trained on the armoured layout in a game without vehicles or heavy weapons: the armoured
+            # pieces of such a game are all zero (no unit has any of their features), so they are zeros here
+            obs = np.concatenate([obs, np.zeros(n - len(obs), dtype=obs.dtype)])
         pol = self._policy
         with torch.inference_mode():
             t = torch.as_tensor(obs).unsqueeze(0)

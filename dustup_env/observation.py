@@ -804,6 +804,23 @@ def _write_order(pieces) -> tuple:
 
 LAYOUT = Layout(PIECES)
 OBS_SIZE = LAYOUT.size  # 1569
+ARMOURED_LAYOUT = Layout(PIECES + ARMOURED_PIECES)
+ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 2745
+LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT)  # every layout a game's observation can have (pieces_for)
+
+
+def layout_for(scenario) -> Layout:
+    """The layout of the observation of games of ``scenario`` (a scenario document)."""
+    return ARMOURED_LAYOUT if armoured_game(scenario) else LAYOUT
+
+
+def layout_of_size(size: int) -> Layout:
+    """The observation layout with ``size`` values (a trained model's input size); ``ValueError`` if none has."""
+    for lay in LAYOUTS:
+        if lay.size == size:
+            return lay
+    raise ValueError(f"no Dustup observation layout has {size} values (known: "
+                     + ", ".join(f"{lay.size} ({'+'.join(p.name for p in lay.pieces)})" for lay in LAYOUTS) + ")")
 
 
 # ---------------------------------------------------------------------------------------------- observer
@@ -823,7 +840,8 @@ class Observer:
         return cls(pieces_for(game))
 
     def __init__(self, pieces=PIECES):
-        self.layout = LAYOUT if tuple(pieces) == LAYOUT.pieces else Layout(pieces)
+        pieces = tuple(pieces)
+        self.layout = next((lay for lay in LAYOUTS if lay.pieces == pieces), None) or Layout(pieces)
         self.buf = array("f", bytes(4 * self.layout.size))
         self.tensor = np.frombuffer(self.buf, dtype=np.float32)
         self.dict = {p.name: self.tensor[self.layout.offset[p.name]:self.layout.offset[p.name] + p.size()]

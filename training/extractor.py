@@ -14,10 +14,19 @@ entities and each kind is encoded by weights shared across its slots:
   globals and objectives, the marker pools and a linear encoding of the 5 x 8 x 12 terrain raster.
 
 Unit encodings do not depend on the slot a unit sits in (shared weights), unlike a plain MLP over the
-1,569 inputs, which must learn every slot separately.  The default (``layers=0``, pooling) is chosen
+1,569 inputs, which must learn every slot separately.
+
+The slices come from the observation layout of the input size (``observation.layout_of_size``): the
+infantry layout (1,569 values) or the armoured one (2,745: ``vehicles`` (24, 30) and ``heavy_weapons``
+(24, 19) appended).  The armoured pieces describe the same unit slots as ``units``, so a slot's rows of
+all the per-slot pieces are joined (37 + 30 + 19 = 86 features) before the shared unit encoders; the rest
+of the network is the same.  On the infantry layout the network is exactly the one the shipped ``ppo``
+was trained with.  The default (``layers=0``, pooling) is chosen
 for speed: one attention layer costs about 4x the update time (``docs/training.md``, ablation).
 """
 from __future__ import annotations
+
+import math
 
 import torch
 from gymnasium import spaces
@@ -25,9 +34,12 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from dustup_env import env as E
+from dustup_env.observation import layout_of_size
 
 N_UNIT_SLOTS = 2 * E.MAX_UNITS
 N_MARKERS = E.MAX_MARKERS
+# the pieces with one row per unit slot (own 0..11, enemy 12..23), in layout order: joined per slot
+SLOT_PIECES = ("units", "vehicles", "heavy_weapons")
 
 
 class _Block(nn.Module):
@@ -60,25 +72,38 @@ class EntityExtractor(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Box, embed_dim: int = 32, heads: int = 4, layers: int = 0,
                  slot_dim: int = 8, terrain_dim: int = 32, marker_dim: int = 16):
-        if observation_space.shape != (E.OBS_SIZE,):
-            raise ValueError(f"EntityExtractor expects the Dustup-v0 observation ({E.OBS_SIZE},), "
-                             f"got {observation_space.shape}")
-        features = (N_UNIT_SLOTS * slot_dim + 4 * embed_dim + E.GF + E.MAX_OBJECTIVES * E.OF + 2 * marker_dim
-                    + terrain_dim + (embed_dim if layers else 0))
+        shape = tuple(observation_space.shape)
+        try:
+            if len(shape) != 1:
+                raise ValueError("not a flat vector")
+            layout = layout_of_size(shape[0])
+        except ValueError as e:
+            raise ValueError(f"EntityExtractor expects a Dustup-v0 observation, got {shape}: {e}") from None
+        off, shp = layout.offset, layout.shape
+        # (offset, features per slot) of each per-slot piece, and [start, end) of the other pieces
+        slot_pieces = [(off[n], shp[n][-1]) for n in SLOT_PIECES if n in off]
+        span = {n: (off[n], off[n] + math.prod(shp[n])) for n in ("globals", "objectives", "terrain", "markers")}
+        unit_in = sum(f for _, f in slot_pieces)
+        n_glob = span["globals"][1] - span["globals"][0]
+        features = (N_UNIT_SLOTS * slot_dim + 4 * embed_dim + n_glob + (span["objectives"][1] - span["objectives"][0])
+                    + 2 * marker_dim + terrain_dim + (embed_dim if layers else 0))
         super().__init__(observation_space, features_dim=features)
+        self._slot_pieces, self._span = slot_pieces, span
+        self._mf = shp["markers"][-1]
+        self._n_markers = shp["markers"][0]
         d = embed_dim
-        self.own_in = nn.Sequential(nn.Linear(E.UF, d), nn.ReLU(), nn.Linear(d, d), nn.ReLU())
-        self.enemy_in = nn.Sequential(nn.Linear(E.UF, d), nn.ReLU(), nn.Linear(d, d), nn.ReLU())
+        self.own_in = nn.Sequential(nn.Linear(unit_in, d), nn.ReLU(), nn.Linear(d, d), nn.ReLU())
+        self.enemy_in = nn.Sequential(nn.Linear(unit_in, d), nn.ReLU(), nn.Linear(d, d), nn.ReLU())
         self.layers = layers
         if layers:
-            self.global_in = nn.Linear(E.GF, d)
+            self.global_in = nn.Linear(n_glob, d)
             self.blocks = nn.ModuleList(_Block(d, heads) for _ in range(layers))
             self.norm = nn.LayerNorm(d)
         self.unit_out = nn.Linear(d, slot_dim)
-        self.marker_in = nn.Sequential(nn.Linear(E.MF, marker_dim), nn.ReLU())
+        self.marker_in = nn.Sequential(nn.Linear(self._mf, marker_dim), nn.ReLU())
         # the terrain raster: a linear encoder (a 2-layer convolution cost 3x more for nothing measurable
         # on one battlefield; the raster is static per scenario)
-        self.terrain = nn.Sequential(nn.Linear(E.TC * E.GRID_H * E.GRID_W, terrain_dim), nn.ReLU())
+        self.terrain = nn.Sequential(nn.Linear(span["terrain"][1] - span["terrain"][0], terrain_dim), nn.ReLU())
 
     @staticmethod
     def _pools(x: torch.Tensor, keep: torch.Tensor) -> list:
@@ -90,12 +115,14 @@ class EntityExtractor(BaseFeaturesExtractor):
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         b = obs.shape[0]
         nu = E.MAX_UNITS
-        units = obs[:, E.UNITS_OFF:E.GLOBAL_OFF].reshape(b, 2 * nu, E.UF)
-        glob = obs[:, E.GLOBAL_OFF:E.OBJ_OFF]
-        objs = obs[:, E.OBJ_OFF:E.TERRAIN_OFF]
-        terr = obs[:, E.TERRAIN_OFF:E.MARKER_OFF]
-        marks = obs[:, E.MARKER_OFF:E.OBS_SIZE].reshape(b, N_MARKERS, E.MF)
-        keep = units[:, :, 0]  # present: exactly 0 or 1
+        rows = [obs[:, o:o + N_UNIT_SLOTS * f].reshape(b, N_UNIT_SLOTS, f) for o, f in self._slot_pieces]
+        units = rows[0] if len(rows) == 1 else torch.cat(rows, dim=2)  # per slot: units' features first
+        sp = self._span
+        glob = obs[:, sp["globals"][0]:sp["globals"][1]]
+        objs = obs[:, sp["objectives"][0]:sp["objectives"][1]]
+        terr = obs[:, sp["terrain"][0]:sp["terrain"][1]]
+        marks = obs[:, sp["markers"][0]:sp["markers"][1]].reshape(b, self._n_markers, self._mf)
+        keep = units[:, :, 0]  # present (the units piece's first feature): exactly 0 or 1
         x = torch.cat([self.own_in(units[:, :nu]), self.enemy_in(units[:, nu:])], dim=1)
         extra = []
         if self.layers:

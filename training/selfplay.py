@@ -111,13 +111,23 @@ class TrainingEnv(gym.Wrapper):
     """``DustupEnv`` against a :class:`PoolOpponent`, with the zero-sum VP shaping and episode info."""
 
     def __init__(self, scenario="default", sides="both", options=None, max_decisions: int = 5000,
-                 vp_shaping: float = 0.0, entries=(("random", "random"),), weights=None, seed: int = 0):
+                 vp_shaping: float = 0.0, entries=(("random", "random"),), weights=None, seed: int = 0,
+                 obs_size: int | None = None):
         from dustup_env.env import DustupEnv
 
         self.pool = PoolOpponent(entries, weights, seed=seed)
         env = DustupEnv(scenario=scenario, opponent=self.pool, learner_side=sides, options=options,
                         max_decisions=max_decisions)
         super().__init__(env)
+        # a run mixing infantry and armoured scenarios: every env has the armoured observation (one observation
+        # space per run); an infantry game's armoured pieces are all zero (none of its units has their features)
+        n = env.observation_space.shape[0]
+        self._pad = 0
+        if obs_size is not None and obs_size != n:
+            if obs_size < n:
+                raise ValueError(f"the scenario's observation has {n} values, more than the run's {obs_size}")
+            self._pad = obs_size - n
+            self.observation_space = gym.spaces.Box(0.0, 1.0, shape=(obs_size,), dtype=np.float32)
         self.vp_shaping = float(vp_shaping)
         self._phi = 0.0
         self._ret = 0.0
@@ -128,14 +138,19 @@ class TrainingEnv(gym.Wrapper):
         """(own VP - enemy VP) / 10 as the learner knows them: the observation's VP globals (no extra cost)."""
         return float(obs[_VP_ME] - obs[_VP_ENEMY])
 
+    def _padded(self, obs):
+        return np.concatenate([obs, np.zeros(self._pad, dtype=np.float32)]) if self._pad else obs
+
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
+        obs = self._padded(obs)
         self._phi = self._potential(obs)
         self._ret, self._len = 0.0, 0
         return obs, info
 
     def step(self, action):
         obs, reward, term, trunc, info = self.env.step(action)
+        obs = self._padded(obs)
         if self.vp_shaping:
             phi = self._potential(obs)
             reward += self.vp_shaping * (phi - self._phi)
@@ -157,8 +172,8 @@ class TrainingEnv(gym.Wrapper):
         self.pool.set_pool(entries, weights)
 
 
-def make_training_env(scenario, sides, options, max_decisions, vp_shaping, entries, weights, seed):
+def make_training_env(scenario, sides, options, max_decisions, vp_shaping, entries, weights, seed, obs_size=None):
     """Module-level factory (picklable for the worker processes)."""
-    env = TrainingEnv(scenario, sides, options, max_decisions, vp_shaping, entries, weights, seed)
+    env = TrainingEnv(scenario, sides, options, max_decisions, vp_shaping, entries, weights, seed, obs_size)
     env.reset(seed=seed)
     return env

@@ -59,6 +59,16 @@ def _policy_kwargs(cfg: dict) -> dict:
     return kw
 
 
+def run_layout(scenarios):
+    """The observation layout of a run over ``scenarios``: the infantry one, or the armoured one if any scenario
+    fields vehicles or heavy weapons (a run has one observation space: its infantry games get all-zero armoured
+    pieces, which is what those pieces hold in a game without vehicles)."""
+    from dustup_env.observation import layout_for
+    from dustup_env.rules.kernel.data import load_scenario
+
+    return max((layout_for(load_scenario(s)) for s in scenarios), key=lambda lay: lay.size)
+
+
 def save_slim(model, path: str | Path) -> None:
     """Save ``model`` without optimizer moments, rollout state or episode buffers (a small policy file)."""
     pol = model.policy
@@ -90,6 +100,15 @@ class Trainer:
         threads = torch.get_num_threads()
         src = load_model(path)
         torch.set_num_threads(threads)  # load_model sets one thread for play
+        if src.observation_space.shape != model.observation_space.shape:
+            from dustup_env.observation import LAYOUTS
+
+            sizes = ", ".join(f"{'+'.join(p.name for p in lay.pieces[len(LAYOUTS[0].pieces):]) or 'infantry'} "
+                              f"{lay.size}" for lay in LAYOUTS)
+            raise ValueError(f"policy.init {str(path)!r}: its observation has {src.observation_space.shape[0]} values, "
+                             f"this run's scenarios {self.cfg['scenarios']} have {model.observation_space.shape[0]} "
+                             f"({sizes}): warm-start from a model trained "
+                             "on the same kind of scenario")
         try:
             model.policy.load_state_dict(src.policy.state_dict())
         except RuntimeError as e:
@@ -169,12 +188,13 @@ class Trainer:
 
     def _env_fns(self, entries, weights):
         cfg = self.cfg
+        obs_size = run_layout(cfg["scenarios"]).size
         fns = []
         base = cfg["seed"] * 10_007 + 17 * len(self.state["history"]) + self.state["steps"]
         for i in range(cfg["env"]["n_envs"]):
             sc = cfg["scenarios"][i % len(cfg["scenarios"])]
             fns.append(partial(_make_env, sc, cfg["sides"], cfg["options"] or None, cfg["env"]["max_decisions"],
-                               cfg["reward"]["vp_shaping"], entries, weights, base + 1000 * i))
+                               cfg["reward"]["vp_shaping"], entries, weights, base + 1000 * i, obs_size))
         return fns
 
     # ------------------------------------------------------------------ main
@@ -250,7 +270,8 @@ class Trainer:
                                     device="cpu", verbose=0)
                 if cfg["policy"]["init"]:
                     self._warm_start(model, cfg["policy"]["init"])
-            model.dustup_meta = dict(layout_fingerprint(), scenarios=cfg["scenarios"],
+            armoured = run_layout(cfg["scenarios"]).size != layout_fingerprint()["obs_size"]
+            model.dustup_meta = dict(layout_fingerprint(armoured), scenarios=cfg["scenarios"],
                                      extractor=cfg["policy"]["extractor"])
             self.model, self.venv = model, venv
             self._timers(model, venv)
