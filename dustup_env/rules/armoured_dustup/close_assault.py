@@ -55,7 +55,7 @@ from ..unit_actions.move_action import DIRECTIONS
 from ..unit_actions.shoot_action import resolve_fire, shoot_geometry, shot_effects
 from .firing_at_vehicles import fire_party, party_plan
 from .open_top_and_soft_skinned_vehicles import PASSENGER_MODES, passenger_shift
-from .transport import dismount, dismount_positions, within_reach
+from .transport import dismount, dismount_positions, vehicle_references, within_reach
 from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
@@ -482,28 +482,18 @@ def _crew_filter(game, u: Unit, opts: list) -> list:
 def _crew_init(game) -> None:
     """Units with ``crew_of`` start aboard their vehicle as its crew (checked here: errors name the field)."""
     crews = {}
-    for s, side in enumerate(game.scenario["sides"]):
-        names = {spec["name"]: game.side_units[s][i] for i, spec in enumerate(side["units"])}
-        for i, spec in enumerate(side["units"]):
-            if "crew_of" not in spec:
-                continue
-            where = f"sides/{s}/units/{i} ({spec['name']!r}): crew_of"
-            u = game.units[game.side_units[s][i]]
-            vid = names.get(spec["crew_of"])
-            v = game.units[vid] if vid is not None else None
-            if u.profile.vehicle is not None:
-                raise ScenarioError(f"{where}: a vehicle is not a crew")
-            if v is None or v.profile.vehicle is None or v.kind in MECHS or v.hull >= 0:
-                raise ScenarioError(f"{where}: {spec['crew_of']!r} is not a vehicle of the same side (not a mech, "
-                                    "monster or turret)")
-            if str(v.uid) in crews:
-                raise ScenarioError(f"{where}: {spec['crew_of']!r} already has a crew")
-            if "carried_by" in spec or u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
-                raise ScenarioError(f"{where}: a crew starts aboard (not carried_by, hidden, a reinforcement or mounted)")
-            crews[str(v.uid)] = u.uid
-            u.carrier = v.uid
-            v.passengers = [u.uid] + v.passengers
-            u.x, u.y = v.x, v.y
+    for where, spec, u, v in vehicle_references(game, "crew_of", "crew"):
+        if v is None or v.profile.vehicle is None or v.kind in MECHS or v.hull >= 0:
+            raise ScenarioError(f"{where}: {spec['crew_of']!r} is not a vehicle of the same side (not a mech, "
+                                "monster or turret)")
+        if str(v.uid) in crews:
+            raise ScenarioError(f"{where}: {spec['crew_of']!r} already has a crew")
+        if "carried_by" in spec or u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
+            raise ScenarioError(f"{where}: a crew starts aboard (not carried_by, hidden, a reinforcement or mounted)")
+        crews[str(v.uid)] = u.uid
+        u.carrier = v.uid
+        v.passengers = [u.uid] + v.passengers
+        u.x, u.y = v.x, v.y
     if crews:
         game.extra[CREW_KEY] = crews
 

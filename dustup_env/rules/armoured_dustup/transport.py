@@ -212,31 +212,37 @@ def _filter(game, u: Unit, opts: list) -> list:
     return [o for o in opts if not (o[0] in OUTSIDE_ONLY and units[o[1]].carrier >= 0)]
 
 
-def _init(game) -> None:
-    """Units that start mounted (``carried_by``)."""
+def vehicle_references(game, field: str, role: str):
+    """The scenario's units naming a vehicle of their side in ``field`` (``carried_by``, ``crew_of``): yields
+    ``(where, spec, unit, vehicle or None)``; a vehicle naming one is a scenario error (it is not a ``role``)."""
     for s, side in enumerate(game.scenario["sides"]):
         names = {spec["name"]: game.side_units[s][i] for i, spec in enumerate(side["units"])}
         for i, spec in enumerate(side["units"]):
-            if "carried_by" not in spec:
+            if field not in spec:
                 continue
-            where = f"sides/{s}/units/{i} ({spec['name']!r}): carried_by"
+            where = f"sides/{s}/units/{i} ({spec['name']!r}): {field}"
             u = game.units[game.side_units[s][i]]
-            vid = names.get(spec["carried_by"])
-            v = game.units[vid] if vid is not None else None
             if u.profile.vehicle is not None:
-                raise ScenarioError(f"{where}: a vehicle is not a passenger")
-            if v is None or v.profile.vehicle is None:
-                raise ScenarioError(f"{where}: {spec['carried_by']!r} is not a vehicle of the same side")
-            if v.profile.vehicle.transport_figures <= 0 or v.hull >= 0:
-                raise ScenarioError(f"{where}: {spec['carried_by']!r} carries no passengers")
-            if u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
-                raise ScenarioError(f"{where}: hidden units, reinforcements and mounted cavalry do not start mounted")
-            if room(game, v) < places(u):
-                raise ScenarioError(f"{where}: {spec['carried_by']!r} has room for {room(game, v)} more figures, the "
-                                    f"unit needs {places(u)}")
-            u.carrier = v.uid
-            v.passengers = v.passengers + [u.uid]
-            u.x, u.y = v.x, v.y
+                raise ScenarioError(f"{where}: a vehicle is not a {role}")
+            vid = names.get(spec[field])
+            yield where, spec, u, (game.units[vid] if vid is not None else None)
+
+
+def _init(game) -> None:
+    """Units that start mounted (``carried_by``)."""
+    for where, spec, u, v in vehicle_references(game, "carried_by", "passenger"):
+        if v is None or v.profile.vehicle is None:
+            raise ScenarioError(f"{where}: {spec['carried_by']!r} is not a vehicle of the same side")
+        if v.profile.vehicle.transport_figures <= 0 or v.hull >= 0:
+            raise ScenarioError(f"{where}: {spec['carried_by']!r} carries no passengers")
+        if u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
+            raise ScenarioError(f"{where}: hidden units, reinforcements and mounted cavalry do not start mounted")
+        if room(game, v) < places(u):
+            raise ScenarioError(f"{where}: {spec['carried_by']!r} has room for {room(game, v)} more figures, the "
+                                f"unit needs {places(u)}")
+        u.carrier = v.uid
+        v.passengers = v.passengers + [u.uid]
+        u.x, u.y = v.x, v.y
 
 
 RULE = Rule(
