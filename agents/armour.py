@@ -258,6 +258,17 @@ class VehicleDoctrine:
             return ("prop",) if ("prop",) in opts else ("end",) if ("end",) in opts else None
         return None
 
+    def _vehicle_step(self, k, d, u):
+        """The hook each bot calls before its infantry doctrine: ``(action, d)`` with the vehicle doctrine's action
+        for ``u``, or ``(None, d')`` with ``d'`` the options left to the infantry doctrine (``d`` itself outside
+        vehicle games)."""
+        if not self._vehicle_game(k, d):
+            return None, d
+        va = self._vehicle_action(k, d, u)
+        if va is not None:
+            return va, d
+        return None, self._infantry_options(k, d)
+
     def _infantry_options(self, k, d) -> Decision:
         """The decision without the options the infantry doctrine must not weigh in a vehicle game (small arms at
         armoured vehicles, vehicle families)."""

@@ -320,13 +320,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
             cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
-        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
-            va = self._vehicle_action(k, d, u)
-            if va is not None:
-                return va
-            d = self._infantry_options(k, d)
-            opts = d.options
-            names = {o[0] for o in opts}
+        va, d = self._vehicle_step(k, d, u)  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+        if va is not None:
+            return va
+        opts = d.options
+        names = {o[0] for o in opts}
         if "recover" in names:
             return ("recover",)
         if self.ASSAULTS and "assault" in names:

@@ -69,11 +69,10 @@ class EasyAgent(VehicleDoctrine, GuardedAgent):
                 return va
         if ("recover",) in opts:
             return ("recover",)
-        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
-            va = self._vehicle_action(k, d, u)
-            if va is not None:
-                return va
-            opts = self._infantry_options(k, d).options
+        va, d = self._vehicle_step(k, d, u)  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+        if va is not None:
+            return va
+        opts = d.options
         shots = [o for o in opts if o[0] == "shoot" and len(o) > 2 and o[2] == "all"]
         if shots:
             return min(shots, key=lambda o: (_dist(u, k.units[o[1]]), o[1]))

@@ -223,13 +223,11 @@ class ScriptedAgent(VehicleDoctrine, GuardedAgent):
             cmd = self._command(k, d)
             if cmd is not None:
                 return cmd
-        if self._vehicle_game(k, d):  # vehicles, passengers, anti-armour weapons (agents/armour.py)
-            va = self._vehicle_action(k, d, u)
-            if va is not None:
-                return va
-            d = self._infantry_options(k, d)
-            opts = d.options
-            names = {o[0] for o in opts}
+        va, d = self._vehicle_step(k, d, u)  # vehicles, passengers, anti-armour weapons (agents/armour.py)
+        if va is not None:
+            return va
+        opts = d.options
+        names = {o[0] for o in opts}
         shot, score = self._best_shot(k, d)
         if shot is not None:
             return shot
