@@ -136,6 +136,11 @@ class PolicyAgent(Agent):
             v = self._views[side] = DustupEnv(scenario="default", opponent=_never)
         if v.game is not game or v.learner != side:
             v.attach(game, side)
+            n = getattr(getattr(self.model, "action_space", None), "n", v.codec.n)
+            if v.codec.n != n:
+                raise ValueError(f"policy {self.path!r} was trained for {n} actions (up to 12 "
+                                 f"units a side); this game's layout has {v.codec.n} ({v.codec.layout.units} unit "
+                                 "slots a side): train a policy on a company-sized scenario to play it")
         return v
 
     def logits(self, game, side: int) -> np.ndarray:

@@ -1,14 +1,16 @@
 """ActionCodec: engine option tuples <-> flat ``Discrete(N)`` action indices.
 
-The layout is FIXED (independent of the game state and of the scenario, given ``MAX_UNITS`` and
-``MAX_MARKERS``).  It is made of the option *families* the rules declare (``Rule.families``, each a
+The layout is FIXED (independent of the game state, given its unit slots and ``MAX_MARKERS``).  A scenario
+whose sides field at most 12 units each gets 12 unit slots a side (:data:`LAYOUT`, the layout trained policies
+know), a larger one (up to 32 a side: a company) 32 (:data:`COMPANY_LAYOUT`); see
+:mod:`dustup_env.rules.kernel.limits` and :func:`layout_for_game`.  It is made of the option *families* the rules declare (``Rule.families``, each a
 :class:`~dustup_env.rules.kernel.ruleset.Family`: an option name, the kinds of its arguments and its
 ``order``, its place in the layout): the kernel's (first, second, activate) and those of every rule of
 the standard catalogue, in order.  Each family's block of indices is the product of its argument sizes.
 Argument kinds:
 
 =========  ======================================================================================
-``own``    a unit of the acting side: slot = position of the uid in ``game.side_units[side]``
+``own``    a unit of the acting side: slot = position of the uid in ``game.side_units[side]`` (12 or 32 slots)
 ``enemy``  a unit of the other side: slot = position in ``game.side_units[1 - side]``
 ``dir``    a 16-point compass direction (mirrored for a flipped side, see below)
 ``dist``   an index into ``move_action.DISTANCES``
@@ -39,12 +41,12 @@ import numpy as np
 
 from .rules import Game, IllegalOptionError
 from .rules.kernel import game as _kernel
+from .rules.kernel.limits import COMPANY_SLOTS, MAX_MARKERS, PLATOON_SLOTS, unit_slots
 from .rules.kernel.measurement import POINT_GRID, grid_points
 from .rules.unit_actions.move_action import DIRECTIONS, DISTANCES
 from .rules.unit_actions.shoot_action import FIRE_MODES
 
-MAX_UNITS = 12
-MAX_MARKERS = 24
+MAX_UNITS = PLATOON_SLOTS  # unit slots a side of the standard layout (COMPANY_SLOTS in the company layout)
 N_DIST = len(DISTANCES)
 N_MODES = len(FIRE_MODES)
 N_POINTS = POINT_GRID[0] * POINT_GRID[1]
@@ -54,9 +56,11 @@ _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST
          "marker": MAX_MARKERS, "point": N_POINTS}
 
 
-def arg_size(kind) -> int:
-    """The number of values of an argument kind (a tuple: its length)."""
-    return len(kind) if isinstance(kind, tuple) else _SIZE[kind]
+def arg_size(kind, units: int = MAX_UNITS) -> int:
+    """The number of values of an argument kind (a tuple: its length) in a layout of ``units`` slots a side."""
+    if isinstance(kind, tuple):
+        return len(kind)
+    return units if kind in ("own", "enemy") else _SIZE[kind]
 
 
 def rule_families(rules) -> tuple:
@@ -80,14 +84,15 @@ def rule_families(rules) -> tuple:
 class Layout:
     """The blocks of indices of a list of families (see the module docstring)."""
 
-    def __init__(self, families):
+    def __init__(self, families, units: int = MAX_UNITS):
         self.families = tuple(families)
+        self.units = int(units)  # unit slots a side
         self.blocks: list = []  # (start, name, kinds, size); a name may have several blocks
         n = 1
         for f in self.families:
             size = 1
             for k in f.args:
-                size *= arg_size(k)
+                size *= arg_size(k, units)
             self.blocks.append((n, f.name, f.args, size))
             n += size
         self.n = n
@@ -95,8 +100,8 @@ class Layout:
         self._deltas: dict = {}
 
     @classmethod
-    def of(cls, rules) -> "Layout":
-        return cls(rule_families(rules))
+    def of(cls, rules, units: int = MAX_UNITS) -> "Layout":
+        return cls(rule_families(rules), units)
 
     def full_template(self, flip: bool) -> list:
         """Every option of the layout at the maximum counts as (name, argspec, index, need), unit ids, markers and
@@ -115,11 +120,11 @@ class Layout:
                 if isinstance(k, tuple):
                     axes.append([(slot, (None, v)) for slot, v in enumerate(k)])
                 elif k in SLOT_KINDS:
-                    axes.append([(slot, (k, slot)) for slot in range(arg_size(k))])
+                    axes.append([(slot, (k, slot)) for slot in range(arg_size(k, self.units))])
                 elif k == "mode":
                     axes.append([(slot, (None, v)) for slot, v in enumerate(FIRE_MODES)])
                 else:  # dir, dist: the value is the slot
-                    axes.append([(slot, (None, slot)) for slot in range(arg_size(k))])
+                    axes.append([(slot, (None, slot)) for slot in range(arg_size(k, self.units))])
             for combo in itertools.product(*axes):
                 idx = 0
                 need = [0, 0, 0]
@@ -128,7 +133,7 @@ class Layout:
                         slot = mirror_direction(slot)
                     elif flip and k == "point":
                         slot = mirror_point(slot)
-                    idx = idx * arg_size(k) + slot
+                    idx = idx * arg_size(k, self.units) + slot
                     if kind in ("own", "enemy", "marker"):
                         j = ("own", "enemy", "marker").index(kind)
                         need[j] = max(need[j], slot + 1)
@@ -163,7 +168,7 @@ class Layout:
                 off = a - start
                 parts = []
                 for k in reversed(kinds):
-                    off, r = divmod(off, arg_size(k))
+                    off, r = divmod(off, arg_size(k, self.units))
                     if isinstance(k, tuple):
                         parts.append(str(k[r]))
                     elif k == "dist":
@@ -181,6 +186,7 @@ class Layout:
 
 
 LAYOUT = Layout.of(Game.standard_rules)  # the standard layout (every rule of the catalogue)
+COMPANY_LAYOUT = Layout(LAYOUT.families, COMPANY_SLOTS)  # the same families with 32 unit slots a side
 FAMILIES: tuple = tuple((f.name, f.args) for f in LAYOUT.families)  # (name, argument kinds), in layout order
 N_ACTIONS = LAYOUT.n
 
@@ -221,6 +227,18 @@ def side_flips(game, side: int) -> bool:
     return side == 1  # west/east scenarios: only side 1 is mirrored (documented limitation)
 
 
+def layout_for_game(game, base: Layout | None = None) -> Layout:
+    """The action layout of ``game``: ``base``'s families (default: the standard layout's) with the game's unit
+    slots (12 a side, or 32 when a side fields more than 12 units at the start; :func:`limits.unit_slots`)."""
+    base = LAYOUT if base is None else base
+    units = unit_slots(game.scenario)
+    if units == base.units:
+        return base
+    if base.families == LAYOUT.families:
+        return LAYOUT if units == LAYOUT.units else COMPANY_LAYOUT
+    return Layout(base.families, units)
+
+
 def action_name(a: int) -> str:
     """Human-readable name of an index of the standard layout (in the acting side's mirrored frame)."""
     return LAYOUT.action_name(a)
@@ -233,8 +251,9 @@ class _Tables:
 
     def __init__(self, layout: Layout, game, side: int, key, base: "_Tables | None" = None):
         own, enemy = game.side_units[side], game.side_units[1 - side]
-        if len(own) > MAX_UNITS or len(enemy) > MAX_UNITS:
-            raise ValueError(f"the codec supports at most {MAX_UNITS} units per side")
+        if len(own) > layout.units or len(enemy) > layout.units:
+            raise ValueError(f"this action layout has {layout.units} unit slots a side; the game has "
+                             f"{max(len(own), len(enemy))} units on a side")
         markers = getattr(game, "markers", ())
         if len(markers) > MAX_MARKERS:
             raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
@@ -287,6 +306,11 @@ class ActionCodec:
         self.n = self.layout.n
         self._game = None
         self._tables: list = [None, None]
+
+    @classmethod
+    def for_game(cls, game) -> "ActionCodec":
+        """A codec with ``game``'s layout (:func:`layout_for_game`: the standard one up to 12 units a side)."""
+        return cls(layout_for_game(game))
 
     def _t(self, game, side: int) -> _Tables:
         if game is not self._game:

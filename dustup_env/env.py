@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import agent_registry
-from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name
+from .codec import MAX_MARKERS, MAX_UNITS, N_ACTIONS, ActionCodec, action_name, layout_for_game  # noqa: F401
 from .observation import (GF, GLOBAL_FEATURES, GRID_H, GRID_W, KINDS, LAYOUT, MARKER_FEATURES,  # noqa: F401
                           MAX_OBJECTIVES, MF, OBJ_FEATURES, OBS_SIZE, OF, TC, TERRAIN_CHANNELS, UF, UNIT_FEATURES,
                           Observer, pieces_for, terrain_raster)
@@ -43,9 +43,10 @@ ILLEGAL_ACTION_MODES = ("forfeit", "raise", "random")
 
 def check_fits(game) -> None:
     """Raise ``ValueError`` unless ``game`` fits the fixed observation and action layouts."""
+    slots = layout_for_game(game).units
     for s in (0, 1):
-        if len(game.side_units[s]) > MAX_UNITS:
-            raise ValueError(f"the game has {len(game.side_units[s])} units on side {s}; max {MAX_UNITS}")
+        if len(game.side_units[s]) > slots:
+            raise ValueError(f"the game has {len(game.side_units[s])} units on side {s}; max {slots}")
     if len(game.objectives) > MAX_OBJECTIVES:
         raise ValueError(f"the game has {len(game.objectives)} objectives; max {MAX_OBJECTIVES}")
     if len(game.markers) > MAX_MARKERS:
@@ -100,7 +101,6 @@ class DustupEnv(gym.Env):
         self.render_mode = render_mode
         self.max_decisions = int(max_decisions)
         self.learner_side_mode = learner_side
-        self.codec = ActionCodec()
         self._opponent_spec = opponent
         self._opponent, self._opponent_agent = self._make_opponent(opponent, make_agent or agent_registry.make_agent)
 
@@ -110,16 +110,17 @@ class DustupEnv(gym.Env):
         except ValueError as e:
             raise ValueError(f"scenario does not fit Dustup-v0: {e}") from None
         self._probe = probe
+        self.codec = ActionCodec.for_game(probe)  # 12 unit slots a side, or 32 for a company-sized scenario
 
         # the scenario's pieces: games with vehicles or heavy weapons add the armoured pieces after the others
         self._observer = Observer(pieces_for(probe))
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self._observer.size,), dtype=np.float32)
-        self.action_space = MaskedDiscrete(N_ACTIONS, env=self)
+        self.action_space = MaskedDiscrete(self.codec.n, env=self)
 
         self.game: Game | None = None
         self.learner = 0
         self._episodes = 0
-        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask = np.zeros(self.codec.n, dtype=bool)
         self._mask_for = None  # the Decision object the cached mask belongs to
         self._forfeited = False
         self._decisions = 0
@@ -181,9 +182,9 @@ class DustupEnv(gym.Env):
         try:
             a = int(action)
         except (TypeError, ValueError):
-            raise IllegalOptionError(f"an action is an integer index of Discrete({N_ACTIONS}), not {action!r}") from None
-        if a != action or not 0 <= a < N_ACTIONS:
-            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({N_ACTIONS})")
+            raise IllegalOptionError(f"an action is an integer index of Discrete({self.codec.n}), not {action!r}") from None
+        if a != action or not 0 <= a < self.codec.n:
+            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({self.codec.n})")
         mask = self.action_masks()
         substituted = False
         if not mask[a]:
@@ -252,6 +253,9 @@ class DustupEnv(gym.Env):
         self._forfeited = False
         if pieces_for(game) != self._observer.layout.pieces:  # a game of another kind (with or without vehicles)
             self._observer = Observer(pieces_for(game))
+        if layout_for_game(game, self.codec.layout) is not self.codec.layout:  # another number of unit slots
+            self.codec = ActionCodec(layout_for_game(game, self.codec.layout))
+            self._mask = np.zeros(self.codec.n, dtype=bool)
         self._observer.start(game, side)
         self._mask_for = None
 
@@ -265,7 +269,7 @@ class DustupEnv(gym.Env):
         """Boolean mask (length N) of the legal actions of the learner's pending decision (all False once over)."""
         game = self.game
         if game is None or game.over or self._forfeited:
-            return np.zeros(N_ACTIONS, dtype=bool)
+            return np.zeros(self.codec.n, dtype=bool)
         d = game.decision()
         if d is not self._mask_for:
             self.codec.mask(game, d, out=self._mask)
@@ -277,11 +281,11 @@ class DustupEnv(gym.Env):
         info = {"side": self.learner, "decisions": self._decisions, "opponent_decisions": self._opp_decisions,
                 "turn": game.turn}
         if self._forfeited:
-            info.update(decision_kind="over", legal_options=0, action_mask=np.zeros(N_ACTIONS, dtype=bool),
+            info.update(decision_kind="over", legal_options=0, action_mask=np.zeros(self.codec.n, dtype=bool),
                         winner=1 - self.learner, vp=tuple(game.victory_points()), end_reason="illegal action",
                         illegal_action=True)
         elif game.over:
-            info.update(decision_kind="over", legal_options=0, action_mask=np.zeros(N_ACTIONS, dtype=bool),
+            info.update(decision_kind="over", legal_options=0, action_mask=np.zeros(self.codec.n, dtype=bool),
                         winner=game.winner, vp=tuple(game.vp), end_reason=game.end_reason)
         else:
             d = game.decision()

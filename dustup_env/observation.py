@@ -38,6 +38,7 @@ from operator import attrgetter
 import numpy as np
 
 from .codec import MAX_MARKERS, MAX_UNITS, side_flips
+from .rules.kernel.limits import COMPANY_SLOTS, unit_slots
 from .rules.kernel.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
@@ -65,6 +66,8 @@ class Piece:
     shape: tuple = ()
     features: tuple | None = None
     needs: tuple = ()
+    slots: int = MAX_UNITS  # unit slots a side of the layout the piece is in (12, or 32: :func:`with_slots`)
+    per_slot: bool = False  # one row per unit slot (own slots, then the enemy's): shape (2 * slots, features)
 
     @classmethod
     def size(cls) -> int:
@@ -120,6 +123,7 @@ class UnitsPiece(Piece):
     name = "units"
     shape = (2 * MAX_UNITS, UF)
     features = UNIT_FEATURES
+    per_slot = True
 
     def start(self, obs, buf, off):
         self._off = off
@@ -136,7 +140,7 @@ class UnitsPiece(Piece):
         g = obs.game
         me = obs.side
         off = self._off
-        for side, base_slot in ((me, 0), (1 - me, MAX_UNITS)):
+        for side, base_slot in ((me, 0), (1 - me, self.slots)):
             for slot, uid in enumerate(g.side_units[side]):
                 u = g.units[uid]
                 o = off + (base_slot + slot) * UF
@@ -144,7 +148,8 @@ class UnitsPiece(Piece):
                 buf[o + _GRENADES] = 1.0 if u.grenades else 0.0
                 buf[o + _MOVEMENT] = min(u.movement / 4.0, 1.0)
         # (unit, row offset, uid, side, enemy?) per slot: own units first, then the enemy's
-        slots = [(g.units[uid], off + (s * MAX_UNITS + k) * UF, uid, side, s == 1)
+        nu = self.slots
+        slots = [(g.units[uid], off + (s * nu + k) * UF, uid, side, s == 1)
                  for s, side in enumerate((me, 1 - me)) for k, uid in enumerate(g.side_units[side])]
         n = len(slots)
         self._vis_units = None  # (own in play, enemy in play and not hidden), rebuilt when a vkey changes
@@ -466,13 +471,14 @@ class GlobalsPiece(Piece):
             b[off + _G_MINE] = 1.0 if d.side == me else 0.0
         b[off + _G_INITIATIVE] = 1.0 if g.initiative_winner == me else 0.0
         unact, inplay, vp = obs.unact, obs.inplay, obs.vp
-        b[off + _G_MY_UNACT] = unact[me] / MAX_UNITS
-        b[off + _G_EN_UNACT] = unact[1 - me] / MAX_UNITS
+        nu = self.slots
+        b[off + _G_MY_UNACT] = unact[me] / nu
+        b[off + _G_EN_UNACT] = unact[1 - me] / nu
         mv, ev = vp[me] / _VP_SCALE, vp[1 - me] / _VP_SCALE
         b[off + _G_MY_VP] = mv if mv < 1.0 else 1.0
         b[off + _G_EN_VP] = ev if ev < 1.0 else 1.0
-        b[off + _G_MY_IN_PLAY] = inplay[me] / MAX_UNITS
-        b[off + _G_EN_IN_PLAY] = inplay[1 - me] / MAX_UNITS
+        b[off + _G_MY_IN_PLAY] = inplay[me] / nu
+        b[off + _G_EN_IN_PLAY] = inplay[1 - me] / nu
 
 
 # ---------------------------------------------------------------------------------------------- terrain
@@ -566,7 +572,7 @@ class MarkersPiece(Piece):
             b[o + _M_MINE] = 1.0 if mine else 0.0
             real = mine and m["unit"] >= 0  # only the owner knows which of its markers are real
             b[o + _M_REAL] = 1.0 if real else 0.0
-            b[o + _M_SLOT] = own[m["unit"]] / MAX_UNITS if real else 0.0
+            b[o + _M_SLOT] = own[m["unit"]] / self.slots if real else 0.0
 
 
 # ---------------------------------------------------------------------------------------------- armoured dustup
@@ -605,7 +611,7 @@ def _die01(d) -> float:
     return min((step + 1) / _DIE_SCALE, 1.0)
 
 
-def _slot_rows(obs, off: int, width: int):
+def _slot_rows(obs, off: int, width: int, slots: int):
     """(unit, row offset, slot, enemy?, concealed from the observer?) per unit slot, own slots first.
 
     An enemy unit is concealed when it is hidden (only its marker shows) or mounted in a vehicle (its
@@ -616,7 +622,7 @@ def _slot_rows(obs, off: int, width: int):
         for k, uid in enumerate(g.side_units[side]):
             u = g.units[uid]
             enemy = s == 1
-            yield u, off + (s * MAX_UNITS + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
+            yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
 
 
 class VehiclesPiece(Piece):
@@ -630,13 +636,14 @@ class VehiclesPiece(Piece):
     name = "vehicles"
     shape = (2 * MAX_UNITS, VF)
     features = VEHICLE_FEATURES
+    per_slot = True
 
     def write(self, obs, b, off):
         g = obs.game
         fired_st = g.extra.get("vehicle_fired") or {}
         own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
         flip = obs.flip
-        for u, o, _k, enemy, concealed in _slot_rows(obs, off, VF):
+        for u, o, _k, enemy, concealed in _slot_rows(obs, off, VF, self.slots):
             row = [0.0] * VF
             if not concealed:
                 vp = u.profile.vehicle
@@ -672,7 +679,7 @@ class VehiclesPiece(Piece):
                     row[_V["moved"]] = 1.0 if u.moved else 0.0
                 if not enemy and u.carrier >= 0:
                     row[_V["mounted"]] = 1.0
-                    row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / MAX_UNITS
+                    row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / self.slots
                 row[_V["towed"]] = 1.0 if u.towed_by >= 0 else 0.0
             b[o:o + VF] = array("f", row)
 
@@ -686,6 +693,7 @@ class HeavyWeaponsPiece(Piece):
     name = "heavy_weapons"
     shape = (2 * MAX_UNITS, HF)
     features = HEAVY_FEATURES
+    per_slot = True
 
     def write(self, obs, b, off):
         from .rules.armoured_dustup import heavy_weapons as hw
@@ -693,7 +701,7 @@ class HeavyWeaponsPiece(Piece):
         g = obs.game
         heavy = g.extra.get("heavy") or {}
         prot = g.extra.get("protection") or {}
-        for u, o, _k, _enemy, concealed in _slot_rows(obs, off, HF):
+        for u, o, _k, _enemy, concealed in _slot_rows(obs, off, HF, self.slots):
             row = [0.0] * HF
             if not concealed:
                 st = heavy.get(str(u.uid))
@@ -746,8 +754,23 @@ def armoured_game(scenario: dict) -> bool:
 
 def pieces_for(game) -> tuple:
     """The pieces of ``game``'s observation: :data:`PIECES`, and the armoured pieces when its scenario has such
-    units (games without them keep exactly the layout the shipped ``ppo`` was trained on)."""
-    return PIECES + ARMOURED_PIECES if armoured_game(game.scenario) else PIECES
+    units (games without them keep exactly the layout the shipped ``ppo`` was trained on); a company-sized
+    scenario (more than 12 units on a side) has the same pieces with 32 unit slots a side (:func:`with_slots`)."""
+    pieces = PIECES + ARMOURED_PIECES if armoured_game(game.scenario) else PIECES
+    if unit_slots(game.scenario) == COMPANY_SLOTS:
+        return tuple(_COMPANY[p] for p in pieces)
+    return pieces
+
+
+def with_slots(piece, slots: int):
+    """``piece`` (a :class:`Piece` class) in a layout of ``slots`` unit slots a side: per-slot pieces get
+    ``2 * slots`` rows, the others scale their unit counts by the slots."""
+    if slots == piece.slots:
+        return piece
+    attrs = {"slots": slots, "__doc__": piece.__doc__}
+    if piece.per_slot:
+        attrs["shape"] = (2 * slots,) + tuple(piece.shape[1:])
+    return type(f"{piece.__name__}{slots}", (piece,), attrs)
 
 
 # ---------------------------------------------------------------------------------------------- layout
@@ -806,11 +829,16 @@ LAYOUT = Layout(PIECES)
 OBS_SIZE = LAYOUT.size  # 1569
 ARMOURED_LAYOUT = Layout(PIECES + ARMOURED_PIECES)
 ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 2745
-LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT)  # every layout a game's observation can have (pieces_for)
+_COMPANY = {p: with_slots(p, COMPANY_SLOTS) for p in PIECES + ARMOURED_PIECES}
+COMPANY_LAYOUT = Layout(tuple(_COMPANY[p] for p in PIECES))  # a company-sized scenario (32 unit slots a side)
+COMPANY_ARMOURED_LAYOUT = Layout(tuple(_COMPANY[p] for p in PIECES + ARMOURED_PIECES))
+LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT, COMPANY_LAYOUT, COMPANY_ARMOURED_LAYOUT)  # every layout pieces_for gives
 
 
 def layout_for(scenario) -> Layout:
     """The layout of the observation of games of ``scenario`` (a scenario document)."""
+    if unit_slots(scenario) == COMPANY_SLOTS:
+        return COMPANY_ARMOURED_LAYOUT if armoured_game(scenario) else COMPANY_LAYOUT
     return ARMOURED_LAYOUT if armoured_game(scenario) else LAYOUT
 
 

@@ -16,7 +16,8 @@
   parent's seed and never advance the game's generator.
 - Imperfect information when hidden units can occur (a unit starts hidden, a dummy marker, or terrain that
   conceals, where units may become hidden during the game), perfect information otherwise.
-- Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012, docs/observation.md),
+- Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012; 2372 for a company-sized
+  scenario; docs/observation.md),
   from the acting side's mirrored view; legal actions are exactly the pending decision's options.
 - Observation tensor: the shared :class:`dustup_env.observation.Observer` (1569 floats in named pieces:
   ``units``, ``globals``, ``objectives``, ``terrain``, ``markers``: what the player's side may know).
@@ -37,7 +38,7 @@ import random
 import numpy as np
 import pyspiel
 
-from .codec import N_ACTIONS, ActionCodec, action_name
+from .codec import N_ACTIONS, ActionCodec, action_name  # noqa: F401  (N_ACTIONS: the standard layout's size)
 from .env import check_fits
 from .observation import LAYOUT, OBS_SIZE, Layout, Observer, pieces_for  # noqa: F401
 from .rules import Game
@@ -117,13 +118,14 @@ class DustupGame(pyspiel.Game):
         probe = Game(self.scenario, seed=0, options=self.game_options)  # validates scenario and options
         check_fits(probe)
         self.pieces = pieces_for(probe)  # games with vehicles or heavy weapons add the armoured pieces
+        codec = ActionCodec.for_game(probe)  # 12 unit slots a side, or 32 for a company-sized scenario
         info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden_units_possible(probe)
                 else pyspiel.GameType.Information.PERFECT_INFORMATION)
         super().__init__(_game_type(info), pyspiel.GameInfo(
-            num_distinct_actions=N_ACTIONS, max_chance_outcomes=0, num_players=_NUM_PLAYERS,
+            num_distinct_actions=codec.n, max_chance_outcomes=0, num_players=_NUM_PLAYERS,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=self.max_length), p)
         self._seeds = random.Random(int(p["rng_seed"]))
-        self.codec = ActionCodec()
+        self.codec = codec
 
     def __reduce__(self):
         """Pickles with its parameters and the state of its seed generator (the next states are the same)."""

@@ -34,7 +34,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .codec import N_ACTIONS, ActionCodec, action_name
+from .codec import N_ACTIONS, ActionCodec, action_name  # noqa: F401  (N_ACTIONS: the standard layout's size)
 from .env import check_fits
 from .observation import OBS_SIZE, Observer, pieces_for  # noqa: F401
 from .render import render_ansi, render_rgb
@@ -75,14 +75,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"scenario does not fit the Dustup observation: {e}") from None
         self.possible_agents = list(AGENTS)
         self.agents: list = []
+        self.codec = ActionCodec.for_game(probe)  # 12 unit slots a side, or 32 for a company-sized scenario
+        n = self.codec.n
         pieces = pieces_for(probe)  # games with vehicles or heavy weapons add the armoured pieces
         self._observers = [Observer(pieces), Observer(pieces)]
         obs_space = spaces.Dict({"observation": spaces.Box(0.0, 1.0, shape=(self._observers[0].size,),
                                                            dtype=np.float32),
-                                 "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)})
+                                 "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)})
         self._observation_spaces = {a: obs_space for a in AGENTS}
-        self._action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
-        self.codec = ActionCodec()
+        self._action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
         self.game: Game | None = None
         self._np_random, _ = seeding.np_random(None)
 
@@ -117,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent) -> dict:
         side = AGENTS.index(agent)
         game = self.game
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.codec.n, dtype=np.int8)
         if not game.over and not self.terminations.get(agent, True) and not self.truncations.get(agent, True):
             d = game.decision()
             if d.side == side:
@@ -135,8 +136,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         side = AGENTS.index(agent)
         d = game.decision()
         a = int(action)
-        if not 0 <= a < N_ACTIONS:
-            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({N_ACTIONS})")
+        if not 0 <= a < self.codec.n:
+            raise IllegalOptionError(f"action {a} is out of range: the action space is Discrete({self.codec.n})")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         legal = self.codec.indices(game, d)

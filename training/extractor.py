@@ -36,7 +36,7 @@ from torch import nn
 from dustup_env import env as E
 from dustup_env.observation import layout_of_size
 
-N_UNIT_SLOTS = 2 * E.MAX_UNITS
+N_UNIT_SLOTS = 2 * E.MAX_UNITS  # unit rows of the platoon-sized layouts (a company-sized one has 2 x 32)
 N_MARKERS = E.MAX_MARKERS
 # the pieces with one row per unit slot (own 0..11, enemy 12..23), in layout order: joined per slot
 SLOT_PIECES = ("units", "vehicles", "heavy_weapons")
@@ -84,8 +84,9 @@ class EntityExtractor(BaseFeaturesExtractor):
         slot_pieces = [(off[n], shp[n][-1]) for n in SLOT_PIECES if n in off]
         span = {n: (off[n], off[n] + math.prod(shp[n])) for n in ("globals", "objectives", "terrain", "markers")}
         unit_in = sum(f for _, f in slot_pieces)
+        self._n_slots = shp["units"][0]  # unit rows: own slots, then the enemy's (2 x 12, or 2 x 32)
         n_glob = span["globals"][1] - span["globals"][0]
-        features = (N_UNIT_SLOTS * slot_dim + 4 * embed_dim + n_glob + (span["objectives"][1] - span["objectives"][0])
+        features = (self._n_slots * slot_dim + 4 * embed_dim + n_glob + (span["objectives"][1] - span["objectives"][0])
                     + 2 * marker_dim + terrain_dim + (embed_dim if layers else 0))
         super().__init__(observation_space, features_dim=features)
         self._slot_pieces, self._span = slot_pieces, span
@@ -114,8 +115,9 @@ class EntityExtractor(BaseFeaturesExtractor):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         b = obs.shape[0]
-        nu = E.MAX_UNITS
-        rows = [obs[:, o:o + N_UNIT_SLOTS * f].reshape(b, N_UNIT_SLOTS, f) for o, f in self._slot_pieces]
+        ns = self._n_slots
+        nu = ns // 2
+        rows = [obs[:, o:o + ns * f].reshape(b, ns, f) for o, f in self._slot_pieces]
         units = rows[0] if len(rows) == 1 else torch.cat(rows, dim=2)  # per slot: units' features first
         sp = self._span
         glob = obs[:, sp["globals"][0]:sp["globals"][1]]

@@ -34,8 +34,8 @@ from ..kernel.entities import OK, TREATED, Figure, Unit
 from .move_action import reform
 from ..kernel.ruleset import Family, Rule
 from ..kernel.data import armoury
+from ..kernel.limits import unit_slots
 
-MAX_UNITS_PER_SIDE = 12
 COMMAND_RANGE = 6.0
 DETACH_KINDS = ("half", "support", "scout")
 
@@ -156,7 +156,7 @@ def _options(game, u: Unit, status) -> list:
     for d in dets:
         if leader_distance(u, d) <= COMMAND_RANGE + 1e-9:
             opts.append(("regroup", d.uid))
-    if u.parent < 0 and len(game.side_units[u.side]) < MAX_UNITS_PER_SIDE:
+    if u.parent < 0 and len(game.side_units[u.side]) < unit_slots(game.scenario):
         n_able = 0
         support = False
         weapons = armoury()[0]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
+from ..kernel.limits import MAX_MARKERS  # marker slots of the env's action codec: hiding never exceeds them
 from ..kernel.ruleset import Rule
 from ..kernel.saves import plain_data
 
@@ -57,7 +58,6 @@ REVEALING = {
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }
-MAX_MARKERS = 24  # marker slots of the env's action codec (codec.MAX_MARKERS); hiding never exceeds them
 
 # event fields that name a unit (used by the filtered log)
 UNIT_FIELDS = ("unit", "target", "observer", "attacker", "defender", "commander", "parent", "subordinate")
