@@ -14,7 +14,7 @@ describes every feature):
 ``units``      (24, 37)      own unit slots 0..11, then the enemy's (hidden enemy units: empty)
 ``globals``    (15,)         turn, actions, decision kind, initiative, counts, victory points
 ``objectives`` (6, 7)        objectives: place, value, who holds them
-``terrain``    (5, 8, 12)    coarse terrain raster (static per battlefield)
+``terrain``    (5, 8, 12)    coarse terrain raster (the scenario's and the dynamic terrain)
 ``markers``    (24, 6)       hidden-unit markers (which of its own markers are real: owner only)
 =============  ============  ===================================================================
 
