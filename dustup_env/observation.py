@@ -14,7 +14,7 @@ describes every feature):
 ``units``      (24, 37)      own unit slots 0..11, then the enemy's (hidden enemy units: empty)
 ``globals``    (15,)         turn, actions, decision kind, initiative, counts, victory points
 ``objectives`` (6, 7)        objectives: place, value, who holds them
-``terrain``    (5, 8, 12)    coarse terrain raster (static per battlefield)
+``terrain``    (5, 8, 12)    coarse terrain raster (the scenario's and the dynamic terrain)
 ``markers``    (24, 6)       hidden-unit markers (which of its own markers are real: owner only)
 =============  ============  ===================================================================
 
@@ -39,7 +39,7 @@ import numpy as np
 
 from .codec import MAX_MARKERS, MAX_UNITS, side_flips
 from .rules.kernel.limits import COMPANY_SLOTS, unit_slots
-from .rules.kernel.battlefield import OBSTACLE_TYPES, TERRAIN_TYPES
+from .rules.kernel.battlefield import OBSTACLE_TYPES, RES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
@@ -524,16 +524,76 @@ def terrain_raster(bf) -> tuple[np.ndarray, np.ndarray]:
     return out, flipped
 
 
+def dynamic_terrain_raster(bf) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`terrain_raster` of a battlefield seen through the game's dynamic terrain (``game.bf`` while
+    ``game.terrain`` has features: wrecks, and later smoke, fire, rubble): the static raster with every coarse cell
+    that a feature touches worked out again from the 0.5" raster cells' centres (cached per battlefield object: a
+    change of the dynamic terrain makes a new one)."""
+    if not getattr(bf, "dynamic", False):
+        return terrain_raster(bf)
+    hit = _TERRAIN_CACHE.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1], hit[2]
+    static = bf.static
+    out = terrain_raster(static)[0].copy()
+    ny, nx = static.ny, static.nx
+    cells: set = set()
+    for f, _k in bf.items:  # the coarse cells each feature's bounding box touches
+        if f["shape"] == "circle":
+            x0, x1, y0, y1 = f["x"] - f["r"], f["x"] + f["r"], f["y"] - f["r"], f["y"] + f["r"]
+        else:
+            xs, ys = [p[0] for p in f["points"]], [p[1] for p in f["points"]]
+            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        c0, c1 = (max(0, min(int(v / static.width * GRID_W), GRID_W - 1)) for v in (x0, x1))
+        r0, r1 = (max(0, min(int(v / static.height * GRID_H), GRID_H - 1)) for v in (y0, y1))
+        cells.update((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+    blocking = [f for f, k in bf.items if k.blocks_sight]
+    from .rules.kernel.terrain import distance_to
+
+    for r, c in cells:
+        rows = [i for i in range(ny) if min((i * GRID_H) // ny, GRID_H - 1) == r]
+        cols = [j for j in range(nx) if min((j * GRID_W) // nx, GRID_W - 1) == c]
+        acc = [0.0, 0.0, 0.0, 0.0]
+        for i in rows:
+            y = (i + 0.5) * RES
+            for j in cols:
+                x = (j + 0.5) * RES
+                name = static.type_names[static.grid[i][j]]
+                blocks = TERRAIN_TYPES[name][2] or any(distance_to(f, x, y) <= 0.0 for f in blocking)
+                cost = bf.move_cost(x, y)
+                acc[0] += 1.0 if blocks else 0.0
+                acc[1] += 1.0 if bf.conceals(x, y) else 0.0
+                acc[2] += bf.cover_at(x, y) / 2.0
+                acc[3] += 1.0 if cost is None else (cost - 1) / 3.0
+        n = max(1, len(rows) * len(cols))
+        for ch in range(4):
+            out[ch, r, c] = min(max(acc[ch] / n, 0.0), 1.0)
+    flipped = np.ascontiguousarray(out[:, ::-1, :])
+    if len(_TERRAIN_CACHE) > 64:
+        _TERRAIN_CACHE.clear()
+    _TERRAIN_CACHE[id(bf)] = (bf, out, flipped)
+    return out, flipped
+
+
 class TerrainPiece(Piece):
-    """Channel-major ``[channel][row][col]`` raster of the static terrain; row 0 is the observing side's home edge."""
+    """Channel-major ``[channel][row][col]`` raster of the terrain as it stands (the scenario's, and the dynamic
+    features placed during the game: wrecks, ...); row 0 is the observing side's home edge."""
 
     name = "terrain"
     shape = (TC, GRID_H, GRID_W)
     features = None  # channels are the first axis: TERRAIN_CHANNELS
 
     def start(self, obs, buf, off):
-        terr = terrain_raster(obs.game.bf)[1 if obs.flip else 0]
+        self._bf = obs.game.bf
+        terr = dynamic_terrain_raster(self._bf)[1 if obs.flip else 0]
         obs.tensor[off:off + self.size()] = terr.ravel()
+
+    def write(self, obs, buf, off):
+        bf = obs.game.bf
+        if bf is not self._bf:  # the dynamic terrain changed (a change makes a new battlefield object)
+            self._bf = bf
+            terr = dynamic_terrain_raster(bf)[1 if obs.flip else 0]
+            obs.tensor[off:off + self.size()] = terr.ravel()
 
 
 # ---------------------------------------------------------------------------------------------- markers

@@ -53,6 +53,21 @@ def geometry(game) -> dict:
     }
 
 
+def dynamic_terrain(game) -> list[dict]:
+    """The terrain placed during the game (``game.terrain``: wrecks, and smoke, fire and rubble as their rules place
+    them), each ``{"kind", "shape": "circle", "x", "y", "r"}`` or ``{"kind", "shape": "polygon", "points"}`` in rules
+    units.  Every feature placed so far is seen by both sides (a wreck lies in the open)."""
+    out = []
+    for f in game.terrain:
+        rec = {"kind": f["kind"], "shape": f["shape"]}
+        if f["shape"] == "circle":
+            rec.update(x=f["x"], y=f["y"], r=f["r"])
+        else:
+            rec["points"] = [list(p) for p in f["points"]]
+        out.append(rec)
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ units
 def _in_play(u: dict) -> bool:
     if u.get("routed_off") or u.get("merged") or u.get("evacuated") or u.get("inbound"):
@@ -228,6 +243,7 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
     out = {
         "side": side, "turn": base["turn"], "phase": base["phase"], "initiative": base["initiative"],
         **geo,
+        "dynamic_terrain": dynamic_terrain(game),
         "units": units, "hidden_units": hidden,
         "markers": [{"index": m["index"], "side": m["side"], "x": m["x"], "y": m["y"],
                      **({"unit": m["unit"]} if "unit" in m else {})} for m in markers if not m["removed"]],

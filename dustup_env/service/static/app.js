@@ -5,6 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 const SIDE_COLOURS = ["#2563c9", "#c9302c"];
+const DYNAMIC_COLOURS = { wreck: "#4a4a4a", soft_wreck: "#7a6a5a" };  // terrain placed during the game
 const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
   open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
   road: "#cfc6b0", light_woods: "#8fbf6a", dense_woods: "#4f8a3c", swamp: "#8ea88a", open_water: "#6ea6d6",
@@ -71,6 +72,13 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length;
     const top = Math.max(...t.polygon.map((p) => p[1]));
     el("text", { x: cx, y: sy(top) + 1.0, class: "terrain-name" }, svg, t.name || t.type.replace(/_/g, " "));
+  }
+  for (const f of geo.dynamic_terrain || []) {  // terrain placed during the game (wrecks, smoke, fire, rubble)
+    const fill = DYNAMIC_COLOURS[f.kind] || "#6b6b6b";
+    const shape = f.shape === "circle"
+      ? el("circle", { cx: f.x, cy: sy(f.y), r: f.r, class: "dynamic-terrain", fill, "fill-opacity": 0.6 }, svg)
+      : el("polygon", { points: f.points.map((p) => `${p[0]},${sy(p[1])}`).join(" "), class: "dynamic-terrain", fill, "fill-opacity": 0.6 }, svg);
+    el("title", {}, shape, f.kind.replace(/_/g, " "));
   }
   for (const o of geo.obstacles) {
     const pts = o.line.map((p) => `${p[0]},${sy(p[1])}`).join(" ");
@@ -443,7 +451,7 @@ function showFrame(i) {
   rp.i = i;
   const f = rp.frames[i];
   const objectives = rp.geometry.objectives.map((o, k) => ({ ...o, holder: f.holders[k] }));
-  drawBoard(rp.geometry, f.units, f.markers, objectives, null, []);
+  drawBoard({ ...rp.geometry, dynamic_terrain: f.dynamic_terrain || [] }, f.units, f.markers, objectives, null, []);
   drawTrails(f.events, f.units, rp.geometry.table.height);
   $("rp-slider").value = i;
   $("rp-pos").textContent = `decision ${i} of ${rp.frames.length - 1}`;
