@@ -6,97 +6,16 @@ rule that Dustup overrides (Dustup is the game played, RN-600). The rules are li
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from math import ceil
 
 from . import conversions as cv
-from .load import Design, HeavyWeaponDesign, WeaponFit, load
-from .profile import AirProfile, Facings, FACINGS, HeavyWeaponDesignProfile, VehicleProfile, WeaponProfile
-from .rules import RULES
+from .derive import ENERGY, Mounted, VehicleCheck, vehicle_profile, weapon_profile
+from .findings import Assumption, Collector, DesignReport, Violation  # noqa: F401  (the module's public names)
+from .load import Design, HeavyWeaponDesign, load
+from .profile import HeavyWeaponDesignProfile
 from .tables import (CAPACITY_PER_SIZE, CARRIED_VEHICLE_PER_SIZE, ENERGY_WEAPON_MARGIN, FIRE_CONTROLS, GEV_LIMIT,
-                     MAX_ARMOUR, MOBILITIES, MODULAR_FIRE_CONTROLS, NEEDS_FGP, SYSTEM_TYPES, TRANSPORT_CAPACITY,
-                     WEAPON_TYPES)
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One broken rule: its name, the seed it comes from, and by how much (``value`` against ``limit``)."""
-    rule: str
-    source: str  # dirtside | dustup
-    severity: str  # error | warning
-    message: str
-    field: str = ""  # where in the design file ("weapons/0/class"); "" for the design as a whole
-    value: int | None = None
-    limit: int | None = None
-
-    @property
-    def amount(self) -> int | None:
-        """How far over the limit (value - limit), when the rule has a numeric limit."""
-        return None if self.value is None or self.limit is None else self.value - self.limit
-
-    def to_dict(self) -> dict:
-        d = {"rule": self.rule, "source": self.source, "severity": self.severity, "message": self.message,
-             "ref": RULES[self.rule].ref}
-        if self.field:
-            d["field"] = self.field
-        if self.value is not None:
-            d.update(value=self.value, limit=self.limit, amount=self.amount)
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class Assumption:
-    """A value the design did not state, and the reading that supplied it."""
-    field: str
-    value: str
-    reading: str
-
-    def to_dict(self) -> dict:
-        return {"field": self.field, "value": self.value, "reading": self.reading}
-
-
-@dataclass(frozen=True)
-class DesignReport:
-    where: str
-    name: str
-    design: str  # vehicle | heavy_weapon
-    errors: tuple[Violation, ...]
-    warnings: tuple[Violation, ...]
-    assumptions: tuple[Assumption, ...]
-    dirtside: dict  # the Dirtside II figures: capacity, items, weapon systems, signature, ...
-    profile: VehicleProfile | HeavyWeaponDesignProfile | None  # None when Dustup cannot field the design
-
-    @property
-    def legal(self) -> bool:
-        return not self.errors
-
-    def rules_broken(self) -> set[str]:
-        return {v.rule for v in self.errors + self.warnings}
-
-    def to_dict(self) -> dict:
-        from .profile import to_dict
-        return {"file": self.where, "name": self.name, "design": self.design, "legal": self.legal,
-                "errors": [v.to_dict() for v in self.errors], "warnings": [v.to_dict() for v in self.warnings],
-                "assumptions": [a.to_dict() for a in self.assumptions], "dirtside": self.dirtside,
-                "dustup": to_dict(self.profile) if self.profile is not None else None}
-
-
-class _Collector:
-    def __init__(self):
-        self.found: list[Violation] = []
-        self.assumed: list[Assumption] = []
-
-    def add(self, rule: str, message: str, field: str = "", value: int | None = None, limit: int | None = None):
-        r = RULES[rule]
-        self.found.append(Violation(rule, r.source, r.severity, message, field, value, limit))
-
-    def assume(self, field: str, value, reading: str):
-        self.assumed.append(Assumption(field, str(value), reading))
-
-    def report(self, design, kind: str, dirtside: dict, profile) -> DesignReport:
-        errs = tuple(v for v in self.found if v.severity == "error")
-        warns = tuple(v for v in self.found if v.severity == "warning")
-        return DesignReport(design.where, design.name, kind, errs, warns, tuple(self.assumed), dirtside, profile)
+                     MAX_ARMOUR, MOBILITIES, MODULAR_FIRE_CONTROLS, NEEDS_FGP, SYSTEM_TYPES, TRANSPORT_CAPACITY)
 
 
 def check(source) -> DesignReport:
@@ -110,34 +29,13 @@ def check(source) -> DesignReport:
 # ---------------------------------------------------------------------------------------------------
 # vehicles
 # ---------------------------------------------------------------------------------------------------
-ENERGY = ("HEL", "MDC")
-
-
-@dataclass
-class _Mounted:
-    fit: WeaponFit
-    mount: str  # turret | fixed | limb
-    capacity: int = 0
-    lead: bool = False  # pays the turret's extra class (the first weapon of its turret)
-    free: bool = False  # the free APSW
-
-
-@dataclass
-class _Vehicle:
-    d: Design
-    c: _Collector
-    size: int  # the size class; for a modular vehicle, the main modules' total
-    limbed: bool
-    mounted: list[_Mounted] = field(default_factory=list)
-    primary: _Mounted | None = None
-    plant: str = "CFE"
 
 
 def _check_vehicle(d: Design) -> DesignReport:
-    c = _Collector()
+    c = Collector()
     mob = MOBILITIES[d.mobility]
     size = d.size if not d.modular else sum(m.size for m in d.modules if m.role == "main")
-    v = _Vehicle(d, c, size, limbed=d.kind in ("mech", "large_creature"))
+    v = VehicleCheck(d, c, size, limbed=d.kind in ("mech", "large_creature"))
     _kinds(v, mob)
     _mounts(v, mob)
     _classes(v)
@@ -169,11 +67,11 @@ def _check_vehicle(d: Design) -> DesignReport:
     }
     if d.modular:
         dirtside["mobility_cost_class"] = sum(m.size for m in d.modules if m.role == "tread")
-    profile = _vehicle_profile(v, mob, signature) if not d.modular and d.size <= 5 else None
+    profile = vehicle_profile(v, mob, signature) if not d.modular and d.size <= 5 else None
     return c.report(d, "vehicle", dirtside, profile)
 
 
-def _kinds(v: _Vehicle, mob) -> None:
+def _kinds(v: VehicleCheck, mob) -> None:
     d, c = v.d, v.c
     walker = mob.family == "walker"
     if d.kind == "mech" and not walker:
@@ -200,7 +98,7 @@ def _kinds(v: _Vehicle, mob) -> None:
             c.add("walker-size", f"a {wt} walker is class 4 or 5 (6-7 oversize), not {d.size}", "size", d.size, 4)
 
 
-def _mounts(v: _Vehicle, mob) -> None:
+def _mounts(v: VehicleCheck, mob) -> None:
     d, c = v.d, v.c
     air = mob.environment == "air"
     for f in d.weapons:
@@ -226,10 +124,10 @@ def _mounts(v: _Vehicle, mob) -> None:
             mount = f.mount
         else:
             mount = "turret" if (not air or cat == "apsw") else "fixed"
-        v.mounted.append(_Mounted(f, mount))
+        v.mounted.append(Mounted(f, mount))
 
 
-def _classes(v: _Vehicle) -> None:
+def _classes(v: VehicleCheck) -> None:
     for m in v.mounted:
         f, wt = m.fit, m.fit.wtype
         if wt.category == "deadfall":
@@ -244,7 +142,7 @@ def _classes(v: _Vehicle) -> None:
                     f.at("class"), f.cls, max(wt.classes) if over else min(wt.classes))
 
 
-def _primary(v: _Vehicle) -> None:
+def _primary(v: VehicleCheck) -> None:
     direct = [m for m in v.mounted if m.fit.wtype.category == "direct_fire"]
     if not direct:
         return
@@ -263,13 +161,13 @@ def _primary(v: _Vehicle) -> None:
         v.primary = min((m for m in direct if m.fit.cls == top), key=lambda m: (m.mount != "turret", m.fit.index))
 
 
-def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
+def _capacity(v: VehicleCheck) -> tuple[list[dict], int]:
     d, c = v.d, v.c
     items: list[dict] = []
     systems = 0
     # turrets: each turret's first weapon (the primary in the primary's turret, else its largest) pays 3 x class
     # on its first barrel, every other barrel 2 x class (S002:655-661, 673; per turret: RN-603)
-    turrets: dict[str, list[_Mounted]] = {}
+    turrets: dict[str, list[Mounted]] = {}
     for m in v.mounted:
         if m.fit.wtype.category == "direct_fire" and m.mount == "turret":
             turrets.setdefault(m.fit.turret, []).append(m)
@@ -346,7 +244,7 @@ def _capacity(v: _Vehicle) -> tuple[list[dict], int]:
     return items, systems
 
 
-def _sizes(v: _Vehicle) -> None:
+def _sizes(v: VehicleCheck) -> None:
     if v.d.modular:
         return
     size = v.d.size
@@ -362,7 +260,7 @@ def _sizes(v: _Vehicle) -> None:
                     f"vehicle: {f.label()} on a class-{size} vehicle", f.at("class"), f.cls, size + 1)
 
 
-def _power_problems(v: _Vehicle, mob, plant: str) -> list[tuple]:
+def _power_problems(v: VehicleCheck, mob, plant: str) -> list[tuple]:
     d = v.d
     probs = []
     energy = [m.fit for m in v.mounted if m.fit.code in ENERGY]
@@ -394,7 +292,7 @@ def _power_problems(v: _Vehicle, mob, plant: str) -> list[tuple]:
     return probs
 
 
-def _power(v: _Vehicle, mob) -> None:
+def _power(v: VehicleCheck, mob) -> None:
     d, c = v.d, v.c
     plant = d.power_plant
     if plant is None:
@@ -411,7 +309,7 @@ def _power(v: _Vehicle, mob) -> None:
         c.add(rule, msg, fld, value, limit)
 
 
-def _armour(v: _Vehicle, mob) -> dict:
+def _armour(v: VehicleCheck, mob) -> dict:
     d, c = v.d, v.c
     rating = d.armour
     if not d.modular:
@@ -447,7 +345,7 @@ def _armour(v: _Vehicle, mob) -> dict:
     return facings
 
 
-def _signature(v: _Vehicle, mob) -> dict:
+def _signature(v: VehicleCheck, mob) -> dict:
     d, c = v.d, v.c
     if d.modular:
         if d.stealth:
@@ -461,7 +359,7 @@ def _signature(v: _Vehicle, mob) -> dict:
     return {"basic": basic, "effective": max(eff, 1)}
 
 
-def _fire_control(v: _Vehicle) -> None:
+def _fire_control(v: VehicleCheck) -> None:
     d, c = v.d, v.c
     allowed = MODULAR_FIRE_CONTROLS if d.modular else FIRE_CONTROLS.get(d.size, 1)
     if d.fire_controls > allowed:
@@ -497,7 +395,7 @@ def _fire_control(v: _Vehicle) -> None:
                  "the default of RN-124)")
 
 
-def _special_types(v: _Vehicle, mob) -> None:
+def _special_types(v: VehicleCheck, mob) -> None:
     d, c = v.d, v.c
     weapons = [m for m in v.mounted if m.fit.wtype.category != "deadfall"]
     if mob.environment == "riverine" and not d.modular:
@@ -543,175 +441,12 @@ def _special_types(v: _Vehicle, mob) -> None:
         c.add("modular-mobility", f"modular vehicles are tracked (fast or slow), not {d.mobility}", "mobility")
 
 
-# --- the Dustup profile of a vehicle -----------------------------------------------------------
-def _weapon_profile(m: _Mounted, *, fc_level: str, env: str, limbed: bool, slaved_gms: bool) -> WeaponProfile:
-    f, wt = m.fit, m.fit.wtype
-    cat = wt.category
-    o = f.dustup
-    guidance = None
-    fire_control = fc_level if cat in ("direct_fire", "apsw") else None
-    extra: dict = {}
-    if cat == "direct_fire":
-        vals = cv.direct_fire_values(f.code, f.cls)
-        rng = cv.HEAVY_WEAPON_RANGE_PER_SIZE * f.cls
-    elif cat == "apsw":
-        vals, rng = dict(cv.APSW_VALUES), cv.HEAVY_WEAPON_RANGE_PER_SIZE
-    elif cat == "guided":
-        vals = {"firepower": (), "firepower_vs_infantry": (), **cv.GUIDED_VALUES[wt.implied_class]}
-        rng = None
-    elif cat == "air_defence":
-        vals, rng = dict(cv.LAD_VALUES), cv.HEAVY_WEAPON_RANGE_PER_SIZE
-    elif cat == "artillery":
-        size_name, burst = cv.ARTILLERY[max(k for k in cv.ARTILLERY if k <= max(f.cls, 2))]  # an illegal class
-        #                                                  (reported as weapon-class) takes the next lower one
-        vals = {"firepower": (), "firepower_vs_infantry": (), **cv.ARTILLERY_GENERAL_PURPOSE}
-        rng = cv.HEAVY_WEAPON_RANGE_PER_SIZE * f.cls
-        extra = {"minimum_range": cv.ARTILLERY_MINIMUM_RANGE, "burst_radius": burst, "round_size": size_name}
-    elif cat == "close_combat":
-        vals = cv.close_combat_values(f.cls)
-        extra = {"strike": vals.pop("strike")}
-        rng = 0
-    else:  # deadfall: the artillery ammunition types of the load (seed 000 Deadfall Weapons)
-        vals = {"firepower": (), "firepower_vs_infantry": (), **cv.ARTILLERY_GENERAL_PURPOSE}
-        rng = 0
-    if cat in ("guided", "air_defence"):
-        lvl = o.get("guidance") or cv.QUALITY_TO_DUSTUP[f.guidance or cv.DEFAULT_QUALITY]
-        guidance = cv.LEVEL_DIE[lvl]
-    for k in ("firepower", "firepower_vs_infantry"):
-        if k in o:
-            vals[k] = _dice(o[k])
-    for k in ("impact_vs_armour", "impact_vs_infantry"):
-        if k in o:
-            vals[k] = o[k].lower()
-    if "strike" in o:
-        extra["strike"] = o["strike"].lower()
-    if o.get("fire_control") and fire_control is not None:
-        fire_control = o["fire_control"]
-    mount = m.mount if not m.free else "remote"
-    arc, deg = _arc(m, env, limbed)
-    stab = f.stabilisation or ("average" if limbed and cat != "artillery" else cv.default_stabilisation(mount, cat))
-    slaved = f.slaved if f.slaved is not None else (cat == "guided" and slaved_gms)
-    return WeaponProfile(name=f.label() if not m.free else "APSW", type=f.code, category=cat, size=f.cls,
-                         barrels=f.barrels, firepower=tuple(vals["firepower"]),
-                         firepower_vs_infantry=tuple(vals["firepower_vs_infantry"]),
-                         impact_vs_armour=vals["impact_vs_armour"], impact_vs_infantry=vals["impact_vs_infantry"],
-                         fire_control=fire_control, guidance=guidance, effective_range=rng, mount=mount, arc=arc,
-                         arc_degrees=deg, stabilisation=stab, slaved=bool(slaved), free=m.free, **extra)
-
-
-def _dice(v) -> tuple[str, ...]:
-    if isinstance(v, list):
-        return tuple(x.lower() for x in v)
-    t = v.lower()
-    if t[0].isdigit():
-        return (t[1:],) * int(t[0])
-    return (t,)
-
-
-def _arc(m: _Mounted, env: str, limbed: bool) -> tuple[str, int | None]:
-    """Arcs of fire (S002:643-647, 711, 842; seed 000 L1768-1788): RN-612."""
-    f = m.fit
-    if m.free:
-        return "all_round", 360
-    cat = f.wtype.category
-    if cat == "artillery":
-        return "front_180", 180
-    if cat == "deadfall":
-        return "below", None
-    if limbed:
-        return "front_180", 180
-    if env == "air":
-        if cat in ("guided", "air_defence"):
-            return "front_180", 180  # guided weapons from aircraft: the forward 180 degrees (L1788)
-        if m.mount == "fixed":
-            return "corridor", None  # the 6" fire corridor (L1774)
-    if m.mount == "turret":
-        return ("restricted_180", 180) if f.traverse == 180 else ("all_round", 360)
-    if f.arc == "front":
-        return "front", 90
-    return "fixed_30", 30
-
-
-def _ecm_level(d: Design) -> str:
-    if d.dustup.get("ecm"):
-        return d.dustup["ecm"]
-    if d.ecm == "none" or (d.ecm is None and d.kind == "large_creature"):
-        return cv.NO_SYSTEM_LEVEL
-    return cv.QUALITY_TO_DUSTUP[d.ecm or cv.DEFAULT_QUALITY]
-
-
-def _vehicle_profile(v: _Vehicle, mob, signature: dict) -> VehicleProfile:
-    d = v.d
-    fc = cv.fire_control_level(d.fire_control or cv.DEFAULT_QUALITY)
-    mounted = list(v.mounted)
-    if d.military and not any(m.free for m in mounted):
-        free = WeaponFit(index=-1, wtype=WEAPON_TYPES["APSW"], cls=1, barrels=1, mount=None, turret="main",
-                         traverse=360, arc="centre_line", primary=False, guidance=None, stabilisation=None,
-                         slaved=None, name="APSW", path="")
-        mounted.append(_Mounted(free, "remote", free=True))
-    gms = sum(1 for m in mounted if m.fit.wtype.category == "guided")
-    weapons = [_weapon_profile(m, fc_level=fc, env=mob.environment, limbed=v.limbed, slaved_gms=gms > 1)
-               for m in mounted if m.fit.wtype.category != "deadfall"]
-    if v.limbed:  # weapons of the same type and class on a walker are one multiple mount (S002:844): RN-613
-        weapons = _group_multiple_mounts(weapons)
-    override = d.dustup.get("facings", {})
-    classes = {**cv.dirtside_facings(d.armour), **override}
-    open_top = d.kind == "open_top"
-    special = d.special_armour[0] if len(d.special_armour) == 1 else None
-    pds = [s.quality for s in d.systems if s.code == "PDS"]
-    ads = [s.quality for s in d.systems if s.code == "ADS"]
-    lvl = _ecm_level(d)
-    t = d.transport
-    air = None
-    if mob.environment == "air":
-        loads = sum(1 for m in v.mounted if m.fit.wtype.category == "deadfall")
-        air = AirProfile(kind=mob.family, deadfall_loads=loads, landing_zone=cv.landing_zone(d.size))
-    move = d.dustup.get("movement_die")
-    return VehicleProfile(
-        name=d.name, kind=d.kind, size=d.size, signature=signature["effective"],
-        target_size=min(max(signature["effective"], 1), 5), mobility=d.mobility, mobility_type=mob.dustup,
-        movement_die=move.lower() if move else cv.movement_die(d.mobility, mob.speed, mob.family, d.kind),
-        armour_class=Facings(**{k: classes[k] for k in FACINGS}),
-        armour=Facings(**{k: cv.armour_die(classes[k]) for k in FACINGS}),
-        armour_vs_artillery=cv.armour_die(0) if open_top else None, open_top=open_top,
-        soft_skinned=all(classes[k] == 0 for k in FACINGS), hatches=bool(d.dustup.get("hatches", False)),
-        fire_ports=bool(d.dustup.get("fire_ports", False)), special_armour=special, ecm_level=lvl,
-        ecm=cv.LEVEL_DIE[lvl], decoy=_best_die(pds), area_protection=_best_die(ads),
-        apfc=any(s.code == "APFC" for s in d.systems), weapons=tuple(weapons),
-        transport_figures=cv.transport_figures(t.get("line_infantry", 0), t.get("militia_infantry", 0),
-                                               t.get("powered_infantry", 0)),
-        cargo_loads=t.get("cargo_loads", 0), carried_vehicles=tuple(t.get("vehicles", [])),
-        command_centre=any(s.code == "command" for s in d.systems),
-        counter_battery_radar=any(s.code == "CBR" for s in d.systems), military=d.military,
-        close_combat=v.limbed, can_tow=mob.dustup not in ("grav", "hover", "watercraft", "vtol", "aerospace"),
-        air=air)
-
-
-def _best_die(qualities: list[str]) -> str | None:
-    """The die of the best of several systems (a vehicle uses one decoy, one area protection)."""
-    return cv.system_die(max(qualities, key=("basic", "enhanced", "superior").index)) if qualities else None
-
-
-def _group_multiple_mounts(weapons: list[WeaponProfile]) -> list[WeaponProfile]:
-    out: list[WeaponProfile] = []
-    for w in weapons:
-        twin = next((o for o in out if not w.free and not o.free and o.type == w.type and o.size == w.size
-                     and o.category == w.category), None)
-        if twin is None:
-            out.append(w)
-        else:
-            out[out.index(twin)] = replace(twin, barrels=twin.barrels + w.barrels)
-    return out
-
-
-# ---------------------------------------------------------------------------------------------------
-# heavy weapons fielded on their own (man-packed, towed)
 # ---------------------------------------------------------------------------------------------------
 TEAM_WEAPONS = ("APSW", "GMS/L", "GMS/H", "LAD")
 
 
 def _check_heavy_weapon(h: HeavyWeaponDesign) -> DesignReport:
-    c = _Collector()
+    c = Collector()
     f, wt = h.weapon, h.weapon.wtype
     if f.cls not in wt.classes:
         c.add("weapon-class", f"{wt.code} comes in class {', '.join(map(str, wt.classes))}, not {f.cls}", "class",
@@ -758,8 +493,8 @@ def _check_heavy_weapon(h: HeavyWeaponDesign) -> DesignReport:
         lvl = h.dustup.get("ecm") or (cv.NO_SYSTEM_LEVEL if h.ecm == "none"
                                       else cv.QUALITY_TO_DUSTUP[h.ecm or cv.DEFAULT_QUALITY])
         fc = h.dustup.get("fire_control") or cv.fire_control_level(h.fire_control or cv.DEFAULT_QUALITY)
-        m = _Mounted(f, h.carriage)
-        w = _weapon_profile(m, fc_level=fc, env="ground", limbed=False, slaved_gms=False)
+        m = Mounted(f, h.carriage)
+        w = weapon_profile(m, fc_level=fc, env="ground", limbed=False, slaved_gms=False)
         arc, deg = ("front_180", 180) if towed else ("all_round", 360)  # RN-617, RN-618
         w = replace(w, mount=h.carriage, arc=arc, arc_degrees=deg, stabilisation="poor")
         profile = HeavyWeaponDesignProfile(
