@@ -604,3 +604,452 @@ def test_L914_only_if_the_unit_would_otherwise_be_permitted_to_assault():
     g.units[0].suppression = 1
     activate(g, 0)
     assert "assault" not in kinds(g.decision().options)
+
+
+# ====================================================================== more subtle statements
+
+def test_L732_the_leader_casualty_row_is_in_addition_to_the_wounded_row():
+    """Note ***: "The leader killed modifier is in addition to modifiers for wounded figures": the attacker's
+    leader wounded in the counterstrike gives the wounded row and the leader row (RN-203: a leader casualty)."""
+    g = _contact(strikes=[("d10", 10), ("d8", 1), ("d8", 1),                 # round 1: nothing
+                          ("d8", 1), ("d10", 9), ("d6", 1), ("d8", 8),       # round 2: minor 10/8 = 1 r2, d8 8
+                          ("d8", 1), ("d6", 5), ("d6", 3)],                  # on figure 0 (the leader): wound
+                 tail=[("d4", 4), ("d10", 3), ("d6", 2), *END_TURN])
+    assert g.units[0].leader == 0
+    g.apply(("assault", 1))
+    ct = last_event(g, "CourageTested")
+    assert ct["final"] and dict(map(tuple, ct["attacker_shifts"])) == {"wounded": -1, "leader_killed": -1}
+    assert ct["attacker_die"] == "d4"  # d8 shifted down twice
+
+
+def test_L850_the_outcome_test_keeps_the_defenders_cover_shift():
+    """"another courage test is made in the same way as initiating combat": the defender's hard cover still
+    shifts its die up in the outcome test."""
+    g2 = begin(duel(dfn={"pos": (24, 12.75)}, terrain=[rect("building", 20, 11.5, 28, 16)]), [])
+    activate(g2, 0)
+    add_dice(g2, ("d10", 10), ("d8", 1), ("d8", 1), ("d8", 8), ("d10", 1), ("d6", 1),
+             ("d6", 5), ("d12", 6), ("d6", 3), *END_TURN)  # d10 + 2 = d12, the excess shifts A's d8 to a d6
+    g2.apply(("assault", 1))
+    ct = last_event(g2, "CourageTested")
+    assert ct["final"] and dict(map(tuple, ct["defender_shifts"])) == {"hard_cover": 2}
+    assert (ct["attacker_die"], ct["defender_die"], ct["result"]) == ("d6", "d12", "attacker_loses")
+
+
+def test_L886_one_defender_withdraws_the_other_stays_the_attacker_fights_it_as_one_unit():
+    scn = scenario([unit("A", (24, 10), figures=(("rifle", 10),), quality="d8", confidence="steady")],
+                   [unit("B", (20, 18), figures=(("rifle", 4),), quality="d8", confidence="steady"),
+                    unit("C", (28, 18), figures=(("rifle", 6),), quality="d8", confidence="steady")])
+    g = begin(scn, [])
+    activate(g, 0)
+    g.apply(("assault", 1))
+    g.apply(("add_defender", 2))
+    add_dice(g, ("d8", 8), ("d8", 3), ("d6", 2),     # B forced to withdraw
+             ("d8", 6), ("d8", 5),                   # C: contact
+             ("d6", 6),                              # A's contact move toward C: 12" reaches
+             ("d8", 8), ("d8", 1), ("d10", 1))       # round 1: A strikes C with all ten bayonets (d10)
+    g.apply(("stand",))
+    with pytest.raises(DiceScriptError):
+        g.apply(("stand",))
+    assert last_event(g, "ContactMove")["target"] == 2 and last_event(g, "ContactMove")["reached"]
+    s = events_of(g, "StrikeResolved")[0]
+    assert (s["striker"], s["target"], s["striker_dice"]) == (0, 2, ["d8", "d10"])
+
+
+def test_L914_reading_a_routed_defender_two_inches_away_cannot_withdraw():
+    """Two inch rule against "If the defender is already routing, they MUST withdraw" (L746): the reading
+    (RN-1101) is that the two inch rule governs: no withdrawal, contact at once; the routed unit does not strike
+    back (L812)."""
+    g = _contact(dfn={"confidence": "routed"}, strikes=[("d10", 8), ("d8", 1), ("d8", 1)],
+                 tail=[("d8", 5), ("d8", 5), ("d6", 1), *END_TURN])  # routed: the shaken row d10 -> d8
+    g.apply(("assault", 1))
+    assert not events_of(g, "AssaultResponse")
+    assert [s["round"] for s in events_of(g, "StrikeResolved")] == [1]
+
+
+def test_L699_reading_an_attacker_ordered_by_its_commander_is_marked_activated():
+    """L699 "both the assaulting unit and the target are considered to have been activated" against L993 "When
+    activated by a commander, no activation marker is placed": the assault's own statement governs (RN-1100)."""
+    from dustup_env.rules.unit_actions.assault_action import begin_assault
+    scn = scenario([unit("A1", (20, 10), figures=(("rifle", 4),), quality="d8", confidence="steady"),
+                    unit("A2", (28, 10), figures=(("rifle", 4),), quality="d8", confidence="steady")],
+                   [unit("B", (24, 15), figures=(("rifle", 6),), quality="d10", confidence="steady")])
+    g = begin(scn, [])
+    activate(g, 0)
+    add_dice(g, ("d8", 1), ("d10", 5), ("d8", 1), ("d10", 5))  # both fail badly: nothing else rolled
+    begin_assault(g, [0, 1], 2)
+    g.apply(("stand",))
+    assert g.units[1].activated and g.units[2].activated
+
+
+# ====================================================================== Reorganise Action (L957-L963)
+
+def _solo(pos=(24, 10), terrain=(), n=5, **kw):
+    return scenario([unit("A", pos, figures=(("rifle", n),), **kw)], [unit("R", (24, 44))], terrain=terrain)
+
+
+@pytest.mark.parametrize("cover, offered", [(True, True), (False, False)])
+def test_L961_suppressed_units_reorganise_only_in_cover(cover, offered):
+    terrain = [rect("light_woods", 18, 4, 30, 16)] if cover else []
+    g = begin(_solo(terrain=terrain), [])
+    g.units[0].suppression = 1
+    activate(g, 0)
+    assert ("reorganise" in kinds(g.decision().options)) == offered
+
+
+def test_L957_reorganising_does_not_count_as_moving_a_propped_unit_stays_propped():
+    g = begin(_solo(terrain=[rect("light_woods", 18, 4, 30, 16)]), [])
+    g.units[0].propped = True
+    activate(g, 0)
+    g.apply(("reorganise", "conceal"))
+    u = g.units[0]
+    assert u.propped and u.complete_concealment and g.actions_left == 1 and not events_of(g, "Moved")
+
+
+def test_L957_place_the_leader_moves_2_inches_the_figures_at_most_6_and_end_in_coherence():
+    g = begin(_solo(), [])
+    activate(g, 0)
+    u = g.units[0]
+    lf = u.figures[u.leader]
+    before = [(u.x - lf.dx + f.dx, u.y - lf.dy + f.dy) for f in u.figures]
+    g.apply(("reorganise", "place"))
+    g.apply(("shift", 0))
+    g.apply(("formation", "open"))
+    lf = u.figures[u.leader]
+    after = [(u.x - lf.dx + f.dx, u.y - lf.dy + f.dy) for f in u.figures]
+    assert math.hypot(after[u.leader][0] - before[u.leader][0], after[u.leader][1] - before[u.leader][1]) \
+        == pytest.approx(2.0)
+    assert all(math.hypot(a[0] - b[0], a[1] - b[1]) <= 6.0 + 1e-9 for a, b in zip(after, before))
+    assert all(math.hypot(a[0] - u.x, a[1] - u.y) <= 6.0 + 1e-9 for a in after)
+    assert g.actions_left == 1 and g.dice.remaining == 0
+
+
+# ====================================================================== Detach Element Action (L1027-L1029)
+
+def test_L1027_the_parent_keeps_the_leader_even_when_the_detachment_is_larger():
+    scn = scenario([unit("A", (10, 5), figures=(("rifle", 1), ("lmg", 4)))], [unit("R", (40, 45))])
+    g = begin(scn, [])
+    activate(g, 0)
+    g.apply(("detach", "support"))
+    a, d = g.units[0], g.units[2]
+    assert len(d.figures) == 4 and len(a.figures) == 1 and a.figures[a.leader].weapon == "rifle"
+    assert d.parent == 0 and g.actions_left == 1  # one action to form it
+
+
+def test_L1029_a_detachment_within_6_inches_but_out_of_sight_needs_the_communication_test():
+    scn = scenario([unit("A", (10, 5), figures=(("rifle", 5),), quality="d8", leadership=2)],
+                   [unit("R", (40, 45))], terrain=[rect("building", 11.5, 0, 14.5, 12)])
+    g = begin(scn, [("d8", 3)])
+    activate(g, 0)
+    g.apply(("detach", "scout"))
+    d = g.units[2]
+    d.x, d.y = 16.0, 5.0  # 6" away, behind the building
+    assert not g.bf.has_los(10, 5, 16, 5)
+    g.apply(("activate_detachment", 2))
+    c = last_event(g, "Communicated")
+    assert (c["roll"], c["needed"], c["success"]) == (3, 2, True)
+    assert g.active == 2 and g.actions_left == 2  # two actions as if it was a normal unit
+
+
+def test_L1027_regrouping_with_the_detachment_is_another_action():
+    scn = scenario([unit("A", (10, 5), figures=(("rifle", 5),))], [unit("R", (40, 45))])
+    g = begin(scn, [])
+    activate(g, 0)
+    g.apply(("detach", "scout"))
+    g.apply(("regroup", 2))
+    assert g.units[2].merged and len(g.units[0].figures) == 5
+    assert g.active != 0  # detaching and rejoining were the activation's two actions
+
+
+# ====================================================================== Medical Treatment Action (L1033-L1048)
+
+def _wounded(figs=(("rifle", 6),), statuses=(WOUNDED, WOUNDED, WOUNDED), extra_blue=(), dice=(), **kw):
+    blue = unit("A", (10, 5), figures=figs, **kw)
+    g = begin(scenario([blue, *extra_blue], [unit("R", (40, 45))]), list(dice))
+    for i, s in enumerate(statuses, start=1):
+        g.units[0].set_figure(i, status=s, wounds=1 if s != KILLED else 0)
+    return g
+
+
+@pytest.mark.parametrize("roll, status", [(1, KILLED), (2, KILLED), (3, TREATED), (5, TREATED), (6, OK)])
+def test_L1040_treatment_table_on_a_d6(roll, status):
+    g = _wounded(statuses=(WOUNDED,), dice=[("d6", roll)])
+    activate(g, 0)
+    g.apply(("treat", 0))
+    assert g.units[0].figures[1].status == status and g.actions_left == 1 and g.dice.remaining == 0
+
+
+def test_L1033_L1037_one_action_treats_every_untreated_casualty_and_not_the_killed_or_stabilised():
+    g = _wounded(statuses=(WOUNDED, KILLED, TREATED, WOUNDED), dice=[("d6", 6), ("d6", 4)])
+    activate(g, 0)
+    g.apply(("treat", 0))
+    e = last_event(g, "MedicalTreatment")
+    assert e["rolls"] == [6, 4] and g.actions_left == 1 and g.dice.remaining == 0
+    assert [f.status for f in g.units[0].figures[1:5]] == [OK, KILLED, TREATED, TREATED]
+
+
+@pytest.mark.parametrize("kw, die", [({"figures": [{"weapon": "rifle", "count": 5},
+                                                    {"weapon": "pistol", "medic": True}]}, "d8"),
+                                     ({"figures": (("pistol", 6),), "medical_team": True}, "d10")])
+def test_L1044_medic_d8_medical_team_d10_and_6_plus_returns_to_duty(kw, die):
+    kw = dict(kw)
+    g = _wounded(figs=kw.pop("figures"), statuses=(WOUNDED,), dice=[(die, 7)], **kw)
+    activate(g, 0)
+    g.apply(("treat", 0))
+    assert last_event(g, "MedicalTreatment")["die"] == die and g.units[0].figures[1].status == OK
+
+
+@pytest.mark.parametrize("x, offered", [(11.9, True), (12.2, False)])
+def test_L1044_a_medic_of_another_unit_must_be_within_2_inches_of_the_treated_units_leader(x, offered):
+    medic = unit("M", (x, 5), figures=[{"weapon": "pistol", "medic": True}])
+    g = _wounded(statuses=(WOUNDED,), extra_blue=[medic])
+    activate(g, 1)
+    assert (("treat", 0) in g.decision().options) == offered
+
+
+def test_L1046_treated_wounded_may_be_left_with_a_detachment_of_healthy_troopers():
+    g = _wounded(statuses=(TREATED, TREATED))
+    activate(g, 0)
+    g.apply(("detach", "half"))
+    d = g.units[2]
+    assert sorted(f.status for f in d.figures) == [OK, OK, TREATED, TREATED]
+    assert all(f.status != TREATED for f in g.units[0].figures)
+
+
+# ====================================================================== Power Armour Troops as Casualties (L1054-L1062)
+
+@pytest.mark.parametrize("roll, status, result", [(1, KILLED, "killed"), (2, TREATED, "stabilised"),
+                                                  (4, TREATED, "stabilised"), (5, DISABLED, "disabled"),
+                                                  (6, OK, "unhurt")])
+def test_L1056_power_armour_casualty_table_in_close_combat(roll, status, result):
+    """"as soon as a power armoured trooper is hit, roll a D6": a wound result of a close-combat hit goes to the
+    table (a kill result needs none, RN-231)."""
+    # round 1 against six power-armoured veterans: d10 7 against 8 and 4, one success: 12 / 10 = 1 r2, the
+    # remainder roll 9 adds nothing; allocation d6 1 (figure 0); impact d6 6 against armour d10 5: a wound
+    g = _contact(dfn={"armour": "light_power"},
+                 strikes=[("d10", 7), ("d8", 8), ("d8", 4), ("d10", 9), ("d6", 1), ("d6", 6), ("d10", 5),
+                          ("d6", roll)])
+    with pytest.raises(DiceScriptError):  # the script ends before the counterstrike
+        g.apply(("assault", 1))
+    e = last_event(g, "PowerArmourHit")
+    assert (e["figure"], e["roll"], e["result"]) == (0, roll, result)
+    assert g.units[1].figures[0].status == status
+
+
+def test_L1062_extraction_is_optional_and_a_reorganise_action():
+    scn = scenario([unit("A", (10, 5), figures=(("rifle", 4),), armour="light_power")], [unit("R", (40, 45))])
+    g = begin(scn, [])
+    g.units[0].set_figure(2, status=DISABLED)
+    activate(g, 0)
+    assert ("reorganise", "extract") not in g.decision().options  # off by default (optional rule)
+    g = begin(scn, [], options={"power_armour_extraction": True})
+    g.units[0].set_figure(2, status=DISABLED)
+    activate(g, 0)
+    g.apply(("reorganise", "extract"))
+    f = g.units[0].figures[2]
+    assert f.status == OK and f.armour == "none" and g.actions_left == 1
+
+
+# ====================================================================== Regroup Action (L1066-L1070)
+
+def _two_depleted(dist=4.0, lv=(2, 1), q=("d8", "d10"), alive=(4, 3), conf=("steady", "shaken")):
+    a = unit("A", (10, 5), figures=(("rifle", alive[0] + 2),), leadership=lv[0], quality=q[0], confidence=conf[0])
+    b = unit("B", (10 + dist, 5), figures=(("rifle", alive[1] + 2),), leadership=lv[1], quality=q[1],
+             confidence=conf[1])
+    g = begin(scenario([a, b], [unit("R", (40, 45))]), [])
+    for u in g.units[:2]:
+        u.set_figure(len(u.figures) - 1, status=KILLED)
+        u.set_figure(len(u.figures) - 2, status=KILLED)
+    return g
+
+
+@pytest.mark.parametrize("alive, q, lv, conf, want", [
+    ((4, 3), ("d8", "d10"), (2, 1), ("steady", "shaken"), ("d8", 1, SHAKEN)),   # larger unit's quality
+    ((3, 4), ("d8", "d10"), (3, 2), ("shaken", "steady"), ("d10", 2, SHAKEN)),
+    ((3, 3), ("d10", "d6"), (1, 2), ("steady", "confident"), ("d6", 1, STEADY)),  # same size: the lowest
+])
+def test_L1068_combined_unit_best_leadership_larger_units_quality_worse_confidence(alive, q, lv, conf, want):
+    g = _two_depleted(alive=alive, q=q, lv=lv, conf=conf)
+    activate(g, 0)
+    g.apply(("regroup", 1))
+    e = last_event(g, "Regrouped")
+    u = g.units[0]
+    assert (e["quality"], u.lv, u.confidence) == want
+    assert g.units[1].activated and g.active != 0  # both activations used up
+
+
+def test_L1066_neither_may_already_be_activated():
+    g = _two_depleted()
+    g.units[1].activated = True
+    activate(g, 0)
+    assert ("regroup", 1) not in g.decision().options
+
+
+def test_L1068_leaders_more_than_6_inches_apart_make_one_move_first():
+    g = _two_depleted(dist=9.0)
+    activate(g, 0)
+    assert ("regroup", 1) in g.decision().options
+    add_dice(g, ("d6", 2))  # 4": the leaders end 5" apart
+    g.apply(("regroup", 1))
+    assert last_event(g, "Moved")["unit"] == 0 and last_event(g, "Regrouped")["partner"] == 1
+
+
+# ====================================================================== Casualty Evacuation (L1910)
+
+def test_L1910_a_detachment_carries_its_wounded_off_without_improving_confidence():
+    scn = scenario([unit("A", (24, 3), figures=(("rifle", 6),), confidence="shaken")], [unit("R", (24, 45))])
+    g = begin(scn, [])
+    for i in (2, 3):
+        g.units[0].set_figure(i, status=TREATED)
+    activate(g, 0)
+    g.apply(("detach", "half"))
+    g.apply(("activate_detachment", 2))
+    add_dice(g, ("d4", 4))  # encumbered by the wounded: the d6 falls to a d4
+    g.apply(("evacuate",))
+    assert last_event(g, "Evacuated")["wounded"] == 2 and not g.units[2].in_play
+    assert g.units[0].confidence == SHAKEN and not events_of(g, "ConfidenceRaised")
+    assert g.dice.remaining == 0
+
+
+def test_L1910_only_a_detachment_with_wounded_may_evacuate():
+    scn = scenario([unit("A", (24, 3), figures=(("rifle", 6),))], [unit("R", (24, 45))])
+    g = begin(scn, [])
+    g.units[0].set_figure(2, status=TREATED)
+    activate(g, 0)
+    assert ("evacuate",) not in g.decision().options  # the squad itself is no detachment
+
+
+# ====================================================================== seed 003 house close combat
+
+def _house(att=None, dfn=None, terrain=(), options=HOUSE, extra_red=(), setup=None):
+    """Two squads 2" apart (the two-inch rule: contact at once) under the house close combat."""
+    d = dict(dfn or {})
+    d.setdefault("pos", (24, 13.5))
+    g = begin(duel(att=att, dfn=d, terrain=terrain), [], options=options)
+    if extra_red:
+        g = begin(scenario([unit("A", (24, 10), **{"figures": (("rifle", 8),), "quality": "d8",
+                                                   "confidence": "steady", "armour": "partial_light", **(att or {})})],
+                           [unit("B", d.pop("pos"), **{"figures": (("rifle", 6),), "quality": "d10",
+                                                       "confidence": "steady", "armour": "partial_light", **d}),
+                            *extra_red], terrain=terrain), [], options=options)
+    if setup:
+        setup(g)
+    activate(g, 0)
+    return g
+
+
+@pytest.mark.parametrize("n, tdie", [(12, "d10"), (13, "d8"), (25, "d8")])
+def test_S3_L58_over_12_a_d12_and_one_shift_only_no_matter_the_score(n, tdie):
+    g = _house(att={"figures": (("rifle", min(n, 20)), ("rifle", n - min(n, 20))) if n > 20 else (("rifle", n),)})
+    add_dice(g, (tdie, 1), ("d8", 1), ("d12", 1))
+    with pytest.raises(DiceScriptError):
+        g.apply(("assault", 1))
+    s = events_of(g, "StrikeResolved")[0]
+    assert s["striker_dice"] == ["d8", "d12"] and s["target_die"] == tdie
+
+
+def test_S3_L11_first_round_plus_one_for_a_defender_in_cover_not_for_the_attacker():
+    g = _house(terrain=[rect("light_woods", 18, 8, 30, 16)])  # both squads in the woods
+    add_dice(g, ("d12", 12), ("d8", 1), ("d8", 1),   # the defender's d10 + 1
+             ("d8", 8), ("d10", 1), ("d6", 1))       # the attacker as target: no shift
+    g.apply(("assault", 1))
+    s = events_of(g, "StrikeResolved")
+    assert [x["target_die"] for x in s] == ["d12", "d8"]
+
+
+@pytest.mark.parametrize("conf, die", [("shaken", "d8"), ("broken", "d6"), ("routed", "d4")])
+def test_S3_L11_morale_below_steady_shifts_the_quality_die(conf, die):
+    g = _house(dfn={"confidence": conf})
+    add_dice(g, (die, int(die[1:])), ("d8", 1), ("d8", 1), *([] if conf == "routed" else [("d8", 8), (die, 1), ("d6", 1)]))
+    g.apply(("assault", 1))
+    s = events_of(g, "StrikeResolved")
+    assert s[0]["target_die"] == die  # as the target
+    if conf != "routed":
+        assert s[1]["striker_dice"][0] == die  # and as the striker
+    else:
+        assert len(s) == 1  # a routed unit does not strike (L812)
+
+
+def test_S3_L15_two_successes_total_over_the_defenders_die_no_doubling_remainder_on_its_die():
+    g = _house()
+    # 8 + 7 = 15 against d10 (roll 3): 1 hit, remainder 5: the d10 rolls 5 -> a second hit
+    add_dice(g, ("d10", 3), ("d8", 8), ("d8", 7), ("d10", 5),
+             ("d8", 8), ("d10", 1), ("d6", 1))
+    with pytest.raises(DiceScriptError):
+        g.apply(("assault", 1))
+    s = events_of(g, "StrikeResolved")[0]
+    assert (s["result"], s["hits"]) == ("major", 2)
+
+
+def test_S3_L17_casualties_are_removed_when_the_round_is_complete():
+    g = _house()
+    # the attacker kills a defender; the defender still strikes with all six (d6)
+    add_dice(g, ("d10", 1), ("d8", 8), ("d8", 8), ("d10", 10),   # 16 / 10 = 1 r6, d10 10: 1 hit
+             ("d8", 8), ("d10", 1), ("d6", 1),                   # the defender's strike: six rifles -> d6
+             ("d6", 1), ("d6", 6), ("d6", 1))                    # the hit: a kill
+    g.apply(("assault", 1))
+    s = events_of(g, "StrikeResolved")
+    assert s[1]["striker_dice"] == ["d10", "d6"] and g.units[1].figures[0].status == KILLED
+
+
+def test_S3_L28_a_squad_engaged_by_two_splits_its_attacks_and_tests_with_the_total_casualties():
+    extra = [unit("C", (27, 13.5), figures=[{"weapon": "rifle", "count": 6}], confidence="steady",
+                  armour="partial_light", quality="d10")]
+    g = _house(att={"figures": (("rifle", 10),)}, dfn={"figures": (("rifle", 8),), "pos": (21, 13.5)},
+               extra_red=extra)
+    from dustup_env.rules.unit_actions.assault_action import begin_assault
+    # A -> B misses; B -> A: 9 + 5 = 14 / 8 = 1 r6, d8 8: 1 hit; A -> C misses; C -> A misses
+    add_dice(g, ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 1), ("d10", 9), ("d8", 5), ("d8", 8),
+             ("d10", 10), ("d8", 1), ("d6", 1), ("d8", 8), ("d10", 1), ("d6", 1),
+             ("d10", 2), ("d6", 3), ("d6", 2))  # the hit among A's ten figures (d10): figure 1 wounded (3 vs 2)
+    begin_assault(g, [0], [1, 2], via_action=True)
+    assert g.units[0].figures[1].status == WOUNDED
+    g.apply(("stand",))
+    g.apply(("stand",))
+    add_dice(g, *([4] * 4))  # the two reaction tests: draws
+    with pytest.raises(DiceScriptError):  # (the script ends in the next round)
+        g.apply(("stand",))
+    tests = [c for c in events_of(g, "CourageTested") if c["final"]]
+    assert len(tests) == 2  # one reaction test per pairing ...
+    for c in tests:  # ... each with the total casualties A suffered (one wound, from B)
+        assert ("wounded", -1) in [tuple(x) for x in c["attacker_shifts"]]
+
+
+def test_S3_L60_pursuit_is_optional_and_off_by_default():
+    from dustup_env.rules import Game
+    g = Game(duel(), seed=1, options=HOUSE)
+    assert g.options["house_pursuit"] is False
+
+
+def test_S3_L20_a_power_armoured_trooper_stabilised_by_the_casualty_table_counts_as_wounded_in_the_reaction():
+    """Seed 003 reaction tests "as in the standard rules" with the casualty rows; the standard close combat counts a
+    power-armoured trooper stabilised by the casualty table (L1058: "Replace the hit marker with a wound marker") as
+    wounded (``casualty_counts``); the house round must count it too."""
+    g = _house(dfn={"armour": "light_power"})
+    add_dice(g, ("d10", 2), ("d8", 8), ("d8", 8), ("d10", 10),  # 16 / 10 = 1 r6, d10 10: one hit
+             ("d8", 8), ("d10", 1), ("d6", 1),                  # the defender's strike misses
+             ("d6", 2), ("d6", 6), ("d10", 5), ("d6", 3))       # figure 1: 6 vs 5 a wound -> table 3: stabilised
+    g.apply(("assault", 1))
+    assert g.units[1].figures[1].status == TREATED and last_event(g, "PowerArmourHit")["result"] == "stabilised"
+    g.apply(("stand",))
+    add_dice(g, *([4] * 8))
+    try:
+        g.apply(("stand",))
+    except DiceScriptError:
+        pass
+    ct = [c for c in events_of(g, "CourageTested") if c["final"]][0]
+    assert ("wounded", -1) in [tuple(x) for x in ct["defender_shifts"]]
+
+
+def test_L1058_standard_close_combat_counts_a_stabilised_power_armoured_trooper_as_wounded_in_the_outcome():
+    """The companion of the house probe above: in the standard close combat the stabilised trooper (a wound marker,
+    L1058) is a wounded figure for the outcome test (note ***)."""
+    g = _contact(dfn={"armour": "light_power"},
+                 strikes=[("d10", 7), ("d8", 8), ("d8", 4), ("d10", 9),       # minor: 12 / 10 = 1 r2, no third
+                          ("d6", 2), ("d6", 6), ("d10", 5), ("d6", 3),        # figure 1 wounded -> stabilised
+                          ("d8", 8), ("d10", 1), ("d6", 1)],                  # the counterstrike misses
+                 tail=[4, 4, 4, 4, 4, 4, 4, 4])
+    with pytest.raises(DiceScriptError):
+        g.apply(("assault", 1))
+    assert g.units[1].figures[1].status == TREATED
+    ct = [c for c in events_of(g, "CourageTested") if c["final"]][0]
+    assert ("wounded", -1) in [tuple(x) for x in ct["defender_shifts"]]
