@@ -236,13 +236,19 @@ def test_L774_L776_no_fire_then_a_second_move_that_falls_short_stays_where_it_en
     assert g.decision().kind == "initiative"
 
 
-def test_L766_an_obstacle_in_front_of_the_defender_must_be_paid_for():
-    # a wall (cost 2) right in front of the defender: 6 points reach the wall but cannot pay its crossing
+@pytest.mark.parametrize("roll, with_wall, reached", [(4, False, True), (4, True, False), (5, True, True)])
+def test_L766_an_obstacle_in_front_of_the_defender_must_be_paid_for(roll, with_wall, reached):
+    """"If defenders are behind some form of obstacle such as a fence, then the attacker must roll enough movement
+    to cover the movement cost of crossing the obstacle": 8 points reach the defender in the open but not behind
+    a wall costing 4; 10 points pay for it."""
     wall = {"type": "wall", "line": [[18, 17.5], [30, 17.5]], "cost": 4}
-    g = start(duel(dfn={"pos": (24, 18.5)}, obstacles=[wall]), [("d8", 6), ("d10", 5), ("d6", 3)])
+    g = start(duel(dfn={"pos": (24, 18.5)}, obstacles=[wall] if with_wall else []),
+              [("d8", 6), ("d10", 5), ("d6", roll)])
     g.apply(("assault", 1))
-    g.apply(("stand",))
-    assert not last_event(g, "ContactMove")["reached"]
+    with pytest.raises(DiceScriptError):  # the script ends at the combat or the defensive fire decision's dice
+        g.apply(("stand",))
+        raise DiceScriptError("decision pending")
+    assert last_event(g, "ContactMove")["reached"] is reached
 
 
 # ====================================================================== Final Defensive Fire (L780-L794)
@@ -586,6 +592,20 @@ def test_L906_L908_a_laser_sword_adds_its_strike_die_and_hits_use_the_units_impa
     s = events_of(g, "StrikeResolved")[0]
     assert s["striker_dice"] == ["d8", "d6", "d8"]  # 5 bayonets -> d6, the sword its d8
     assert last_event(g, "HitResolved")["impact_die"] == "d6"  # the unit's normal close-combat impact
+
+
+def test_L910_the_special_weapon_figures_split_off_and_strike_with_the_weapons_own_impact():
+    g = _contact(att={"figures": (("rifle", 5), ("laser_sword", 1))})
+    g.apply(("assault", 1))
+    # the sword-bearer's detachment (quality d8 + the sword's d8) against its matched part of B: target 1, both
+    # dice 8: a major success; every later roll a 1 (allocation, then the impact roll)
+    add_dice(g, 1, 8, 8, *([1] * 30))
+    with pytest.raises(DiceScriptError):
+        g.apply(("split_special",))
+    assert last_event(g, "SpecialWeaponsChoice")["split"] is True
+    s = events_of(g, "StrikeResolved")[0]
+    assert s["striker_dice"] == ["d8", "d8"] and s["hits"] > 0  # the bayonets strike in the other pairing
+    assert events_of(g, "HitResolved")[0]["impact_die"] == "d10"  # the sword's own impact
 
 
 # ====================================================================== The Two Inch Rule (L914)
@@ -1053,3 +1073,31 @@ def test_L1058_standard_close_combat_counts_a_stabilised_power_armoured_trooper_
     assert g.units[1].figures[1].status == TREATED
     ct = [c for c in events_of(g, "CourageTested") if c["final"]][0]
     assert ("wounded", -1) in [tuple(x) for x in ct["defender_shifts"]]
+
+
+def test_L1920_casevac_vehicle_leaving_offloaders_roll_once_others_within_12_inches_5_up_above_the_start():
+    """L1920 and its footnote 14: the unit that offloaded rolls a D6 (3+: one level), other friendly units within
+    12" roll a D6 (5+: one level), no unit rolls twice, and the gain may exceed the starting level."""
+    from vehicle_helpers import vehicle
+    blue = [unit("S", (24, 20), figures=(("rifle", 6),), leadership=2, confidence="steady"),
+            unit("F", (30, 20), figures=(("rifle", 4),), confidence="steady"),
+            vehicle("Medevac", (10, 2), "apc_wheeled", casevac=True),
+            unit("Far", (24, 40), figures=(("rifle", 3),), confidence="steady")]
+    g = begin(scenario(blue, [unit("E", (5, 46), figures=(("rifle", 3),))]), [("d8", 8)])  # the call's roll
+    activate(g, 0)
+    g.apply(("call_casevac", 2))
+    g.units[0].set_figure(1, status=WOUNDED)
+    g.apply(("transfer", 2))  # the second action: one reorganise-type action within 2"
+    for o in [("activate", 4), ("end",), ("activate", 1), ("end",)]:
+        g.apply(o)
+    add_dice(g, *END_TURN)
+    g.apply(("activate", 3))
+    g.apply(("end",))
+    g.apply(("first",))
+    g.apply(("activate", 2))
+    add_dice(g, ("d6", 3), ("d6", 5))  # S (offloaded) 3: +1; F (within 12") 5: +1; Far (20" away): no roll
+    g.apply(("depart",))
+    boosts = [(e["unit"], e["roll"], e["levels"]) for e in events_of(g, "CasevacBoost")]
+    assert boosts == [(0, 3, 1), (1, 5, 1)] and g.dice.remaining == 0
+    assert g.units[0].confidence == CONFIDENT < g.units[0].initial_confidence  # above its starting level
+    assert g.units[3].confidence == STEADY
