@@ -1101,3 +1101,14 @@ def test_L1920_casevac_vehicle_leaving_offloaders_roll_once_others_within_12_inc
     assert boosts == [(0, 3, 1), (1, 5, 1)] and g.dice.remaining == 0
     assert g.units[0].confidence == CONFIDENT < g.units[0].initial_confidence  # above its starting level
     assert g.units[3].confidence == STEADY
+
+
+def test_L734_terror_row_shifts_the_die_of_a_unit_facing_a_terror_unit():
+    """Note **** ("See page 26", Terror; RN-203 row 9, RN-217): the defender facing a terror-provoking attacker
+    takes -2 on its courage die; the attacker (which provokes it) takes none."""
+    g = start(duel(att={"terror": True}), [("d8", 3), ("d6", 5)])
+    g.apply(("assault", 1))
+    g.apply(("stand",))
+    ct = last_event(g, "CourageTested")
+    assert dict(map(tuple, ct["defender_shifts"])) == {"terror": -2} and ct["attacker_shifts"] == []
+    assert ct["defender_die"] == "d6"
