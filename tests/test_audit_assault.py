@@ -1112,3 +1112,14 @@ def test_L734_terror_row_shifts_the_die_of_a_unit_facing_a_terror_unit():
     ct = last_event(g, "CourageTested")
     assert dict(map(tuple, ct["defender_shifts"])) == {"terror": -2} and ct["attacker_shifts"] == []
     assert ct["defender_die"] == "d6"
+
+
+def test_L705_an_assault_declared_as_the_second_action_that_fails_ends_the_activation():
+    """"the attacker loses their first action, but may still do something else with the second action": when the
+    assault was itself the second action, nothing is left."""
+    g = start(duel(), [("d6", 1), ("d8", 4), ("d10", 5), *END_TURN])
+    g.apply(("move", 0, 0))  # the first action: 2" north
+    g.apply(("assault", 1))
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "fail"
+    assert g.decision().kind == "initiative" and g.dice.remaining == 0
