@@ -37,7 +37,7 @@ from ..unit_actions.assault_action import (PROCEDURE, CourageTested, StrikeResol
     occupy, strike_dice, withdraw)
 from ..kernel.dice import die_max, die_name, shift_closed
 from ..kernel.events import Event, LeaderLost, event
-from ..kernel.entities import BROKEN, KILLED, OK, ROUTED, SHAKEN, WOUNDED
+from ..kernel.entities import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUNDED
 from ..kernel.decisions import Decision
 from ..kernel.ruleset import Option, Rule
 from ..kernel.errors import ScenarioError
@@ -180,7 +180,7 @@ def _round(game, frame) -> None:
                 if f.status != before[u.uid][i]:
                     if f.status == KILLED:
                         k += 1
-                    elif f.status == WOUNDED:
+                    elif f.status in (WOUNDED, TREATED):  # TREATED: a power-armoured trooper stabilised (L1058)
                         w += 1
             cas = cas_by_unit.get(u.uid, {})
             p[side + "_cas"] = {"wounded": w + cas.get("damage", 0), "killed": k,  # a mech's markers: RN-852
