@@ -7,17 +7,15 @@ dice, asserting what the text says (or, where the text is ambiguous, the reading
 named in the test).  The findings are summarised in docs/rules-audit.md ("Rules overview, forces, command and
 morale").
 """
-import math
-
 import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, new_game, rect, scenario, unit
 from dustup_env.rules import Game, ScenarioError
+from dustup_env.rules.kernel.entities import KILLED
 from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12, ScriptedDice, clockface_direction, shift_closed, \
     shift_open
 
 HQ = dict(kind="hq", quality="d8", leadership=1)
-WALL = rect("building", 0, 18, 48, 22)  # blocks every line of sight across the table
 
 
 def acting(g):
@@ -295,6 +293,30 @@ def test_commitment_decides_whether_the_first_time_under_fire_is_tested(commitme
     assert bool(events_of(g, "ConfidenceTested")) is tests and g.dice.remaining == 0
 
 
+@pytest.mark.parametrize("dist,die", [(12, D6), (13, D8), (48, D8), (60, D10)])
+def test_weapon_ranges_short_effective_and_long_without_maximum(dist, die):
+    """L301 effective range 48", no maximum (beyond 48" is long range, less effective), short range 12" (more
+    effective): the target die of a rifle squad's fire (D8 in the open, shifted once either way)."""
+    g = begin(scenario([unit("A", (10, 2))], [unit("B", (10, 2 + dist))], height=72))
+    assert g.fire_plan(0, 1, "all")["target_die"] == die
+
+
+@pytest.mark.parametrize("armour,die", [("basic_battledress", D4), ("partial_light", D6), ("full_light", D8),
+                                        ("light_power", D10), ("heavy_power", D12)])
+def test_personal_armour_dice(armour, die):
+    """L319-L324 the armour types and their dice."""
+    g = begin(scenario([unit("A", (24, 5))], [unit("B", (24, 35), armour=armour)]))
+    assert g.fire_plan(0, 1, "all")["armour"] == die
+
+
+def test_mission_commitment_per_unit_with_the_side_as_default():
+    """L279 commitment is high, medium or low; a scenario sets it for a side or a unit (medium if unset, RN-018)."""
+    scn = scenario([unit("A", (24, 5)), unit("A2", (4, 5), commitment="high")], [unit("B", (24, 35))],
+                   commitment=("low", "medium"))
+    g = Game(scn, seed=0)
+    assert [g.unit(i).commitment for i in range(3)] == [0, 2, 1]
+
+
 def test_the_average_small_arm_is_firepower_2_impact_d6():
     """L303 the average small arm has firepower 2 and impact D6 (a figure that names no weapon, RN-359)."""
     g = begin(scenario([unit("A", (24, 5), ({"count": 5},))], [unit("B", (24, 35))]))
@@ -303,11 +325,17 @@ def test_the_average_small_arm_is_firepower_2_impact_d6():
 
 
 def test_no_armour_rolls_a_d4_and_any_non_killing_result_wounds():
-    """L326 no armour: a D4 armour die and any result is a wound; the roll only decides an instant kill."""
-    scn = scenario([unit("A", (24, 5), (("rifle", 1),))], [unit("B", (24, 35), armour="none")])
-    # target die D8 1; firer D8 8 (quality) + D4 (FP 1) 1: one success is a minor result only when ...
-    g = begin(scn)
-    assert g.fire_plan(0, 1, "all")["no_armour"] is True and g.fire_plan(0, 1, "all")["armour"] == D4
+    """L326 no armour: a D4 armour die and any result is a wound; the roll only decides an instant kill (an impact
+    of 1 against an armour roll of 4 still wounds, RN-022)."""
+    scn = scenario([unit("A", (24, 5))], [unit("B", (24, 35), armour="none")], commitment=("medium", "high"))
+    dice = [("d8", 1), ("d8", 4), ("d6", 4),  # 8 against 1: one hit
+            ("d6", 2), ("d8", 1), ("d4", 4),  # on figure 1: impact 1 against the D4's 4
+            ("d8", 8)]  # casualties test (high: 0 + LV 2) passed
+    g = begin(scn, dice)
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    h = last_event(g, "HitResolved")
+    assert (h["armour_die"], h["impact"], h["armour"], h["effect"]) == ("d4", 1, 4, "wound") and g.dice.remaining == 0
 
 
 def test_communications_equipment_is_average_d8_by_default():
@@ -574,6 +602,15 @@ def test_communicate_automatic_within_6_inches_with_line_of_sight(pos, terrain, 
     assert last_event(g, "CommunicationAttempted")["automatic"] is automatic and g.dice.remaining == 0
 
 
+def test_communicate_line_of_sight_through_concealing_terrain_is_clear():
+    """L975 "within 6 inches and have a clear line of sight": terrain that only conceals (light woods) does not
+    block the line of sight, so the communication is automatic (a reading, RN-1005)."""
+    g = begin(platoon(squads=((24, 10), (38, 20)), terrain=(rect("light_woods", 20, 6.5, 28, 8.5),)))
+    activate(g, 0)
+    g.apply(("order", 1))
+    assert last_event(g, "CommunicationAttempted")["automatic"] is True and g.dice.remaining == 0
+
+
 @pytest.mark.parametrize("rolls,shift,die", [((3, 4), 1, "d6"), ((3, 7), 2, "d4"), ((3, 6), 1, "d6")])
 def test_jamming_minor_and_major_success(rolls, shift, die):
     """L987 the jammer's minor success shifts the communication die down one, a major success twice (major =
@@ -585,6 +622,18 @@ def test_jamming_minor_and_major_success(rolls, shift, die):
     g.apply(("order", 1))
     c = last_event(g, "CommunicationAttempted")
     assert (c["jam_shift"], c["die"]) == (shift, die) and g.dice.remaining == 0
+
+
+def test_jamming_does_not_touch_an_automatic_communication():
+    """L975/L985 the jammer shifts the communication die; a communication within 6" with line of sight rolls no die
+    at all, so there is nothing to jam (RN-221)."""
+    scn = platoon(squads=((24, 10), (38, 20)))
+    scn["sides"][1]["jammer"] = "d12"
+    g = begin(scn, options={"jamming": True})
+    activate(g, 0)
+    g.apply(("order", 1))
+    c = last_event(g, "CommunicationAttempted")
+    assert (c["automatic"], c["jam_rolls"]) == (True, []) and g.dice.remaining == 0
 
 
 # =============================================================================================== Order
@@ -624,6 +673,50 @@ def test_orders_chain_down_the_command_tree():
     g.apply(("order", 1))
     g.apply(("order", 2))
     assert [f.unit for f in g.stack] == [0, 1, 2]
+
+
+def test_combined_assault_both_orders_succeed_and_the_two_units_assault_together():
+    """L1005 a commander orders two units to assault the same enemy unit; if both are activated the combat is
+    "multiple units in close combat": one assault, two attackers, one defender."""
+    scn = platoon(squads=((18, 26), (30, 26)), red=[unit("R", (24, 36)), unit("R2", (46, 47))])
+    g = begin(scn, [("d8", 5), ("d8", 6)])
+    activate(g, 0)
+    assert ("combined_assault", 3) in g.decision().options and ("combined_assault", 4) not in g.decision().options
+    g.apply(("combined_assault", 3))
+    g.apply(("choose", 2))
+    g.apply(("choose", 1))
+    assert last_event(g, "CombinedAssaultOrdered")["success"] == [True, True]
+    a = last_event(g, "AssaultDeclared")
+    assert (a["attackers"], a["defenders"]) == ([2, 1], [3])
+
+
+def test_combined_assault_one_failed_order_leaves_a_plain_order():
+    """L1005 only if both units are activated is the combat a combined one: one failure leaves one ordered unit."""
+    scn = platoon(squads=((18, 26), (30, 26)), red=[unit("R", (24, 36)), unit("R2", (46, 47))])
+    g = begin(scn, [("d8", 2), ("d8", 6)])
+    activate(g, 0)
+    g.apply(("combined_assault", 3))
+    g.apply(("choose", 2))
+    g.apply(("choose", 1))
+    assert not events_of(g, "AssaultDeclared") and acting(g) == ("action", 1) and g.stack[-1].ordered
+
+
+def test_a_unit_that_recovers_from_panic_in_an_ordered_activation_acts_normally_at_its_next_one():
+    """L1162 "it can act normally in subsequent turns": a reading (RN-1003) for an order (L993) that brings a second
+    activation in the same turn: the unit that passed its panic test acts normally at its next activation, even its
+    own normal activation later that turn."""
+    blue = [unit("HQ", (24, 2), (("rifle", 2),), kind="hq", quality="d10", leadership=1),
+            unit("A", (10, 14), quality="d4", leadership=2, commander="HQ")]
+    g = begin(scenario(blue, [unit("B", (24, 35))]), [("d10", 5), ("d4", 1), ("d4", 4)])
+    activate(g, 0)
+    g.apply(("order", 1))  # the ordered activation: first sight of B, the panic test fails
+    g.apply(("panic_test",))  # both actions: passed
+    assert not g.unit(1).panicked
+    g.apply(("end",))
+    activate(g, 2)
+    g.apply(("end",))
+    activate(g, 1)
+    assert {"move", "shoot"} <= kinds_of(g)
 
 
 # =============================================================================================== Rally
@@ -680,6 +773,32 @@ def test_suppressed_commander_may_still_communicate():
     g.unit(1).confidence = 2
     activate(g, 0)
     assert {("order", 1), ("rally", 1)} <= set(g.decision().options)
+
+
+def test_routed_unit_may_be_rallied_but_not_one_that_routed_while_panicking():
+    """L1166 a panicked unit forced to rout can never be rallied; an ordinary routed unit may be (RN-225)."""
+    g = begin(platoon())
+    g.unit(1).confidence = 4
+    g.unit(2).confidence = 4
+    g.unit(2).panic_routed = True
+    activate(g, 0)
+    opts = g.decision().options
+    assert ("rally", 1) in opts and ("rally", 2) not in opts
+
+
+def test_detachments_are_outside_the_command_tree():
+    """A detachment acts only through its parent (L1029, RN-227): it is not a subordinate in the command tree, so it
+    is neither ordered nor rallied, nor tests when the commander falls (a reading, RN-1004)."""
+    g = begin(platoon(hq_pos=(24, 2)), first=0)
+    activate(g, 1)
+    g.apply(("detach", "scout"))
+    g.apply(("end",))
+    activate(g, 3)
+    g.apply(("end",))
+    g.unit(4).confidence = 2
+    activate(g, 0)
+    assert g.unit(4).parent == 1
+    assert not [o for o in g.decision().options if o[0] in ("order", "rally") and o[1] == 4]
 
 
 # =============================================================================================== Morale
@@ -785,7 +904,6 @@ def test_panicked_unit_may_not_be_rallied_but_uses_a_superior_commanders_lv():
     g = begin(scenario(blue, [unit("B", (24, 35))]), [("d4", 1)], first=0)
     activate(g, 1)  # first sight: panics
     g.unit(1).confidence = 3
-    g.apply(("panic_test",)) if False else None
     add_dice(g, ("d4", 2))
     g.apply(("panic_test",))  # 2 > the HQ's LV 1 (its own LV 3 would fail)
     p = last_event(g, "PanicTested")
@@ -854,6 +972,22 @@ def test_new_leader_lv(lv, roll, new):
     assert g.unit(1).lv == new
 
 
+def test_a_leaderless_unit_ordered_by_its_commander_reorganises_then_appoints():
+    """L1186 "the next time the unit activates" includes an ordered activation (L993): both actions reorganise and a
+    new leader is appointed at its end."""
+    blue = [unit("HQ", (24, 2), (("rifle", 2),), kind="hq", leadership=1),
+            unit("A", (10, 14), commander="HQ", leadership=2)]
+    g = begin(scenario(blue, [unit("B", (24, 46))]), [("d8", 5), ("d6", 4)])
+    g.unit(1).leader_lost = True
+    g.unit(1).set_figure(0, status=KILLED)
+    activate(g, 0)
+    g.apply(("order", 1))
+    assert g.decision().options == (("reorganise", "leader"),)
+    g.apply(("reorganise", "leader"))
+    g.apply(("reorganise", "leader"))
+    assert last_event(g, "LeaderAppointed")["unit"] == 1 and not g.unit(1).leader_lost and acting(g) == ("action", 0)
+
+
 def test_commander_casualty_every_subordinate_tests_with_plus_one():
     """L1188 if a commander becomes a casualty, all subordinate units immediately test with +1 to the target."""
     blue = [unit("A", (24, 5), (("rifle", 5), ("lmg", 1)))]
@@ -871,3 +1005,77 @@ def test_commander_casualty_every_subordinate_tests_with_plus_one():
                      (3, "commander_casualty", 3, 0)]
     g.apply(("end",))
     assert g.decision().kind == "promote"  # no second in command: the player may promote one subordinate (L1190)
+
+
+def test_commander_casualty_second_in_command_takes_over_the_hq():
+    """L1188 a second in command within the headquarters takes command of it as if it were a normal unit: no
+    promotion; the HQ reorganises for a new leader and keeps its command (RN-249)."""
+    blue = [unit("A", (24, 5), (("rifle", 5), ("lmg", 1)))]
+    red = [unit("HQ", (24, 35), (("rifle", 4),), kind="hq", leadership=2, second_in_command=True),
+           unit("S1", (10, 40), commander="HQ", leadership=2)]
+    dice = [("d8", 1), ("d8", 4), ("d6", 4), ("d8", 1), ("d8", 2), ("d4", 1), ("d8", 8), ("d4", 1),
+            ("d8", 8), ("d8", 8)]
+    g = begin(scenario(blue, red, commitment=("medium", "high")), dice)
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    g.apply(("end",))
+    assert g.decision().kind == "activate" and last_event(g, "CommanderLost")["second_in_command"] is True
+    activate(g, 1)
+    assert g.decision().options == (("reorganise", "leader"),)
+
+
+def test_promoted_unit_assumes_command_then_appoints_a_leader():
+    """L1190 no second in command: the player may promote a subordinate; when its unit activates it takes one
+    reorganise action to assume the command and a second to appoint a new leader (D6 for its LV)."""
+    blue = [unit("A", (24, 5), (("rifle", 5), ("lmg", 1)))]
+    red = [unit("HQ", (24, 35), (("rifle", 4),), kind="hq", leadership=2),
+           unit("S1", (10, 40), commander="HQ", leadership=2), unit("S2", (38, 40), commander="HQ", leadership=2)]
+    dice = [("d8", 1), ("d8", 4), ("d6", 4), ("d8", 1), ("d8", 2), ("d4", 1), ("d8", 8), ("d4", 1),
+            ("d8", 8), ("d8", 8), ("d8", 8)]
+    g = begin(scenario(blue, red, commitment=("medium", "high")), dice)
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    g.apply(("end",))
+    assert g.decision().options == (("choose", 2), ("choose", 3), ("decline",))
+    g.apply(("choose", 2))
+    activate(g, 2)
+    assert g.decision().options == (("reorganise", "assume_command"),)
+    g.apply(("reorganise", "assume_command"))
+    assert g.decision().options == (("reorganise", "leader"),)
+    add_dice(g, ("d6", 6))
+    g.apply(("reorganise", "leader"))
+    assert g.unit(2).lv == 1 and g.unit(3).commander == 2
+
+
+def test_leaderless_reorganisation_comes_before_a_broken_units_withdrawal():
+    """L1186 "Regardless of the result" of the test, the next activation reorganises (RN-185): even a unit the test
+    broke in the open."""
+    g = kill_leader(confidence_roll=1, commitment="low")  # low: 3 + LV 2 = 5 needed; 1 < 5 // 2 drops two
+    assert g.unit(1).confidence == 2
+    g.unit(1).confidence = 3  # broken, in the open
+    g.apply(("end",))
+    activate(g, 1)
+    assert g.decision().options == (("reorganise", "leader"),)
+
+
+@pytest.mark.skip(reason="finding for assault_action.py (not this audit's files): a leader falling in close combat "
+                         "takes no Death of a Leader confidence test; see docs/rules-audit.md")
+def test_a_leader_falling_in_close_combat_makes_the_unit_test_at_once():
+    """L1186 "When this occurs, the unit must immediately take a confidence test": seeded games until a Red assault
+    wounds or kills Blue A's leader in close combat; A must then take a leader-casualty test."""
+    for seed in range(300):
+        g = Game(scenario([unit("A", (24, 30))], [unit("R", (24, 33.5), (("rifle", 10),))]), seed=seed)
+        while g.decision().kind == "initiative":
+            g.apply(("second",) if g.decision().side == 0 else ("first",))
+        if g.decision().side != 1:
+            continue
+        g.apply(("activate", 1))
+        g.apply(("assault", 0))
+        while not g.over and g.decision().kind != "activate":
+            g.apply(g.decision().options[0])
+        if any(e["type"] == "LeaderLost" and e["unit"] == 0 for e in g.event_log()):
+            break
+    else:
+        pytest.fail("no seed made A's leader a close-combat casualty")
+    assert [e for e in g.event_log() if e["type"] == "ConfidenceTested" and e["unit"] == 0
+            and e["reason"] == "leader_casualty"]
