@@ -701,6 +701,28 @@ def test_combined_assault_one_failed_order_leaves_a_plain_order():
     assert not events_of(g, "AssaultDeclared") and acting(g) == ("action", 1) and g.stack[-1].ordered
 
 
+def test_combined_assault_never_orders_a_reinforcement_the_turn_it_arrives():
+    """L157 with L1005: a reinforcement that reached the battle area this turn is not one of the two units ordered
+    into a combined assault (RN-1000); from the next turn it may be."""
+    blue = [unit("Platoon HQ", (24, 5), (("rifle", 3),), **HQ),
+            unit("S1", (18, 26), commander="Platoon HQ", leadership=2),
+            unit("S2", (30, 26), commander="Platoon HQ", leadership=2, inbound=1)]
+    g = begin(scenario(blue, [unit("R", (24, 36)), unit("R2", (46, 47))]), [("d8", 8), ("d8", 1)])
+    g.apply(("inbound", 2))
+    activate(g, 4)
+    g.apply(("end",))
+    activate(g, 0)
+    assert "combined_assault" not in kinds_of(g)
+    g.apply(("end",))
+    activate(g, 3)
+    g.apply(("end",))
+    activate(g, 1)
+    g.apply(("end",))
+    g.apply(("first",))
+    activate(g, 0)
+    assert ("combined_assault", 3) in g.decision().options
+
+
 def test_a_unit_that_recovers_from_panic_in_an_ordered_activation_acts_normally_at_its_next_one():
     """L1162 "it can act normally in subsequent turns": a reading (RN-1003) for an order (L993) that brings a second
     activation in the same turn: the unit that passed its panic test acts normally at its next activation, even its
