@@ -1029,6 +1029,21 @@ def test_commander_casualty_every_subordinate_tests_with_plus_one():
     assert g.decision().kind == "promote"  # no second in command: the player may promote one subordinate (L1190)
 
 
+def test_a_reinforcement_off_the_table_takes_no_commander_casualty_test():
+    """L1188 "all subordinate units must immediately take a confidence test": a reinforcement whose counter is still
+    on the inbound track is not in play (RN-360) and does not test (a reading, RN-1006); the units on the table do."""
+    blue = [unit("A", (24, 5), (("rifle", 5), ("lmg", 1)))]
+    red = [unit("HQ", (24, 35), (("rifle", 4),), kind="hq", leadership=2, second_in_command=True),
+           unit("S1", (10, 40), commander="HQ", leadership=2), unit("S2", (38, 46), commander="HQ", inbound=2)]
+    dice = [("d8", 1), ("d8", 4), ("d6", 4), ("d8", 1), ("d8", 2), ("d4", 1), ("d8", 8), ("d4", 1),
+            ("d8", 8), ("d8", 8)]  # the HQ's own test, then S1's
+    g = begin(scenario(blue, red, commitment=("medium", "high")), dice)
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    assert [(e["unit"], e["reason"]) for e in events_of(g, "ConfidenceTested")] == \
+        [(1, "leader_casualty"), (2, "commander_casualty")] and g.dice.remaining == 0
+
+
 def test_commander_casualty_second_in_command_takes_over_the_hq():
     """L1188 a second in command within the headquarters takes command of it as if it were a normal unit: no
     promotion; the HQ reorganises for a new leader and keeps its command (RN-249)."""
