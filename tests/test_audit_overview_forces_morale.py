@@ -933,6 +933,8 @@ def test_panicked_unit_may_not_be_rallied_but_uses_a_superior_commanders_lv():
 
 
 def test_a_panicking_unit_is_not_offered_to_rally():
+    """L1164 "Panicked units may not be rallied while panicking": no rally option for it, even below its initial
+    level."""
     blue = [unit("HQ", (24, 2), (("rifle", 2),), kind="hq", quality="d10", leadership=1),
             unit("A", (10, 14), quality="d4", leadership=2, commander="HQ")]
     g = begin(scenario(blue, [unit("B", (24, 35))]))
