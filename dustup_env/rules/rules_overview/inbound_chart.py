@@ -18,7 +18,8 @@ Reinforcements (RN-360):
   turn.  With random activation a counter has a chit (chit draw) or a card (card draw: drawing it moves
   the counter).  Seizing the initiative activates units only.
 * From box 1 the counter goes to the battle area: the unit is placed at its position (event
-  ``ReinforcementArrived``) and may activate from the next turn.
+  ``ReinforcementArrived``) and may activate from the next turn: by an order neither (an order activates a
+  unit; RN-1000), which :func:`arrived_this_turn` tells the Order Action.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from ..kernel.entities import Unit
 from ..kernel.ruleset import Family, Rule
 
 BOXES = 3
+ARRIVED = "inbound_arrived"  # game.extra: [turn, [uid, ...]]: the reinforcements placed on the table that turn
 
 
 @event
@@ -48,8 +50,18 @@ def advance(game, u: Unit) -> None:
     game.emit(InboundCounterMoved(u.uid, u.inbound))
     if u.inbound == 0:
         game.emit(ReinforcementArrived(u.uid, (round(u.x, 3), round(u.y, 3))))
+        arrived = game.extra.get(ARRIVED)
+        if arrived is None or arrived[0] != game.turn:
+            arrived = game.extra[ARRIVED] = [game.turn, []]
+        arrived[1].append(u.uid)
         from ..morale.panic import check_sight_both
         check_sight_both(game, u)  # first sight of the enemy (panic)
+
+
+def arrived_this_turn(game, uid: int) -> bool:
+    """The unit reached the battle area this turn: it "may be activated on the next turn" (not ordered now)."""
+    arrived = game.extra.get(ARRIVED)
+    return arrived is not None and arrived[0] == game.turn and uid in arrived[1]
 
 
 def _has_reinforcements(scenario: dict, options: dict) -> bool:

@@ -3,7 +3,8 @@
 Game option ``"activation"``:
 
 * ``"alternate"`` (default): the standard initiative roll and alternating activations.
-* ``"chits"``: one chit per unit in play (per side) goes into the bag at the start of each turn;
+* ``"chits"``: one chit per unit in play (per side) goes into the bag at the start of each turn (a detachment
+  has none while its parent is in play: it activates only through its parent, RN-1001);
   each draw (``game.dice.roll_n(chits in the bag)``: faces 1..n0 are side 0's chits, the rest side
   1's; no roll when only one side has chits left) names the side that activates a unit next.  The
   initiative roll is not used.  A chit drawn for a side without unactivated units is discarded.  A
@@ -67,11 +68,13 @@ def _end_turn(game) -> None:
 
 
 def chit_count(game, side: int) -> int:
+    """The side's chits at the start of a turn: one per unit that activates on its own (a reinforcement's counter
+    too), with the quality variant's extra and withheld chits."""
     n = 0
     variant = game.options["chit_quality_variant"]
     for uid in game.side_units[side]:
         u = game.units[uid]
-        if not u.in_play and not u.inbound:  # a reinforcement's counter has a chit too (rules/rules_overview/inbound_chart.py)
+        if not game.can_activate(u):  # out of play, or a detachment acting through its parent (RN-1001)
             continue
         n += 1
         if variant:

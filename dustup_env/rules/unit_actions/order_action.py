@@ -2,7 +2,8 @@
 
 - ``("order", uid)``: the commander communicates with a subordinate (any unit below it in the command tree);
   on success the unit takes an ordered activation (two actions, no activation marker) before the commander's
-  next action.
+  next action.  A reinforcement cannot be ordered in the turn it reaches the battle area ("may be activated on
+  the next turn", RN-1000).
 - ``("combined_assault", enemy)``: a commander with both actions left picks two subordinates that could each
   assault the enemy unit (decision kind ``choose``), orders both, and they assault it together (the Assault
   Action's multi-unit assault, found through the rule set's ``assault`` service: without the Assault Action
@@ -16,6 +17,7 @@ from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..forces.commanders import has_commanders
+from ..rules_overview.inbound_chart import arrived_this_turn
 from .communicate_action import communicate
 
 
@@ -43,7 +45,7 @@ def _order_options(game, u: Unit, status) -> list:
     units = game.units
     done = game.stack[-1].data.get("ordered", ())
     return [("order", uid) for uid, _ in subs if units[uid].in_play and units[uid].confidence != ROUTED
-            and uid not in done and not on_stack(game, uid)]
+            and uid not in done and not on_stack(game, uid) and not arrived_this_turn(game, uid)]
 
 
 def _order(game, u: Unit, opt) -> bool:
@@ -66,7 +68,8 @@ def _combined_options(game, u: Unit, status) -> list:
         return []
     subs = descendants(game, u)
     done = f.data.get("ordered", ())
-    cands = [game.units[i] for i, _ in subs if i not in done and not on_stack(game, i)]
+    cands = [game.units[i] for i, _ in subs
+             if i not in done and not on_stack(game, i) and not arrived_this_turn(game, i)]
     if len(cands) < 2:
         return []
     # can_assault = may_assault (the unit alone) and target_in_reach: the first part once per unit
@@ -85,7 +88,8 @@ def _combined_assault(game, u: Unit, opt) -> bool:
     done = f.data.get("ordered", ())
     assault = game.rules.services["assault"]
     cands = [i for i, _ in descendants(game, u)
-             if i not in done and not on_stack(game, i) and assault.can_assault(game, game.units[i], e)]
+             if i not in done and not on_stack(game, i) and not arrived_this_turn(game, i)
+             and assault.can_assault(game, game.units[i], e)]
     game.stack.append(Frame("combined_assault", u.uid, 0, False,
                             {"commander": u.uid, "target": e.uid, "candidates": cands, "chosen": []}))
     return False
