@@ -455,6 +455,20 @@ def test_L531_propped_concealed_travel_and_suppressive_shifts():
     assert _target(duel(5), ("reorganise", "column"), mode="suppressive") == D4  # closed at D4
 
 
+def test_L527_the_night_fighting_shift_is_part_of_the_net_shift():
+    # RN-026: the target die shifts are summed, then clamped at D4.  An elite firer (-1) at short range (-1) using
+    # suppressive fire (-1) on a column (-1) at night without night vision (+2): net -2, a D4 (not D4 then +2 = D8)
+    scn = duel(10, blue={"quality": "d12"})
+    g = red_first(scn, ("reorganise", "column"))
+    night = begin(scn, first=1, options={"night": True})
+    activate(night, 1)
+    night.apply(("reorganise", "column"))
+    night.apply(("end",))
+    assert plan(g, "suppressive")["target_die"] == D4
+    assert plan(night, "suppressive")["target_die"] == D4
+    assert plan(night, "all")["target_die"] == D6  # -3 + 2
+
+
 def test_L529_L681_a_target_die_above_d12_cannot_be_engaged():
     scrub = rect("light_scrub", 18, 51, 30, 60)
     g = red_first(duel(50, terrain=[scrub], height=70), ("reorganise", "conceal"))
