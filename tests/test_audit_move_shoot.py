@@ -360,7 +360,7 @@ def test_L511_cavalry_may_not_prop():
     "move_action._options offers a disorganised propped unit its moves (Cohesion L199 lets a disorganised unit "
     "only move or recover) and move_to keeps it propped after the move, so it moves and still gets the prop "
     "shifts. Fix in move_action.move_to: end the propped state whenever the unit actually moves, as for "
-    "forced moves (RN-048)."))
+    "forced moves (RN-048); reading RN-1051."))
 def test_L509_a_propped_unit_that_moves_is_no_longer_propped():
     g = begin(duel(), [("d6", 3)])
     a = g.units[0]
@@ -375,7 +375,7 @@ def test_L509_a_propped_unit_that_moves_is_no_longer_propped():
     assert not a.propped  # a unit that has moved is not propped
 
 
-# ================================================================================ Shoot Action (L515-519, L657)
+# ================================================================================ Shoot Action (L513-519, L655-659)
 def test_L519_no_weapon_fires_twice_in_one_activation():
     g = begin(duel(), [("d8", 1), ("d8", 1), ("d6", 1)])
     activate(g, 0)
@@ -383,7 +383,7 @@ def test_L519_no_weapon_fires_twice_in_one_activation():
     assert "shoot" not in option_kinds(g)
 
 
-def test_L519_L653_split_fire_at_two_targets():
+def test_L519_L657_split_fire_at_two_targets():
     scn = scenario([unit("A", (24, 5), figures=(("rifle", 6),))], [unit("B", (14, 35)), unit("C", (34, 35))],
                    commitment=HIGH)
     g = begin(scn, [("d8", 1), ("d8", 1), ("d4", 1)] * 2)
@@ -396,7 +396,7 @@ def test_L519_L653_split_fire_at_two_targets():
     assert (s["target"], s["firer_dice"]) == (2, ["d8", "d4"]) and g.dice.remaining == 0
 
 
-def test_L655_split_fire_at_the_same_target_can_suppress_twice():
+def test_L659_split_fire_at_the_same_target_can_suppress_twice():
     g = begin(duel(blue={"figures": (("rifle", 6),)}), [("d8", 1), ("d8", 2), ("d4", 1)] * 2)
     activate(g, 0)
     g.apply(("shoot", 1, "half"))
@@ -405,10 +405,10 @@ def test_L655_split_fire_at_the_same_target_can_suppress_twice():
     assert g.units[1].suppression == 2 and g.dice.remaining == 0
 
 
-# ================================================================================ Roll to Hit, Resolving (L523, L596-610)
+# ================================================================================ Roll to Hit, Resolving (L521-523, L597-611)
 @pytest.mark.parametrize("rolls,result,markers", [((5, 5, 5), "none", 0),  # a tie is no success
                                                   ((5, 6, 5), "minor", 1), ((5, 6, 6), "major", 1)])
-def test_L523_L600_successes_are_firer_dice_higher_than_the_target_die(rolls, result, markers):
+def test_L523_L601_successes_are_firer_dice_higher_than_the_target_die(rolls, result, markers):
     t, q, f = rolls
     dice = [("d8", t), ("d8", q), ("d6", f)]
     if result == "major":  # 12 / 8 = 1 hit, remainder 4: roll 5, no extra hit; allocation; impact vs armour
@@ -455,7 +455,7 @@ def test_L531_propped_concealed_travel_and_suppressive_shifts():
     assert _target(duel(5), ("reorganise", "column"), mode="suppressive") == D4  # closed at D4
 
 
-def test_L527_the_night_fighting_shift_is_part_of_the_net_shift():
+def test_L529_the_night_fighting_shift_is_part_of_the_net_shift():
     # RN-026: the target die shifts are summed, then clamped at D4.  An elite firer (-1) at short range (-1) using
     # suppressive fire (-1) on a column (-1) at night without night vision (+2): net -2, a D4 (not D4 then +2 = D8)
     scn = duel(10, blue={"quality": "d12"})
@@ -469,7 +469,7 @@ def test_L527_the_night_fighting_shift_is_part_of_the_net_shift():
     assert plan(night, "all")["target_die"] == D6  # -3 + 2
 
 
-def test_L529_L681_a_target_die_above_d12_cannot_be_engaged():
+def test_L529_L677_a_target_die_above_d12_cannot_be_engaged():
     scrub = rect("light_scrub", 18, 51, 30, 60)
     g = red_first(duel(50, terrain=[scrub], height=70), ("reorganise", "conceal"))
     activate(g, 0)
@@ -510,7 +510,7 @@ def test_L573_a_squad_of_only_support_weapons_uses_the_lowest_impact():
     assert (p["firepower"], p["impact"]) == ([D8, D12], D8)  # LMG D10, AGL D8: the lowest
 
 
-def test_L579_hand_grenades_two_throwers_within_six_inches_with_the_small_arms_impact():
+def test_L577_hand_grenades_two_throwers_within_six_inches_with_the_small_arms_impact():
     g = begin(duel(6, blue={"grenades": True}))
     p = plan(g, "grenades")
     assert (p["firepower"], p["impact"]) == ([D4, D8, D8], D8)  # three rifles D4 and two grenade D8s; rifle impact
@@ -518,7 +518,7 @@ def test_L579_hand_grenades_two_throwers_within_six_inches_with_the_small_arms_i
     assert plan(begin(duel(6)), "grenades") is None  # an optional rule: only units equipped with them
 
 
-def test_L581_specialist_grenades_are_an_individual_action_with_their_own_impact():
+def test_L579_specialist_grenades_are_an_individual_action_with_their_own_impact():
     g = begin(duel(5, blue={"specialist_grenade": "at_grenade"}))
     p = plan(g, "specialist_grenade")
     assert (p["firepower"], p["impact"], p["weapons"]) == ([D8], D12, 1)
@@ -526,7 +526,7 @@ def test_L581_specialist_grenades_are_an_individual_action_with_their_own_impact
     assert ("throw", 1, "specialist") in g.decision().options
 
 
-def test_L579_rifle_grenades_effective_24_maximum_48():
+def test_L577_rifle_grenades_effective_24_maximum_48():
     figs = {"figures": (("rifle", 5), ("rifle_grenade", 1))}
     assert plan(begin(duel(24, blue=figs)), "support")["target_die"] == D8
     assert plan(begin(duel(30, blue=figs)), "support")["target_die"] == D10  # beyond its effective range: long
@@ -534,26 +534,26 @@ def test_L579_rifle_grenades_effective_24_maximum_48():
     assert plan(begin(duel(49, blue=figs)))["firepower"] == [D6]  # the rifles still fire
 
 
-# ================================================================================ Generic Weapon Data (L583-592)
+# ================================================================================ Generic Weapon Data (L581-591)
 @pytest.mark.parametrize("weapon,count,fp,impact", [
     ("musket", 8, D4, D4), ("musket", 9, D6, D4),  # FP 0.5, impact D4
     ("rifle", 4, D4, D8), ("rifle", 5, D6, D8),  # FP 1, impact D8
     ("assault_rifle", 2, D4, D8), ("assault_rifle", 3, D6, D8),  # FP 2
     ("shotgun", 2, D6, D8), ("shotgun", 3, D10, D8),  # FP 3
     ("lmg", 1, D8, D10), ("hmg", 1, D10, D10), ("agl", 1, D12, D8)])
-def test_L583_generic_weapon_data(weapon, count, fp, impact):
+def test_L581_generic_weapon_data(weapon, count, fp, impact):
     p = plan(begin(duel(blue={"figures": ((weapon, count),)})))
     assert (p["firepower"], p["impact"]) == ([fp], impact)
 
 
-def test_L592_hand_grenade_data_fp_d8_impact_d6():
+def test_L589_hand_grenade_data_fp_d8_impact_d6():
     p = plan(begin(duel(5, blue={"grenades": True})), "grenade_alone")
     assert (p["firepower"], p["impact"]) == ([D8], D6)
 
 
-# ================================================================================ Casualties, extra hits (L612-625)
+# ================================================================================ Casualties, extra hits (L613-625)
 @pytest.mark.parametrize("remainder,hits", [(5, 2), (6, 1)])
-def test_L616_L623_the_seeds_13_against_d8_example(remainder, hits):
+def test_L619_L625_the_seeds_13_against_d8_example(remainder, hits):
     # target D8 rolls 4; the firer rolls 6 (quality D8), 5 (five rifles: D6) and 2 (LMG D8): a major success,
     # 13 / 8 = 1 hit with a 5 in 8 chance of a second
     dice = [("d8", 4), ("d8", 6), ("d6", 5), ("d8", 2), ("d8", remainder)]
@@ -566,7 +566,7 @@ def test_L616_L623_the_seeds_13_against_d8_example(remainder, hits):
     assert (s["firer_rolls"], s["successes"], s["hits"]) == ([6, 5, 2], 2, hits) and g.dice.remaining == 0
 
 
-def test_L621_the_additional_hits_are_optional():
+def test_L623_the_additional_hits_are_optional():
     dice = [("d8", 4), ("d8", 6), ("d6", 5), ("d8", 2), ("d6", 1), ("d8", 1), ("d4", 4)]  # no remainder roll
     g = begin(duel(blue={"figures": (("rifle", 5), ("lmg", 1))}), dice, options={"extra_hits": False})
     activate(g, 0)
@@ -574,7 +574,7 @@ def test_L621_the_additional_hits_are_optional():
     assert last_event(g, "ShotResolved")["hits"] == 1 and g.dice.remaining == 0
 
 
-# ================================================================================ Resolve Impact (L627-652)
+# ================================================================================ Resolve Impact (L627-649)
 def _hits_game(hits_dice, rest, hits=1, red=None):
     """Blue's five rifles (D6) and LMG (D8) make a major success of exactly ``hits`` hits on Red (no remainder
     roll): target D8 rolls 1; the firer's three dice total 8 or 16.  ``hits_dice``: the allocation rolls."""
@@ -591,7 +591,7 @@ def test_L629_allocation_rolls_a_die_that_size_or_larger_rerolling_higher_result
     assert last_event(g, "HitResolved")["figure"] == 2 and g.dice.remaining == 0
 
 
-def test_L631_L648_a_figure_hit_twice_makes_two_armour_rolls_and_two_wounds_kill():
+def test_L631_L645_a_figure_hit_twice_makes_two_armour_rolls_and_two_wounds_kill():
     # both hits on figure 2 (allocated first); each impact 6 > armour 3 (a wound); then the casualties test
     g = _hits_game([("d6", 3), ("d6", 3)], [("d8", 6), ("d4", 3), ("d8", 6), ("d4", 3), ("d8", 8)], hits=2)
     activate(g, 0)
@@ -604,7 +604,7 @@ def test_L631_L648_a_figure_hit_twice_makes_two_armour_rolls_and_two_wounds_kill
 
 @pytest.mark.parametrize("i,a,effect,status", [(4, 4, "none", OK), (5, 4, "wound", WOUNDED), (8, 4, "wound", WOUNDED),
                                                (3, 1, "kill", KILLED), (2, 1, "wound", WOUNDED)])
-def test_L640_impact_against_armour(i, a, effect, status):
+def test_L637_impact_against_armour(i, a, effect, status):
     rest = [("d8", i), ("d4", a)] + ([("d8", 8)] if effect != "none" else [])  # casualties: Red tests (passes)
     g = _hits_game([("d6", 2)], rest)
     activate(g, 0)
@@ -613,7 +613,7 @@ def test_L640_impact_against_armour(i, a, effect, status):
     assert g.units[1].figures[1].status == status and g.dice.remaining == 0
 
 
-def test_L650_support_weapons_in_the_support_role_use_the_small_arms_impact_fired_alone_their_own():
+def test_L647_support_weapons_in_the_support_role_use_the_small_arms_impact_fired_alone_their_own():
     g = _hits_game([("d6", 2)], [("d8", 1), ("d4", 1)])
     activate(g, 0)
     g.apply(("shoot", 1, "all"))
@@ -625,9 +625,9 @@ def test_L650_support_weapons_in_the_support_role_use_the_small_arms_impact_fire
     assert {e["impact_die"] for e in events_of(g2, "HitResolved")} == {"d10"} and g2.dice.remaining == 0
 
 
-# ================================================================================ Extended Example (L641-645)
+# ================================================================================ Extended Example (L651-653)
 @pytest.mark.parametrize("remainder,hits", [(7, 2), (8, 1)])
-def test_L645_extended_example(remainder, hits):
+def test_L653_extended_example(remainder, hits):
     # 10 experienced troops (D8), 9 laser rifles (9 x FP 1 -> D10) and a plasma rifle (D6), 30" away, the target
     # behind concealment (D8 -> D10); target rolls 5, firer 6, 8, 3: two successes, 17 / 10 = 1 hit + 7 in 10
     scn = scenario([unit("L", (24, 5), figures=(("laser_rifle", 9), ("plasma_rifle", 1)), quality="d8")],
@@ -644,8 +644,8 @@ def test_L645_extended_example(remainder, hits):
     assert g.dice.remaining == 0
 
 
-# ================================================================================ Suppressive Fire (L657-661)
-def test_L661_suppressive_fire_shifts_the_target_die_down_and_never_hits():
+# ================================================================================ Suppressive Fire (L661-665)
+def test_L665_suppressive_fire_shifts_the_target_die_down_and_never_hits():
     g = begin(duel(), [("d6", 1), ("d8", 8), ("d6", 6)])  # D8 -1 = D6; two successes but no hits, no more dice
     activate(g, 0)
     g.apply(("shoot", 1, "suppressive"))
@@ -654,23 +654,23 @@ def test_L661_suppressive_fire_shifts_the_target_die_down_and_never_hits():
     assert g.units[1].suppression == 1 and not events_of(g, "HitResolved") and g.dice.remaining == 0
 
 
-# ================================================================================ Line of Sight (L665-667)
+# ================================================================================ Line of Sight (L667-669)
 @pytest.mark.parametrize("feature", [rect("hill", 0, 15, 48, 20), rect("building", 0, 15, 48, 20),
                                      rect("dense_woods", 0, 15, 48, 20), rect("light_woods", 0, 12, 48, 22)])
-def test_L667_hills_buildings_and_woods_block_the_leaders_line_of_sight(feature):
+def test_L669_hills_buildings_and_woods_block_the_leaders_line_of_sight(feature):
     g = begin(duel(terrain=[feature]))
     assert plan(g) is None
     activate(g, 0)
     assert "shoot" not in option_kinds(g)
 
 
-def test_L667_a_hill_does_not_block_a_leader_standing_on_it():
+def test_L669_a_hill_does_not_block_a_leader_standing_on_it():
     g = begin(duel(terrain=[rect("hill", 0, 0, 48, 10)]))
     assert plan(g) is not None
 
 
 # ================================================================================ Concealment (L671-685)
-def test_L679_L681_completely_concealed_troops_may_be_fired_on_but_may_not_fire():
+def test_L675_L679_completely_concealed_troops_may_be_fired_on_but_may_not_fire():
     scrub = rect("light_scrub", 18, 31, 30, 40)
     g = begin(duel(terrain=[scrub]), first=1)
     activate(g, 1)
@@ -682,7 +682,7 @@ def test_L679_L681_completely_concealed_troops_may_be_fired_on_but_may_not_fire(
     assert plan(g)["target_die"] == D12  # still a target, at +2
 
 
-def test_L683_complete_concealment_needs_concealing_terrain():
+def test_L681_complete_concealment_needs_concealing_terrain():
     g = begin(duel(), first=1)
     activate(g, 1)
     assert ("reorganise", "conceal") not in g.decision().options
@@ -729,7 +729,7 @@ def test_L947_at_most_three_markers_further_suppressions_have_no_effect():
     assert g.units[1].suppression == 3 and g.dice.remaining == 0
 
 
-def test_L951_units_in_buildings_partially_or_completely_concealed_may_be_fired_on_and_suppressed():
+def test_L951_L953_units_in_buildings_partially_or_completely_concealed_may_be_fired_on_and_suppressed():
     house = rect("building", 18, 34, 30, 40)
     g = red_first(duel(terrain=[house]))
     assert plan(g)["target_die"] == D10
@@ -814,6 +814,16 @@ def test_L1078_at_most_two_dummies_per_hidden_unit():
 
 def test_L1076_a_hidden_unit_must_be_in_terrain_that_could_conceal_it():
     scn = scenario([unit("A", (20, 5))], [unit("H", (20, 40), hidden=True)])
+    with pytest.raises(ScenarioError):
+        begin(scn)
+
+
+def test_L1076_a_large_unit_may_be_hidden_where_the_scenario_places_it_in_concealing_terrain():
+    # "large targets may only be hidden if there is appropriate concealment and it is realistic to do so": the
+    # scenario's judgement (RN-1050); the engine asks for concealing terrain whatever the size
+    g = hidden(8, size=3)
+    assert g.units[2].hidden
+    scn = scenario([unit("A", (20, 5))], [unit("H", (20, 40), hidden=True, size=3)])
     with pytest.raises(ScenarioError):
         begin(scn)
 
