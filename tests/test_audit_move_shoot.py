@@ -112,6 +112,7 @@ def test_L450_movement_points_are_the_die_times_two_measured_from_the_leader():
     m = last_event(g, "Moved")
     assert (m["roll"], m["points"], m["start"], m["end"]) == (4, 8.0, [24.0, 5.0], [24.0, 13.0])
     assert (g.units[0].x, g.units[0].y) == (24.0, 13.0) and g.dice.remaining == 0
+    assert not g.units[0].disorganised()  # L461: the other figures moved so as to remain within cohesion
 
 
 def test_L459_the_unit_stops_at_the_nominated_point_when_it_is_closer():
