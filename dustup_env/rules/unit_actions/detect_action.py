@@ -77,9 +77,12 @@ def house_concealed(game, u, x: float, y: float) -> bool:
 
 def detect_options(game, u, status) -> list:
     """ACTION_PROVIDER: ("detect", i) for every enemy marker in range whose position the leader can see
-    (whatever the marker hides: real and dummy markers are offered alike)."""
+    (whatever the marker hides: real and dummy markers are offered alike).  Not while disorganised (Cohesion: only
+    move or recover) nor while suppressed: "Suppressed units may only: Defend if attacked / Reorganise if in cover
+    / Prop / The leader may attempt to communicate, or remove suppression" (Recover Suppression Action, RN-244);
+    vehicles, which "may continue to move and shoot while suppressed" (Suppression and Vehicles), may detect."""
     markers = game.markers
-    if not markers or status.disorganised:
+    if not markers or status.disorganised or (status.suppressed and u.profile.vehicle is None):
         return []
     reach = max_range(game, u)
     r2 = reach * reach

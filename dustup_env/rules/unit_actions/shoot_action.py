@@ -37,12 +37,13 @@ NO_ENGAGE = -1
 
 def target_die(*, distance: float, effective_range: float = EFFECTIVE_RANGE, concealment: int = 0,
                propped: bool = False, small: bool = False, firer_quality: int = D8,
-               travel: bool = False, suppressive: bool = False) -> int:
+               travel: bool = False, suppressive: bool = False, night: bool = False) -> int:
     """Target die step (D8 shifted per the table), or NO_ENGAGE if shifted above D12.
 
-    ``concealment``: 0 exposed, 1 partially, 2 completely concealed.
+    ``concealment``: 0 exposed, 1 partially, 2 completely concealed.  ``night``: seed 003 Night Fighting's +2
+    for a firer without night vision, one more term of the net shift (RN-026: summed, then clamped at D4).
     """
-    shift = 0
+    shift = 2 if night else 0
     if distance > effective_range:
         shift += 1
     elif distance <= SHORT_RANGE:
@@ -271,12 +272,11 @@ def plan_mode(game, u: Unit, t: Unit, mode: str, dist: float, geo, ready, memo: 
             eff = r
     suppressive = mode == "suppressive"
     step = memo.get((eff, suppressive))
-    if step is None:
+    if step is None:  # seed 003 Night Fighting: +2 in the net shift for a firer without night vision
         step = memo[(eff, suppressive)] = target_die(
             distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
-            firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive)
-    if game.options["night"] and not u.night_vision:  # seed 003 Night Fighting: +2 target die shift
-        step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
+            firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive,
+            night=game.options["night"] and not u.night_vision)
     if step == NO_ENGAGE:
         return None
     return dist, geo, sa, sup, throwers, step, thrown, own
@@ -380,12 +380,10 @@ def _fire_mode_options(u: Unit, t: Unit, dist: float, geo, sa: list, sup: list, 
         modes.append(("grenades", min(48.0, min(map(ranges.__getitem__, rest)) if rest else 48.0, e_sup), False))
     for mode, eff, suppressive in modes:
         step = memo.get((eff, suppressive))
-        if step is None:
+        if step is None:  # seed 003 Night Fighting: +2 in the net shift
             step = memo[(eff, suppressive)] = target_die(
                 distance=dist, effective_range=eff, concealment=geo[0], propped=t.propped, small=t.small_target,
-                firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive)
-        if night:  # seed 003 Night Fighting: +2 target die shift
-            step = NO_ENGAGE if step == NO_ENGAGE or step + 2 > D12 else step + 2
+                firer_quality=u.profile.quality, travel=t.travel, suppressive=suppressive, night=night)
         if step != NO_ENGAGE:
             opts.append(("shoot", uid, mode))
 
