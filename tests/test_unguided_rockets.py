@@ -122,3 +122,16 @@ def _load(monkeypatch, tmp_path, doc):
         monkeypatch.undo()
         data.armoury.cache_clear()
         data._schema.cache_clear()
+
+
+def test_the_night_shift_is_one_term_of_the_rockets_summed_target_die_shifts():
+    # RN-026: the shifts are summed, then clamped at D4.  An elite firer (-1) at short range (-1) at night without
+    # night vision (+2): net 0, a D8; adding the +2 after the clamp would give D8 too, so make it -3 + 2 with a column
+    # (travel, -1): net -1, a D6 (the clamp-then-add reading gave D4 + 2 = D8)
+    scn = scenario([squad("light_iavr", n=3) | {"quality": "d12"}], [unit("B", (24, 15))], height=80, commitment=HIGH)
+    day = Game(scn, seed=0, dice=ScriptedDice([("d8", 8), ("d8", 1)]))
+    night = Game(scn, seed=0, dice=ScriptedDice([("d8", 8), ("d8", 1)]), options={"night": True})
+    for g in (day, night):
+        g.units[1].travel = True
+    assert ur.rocket_plan(day, day.units[0], day.units[1], 0)["target_die"] == 0  # D8 - 3, clamped at D4
+    assert ur.rocket_plan(night, night.units[0], night.units[1], 0)["target_die"] == 1  # D8 - 3 + 2 = D6

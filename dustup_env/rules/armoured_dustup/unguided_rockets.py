@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from ..kernel.data import armoury
-from ..kernel.dice import D12, die_name
+from ..kernel.dice import die_name
 from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
@@ -67,9 +67,8 @@ def rocket_plan(game, u: Unit, t: Unit, fi: int) -> dict | None:
         return None
     vp = vehicle_profile(game, t)
     step = target_die(distance=dist, effective_range=w.effective_range, concealment=geo[0], propped=t.propped,
-                      small=vp is None and t.small_target, firer_quality=u.quality, travel=t.travel)
-    if game.options["night"] and not u.night_vision and step != NO_ENGAGE:
-        step = NO_ENGAGE if step + 2 > D12 else step + 2
+                      small=vp is None and t.small_target, firer_quality=u.quality, travel=t.travel,
+                      night=game.options["night"] and not u.night_vision)  # seed 003: +2 in the summed shifts
     if step == NO_ENGAGE:
         return None
     return {"distance": dist, "cover": geo[1], "target_die": step, "firepower": [w.fp_die], "impact": w.impact,
