@@ -60,7 +60,7 @@ from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_damage import defending_quality
-from .vehicle_movement import footprint
+from .vehicle_movement import footprint, immobile
 from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
@@ -212,30 +212,22 @@ def _assault(game, u: Unit, opt):
     if crew_side(game, v, u) is not None:  # L1512: the crew may dismount to fight back first (RN-881)
         game.stack.append(Frame("crew_response", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
         return False
-    return assault_the_vehicle(game, u, v)
+    begin_assault(game, [u.uid], [v.uid], via_action=True)  # "the normal courage test" (L1522, RN-900)
+    return False  # the Assault Action's procedure counts the actions
 
 
-def assault_the_vehicle(game, u: Unit, v: Unit):
-    """The assault on the vehicle itself (RN-814): the courage test, final defensive fire, the impact roll."""
-    a, d, a_die, d_die = vehicle_courage(game, u, v)
-    won = a > d
-    game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, "contact" if won else "repulsed"))
-    if not won:
-        withdraw(game, u, [v], 1, "assault_failed")
-        return None
-    if defensive_weapon(game, v, u) is not None or passenger_fire_modes(game, v, u):  # final defensive fire first
-        game.stack.append(Frame("vehicle_defensive_fire", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
-        return False  # the procedure ends the attacker's action
-    contact(game, u, v)
-    return None
+def may_withdraw(game, v: Unit) -> bool:
+    """L1522 "will only do so voluntarily": an assaulted vehicle may withdraw if it can move on its own (not
+    immobilised, carried, towed or a turret; its represented crew aboard), RN-906."""
+    return not immobile(v) and not unmanned(game, v)
 
 
-def contact(game, u: Unit, v: Unit) -> None:
-    """The infantry reach the vehicle: one impact roll against the facing they came from, then back to cover."""
-    sx, sy = u.x, u.y
-    move_to(game, u, *contact_point(u, v))
-    vehicle_fire(game, v, attack_impact(u), 1, sx, sy, weapon_class=1)
-    withdraw_to_cover(game, u, v)
+def vehicle_contact(game, u: Unit, v: Unit) -> None:
+    """L1532: infantry in contact with the vehicle make one opposed roll of their best impact against the armour of
+    the facing they reached it from, then withdraw one move towards the nearest cover (RN-142)."""
+    vehicle_fire(game, v, attack_impact(u), 1, u.x, u.y, weapon_class=1)
+    if u.in_play:
+        withdraw_to_cover(game, u, v)
 
 
 def mech_impact(u: Unit, vs_armour: bool) -> int:
@@ -288,9 +280,13 @@ def _assault_passengers(game, u: Unit, opt):
                                             extra_def=[(row, rows[row])] if row in rows else [])
     result = "passengers_withdraw" if a > 2 * d else ("passengers_contact" if a > d else "repulsed")
     game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, result))
-    if result == "repulsed":
-        withdraw(game, u, [v], 1, "assault_failed")
-        return None
+    if result == "repulsed":  # the attack does not take place (L705-713, RN-903)
+        if 2 * a < d:  # less than half: both actions lost, a level too if the defender is not suppressed
+            if not p.suppression:
+                drop_confidence(game, u, 1, "last minute bout of nerves")
+            game.action_done(u, game.activation_frame().actions_left)
+            return False
+        return None  # the first action lost, the second kept
     move_to(game, u, *contact_point(u, v))
     if result == "passengers_withdraw":
         return close_down(game, u, v, p, 1)
@@ -362,38 +358,36 @@ def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
         p.fired.update(saved)
 
 
-class VehicleDefensiveFire:
-    """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
-    (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
-    as a reaction (no suppression, no test, as the Shoot Action's final defensive fire); if they are still able they
-    then reach it (RN-815)."""
+def defensive_fire_options(game, v: Unit, u: Unit) -> list:
+    """The Assault Action's final defensive fire options of a vehicle defender: a mech or monster its support weapons
+    (RN-853); another vehicle its first support weapon that bears (``("fire", "support")``, RN-815) and the modes in
+    which its passengers may fire from inside (``("fire", mode)``, L1555, L1561, RN-857)."""
+    if v.kind in MECHS:
+        return mech_fire_options(game, v, u)
+    opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
+    return opts + [("fire", m) for m in passenger_fire_modes(game, v, u)]
 
-    def decision(self, game, frame):
-        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
-        opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
-        opts.extend(("fire", m) for m in passenger_fire_modes(game, v, u))
-        return Decision(v.side, "final_defensive_fire", v.uid, tuple(opts) + (("hold_fire",),))
 
-    def apply(self, game, frame, opt):
-        u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
-        if opt == ("fire", "support"):
-            found = defensive_weapon(game, v, u)
-            if found is not None:
-                reaction_shot(game, v, u, *found)
-        elif opt[0] == "fire" and opt[1] in passenger_fire_modes(game, v, u):  # the passengers fire (RN-857)
-            p = game.units[v.passengers[0]]
-            saved = set(p.fired)
-            p.fired.clear()
-            plan = party_plan(game, p, u, opt[1], shoot_geometry(game, v, u), passenger_shift(v))
-            fire_party(game, p, u, opt[1], plan, opt[1], reaction=True)
-            p.fired.clear()
-            p.fired.update(saved)
-        elif opt != ("hold_fire",):
-            raise IllegalOptionError(f"{opt!r}: fire with the support weapon or hold fire")
-        if u.in_play and v.in_play:
-            contact(game, u, v)
-        game.stack.remove(frame)
-        game.action_done(u)
+def defensive_fire(game, v: Unit, u: Unit, mode: str = "support") -> int:
+    """Final defensive fire by a vehicle defender at the attacker ``u``, as a reaction (no suppression, no test):
+    the casualties (figures of ``u`` no longer able), which the Assault Action's reaction test then counts."""
+    if v.kind in MECHS:
+        return mech_defensive_fire(game, v, u)
+    v.complete_concealment = False
+    if mode == "support":
+        found = defensive_weapon(game, v, u)
+        return reaction_shot(game, v, u, *found) if found is not None else 0
+    if mode not in passenger_fire_modes(game, v, u):
+        return 0
+    p = game.units[v.passengers[0]]  # the passengers fire from inside (RN-857)
+    able = u.n_able()
+    saved = set(p.fired)
+    p.fired.clear()
+    plan = party_plan(game, p, u, mode, shoot_geometry(game, v, u), passenger_shift(v))
+    fire_party(game, p, u, mode, plan, mode, reaction=True)
+    p.fired.clear()
+    p.fired.update(saved)
+    return max(0, able - u.n_able())
 
 
 # ---------------------------------------------------------------------------------------------- crews (RN-881)
@@ -445,8 +439,7 @@ class CrewResponse:
             raise IllegalOptionError(f"{opt!r}: the crew stays aboard or dismounts to fight")
         game.stack.remove(frame)
         if opt == ("stand",):
-            if assault_the_vehicle(game, u, v) is None:
-                game.action_done(u)
+            begin_assault(game, [u.uid], [v.uid], via_action=True)  # the assault on the vehicle goes on
             return
         c = crew_of(game, v)
         dismount(game, c, d)
@@ -563,8 +556,9 @@ RULE = Rule(
     action_options=(_options,),
     action_filters=(_crew_filter,),
     actions={"assault_vehicle": _assault, "assault_passengers": _assault_passengers},
-    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch(),
-                "crew_response": CrewResponse()},
+    procedures={"passengers_assault_switch": PassengersAssaultSwitch(), "crew_response": CrewResponse()},
     services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality,
-              "mech_defensive_fire": SimpleNamespace(options=mech_fire_options, fire=mech_defensive_fire)},
+              "mech_defensive_fire": SimpleNamespace(options=defensive_fire_options, fire=defensive_fire),
+              "assault_units": assault_units, "footprint": footprint,
+              "vehicle_assault": SimpleNamespace(may_withdraw=may_withdraw, contact=vehicle_contact)},
 )
