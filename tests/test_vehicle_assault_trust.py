@@ -211,3 +211,39 @@ def test_the_vehicle_is_never_forced_to_withdraw_and_an_immobile_one_only_stands
     activate(g, 0)
     g.apply(("assault_vehicle", 1))
     assert g.decision().options == (("stand",),)
+
+
+# --- the bots answer for an assaulted vehicle (agents/armour.py) ----------------------------------------------------
+def test_bots_withdraw_a_shaken_truck_from_anti_tank_grenades_and_keep_a_tank_facing_them():
+    # the suppressed (two markers), Shaken truck shows its rear to anti-tank grenades: the courage test D10 against
+    # D4 (open shifts), then the grenade's D12 against the rear D8: its side withdraws it; the tank faces them with
+    # its front D12 x 3: it stands
+    from agents import make_agent
+    for design, facing, answer in (("supply_truck", 0, ("withdraw",)), ("main_battle_tank", 180, ("stand",))):
+        scn = scenario([unit("S", (24, 10), figures=(("assault_rifle", 4),), grenades=True,
+                             specialist_grenade="at_grenade")],
+                       [vehicle("V", (24, 16), design, facing=facing), unit("R", (44, 44), figures=(("rifle", 2),))])
+        for name in ("medium", "hard", "scripted"):
+            g = begin(scn)
+            if design == "supply_truck":
+                g.units[1].suppression, g.units[1].confidence = 2, SHAKEN
+            activate(g, 0)
+            g.apply(("assault_vehicle", 1))
+            d = g.decision()
+            assert d.kind == "assault_response" and make_agent(name, seed=1).choose(g, d) == answer, (design, name)
+
+
+# --- the passengers of an open-topped vehicle: a failed courage test as the Assault Action's (L705-713) ------------
+def test_a_failed_assault_on_passengers_loses_the_first_action_only():
+    from test_close_assault_vehicles import open_top_carrying
+    g = begin(open_top_carrying(), [1, 1])
+    activate(g, 0)
+    g.apply(("assault_passengers", 2))
+    assert last_event(g, "VehicleAssaulted")["result"] == "repulsed"
+    s = g.units[0]
+    assert (s.x, s.y) == (24.0, 10.0) and s.confidence == STEADY and not events_of(g, "Moved")
+    assert g.decision().kind == "action" and g.decision().unit == 0 and g.dice.remaining == 0
+    g = begin(open_top_carrying(), [1, 3])  # less than half: both actions and a level (the passengers unsuppressed)
+    activate(g, 0)
+    g.apply(("assault_passengers", 2))
+    assert g.units[0].confidence == STEADY + 1 and not (g.decision().kind == "action" and g.decision().unit == 0)
