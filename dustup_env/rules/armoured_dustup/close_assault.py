@@ -1,26 +1,34 @@
 """Close Assault on vehicles (seed 000 "ARMOURED DUSTUP › Close Assault": "Infantry Assaulting Vehicles", L1510-1532).
 
 An infantry unit that could assault (the Assault Action's own restrictions: ``assault_action.may_assault``) may
-assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``, one action (RN-814).
+assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``.  "To initiate the
+assault, the infantry unit and the vehicle make the normal courage test as described on page 16" (L1522): the
+assault is the Assault Action's procedure (``assault_action.begin_assault``, RN-900), every stage as against
+infantry except where Infantry Assaulting Vehicles says otherwise:
 
-* The opposed courage test as usual (``assault_action.courage_roll``: suppression, confidence, cover, terror),
-  except that outnumbering counts the vehicle as its size class in units against one unit (L1524, RN-142), and an
-  open-topped vehicle one more for each unit aboard (L1555).
-* The infantry win (their roll higher): they reach the vehicle and make one opposed roll of the impact of their
-  best anti-vehicle grenade, hand grenade or close-combat weapon against the armour of the facing they came from
-  (the vehicle rules' ``vehicle_fire``: damage, destruction, passengers; the vehicle's confidence test), then
-  withdraw one move towards the nearest cover without losing a level (L1532, RN-142).
-* Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
-* The vehicle is never forced to withdraw (L1522).
-
-* Before contact, a vehicle with a support weapon, or its passengers able to fire from inside, may give final
-  defensive fire (:class:`VehicleDefensiveFire`, RN-815, RN-857).
+* the vehicle's side may withdraw it instead of taking the courage test (decision ``assault_response``: ``("stand",)``
+  or ``("withdraw",)``: one move of the vehicle away, a level lost; the attackers may then occupy or follow), unless it
+  cannot move (:func:`may_withdraw`); "the vehicle can't be forced to withdraw and will only do so voluntarily": a
+  courage test won by more than double, or against a Broken vehicle, is a move to contact (RN-902, RN-906);
+* outnumbering counts the vehicle as its size class in units against one unit (L1524), and an open-topped vehicle one
+  more for each unit aboard (L1555) (``assault_action.unit_counts`` through :func:`assault_units`);
+* a failed courage test is the Assault Action's: the attack does not take place and the attacker loses its first
+  action; less than half, both actions and a level if the vehicle is not suppressed (L705-713);
+* the move to contact rolls the attacker's movement die (contact within 1" of the vehicle's footprint, RN-901); short
+  of it, the vehicle (a support weapon) or its passengers (an open top or fire ports) may give final defensive fire
+  (:func:`defensive_fire_options`, :func:`defensive_fire`, L1555, L1561, RN-815, RN-857), whose casualties force the
+  attackers' reaction test; then the second move, as against infantry;
+* in contact, no close combat: one opposed roll of the impact of their best anti-vehicle grenade, hand grenade or
+  close-combat weapon against the armour of the facing they reached it from (the vehicle rules' ``vehicle_fire``:
+  damage, destruction, passengers; the vehicle's confidence test), then one move towards the nearest cover without
+  losing a level (L1532, RN-142; :func:`vehicle_contact`).
 
 Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
 RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
 
 The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
-RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
+RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle;
+a failed courage test as the Assault Action's (RN-903).
 
 Crews (L1324 "Vehicle crews are not normally represented, but may be treated as a unit if suitable figures are
 available", L1512 "The crew can choose to dismount to fight back as long as the vehicle is not suppressed", RN-141,
@@ -28,9 +36,10 @@ RN-881): a scenario unit with ``crew_of`` (a vehicle of its side, not a mech or 
 starts aboard, a unit aboard in every respect (it moves with the vehicle, is not seen, may dismount in its own
 activation) except that it takes no transport places.  When infantry assault the vehicle (``assault_vehicle``) and
 the vehicle is not suppressed, its side decides first (decision ``assault_response``: ``("stand",)``, the crew
-stays aboard, or ``("dismount", d)``, on the side facing the attackers): dismounted, the crew is the defender of the
-Assault Action as an infantry unit instead of the vehicle.  While its crew is not aboard the vehicle only ends its
-activations; the crew takes it back with ``("mount", vehicle)`` (one action, every figure within 2").
+stays aboard and the assault on the vehicle goes on, or ``("dismount", d)``, on the side facing the attackers):
+dismounted, the crew is the defender of the Assault Action as an infantry unit instead of the vehicle.  While its
+crew is not aboard the vehicle only ends its activations; the crew takes it back with ``("mount", vehicle)`` (one
+action, every figure within 2").
 
 Mechs and monsters give final defensive fire in the Assault Action with their support weapons
 (:func:`mech_fire_options`, :func:`mech_defensive_fire`, services of the Assault Action, RN-853).
@@ -75,7 +84,8 @@ class VehicleAssaulted(Event):
     attacker_roll: int
     defender_die: str
     defender_roll: int
-    result: str  # contact | repulsed (infantry assault); through | aside | attack | withdraw (tank shock)
+    result: str  # passengers_withdraw | passengers_contact | repulsed (assault on passengers); through | aside |
+    #              attack | withdraw (tank shock)
 
 
 @event
@@ -107,8 +117,9 @@ def assault_units(u: Unit) -> int:
 
 
 def vehicle_courage(game, att: Unit, dfn: Unit):
-    """The opposed courage test of an assault between infantry and a vehicle: the vehicle counts as its size class in
-    units (:func:`assault_units`), the infantry unit as one.  Returns (A, D, a_die, d_die)."""
+    """The opposed courage test of a tank shock (the Assault Action's test, ``courage_roll``, is the same for an
+    infantry assault on a vehicle): the vehicle counts as its size class in units (:func:`assault_units`), the
+    infantry unit as one.  Returns (A, D, a_die, d_die)."""
     units = assault_units
     a, d, a_die, d_die, _, _ = courage_roll(game, att, dfn, final=False, skip=OUTNUMBER_ROWS,
                                             extra_att=outnumbering_shifts(game, units(att), units(dfn)),
