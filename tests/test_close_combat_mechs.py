@@ -23,7 +23,7 @@ def test_infantry_assault_a_mech_as_infantry_and_the_mech_counts_its_size():
     opts = g.decision().options
     assert ("assault", 2) in opts and ("assault_vehicle", 2) not in opts
     assert g.is_legal(("assault", 2)) and not g.is_legal(("assault_vehicle", 2))
-    assert unit_counts(g, g.units[0], None, g.units[2], None) == (1, 1)  # four riflemen are one unit (RN-900)
+    assert unit_counts(g, g.units[0], None, g.units[2], None) == (1, 1)  # four riflemen are one unit (RN-907)
     g = begin(mech_and_squad("assault_mech", mech_pos=(24, 16)))
     assert unit_counts(g, g.units[2], None, g.units[0], None) == (4, 1)  # a size-4 mech counts as four units (L1514)
 
@@ -73,7 +73,7 @@ def test_house_close_combat_squad_weapons_beat_the_defence_then_the_armour():
 
 def test_infantry_hits_on_a_mech_are_impact_rolls_against_its_armour():
     # two-inch rule: combat at once.  Round 1: one unit against the size-1 mech, one unit: no outnumbering (L1514,
-    # L1524, RN-900), the mech's D8 target die (roll 1); quality 4 and strike D4 4: a major success, 16 / 8 = 2 hits;
+    # L1524, RN-907), the mech's D8 target die (roll 1); quality 4 and strike D4 4: a major success, 16 / 8 = 2 hits;
     # each an impact roll of the squad's hand grenades D6 against the walker's front armour D12: 4 > 3 one damage
     # marker, the other none.  Round 2: the mech strikes with D8 + its crew's D4 + the power fist's D6 (RN-851) and
     # misses.  The courage test: the new marker counts as a wounded figure for the mech (RN-852); 1 against 1, a
@@ -93,7 +93,7 @@ def test_infantry_hits_on_a_mech_are_impact_rolls_against_its_armour():
 
 
 def test_a_damaged_mech_defends_on_a_lower_quality_die():
-    # an assault mech (size 4, D8) against four riflemen, one unit: it outnumbers them 4:1 (L1524, RN-900); with two
+    # an assault mech (size 4, D8) against four riflemen, one unit: it outnumbers them 4:1 (L1524, RN-907); with two
     # damage markers its die as the target of the strike is D8 two down = D4 (L1463, minimum D4); striking, it rolls
     # its own D8 against the squad's D8 two down for the outnumbering
     scn = mech_and_squad("assault_mech", mech_pos=(24, 13.5))
@@ -111,7 +111,7 @@ def test_a_damaged_mech_defends_on_a_lower_quality_die():
 
 
 def test_a_mech_strikes_infantry_with_its_close_combat_weapon_and_withdraws_as_infantry():
-    # the walker assaults two riflemen (one unit against one: no outnumbering, RN-900): round 1 D8 1, D4 1, power
+    # the walker assaults two riflemen (one unit against one: no outnumbering, RN-907): round 1 D8 1, D4 1, power
     # fist D6 6 against D8 1: a minor success, 8 / 8 = 1 hit at the power fist's impact against infantry, D10
     g = begin(mech_and_squad(rifles=2), [1, 1, 1, 6] + [1] * 12, first=1)
     activate(g, 2)

@@ -1,6 +1,6 @@
 """Infantry assaulting vehicles follow the normal Assault Action (seed 000 L1522 "the normal courage test as described
 on page 16"), tank shock is an assault, mechs count units for outnumbering, and turning is movement for weapon
-stabilisation.  RN-900..RN-906.  Forced dice."""
+stabilisation.  RN-900..RN-907.  Forced dice."""
 from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 

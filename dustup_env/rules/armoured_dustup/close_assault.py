@@ -11,7 +11,7 @@ infantry except where Infantry Assaulting Vehicles says otherwise:
   cannot move (:func:`may_withdraw`); "the vehicle can't be forced to withdraw and will only do so voluntarily": a
   courage test won by more than double, or against a Broken vehicle, is a move to contact (RN-902, RN-906);
 * outnumbering counts the vehicle as its size class in units against one unit (L1524), and an open-topped vehicle one
-  more for each unit aboard (L1555) (``assault_action.unit_counts`` through :func:`assault_units`);
+  more for each unit aboard (L1555) (``assault_action.unit_counts`` through :func:`assault_units`, RN-907);
 * a failed courage test is the Assault Action's: the attack does not take place and the attacker loses its first
   action; less than half, both actions and a level if the vehicle is not suppressed (L705-713);
 * the move to contact rolls the attacker's movement die (contact within 1" of the vehicle's footprint, RN-901); short

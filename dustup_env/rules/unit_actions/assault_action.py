@@ -217,9 +217,9 @@ def strength(u: Unit, figs=None) -> int:
 
 def unit_counts(game, a: Unit, a_figs, b: Unit, b_figs) -> tuple[int, int]:
     """The outnumbering strengths of ``a`` against ``b`` (detachments ``a_figs``, ``b_figs``): figures between
-    infantry (:func:`strength`); units as soon as a vehicle, mech or monster is one of them (L1514 "Like other
+    infantry (:func:`strength`); units as soon as a vehicle, mech or monster is one of them (L1516 "Like other
     vehicles, the size value is used to calculate outnumbering", L1524 "a vehicle of size 2 counts as 2 units and
-    therefore outnumbers a single infantry unit two to one", RN-900): a vehicle its size class (the vehicle rules'
+    therefore outnumbers a single infantry unit two to one", RN-907): a vehicle its size class (the vehicle rules'
     ``assault_units``: an open-topped one with its passengers, L1555), an infantry unit or detachment one; none
     left able, 0."""
     if a.profile.vehicle is None and b.profile.vehicle is None:
