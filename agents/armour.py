@@ -161,7 +161,7 @@ class VehicleDoctrine:
     TANK_SHOCK = False  # hard: vehicles tank-shock infantry when the courage test's odds pay
     SHOCK_MIN = 0.25
     CLOSE_ASSAULT = True  # infantry close-assault a vehicle when the courage test and their charges pay (easy: never)
-    VEHICLE_WITHDRAW = 0.35  # an assaulted vehicle withdraws when the attackers' chance to hurt it, by its worth, is more
+    VEHICLE_WITHDRAW = 0.35  # an assaulted vehicle withdraws above this chance (by its worth) that the charge hurts it
     ASSAULT_MIN = 0.12
     AVOID_SHOCK = 3.0  # infantry: weight of the tank-shock risk of a position (0: none, easy)
     HOLD = False  # defensive: vehicles hold hull-down positions near the side's objectives; squads dismount early
