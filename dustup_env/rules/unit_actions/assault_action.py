@@ -31,6 +31,11 @@ unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md 
 RN-252 to RN-254); several defenders, following withdrawn ones and special-weapon detachments RN-300, RN-301, RN-304.
 Mechs and monsters (seed 000 L1514-1518) fight as infantry units: their size class is their strength, their close-
 combat weapons add strike dice, and hits to and from them go to the vehicle rules' service (RN-850..RN-853).
+Infantry assaulting another vehicle (the Close Assault rules' ``assault_vehicle``, L1520-1532) take this procedure
+too (RN-900): the vehicle is never forced to withdraw, contact is reached at its footprint, its final defensive
+fire is the vehicle rules' service, and in contact one impact roll replaces the combat (the vehicle rules'
+``vehicle_assault`` service).  Whenever a vehicle, mech or monster takes part, outnumbering counts units
+(:func:`unit_counts`, RN-907).
 """
 from __future__ import annotations
 
@@ -206,8 +211,9 @@ MECHS = ("mech", "creature")  # unit kinds that assault and are assaulted as inf
 
 
 def strength(u: Unit, figs=None) -> int:
-    """Outnumbering strength: able figures, power-armoured troopers count as two; a mech or monster its size class
-    (L1514 "the size value is used to calculate outnumbering", RN-850)."""
+    """Strength by figures: able figures, power-armoured troopers count as two; a mech or monster its size class
+    (L1516 "the size value is used to calculate outnumbering", RN-850).  Outnumbering itself: :func:`unit_counts`
+    (units as soon as a vehicle takes part, RN-907); detachments are matched to these strengths."""
     n = sum(1 for i in (figs if figs is not None else range(len(u.figures))) if u.figures[i].status == OK)
     if u.profile.vehicle is not None:
         return u.profile.vehicle.size if n else 0
