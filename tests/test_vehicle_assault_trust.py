@@ -247,3 +247,14 @@ def test_a_failed_assault_on_passengers_loses_the_first_action_only():
     activate(g, 0)
     g.apply(("assault_passengers", 2))
     assert g.units[0].confidence == STEADY + 1 and not (g.decision().kind == "action" and g.decision().unit == 0)
+
+
+def test_a_vehicle_that_moved_in_its_own_activation_still_gives_final_defensive_fire_without_the_move_penalty():
+    # the APC moved (or turned) in its last activation: its APSW, as a reaction in the squad's activation, fires at
+    # the plain target die (D8 at 8", as in the test above), not one up for average stabilisation
+    g = begin(truck_ahead(10.0, "apc_wheeled"), [6, 1, ("d6", 1)])
+    g.units[1].moved = True
+    assault(g)
+    add_dice(g, *APSW_KILLS_ONE, ("d8", 8))
+    g.apply(("fire", "support"))
+    assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8" and g.units[1].moved

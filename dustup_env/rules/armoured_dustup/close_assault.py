@@ -206,13 +206,20 @@ def withdraw_to_cover(game, u: Unit, v: Unit) -> None:
 
 
 def defensive_weapon(game, v: Unit, u: Unit):
-    """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None."""
-    for k, w in enumerate(weapons(v)):
-        if w.category == "apsw":
-            plan = weapon_plan(game, v, u, k, reaction=True)
-            if plan is not None:
-                return k, plan
-    return None
+    """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None.  As a
+    reaction, in the attacker's activation: not counting the vehicle's own move (or withdrawal) before it, as a mech's
+    (RN-137: "moved" is a move of the same activation; RN-815, RN-853)."""
+    moved = v.moved
+    v.moved = False
+    try:
+        for k, w in enumerate(weapons(v)):
+            if w.category == "apsw":
+                plan = weapon_plan(game, v, u, k, reaction=True)
+                if plan is not None:
+                    return k, plan
+        return None
+    finally:
+        v.moved = moved
 
 
 def _assault(game, u: Unit, opt):
