@@ -24,7 +24,9 @@ Doctrine:
 - Close combat with vehicles (not ``easy``): infantry close-assault a vehicle when the courage test's odds
   (``Knowledge.courage_dice``) times the chance that their best grenade beats the armour of the facing they come
   from is worth more than a repulse costs; ``TANK_SHOCK`` (``hard``): a vehicle tank-shocks infantry when the chance
-  they withdraw (a level lost, their ground taken) outweighs the chance they stand aside and attack its rear.
+  they withdraw (a level lost, their ground taken) outweighs the chance they stand aside and attack its rear.  An
+  assaulted vehicle withdraws (L1522: only by its side's choice) when the attackers' odds of winning the courage test
+  and beating the armour they face, by its worth, exceed ``VEHICLE_WITHDRAW``; otherwise it stands.
 - Tank-shock risk (not ``easy``): the infantry doctrines' movement and the dismount weigh, at each point, the chance
   that a known enemy vehicle that sees the point and can drive onto it in reach would make them withdraw.
 - ``HOLD`` (``defensive``): squads dismount early; vehicles drive to a hull-down position by the side's
@@ -159,6 +161,7 @@ class VehicleDoctrine:
     TANK_SHOCK = False  # hard: vehicles tank-shock infantry when the courage test's odds pay
     SHOCK_MIN = 0.25
     CLOSE_ASSAULT = True  # infantry close-assault a vehicle when the courage test and their charges pay (easy: never)
+    VEHICLE_WITHDRAW = 0.35  # an assaulted vehicle withdraws above this chance (by its worth) that the charge hurts it
     ASSAULT_MIN = 0.12
     AVOID_SHOCK = 3.0  # infantry: weight of the tank-shock risk of a position (0: none, easy)
     HOLD = False  # defensive: vehicles hold hull-down positions near the side's objectives; squads dismount early
@@ -377,6 +380,22 @@ class VehicleDoctrine:
             if s > bs:
                 best, bs = o, s
         return best, bs
+
+    def _vehicle_assault_response(self, k, d):
+        """An assaulted vehicle's answer (L1522: it withdraws only if its side chooses): withdraw (a level lost,
+        the infantry may occupy its ground or follow) when the attackers' chance of winning the courage test and
+        then beating the armour they face is high; otherwise stand.  None: not a vehicle's decision."""
+        if d.kind != "assault_response" or ("withdraw",) not in d.options:
+            return None
+        v = k.units.get(d.unit)
+        if v is None or not is_vehicle(v) or v.kind != "vehicle":
+            return None
+        risk = 0.0
+        for a in k.assault_enemies(v.uid):
+            u = k.units[a]
+            a_die, d_die = k.courage_dice(u.uid, v.uid)
+            risk += p_greater(a_die, d_die) * p_greater(k.close_attack_impact(u.uid), facing_armour(v, u.x, u.y))
+        return ("withdraw",) if risk * target_value(k, v) > self.VEHICLE_WITHDRAW else ("stand",)
 
     def _shock_risk(self, k, u, px, py) -> float:
         """What infantry standing at (px, py) risk from tank shock: for each known enemy vehicle that could reach

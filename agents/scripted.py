@@ -129,7 +129,8 @@ class ScriptedAgent(VehicleDoctrine, GuardedAgent):
         if d.kind == "seize":  # Seize the Initiative: keep the tokens
             return ("decline",)
         if d.kind in ASSAULT_KINDS:
-            return self._assault_answer(k, d)
+            va = self._vehicle_assault_response(k, d)  # an assaulted vehicle (agents/armour.py)
+            return va if va is not None else self._assault_answer(k, d)
         if d.kind != "action":  # procedure decisions (promotion, choosing units): the first real choice
             for o in d.options:
                 if o[0] not in ("decline", "end", "hold_fire"):

@@ -7,10 +7,19 @@ from dustup_env.rules.kernel.dice import D6
 from dustup_env.rules.kernel.entities import STEADY
 
 
-def assaulting(design="supply_truck", **kw):
-    """Blue squad S (uid 0) at (24, 10); red vehicle V (uid 1) 4" north, facing south."""
+def assaulting(design="supply_truck", distance=4.0, **kw):
+    """Blue squad S (uid 0) at (24, 10); red vehicle V (uid 1) ``distance`` north, facing south; red R far away."""
     return scenario([unit("S", (24, 10), figures=(("rifle", 4),), grenades=True, confidence="steady")],
-                    [vehicle("V", (24, 14), design, facing=180, **kw)])
+                    [vehicle("V", (24, 10 + distance), design, facing=180, **kw),
+                     unit("R", (44, 44), figures=(("rifle", 2),))])
+
+
+def declare(g, vehicle_uid=1):
+    """The squad (uid 0) assaults the vehicle; the vehicle's side stands (L1522: it could withdraw)."""
+    activate(g, 0)
+    g.apply(("assault_vehicle", vehicle_uid))
+    assert g.decision().kind == "assault_response" and g.decision().side == 1
+    g.apply(("stand",))
 
 
 def test_infantry_may_assault_a_vehicle_in_reach():
@@ -30,25 +39,27 @@ def test_a_vehicle_counts_as_its_size_in_units_for_outnumbering():
 
 
 def test_infantry_win_one_impact_roll_then_back_to_cover_the_vehicle_stays():
-    # courage 6 against 1: contact; impact 6 against the front armour D8 2: more than double, destroyed; then the
-    # infantry withdraw one move (movement roll 3), no level lost
-    g = begin(assaulting(), [6, 1, ("d6", 6), ("d8", 2), 3])
-    activate(g, 0)
-    g.apply(("assault_vehicle", 1))
-    assert last_event(g, "VehicleAssaulted")["result"] == "contact"
+    # courage 6 against 1: the attack occurs (the vehicle is never forced to withdraw); the move to contact (D6 1:
+    # 2") reaches the truck 4" away (its footprint 1.5" and 1" of contact); impact 6 against the front armour D8 2:
+    # more than double, destroyed; then the infantry withdraw one move (movement roll 3), no level lost
+    g = begin(assaulting(), [6, 1, ("d6", 1), ("d6", 6), ("d8", 2), 3])
+    declare(g)
+    assert last_event(g, "CourageTested")["result"] == "contact" and last_event(g, "ContactMove")["reached"]
     hit = last_event(g, "VehicleHit")
     assert hit["facing"] == "front" and hit["result"] == "destroyed" and not g.units[1].in_play
     s = g.units[0]
     assert last_event(g, "Moved")["withdraw"] and s.confidence == STEADY and g.dice.remaining == 0
 
 
-def test_infantry_repulsed_withdraw_a_level_down():
-    g = begin(assaulting(), [1, 6, 3])
-    activate(g, 0)
-    g.apply(("assault_vehicle", 1))
-    assert last_event(g, "VehicleAssaulted")["result"] == "repulsed"
-    assert g.units[0].confidence == STEADY + 1 and not events_of(g, "VehicleHit")
+def test_infantry_failing_the_courage_test_lose_their_first_action_and_stay():
+    # the normal courage test (L705): 1 against 2, the attack does not take place, the squad stays where it is and
+    # keeps its second action (less than half: test_vehicle_assault_trust.py)
+    g = begin(assaulting(), [1, 2])
+    declare(g)
+    assert last_event(g, "CourageTested")["result"] == "fail"
+    assert g.units[0].confidence == STEADY and not events_of(g, "VehicleHit") and not events_of(g, "Moved")
     assert (g.units[1].x, g.units[1].y) == (24.0, 14.0) and g.dice.remaining == 0
+    assert g.decision().kind == "action" and g.decision().unit == 0
 
 
 # --- tank shock ---------------------------------------------------------------------------------------------
@@ -112,37 +123,42 @@ def test_an_open_topped_vehicle_counts_its_passengers_for_outnumbering():
 
 
 def test_a_vehicle_with_a_support_weapon_may_give_final_defensive_fire():
-    # courage 6 against 1; the APC's side decides: its APSW fires (D8 target die at 4": 8; quality 1; 2 x D6: 1, 1:
-    # a miss, a reaction: no test); the squad then reaches it: impact 1 against the armour: nothing; back to cover
-    g = begin(assaulting("apc_wheeled"), [6, 1, ("d8", 8), ("d8", 1), ("d6", 1), ("d6", 1), ("d6", 1), 1, 3])
-    activate(g, 0)
-    g.apply(("assault_vehicle", 1))
+    # the APC 10" away: courage 6 against 1; the move to contact (D6 1: 2") falls short; the APC's side decides: its
+    # APSW fires (D8 target die: 8; quality 1; 2 x D6: 1, 1: a miss, a reaction: no test); no casualties: the squad
+    # uses its second action to move again (D6 6: 12") and reaches it: impact 1 against the armour: nothing; back to
+    # cover (D6 3); the assault took both its actions
+    g = begin(assaulting("apc_wheeled", 10.0), [6, 1, ("d6", 1), ("d8", 8), ("d8", 1), ("d6", 1), ("d6", 1),
+                                                ("d6", 6), ("d6", 1), 1, ("d6", 3)])
+    declare(g)
     d = g.decision()
     assert d.kind == "final_defensive_fire" and d.side == 1 and set(d.options) == {("fire", "support"), ("hold_fire",)}
     g.apply(("fire", "support"))
     fired = last_event(g, "HeavyWeaponFired")
     assert fired["unit"] == 1 and fired["weapon"] == "APSW" and fired["result"] == "none"
+    assert g.decision().kind == "second_move" and not events_of(g, "AssaultReaction")
+    g.apply(("contact",))
     assert last_event(g, "VehicleHit")["result"] == "none" and last_event(g, "Moved")["withdraw"]
     assert g.units[0].suppression == 0 and g.dice.remaining == 0
-    assert g.decision().kind == "action" and g.decision().unit == 0  # the squad's second action
+    assert not (g.decision().kind == "action" and g.decision().unit == 0)
 
 
-def test_holding_fire_lets_the_infantry_reach_the_vehicle():
-    g = begin(assaulting("apc_wheeled"), [6, 1, ("d6", 1), 1, 3])
-    activate(g, 0)
-    g.apply(("assault_vehicle", 1))
+def test_holding_fire_leaves_the_infantry_their_second_move():
+    g = begin(assaulting("apc_wheeled", 10.0), [6, 1, ("d6", 1), ("d6", 6), ("d6", 1), 1, ("d6", 3)])
+    declare(g)
     g.apply(("hold_fire",))
+    assert g.decision().kind == "second_move"
+    g.apply(("contact",))
     assert not events_of(g, "HeavyWeaponFired") and last_event(g, "VehicleHit")["result"] == "none"
     assert g.dice.remaining == 0
 
 
 # --- open-top vehicles: the passengers as the target (L1553-1559, RN-856) ----------------------------------------
-def open_top_carrying():
-    """Blue squad S (uid 0) at (24, 10), blue B far away (uid 1); red APC V (uid 2) opened up 4" north carrying red
-    squad P (uid 3); red R far away (uid 4)."""
+def open_top_carrying(distance=4.0):
+    """Blue squad S (uid 0) at (24, 10), blue B far away (uid 1); red APC V (uid 2) opened up ``distance`` north
+    carrying red squad P (uid 3); red R far away (uid 4)."""
     return scenario([unit("S", (24, 10), figures=(("rifle", 4),), grenades=True, confidence="steady"),
                      unit("B", (4, 4), figures=(("rifle", 2),))],
-                    [vehicle("V", (24, 14), "apc_wheeled", facing=180, opened_up=True),
+                    [vehicle("V", (24, 10 + distance), "apc_wheeled", facing=180, opened_up=True),
                      unit("P", (24, 14), figures=(("rifle", 3),), carried_by="V"),
                      unit("R", (44, 44), figures=(("rifle", 2),))])
 
@@ -189,22 +205,20 @@ def test_assaulted_passengers_fight_behind_cover():
 
 
 def test_passengers_of_an_open_topped_vehicle_give_final_defensive_fire():
-    # the squad assaults the opened-up APC itself: 1 against 3 units (the APC's size 2 and its passengers, L1555)
-    # puts its D8 two down (D4): 4 against 1, contact; the red side may fire the APC's APSW or the passengers' fire
-    # modes from the open top (RN-857): the passengers fire all (target die D6 1; D8 1, D4 1: a miss); the squad
-    # reaches the vehicle: impact 1 against armour 2, nothing; back to cover
-    g = begin(open_top_carrying(), [4, 1, ("d6", 1), ("d8", 1), ("d4", 1), 1, 2, 1])
-    activate(g, 0)
-    g.apply(("assault_vehicle", 2))
+    # the squad assaults the opened-up APC 10" away: 1 against 3 units (the APC's size 2 and its passengers, L1555)
+    # puts its D8 two down (D4): 4 against 1, the attack occurs; its first move (D6 1: 2") falls short (L1555 "if the
+    # attackers fail to reach the vehicle in their first move"); the red side may fire the APC's APSW or the
+    # passengers' fire modes from the open top (RN-857): the passengers fire all (a miss); the squad may move again
+    g = begin(open_top_carrying(10.0), [4, 1, ("d6", 1), 1, 1, 1, 1, 1, 1, 1])
+    declare(g, 2)
     d = g.decision()
     assert d.kind == "final_defensive_fire" and {("fire", "support"), ("fire", "all"), ("hold_fire",)} <= set(d.options)
     g.apply(("fire", "all"))
     shot = last_event(g, "ShotResolved")
-    assert shot["unit"] == 3 and shot["target"] == 0 and shot["mode"] == "all"
-    assert last_event(g, "VehicleHit")["result"] == "none" and g.dice.remaining == 0
-    g = begin(open_top_carrying())
+    assert shot["unit"] == 3 and shot["target"] == 0 and shot["mode"] == "all" and shot["hits"] == 0
+    assert g.decision().kind == "second_move"
+    g = begin(open_top_carrying(10.0))
     g.units[2].opened_up = False  # closed down, no fire ports: only the APSW
-    activate(g, 0)
-    add_dice(g, 4, 1)
-    g.apply(("assault_vehicle", 2))
+    add_dice(g, 4, 1, ("d6", 1))
+    declare(g, 2)
     assert set(g.decision().options) == {("fire", "support"), ("hold_fire",)}

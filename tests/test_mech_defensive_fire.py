@@ -18,8 +18,8 @@ def mech_and_squad(design="infantry_walker", mech_pos=(24, 20)):
 COURAGE_AND_SHORT_MOVE = [5, 4, 1]  # A 5 > D 4 (not double): contact; the move rolls 1: 2", short of the mech
 
 
-def _fall_short(design="infantry_walker", dice=()):
-    g = begin(mech_and_squad(design), COURAGE_AND_SHORT_MOVE + list(dice))
+def _fall_short(design="infantry_walker", dice=(), courage=COURAGE_AND_SHORT_MOVE):
+    g = begin(mech_and_squad(design), list(courage) + list(dice))
     activate(g, 0)
     g.apply(("assault", 2))
     g.apply(("stand",))
@@ -55,8 +55,9 @@ def test_no_casualties_and_the_attacker_may_move_again():
 
 def test_heavy_weapons_never_give_final_defensive_fire():
     # the behemoth's acid spit is a heavy weapon (L794) and the hive brute has close-combat weapons only: no fire
+    # (the monsters' size in units outnumbers the squad 3:1, its D8 down to D4: A 2 against D 1, contact)
     for design in ("behemoth", "hive_brute"):
-        g = _fall_short(design)
+        g = _fall_short(design, courage=[2, 1, 1])
         assert g.decision().kind == "second_move"
     g = begin(mech_and_squad("assault_mech"))
     ks = [k for k, _ in mech_support_weapons(g, g.units[2], g.units[0])]

@@ -4,6 +4,7 @@ vehicle is not suppressed"; RN-141, RN-881).  Forced dice."""
 import pytest
 
 from conftest import activate, begin, events_of, last_event, scenario, unit
+from dustup_env.rules.kernel.entities import STEADY
 from vehicle_helpers import vehicle
 from dustup_env.rules import ScenarioError
 from dustup_env.rules.armoured_dustup.close_assault import crew_of, unmanned
@@ -50,22 +51,29 @@ def test_the_assaulted_vehicles_side_may_dismount_the_crew_to_fight_as_infantry(
 
 
 def test_the_crew_stays_aboard_and_the_assault_on_the_vehicle_goes_on():
-    # stand: the courage test of Infantry Assaulting Vehicles (D8 2 against the tank's D8 8): repulsed, the squad
-    # withdraws a level down (D6 1)
-    g = begin(crewed(), [2, 8, 1])
+    # stand: the crew stays aboard; the tank's side then answers the assault itself (it may withdraw, L1522) and
+    # stands: the normal courage test (D8 2 against the tank's D8 8): less than half, the squad loses both actions
+    # and a level (L709)
+    g = begin(crewed(), [2, 8])
     activate(g, 0)
     g.apply(("assault_vehicle", 1))
     g.apply(("stand",))
-    assert last_event(g, "VehicleAssaulted")["result"] == "repulsed"
-    assert g.units[2].carrier == 1 and not events_of(g, "CrewDismounted")
+    d = g.decision()
+    assert d.kind == "assault_response" and d.unit == 1 and set(d.options) == {("stand",), ("withdraw",)}
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "fail_badly" and g.units[0].confidence == STEADY + 1
+    assert g.units[2].carrier == 1 and not events_of(g, "CrewDismounted") and g.dice.remaining == 0
 
 
 def test_no_dismounting_to_fight_from_a_suppressed_vehicle():
-    g = begin(crewed(), [2, 8, 1])
+    g = begin(crewed(), [2, 8])
     g.units[1].suppression = 1
     activate(g, 0)
     g.apply(("assault_vehicle", 1))
-    assert last_event(g, "VehicleAssaulted")["result"] == "repulsed"  # straight to the courage test
+    d = g.decision()
+    assert d.unit == 1 and set(d.options) == {("stand",), ("withdraw",)}  # the tank's own answer: no crew choice
+    g.apply(("stand",))
+    assert last_event(g, "CourageTested")["result"] == "fail_badly"
 
 
 def test_a_vehicle_without_its_crew_only_ends_and_the_crew_mounts_it_again():

@@ -1,26 +1,34 @@
 """Close Assault on vehicles (seed 000 "ARMOURED DUSTUP › Close Assault": "Infantry Assaulting Vehicles", L1510-1532).
 
 An infantry unit that could assault (the Assault Action's own restrictions: ``assault_action.may_assault``) may
-assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``, one action (RN-814).
+assault an enemy vehicle within its assault reach and sight: ``("assault_vehicle", vehicle)``.  "To initiate the
+assault, the infantry unit and the vehicle make the normal courage test as described on page 16" (L1522): the
+assault is the Assault Action's procedure (``assault_action.begin_assault``, RN-900), every stage as against
+infantry except where Infantry Assaulting Vehicles says otherwise:
 
-* The opposed courage test as usual (``assault_action.courage_roll``: suppression, confidence, cover, terror),
-  except that outnumbering counts the vehicle as its size class in units against one unit (L1524, RN-142), and an
-  open-topped vehicle one more for each unit aboard (L1555).
-* The infantry win (their roll higher): they reach the vehicle and make one opposed roll of the impact of their
-  best anti-vehicle grenade, hand grenade or close-combat weapon against the armour of the facing they came from
-  (the vehicle rules' ``vehicle_fire``: damage, destruction, passengers; the vehicle's confidence test), then
-  withdraw one move towards the nearest cover without losing a level (L1532, RN-142).
-* Otherwise the infantry are repulsed: the usual withdrawal of a failed attacker, one level down (RN-074).
-* The vehicle is never forced to withdraw (L1522).
-
-* Before contact, a vehicle with a support weapon, or its passengers able to fire from inside, may give final
-  defensive fire (:class:`VehicleDefensiveFire`, RN-815, RN-857).
+* the vehicle's side may withdraw it instead of taking the courage test (decision ``assault_response``: ``("stand",)``
+  or ``("withdraw",)``: one move of the vehicle away, a level lost; the attackers may then occupy or follow), unless it
+  cannot move (:func:`may_withdraw`); "the vehicle can't be forced to withdraw and will only do so voluntarily": a
+  courage test won by more than double, or against a Broken vehicle, is a move to contact (RN-902, RN-906);
+* outnumbering counts the vehicle as its size class in units against one unit (L1524), and an open-topped vehicle one
+  more for each unit aboard (L1555) (``assault_action.unit_counts`` through :func:`assault_units`, RN-907);
+* a failed courage test is the Assault Action's: the attack does not take place and the attacker loses its first
+  action; less than half, both actions and a level if the vehicle is not suppressed (L705-713);
+* the move to contact rolls the attacker's movement die (contact within 1" of the vehicle's footprint, RN-901); short
+  of it, the vehicle (a support weapon) or its passengers (an open top or fire ports) may give final defensive fire
+  (:func:`defensive_fire_options`, :func:`defensive_fire`, L1555, L1561, RN-815, RN-857), whose casualties force the
+  attackers' reaction test; then the second move, as against infantry;
+* in contact, no close combat: one opposed roll of the impact of their best anti-vehicle grenade, hand grenade or
+  close-combat weapon against the armour of the facing they reached it from (the vehicle rules' ``vehicle_fire``:
+  damage, destruction, passengers; the vehicle's confidence test), then one move towards the nearest cover without
+  losing a level (L1532, RN-142; :func:`vehicle_contact`).
 
 Mechs and monsters (seed 000 close combat) are assaulted as infantry by the Assault Action, not here (L1514,
 RN-850); their close-combat hits are :func:`mech_close_combat_hits` (RN-852), a service of the Assault Action.
 
 The passengers of an open-topped vehicle may be the target instead (``("assault_passengers", vehicle)``, L1553-1559,
-RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle.
+RN-856): behind cover; forced to withdraw, they close the vehicle down and the attackers may switch to the vehicle;
+a failed courage test as the Assault Action's (RN-903).
 
 Crews (L1324 "Vehicle crews are not normally represented, but may be treated as a unit if suitable figures are
 available", L1512 "The crew can choose to dismount to fight back as long as the vehicle is not suppressed", RN-141,
@@ -28,9 +36,10 @@ RN-881): a scenario unit with ``crew_of`` (a vehicle of its side, not a mech or 
 starts aboard, a unit aboard in every respect (it moves with the vehicle, is not seen, may dismount in its own
 activation) except that it takes no transport places.  When infantry assault the vehicle (``assault_vehicle``) and
 the vehicle is not suppressed, its side decides first (decision ``assault_response``: ``("stand",)``, the crew
-stays aboard, or ``("dismount", d)``, on the side facing the attackers): dismounted, the crew is the defender of the
-Assault Action as an infantry unit instead of the vehicle.  While its crew is not aboard the vehicle only ends its
-activations; the crew takes it back with ``("mount", vehicle)`` (one action, every figure within 2").
+stays aboard and the assault on the vehicle goes on, or ``("dismount", d)``, on the side facing the attackers):
+dismounted, the crew is the defender of the Assault Action as an infantry unit instead of the vehicle.  While its
+crew is not aboard the vehicle only ends its activations; the crew takes it back with ``("mount", vehicle)`` (one
+action, every figure within 2").
 
 Mechs and monsters give final defensive fire in the Assault Action with their support weapons
 (:func:`mech_fire_options`, :func:`mech_defensive_fire`, services of the Assault Action, RN-853).
@@ -60,7 +69,7 @@ from .fire_by_vehicles import weapon_plan, weapons
 from .heavy_weapons import HeavyWeaponFired
 from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_damage import defending_quality
-from .vehicle_movement import footprint
+from .vehicle_movement import footprint, immobile
 from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
@@ -75,7 +84,8 @@ class VehicleAssaulted(Event):
     attacker_roll: int
     defender_die: str
     defender_roll: int
-    result: str  # contact | repulsed (infantry assault); through | aside | attack | withdraw (tank shock)
+    result: str  # passengers_withdraw | passengers_contact | repulsed (assault on passengers); through | aside |
+    #              attack | withdraw (tank shock)
 
 
 @event
@@ -107,8 +117,9 @@ def assault_units(u: Unit) -> int:
 
 
 def vehicle_courage(game, att: Unit, dfn: Unit):
-    """The opposed courage test of an assault between infantry and a vehicle: the vehicle counts as its size class in
-    units (:func:`assault_units`), the infantry unit as one.  Returns (A, D, a_die, d_die)."""
+    """The opposed courage test of a tank shock (the Assault Action's test, ``courage_roll``, is the same for an
+    infantry assault on a vehicle): the vehicle counts as its size class in units (:func:`assault_units`), the
+    infantry unit as one.  Returns (A, D, a_die, d_die)."""
     units = assault_units
     a, d, a_die, d_die, _, _ = courage_roll(game, att, dfn, final=False, skip=OUTNUMBER_ROWS,
                                             extra_att=outnumbering_shifts(game, units(att), units(dfn)),
@@ -195,13 +206,20 @@ def withdraw_to_cover(game, u: Unit, v: Unit) -> None:
 
 
 def defensive_weapon(game, v: Unit, u: Unit):
-    """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None."""
-    for k, w in enumerate(weapons(v)):
-        if w.category == "apsw":
-            plan = weapon_plan(game, v, u, k, reaction=True)
-            if plan is not None:
-                return k, plan
-    return None
+    """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None.  As a
+    reaction, in the attacker's activation: not counting the vehicle's own move (or withdrawal) before it, as a mech's
+    (RN-137: "moved" is a move of the same activation; RN-815, RN-853)."""
+    moved = v.moved
+    v.moved = False
+    try:
+        for k, w in enumerate(weapons(v)):
+            if w.category == "apsw":
+                plan = weapon_plan(game, v, u, k, reaction=True)
+                if plan is not None:
+                    return k, plan
+        return None
+    finally:
+        v.moved = moved
 
 
 def _assault(game, u: Unit, opt):
@@ -212,30 +230,22 @@ def _assault(game, u: Unit, opt):
     if crew_side(game, v, u) is not None:  # L1512: the crew may dismount to fight back first (RN-881)
         game.stack.append(Frame("crew_response", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
         return False
-    return assault_the_vehicle(game, u, v)
+    begin_assault(game, [u.uid], [v.uid], via_action=True)  # "the normal courage test" (L1522, RN-900)
+    return False  # the Assault Action's procedure counts the actions
 
 
-def assault_the_vehicle(game, u: Unit, v: Unit):
-    """The assault on the vehicle itself (RN-814): the courage test, final defensive fire, the impact roll."""
-    a, d, a_die, d_die = vehicle_courage(game, u, v)
-    won = a > d
-    game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, "contact" if won else "repulsed"))
-    if not won:
-        withdraw(game, u, [v], 1, "assault_failed")
-        return None
-    if defensive_weapon(game, v, u) is not None or passenger_fire_modes(game, v, u):  # final defensive fire first
-        game.stack.append(Frame("vehicle_defensive_fire", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
-        return False  # the procedure ends the attacker's action
-    contact(game, u, v)
-    return None
+def may_withdraw(game, v: Unit) -> bool:
+    """L1522 "will only do so voluntarily": an assaulted vehicle may withdraw if it can move on its own (not
+    immobilised, carried, towed or a turret; its represented crew aboard), RN-906."""
+    return not immobile(v) and not unmanned(game, v)
 
 
-def contact(game, u: Unit, v: Unit) -> None:
-    """The infantry reach the vehicle: one impact roll against the facing they came from, then back to cover."""
-    sx, sy = u.x, u.y
-    move_to(game, u, *contact_point(u, v))
-    vehicle_fire(game, v, attack_impact(u), 1, sx, sy, weapon_class=1)
-    withdraw_to_cover(game, u, v)
+def vehicle_contact(game, u: Unit, v: Unit) -> None:
+    """L1532: infantry in contact with the vehicle make one opposed roll of their best impact against the armour of
+    the facing they reached it from, then withdraw one move towards the nearest cover (RN-142)."""
+    vehicle_fire(game, v, attack_impact(u), 1, u.x, u.y, weapon_class=1)
+    if u.in_play:
+        withdraw_to_cover(game, u, v)
 
 
 def mech_impact(u: Unit, vs_armour: bool) -> int:
@@ -288,9 +298,13 @@ def _assault_passengers(game, u: Unit, opt):
                                             extra_def=[(row, rows[row])] if row in rows else [])
     result = "passengers_withdraw" if a > 2 * d else ("passengers_contact" if a > d else "repulsed")
     game.emit(VehicleAssaulted(u.uid, v.uid, die_name(a_die), a, die_name(d_die), d, result))
-    if result == "repulsed":
-        withdraw(game, u, [v], 1, "assault_failed")
-        return None
+    if result == "repulsed":  # the attack does not take place (L705-713, RN-903)
+        if 2 * a < d:  # less than half: both actions lost, a level too if the defender is not suppressed
+            if not p.suppression:
+                drop_confidence(game, u, 1, "last minute bout of nerves")
+            game.action_done(u, game.activation_frame().actions_left)
+            return False
+        return None  # the first action lost, the second kept
     move_to(game, u, *contact_point(u, v))
     if result == "passengers_withdraw":
         return close_down(game, u, v, p, 1)
@@ -362,38 +376,36 @@ def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
         p.fired.update(saved)
 
 
-class VehicleDefensiveFire:
-    """L1561: before the assaulting infantry reach it, a vehicle with a support weapon may give final defensive fire
-    (the Assault Action's decision kind, ``("fire", "support")`` or ``("hold_fire",)``): one shot of its APSW at them,
-    as a reaction (no suppression, no test, as the Shoot Action's final defensive fire); if they are still able they
-    then reach it (RN-815)."""
+def defensive_fire_options(game, v: Unit, u: Unit) -> list:
+    """The Assault Action's final defensive fire options of a vehicle defender: a mech or monster its support weapons
+    (RN-853); another vehicle its first support weapon that bears (``("fire", "support")``, RN-815) and the modes in
+    which its passengers may fire from inside (``("fire", mode)``, L1555, L1561, RN-857)."""
+    if v.kind in MECHS:
+        return mech_fire_options(game, v, u)
+    opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
+    return opts + [("fire", m) for m in passenger_fire_modes(game, v, u)]
 
-    def decision(self, game, frame):
-        v, u = game.units[frame.data["vehicle"]], game.units[frame.data["attacker"]]
-        opts = [("fire", "support")] if defensive_weapon(game, v, u) is not None else []
-        opts.extend(("fire", m) for m in passenger_fire_modes(game, v, u))
-        return Decision(v.side, "final_defensive_fire", v.uid, tuple(opts) + (("hold_fire",),))
 
-    def apply(self, game, frame, opt):
-        u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
-        if opt == ("fire", "support"):
-            found = defensive_weapon(game, v, u)
-            if found is not None:
-                reaction_shot(game, v, u, *found)
-        elif opt[0] == "fire" and opt[1] in passenger_fire_modes(game, v, u):  # the passengers fire (RN-857)
-            p = game.units[v.passengers[0]]
-            saved = set(p.fired)
-            p.fired.clear()
-            plan = party_plan(game, p, u, opt[1], shoot_geometry(game, v, u), passenger_shift(v))
-            fire_party(game, p, u, opt[1], plan, opt[1], reaction=True)
-            p.fired.clear()
-            p.fired.update(saved)
-        elif opt != ("hold_fire",):
-            raise IllegalOptionError(f"{opt!r}: fire with the support weapon or hold fire")
-        if u.in_play and v.in_play:
-            contact(game, u, v)
-        game.stack.remove(frame)
-        game.action_done(u)
+def defensive_fire(game, v: Unit, u: Unit, mode: str = "support") -> int:
+    """Final defensive fire by a vehicle defender at the attacker ``u``, as a reaction (no suppression, no test):
+    the casualties (figures of ``u`` no longer able), which the Assault Action's reaction test then counts."""
+    if v.kind in MECHS:
+        return mech_defensive_fire(game, v, u)
+    v.complete_concealment = False
+    if mode == "support":
+        found = defensive_weapon(game, v, u)
+        return reaction_shot(game, v, u, *found) if found is not None else 0
+    if mode not in passenger_fire_modes(game, v, u):
+        return 0
+    p = game.units[v.passengers[0]]  # the passengers fire from inside (RN-857)
+    able = u.n_able()
+    saved = set(p.fired)
+    p.fired.clear()
+    plan = party_plan(game, p, u, mode, shoot_geometry(game, v, u), passenger_shift(v))
+    fire_party(game, p, u, mode, plan, mode, reaction=True)
+    p.fired.clear()
+    p.fired.update(saved)
+    return max(0, able - u.n_able())
 
 
 # ---------------------------------------------------------------------------------------------- crews (RN-881)
@@ -445,8 +457,7 @@ class CrewResponse:
             raise IllegalOptionError(f"{opt!r}: the crew stays aboard or dismounts to fight")
         game.stack.remove(frame)
         if opt == ("stand",):
-            if assault_the_vehicle(game, u, v) is None:
-                game.action_done(u)
+            begin_assault(game, [u.uid], [v.uid], via_action=True)  # the assault on the vehicle goes on
             return
         c = crew_of(game, v)
         dismount(game, c, d)
@@ -563,8 +574,9 @@ RULE = Rule(
     action_options=(_options,),
     action_filters=(_crew_filter,),
     actions={"assault_vehicle": _assault, "assault_passengers": _assault_passengers},
-    procedures={"vehicle_defensive_fire": VehicleDefensiveFire(), "passengers_assault_switch": PassengersAssaultSwitch(),
-                "crew_response": CrewResponse()},
+    procedures={"passengers_assault_switch": PassengersAssaultSwitch(), "crew_response": CrewResponse()},
     services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality,
-              "mech_defensive_fire": SimpleNamespace(options=mech_fire_options, fire=mech_defensive_fire)},
+              "mech_defensive_fire": SimpleNamespace(options=defensive_fire_options, fire=defensive_fire),
+              "assault_units": assault_units, "footprint": footprint,
+              "vehicle_assault": SimpleNamespace(may_withdraw=may_withdraw, contact=vehicle_contact)},
 )

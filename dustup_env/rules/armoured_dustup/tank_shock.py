@@ -1,6 +1,7 @@
 """Tank Shock (seed 000 "ARMOURED DUSTUP › Tank Shock", L1536-1551).
 
-A vehicle (not a mech or monster, which assault as infantry; not suppressed, L1551; able to move) may tank-shock an
+A vehicle (not a mech or monster, which assault as infantry; not suppressed, L1551; Confident or Steady, L730, RN-904;
+able to move) may tank-shock an
 enemy infantry unit it sees within its reach (twice its maximum move in the open, as an assault's reach):
 ``("tank_shock", unit)``, one action (RN-814).  The opposed courage test, the vehicle counting as its size class in
 units (L1538):
@@ -18,7 +19,7 @@ from __future__ import annotations
 import math
 
 from ..kernel.dice import die_max, die_name
-from ..kernel.entities import Unit
+from ..kernel.entities import STEADY, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Moved
 from ..kernel.ruleset import Family, Rule
@@ -37,8 +38,11 @@ def reach(v: Unit) -> float:
 
 
 def may_shock(v: Unit) -> bool:
+    """Not suppressed (L1551); Confident or Steady and not panicking: tank shock is an assault (L1536 "Vehicles can
+    initiate an assault against an infantry unit"), and "Attackers may not assault if shaken, broken or routed"
+    (L730, RN-904); able to move."""
     return (v.profile.vehicle is not None and v.kind == "vehicle" and v.hull < 0 and not v.suppression
-            and not immobile(v) and v.in_play)
+            and v.confidence <= STEADY and not v.panicked and not immobile(v) and v.in_play)
 
 
 def _options(game, v: Unit, status) -> list:

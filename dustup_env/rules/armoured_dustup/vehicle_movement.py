@@ -7,7 +7,8 @@ most, D6 for mechs and monsters), x2 movement points, and the terrain table of t
 invented watercraft table), as the unit's movement column.  Obstacles cost what their type (or the scenario)
 gives for the mover type, or are impassable to it.  Each damage marker, and being suppressed, makes every terrain
 one class worse (clear -> poor -> difficult -> impassable, L1459, L1498).  Vehicles move while suppressed (RN-140).
-A vehicle that moves ends facing the way it moved (RN-756).  Passengers, a super-heavy vehicle's turrets and a
+A vehicle that moves ends facing the way it moved (RN-756); turning on the spot counts as movement for Weapon
+Stabilisation (RN-905).  Passengers, a super-heavy vehicle's turrets and a
 towed unit move with it (:func:`carry_along`).
 """
 from __future__ import annotations
@@ -124,7 +125,10 @@ def _turn_options(game, u: Unit, status) -> list:
 
 
 def _turn(game, u: Unit, opt) -> None:
+    """Turning on the spot is movement for Weapon Stabilisation (S002:645 "physically turning the vehicle, which
+    counts as MOVEMENT"; L1471-1474, RN-905): poor weapons cannot fire after it, average ones at +1."""
     u.facing = opt[1] * TURN_STEP
+    u.moved = True
     carry_along(game, u)
     game.emit(Turned(u.uid, u.facing))
 

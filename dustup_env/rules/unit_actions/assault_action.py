@@ -31,6 +31,11 @@ unit obeys the worst result.  Readings of garbled passages: docs/rules-notes.md 
 RN-252 to RN-254); several defenders, following withdrawn ones and special-weapon detachments RN-300, RN-301, RN-304.
 Mechs and monsters (seed 000 L1514-1518) fight as infantry units: their size class is their strength, their close-
 combat weapons add strike dice, and hits to and from them go to the vehicle rules' service (RN-850..RN-853).
+Infantry assaulting another vehicle (the Close Assault rules' ``assault_vehicle``, L1520-1532) take this procedure
+too (RN-900): the vehicle is never forced to withdraw, contact is reached at its footprint, its final defensive
+fire is the vehicle rules' service, and in contact one impact roll replaces the combat (the vehicle rules'
+``vehicle_assault`` service).  Whenever a vehicle, mech or monster takes part, outnumbering counts units
+(:func:`unit_counts`, RN-907).
 """
 from __future__ import annotations
 
@@ -206,13 +211,41 @@ MECHS = ("mech", "creature")  # unit kinds that assault and are assaulted as inf
 
 
 def strength(u: Unit, figs=None) -> int:
-    """Outnumbering strength: able figures, power-armoured troopers count as two; a mech or monster its size class
-    (L1514 "the size value is used to calculate outnumbering", RN-850)."""
+    """Strength by figures: able figures, power-armoured troopers count as two; a mech or monster its size class
+    (L1516 "the size value is used to calculate outnumbering", RN-850).  Outnumbering itself: :func:`unit_counts`
+    (units as soon as a vehicle takes part, RN-907); detachments are matched to these strengths."""
     n = sum(1 for i in (figs if figs is not None else range(len(u.figures))) if u.figures[i].status == OK)
     if u.profile.vehicle is not None:
         return u.profile.vehicle.size if n else 0
     pa = armoury()[1][u.armour].power_armour
     return 2 * n if pa else n
+
+
+def unit_counts(game, a: Unit, a_figs, b: Unit, b_figs) -> tuple[int, int]:
+    """The outnumbering strengths of ``a`` against ``b`` (detachments ``a_figs``, ``b_figs``): figures between
+    infantry (:func:`strength`); units as soon as a vehicle, mech or monster is one of them (L1516 "Like other
+    vehicles, the size value is used to calculate outnumbering", L1524 "a vehicle of size 2 counts as 2 units and
+    therefore outnumbers a single infantry unit two to one", RN-907): a vehicle its size class (the vehicle rules'
+    ``assault_units``: an open-topped one with its passengers, L1555), an infantry unit or detachment one; none
+    left able, 0."""
+    if a.profile.vehicle is None and b.profile.vehicle is None:
+        return strength(a, a_figs), strength(b, b_figs)
+    return _units(game, a, a_figs), _units(game, b, b_figs)
+
+
+def _units(game, u: Unit, figs) -> int:
+    if not any(u.figures[i].status == OK for i in (figs if figs is not None else range(len(u.figures)))):
+        return 0
+    if u.profile.vehicle is None:
+        return 1
+    svc = game.rules.services.get("assault_units")
+    return svc(u) if svc is not None else u.profile.vehicle.size
+
+
+def assaulted_vehicle(u: Unit) -> bool:
+    """A vehicle that is not a mech or monster: infantry assault it by Infantry Assaulting Vehicles (L1520-1532),
+    the Assault Action with an impact roll instead of close combat; it is never forced to withdraw (L1522)."""
+    return u.profile.vehicle is not None and u.kind not in MECHS
 
 
 def is_mech(u: Unit) -> bool:
@@ -268,13 +301,15 @@ def _offsets(u: Unit):
     return [(f.dx - lf.dx, f.dy - lf.dy) for f in u.figures if f.status != KILLED]
 
 
-def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int, step=None):
+def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_armour: int, step=None,
+                 reach: float = CONTACT):
     """Walk the leader toward the target's leader with ``points`` movement points (terrain and obstacle
     costs).  Returns ``(x, y, reached)``; reached when a figure comes within CONTACT of a target figure.
     Other enemy figures still stop the walk at 2"; ``reached`` is None if a ``move_step`` hook stopped it.  Contact across an obstacle lying between the point of
     contact and the defender (e.g. a wall right in front of it) must still pay that obstacle's crossing
     cost: "If defenders are behind some form of obstacle ... the attacker must roll enough movement to
-    cover the movement cost of crossing the obstacle" (RN-209)."""
+    cover the movement cost of crossing the obstacle" (RN-209).  ``reach``: the figure-to-figure distance that counts
+    as contact (against a vehicle more: :func:`contact_reach`)."""
     x, y = u.x, u.y
     tx, ty = target.x, target.y
     dist = math.hypot(tx - x, ty - y)
@@ -285,7 +320,7 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
     def affordable(px, py, paid):  # the obstacles still between the contact point and the defender
         return crossing is None or paid + crossing(px, py, tx, ty) <= points + 1e-9
 
-    if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
+    if _gap_at(offs, x, y, tfigs) <= reach + 1e-9:
         return x, y, affordable(x, y, 0.0)
     if dist < 1e-9:
         return x, y, False
@@ -304,7 +339,7 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
             if extra == 0.0:
                 part = (points - spent) / c
                 qx, qy = x + ux * part, y + uy * part
-                if part > 1e-6 and _gap_at(offs, qx, qy, tfigs) <= CONTACT + 1e-9 \
+                if part > 1e-6 and _gap_at(offs, qx, qy, tfigs) <= reach + 1e-9 \
                         and not too_close(offs, qx, qy, other_figs) and affordable(qx, qy, points):
                     return qx, qy, True
             return x, y, False
@@ -315,11 +350,21 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
         x, y = nx, ny
         spent += need
         travelled += seg
-        if _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9:
+        if _gap_at(offs, x, y, tfigs) <= reach + 1e-9:
             # the exact point of contact within this step; an obstacle still in between must be paid
             return x, y, affordable(x, y, spent)
-    return x, y, _gap_at(offs, x, y, tfigs) <= CONTACT + 1e-9 and affordable(x, y, spent)
+    return x, y, _gap_at(offs, x, y, tfigs) <= reach + 1e-9 and affordable(x, y, spent)
 
+
+
+def contact_reach(game, t: Unit) -> float:
+    """The figure-to-figure distance at which an attacker contacts ``t``: CONTACT, and for a vehicle (not a mech or
+    monster) CONTACT from the edge of its footprint (the vehicle rules' ``footprint``, RN-901)."""
+    if assaulted_vehicle(t):
+        svc = game.rules.services.get("footprint")
+        if svc is not None:
+            return CONTACT + svc(t)
+    return CONTACT
 
 
 def contact_move(game, u, t, die: str):
@@ -329,7 +374,8 @@ def contact_move(game, u, t, die: str):
     points = 2.0 * roll
     start = (u.x, u.y)
     step = step_hook(game, u)
-    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column, step)
+    x, y, reached = contact_walk(game.bf, u, t, points, _enemy_figs(game, u, exclude={t.uid}), u.terrain_column, step,
+                                 contact_reach(game, t))
     if reached is None:  # stopped on the way
         reached = False
     elif not reached:
@@ -416,6 +462,9 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
                      u.terrain_column, step_hook(game, u))
     _arrive(u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
+    if assaulted_vehicle(u):  # a vehicle withdrawing (L1522): a move of the vehicle (facing, passengers, tow)
+        for hook in game.rules.after_move:
+            hook(game, u, start, True)
     if u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
@@ -439,7 +488,7 @@ def courage_shifts(game, u: Unit, enemy: Unit, *, defender: bool, final: bool, o
                    casualties: dict | None = None, skip=()) -> list[tuple[str, int]]:
     """The table rows that apply to ``u`` (its own die) as ``(row id, total shift)`` pairs."""
     rows = load_courage_table(game.options["courage_table"])
-    n = outnumbered(strength(u, own_figs), strength(enemy, enemy_figs))
+    n = outnumbered(*unit_counts(game, u, own_figs, enemy, enemy_figs))
     cover = game.bf.cover_at(u.x, u.y) if defender else 0
     cas = casualties or {}
     counts = {
@@ -634,7 +683,7 @@ def fight_pairs(game, pairs: list[dict]) -> None:
         a, d = units[p["a"]], units[p["d"]]
         p["a_before"] = {i: a.figures[i].status for i in p["af"]}
         p["d_before"] = {i: d.figures[i].status for i in p["df"]}
-        p["a_str"], p["d_str"] = strength(a, p["af"]), strength(d, p["df"])
+        p["a_str"], p["d_str"] = unit_counts(game, a, p["af"], d, p["df"])
         p["a_cas"], p["d_cas"] = {}, {}
     for rnd in (1, 2):
         for p in pairs:
@@ -729,6 +778,8 @@ class AssaultProcedure:
         units = game.units
         if st == "response":
             u = units[d["queue"][0]]
+            if assaulted_vehicle(u) and not game.rules.services["vehicle_assault"].may_withdraw(game, u):
+                return Decision(u.side, "assault_response", u.uid, (("stand",),))  # an immobile vehicle (RN-906)
             return Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
         if st == "follow_up":
             a = units[d["cur"]]
@@ -788,8 +839,8 @@ class AssaultProcedure:
             a = units[d["cur"]]
             t = units[d["target"][str(a.uid)]]
             cas = 0
-            if opt[0] == "fire" and t.profile.vehicle is not None:  # a mech fires while suppressed (RN-140, RN-853)
-                cas = game.rules.services["mech_defensive_fire"].fire(game, t, a)
+            if opt[0] == "fire" and t.profile.vehicle is not None:  # a vehicle fires while suppressed (RN-140, RN-853)
+                cas = game.rules.services["mech_defensive_fire"].fire(game, t, a, opt[1])
             elif opt[0] == "fire":
                 fire = True
                 if t.suppression > 0:
@@ -836,7 +887,7 @@ class AssaultProcedure:
                     u = units[d["queue"][0]]
                     if not u.in_play:
                         d["queue"].pop(0)
-                    elif u.confidence == ROUTED:
+                    elif u.confidence == ROUTED and not assaulted_vehicle(u):  # a vehicle decides (L1522)
                         d["queue"].pop(0)
                         game.emit(AssaultResponse(u.uid, "withdraw"))
                         self._defender_withdraws(game, d, u, "routed defender withdraws")
@@ -879,6 +930,7 @@ class AssaultProcedure:
             elif st in ("follow_up", "dfire", "second"):
                 return
             elif st == "combat":
+                self._vehicle_contacts(game, d)
                 if game.options["close_combat"] == "house":
                     game.rules.services["house_close_combat"].start(game, frame)
                     if d["stage"] == "house":
@@ -922,9 +974,10 @@ class AssaultProcedure:
             for x, af in zip(standing, figs):
                 t = units[x]
                 A, D, ad, dd, ash, dsh = courage_roll(game, a, t, final=False, att_figs=af)
-                if t.confidence == BROKEN and A > D:
+                forced = not assaulted_vehicle(t)  # "the vehicle can't be forced to withdraw" (L1522, RN-902)
+                if t.confidence == BROKEN and A > D and forced:
                     res = "defender_routs"
-                elif A > 2 * D:
+                elif A > 2 * D and forced:
                     res = "defender_withdraws"
                 elif A > D:
                     res = "contact"
@@ -1082,6 +1135,23 @@ class AssaultProcedure:
             return
         fight_pairs(game, pairs)
         self.apply_outcomes(game, d, [(p, *pair_outcome(game, p)) for p in pairs])
+
+    def _vehicle_contacts(self, game, d) -> None:
+        """Infantry Assaulting Vehicles (L1532): an attacker in contact with a vehicle (not a mech or monster) makes
+        one impact roll against it instead of close combat, then withdraws towards cover (the vehicle rules'
+        ``vehicle_assault.contact``, RN-142); it takes no part in the combat that follows."""
+        units = game.units
+        for a_uid in list(d["contact"]):
+            a = units[a_uid]
+            key = str(a_uid)
+            for x in d["pairs"][key]:
+                v = units[x]
+                if (assaulted_vehicle(v) and v.in_play and a.in_play
+                        and (x not in d["withdrawn"] or x in d["engaged"].get(key, ()))):
+                    d["contact"].remove(a_uid)
+                    game.rules.services["vehicle_assault"].contact(game, a, v)
+                    d["result"][key] = "attacked_vehicle"
+                    break
 
     def apply_outcomes(self, game, d, outcomes) -> None:
         """Each parent unit obeys the worst result: one withdrawal move, every confidence loss."""
