@@ -736,6 +736,8 @@ def test_special_weapon_figures_split_off_and_strike_with_their_own_impact():
              ("d8", 8), ("d8", 1), ("d6", 1),
              # round 2: B's two detachments strike back (d4 for one rifle, d6 for five): no success
              ("d8", 8), ("d8", 1), ("d4", 1), ("d8", 8), ("d8", 1), ("d6", 1),
+             # the sword killed B's leader: B tests at once (Death of a Leader, L1186): 8 passes
+             ("d8", 8),
              # final tests: the sword's pair is a total victory; the other pair A 5 vs B 3
              ("d8", 5), ("d8", 3), ("d6", 1), *END_TURN)
     g.apply(("split_special",))
@@ -747,6 +749,7 @@ def test_special_weapon_figures_split_off_and_strike_with_their_own_impact():
     assert (hit["impact_die"], hit["effect"]) == ("d10", "kill")
     assert [e["result"] for e in events_of(g, "CourageTested")] == ["total_victory_attacker", "defender_loses"]
     assert g.units[1].confidence == SHAKEN and g.dice.remaining == 0
+    assert [e["reason"] for e in events_of(g, "ConfidenceTested") if e["unit"] == 1] == ["leader_casualty"]
 
 
 def test_without_the_split_the_special_weapon_only_adds_its_strike_die():

@@ -633,7 +633,8 @@ def test_L732_the_leader_casualty_row_is_in_addition_to_the_wounded_row():
     leader wounded in the counterstrike gives the wounded row and the leader row (RN-203: a leader casualty)."""
     g = _contact(strikes=[("d10", 10), ("d8", 1), ("d8", 1),                 # round 1: nothing
                           ("d8", 1), ("d10", 9), ("d6", 1), ("d8", 8),       # round 2: minor 10/8 = 1 r2, d8 8
-                          ("d8", 1), ("d6", 5), ("d6", 3)],                  # on figure 0 (the leader): wound
+                          ("d8", 1), ("d6", 5), ("d6", 3),                   # on figure 0 (the leader): wound
+                          ("d8", 8)],                                        # its Death of a Leader test: passed
                  tail=[("d4", 4), ("d10", 3), ("d6", 2), *END_TURN])
     assert g.units[0].leader == 0
     g.apply(("assault", 1))
@@ -1005,7 +1006,8 @@ def test_S3_L17_casualties_are_removed_when_the_round_is_complete():
     # the attacker kills a defender; the defender still strikes with all six (d6)
     add_dice(g, ("d10", 1), ("d8", 8), ("d8", 8), ("d10", 10),   # 16 / 10 = 1 r6, d10 10: 1 hit
              ("d8", 8), ("d10", 1), ("d6", 1),                   # the defender's strike: six rifles -> d6
-             ("d6", 1), ("d6", 6), ("d6", 1))                    # the hit: a kill
+             ("d6", 1), ("d6", 6), ("d6", 1),                    # the hit: a kill (of the leader)
+             ("d10", 10))                                        # its Death of a Leader test (L1186): passed
     g.apply(("assault", 1))
     s = events_of(g, "StrikeResolved")
     assert s[1]["striker_dice"] == ["d10", "d6"] and g.units[1].figures[0].status == KILLED

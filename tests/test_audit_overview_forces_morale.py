@@ -1097,13 +1097,14 @@ def test_leaderless_reorganisation_comes_before_a_broken_units_withdrawal():
     assert g.decision().options == (("reorganise", "leader"),)
 
 
-@pytest.mark.skip(reason="finding for assault_action.py (not this audit's files): a leader falling in close combat "
-                         "takes no Death of a Leader confidence test; see docs/rules-audit.md")
-def test_a_leader_falling_in_close_combat_makes_the_unit_test_at_once():
+@pytest.mark.parametrize("close_combat", ["standard", "house"])
+def test_a_leader_falling_in_close_combat_makes_the_unit_test_at_once(close_combat):
     """L1186 "When this occurs, the unit must immediately take a confidence test": seeded games until a Red assault
-    wounds or kills Blue A's leader in close combat; A must then take a leader-casualty test."""
+    wounds or kills Blue A's leader in close combat (the standard rules, and seed 003's house close combat); A must
+    then take a leader-casualty test."""
+    opts = {"close_combat": "house"} if close_combat == "house" else None
     for seed in range(300):
-        g = Game(scenario([unit("A", (24, 30))], [unit("R", (24, 33.5), (("rifle", 10),))]), seed=seed)
+        g = Game(scenario([unit("A", (24, 30))], [unit("R", (24, 33.5), (("rifle", 10),))]), seed=seed, options=opts)
         while g.decision().kind == "initiative":
             g.apply(("second",) if g.decision().side == 0 else ("first",))
         if g.decision().side != 1:
@@ -1120,8 +1121,6 @@ def test_a_leader_falling_in_close_combat_makes_the_unit_test_at_once():
             and e["reason"] == "leader_casualty"]
 
 
-@pytest.mark.skip(reason="finding for shoot_action.py (not this audit's files): a leader falling to final defensive "
-                         "fire takes no Death of a Leader confidence test; see docs/rules-audit.md")
 def test_a_leader_falling_to_final_defensive_fire_makes_the_unit_test_at_once():
     """L1186 again: seeded games until Blue's final defensive fire (before any close-combat strike) wounds or kills
     the leader of the assaulting Red unit; Red must then take a leader-casualty test."""

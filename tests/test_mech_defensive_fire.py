@@ -31,8 +31,9 @@ def test_a_mech_falls_short_and_gives_final_defensive_fire_with_its_support_weap
     # the walker's APSW: D8 quality and 2D6 against the squad's D8 target die (roll 1): 8, 6 beat it, a major success
     # of 2 hits, both on the leader (allocation rolls 1); the first impact D8 8 against armour D4 1: killed, the
     # second nothing.
+    # The leader fell: the squad tests at once (Death of a Leader, L1186): D8 8 passes.
     # One casualty: the squad's reaction test D8 1 against LV 2 + 1 fails: back to the start, suppressed.
-    g = _fall_short(dice=[1, 8, 6, 1, 1, 1, 1, 8, 1, 1, 1, 1])
+    g = _fall_short(dice=[1, 8, 6, 1, 1, 1, 1, 8, 1, 1, 1, 8, 1])
     d = g.decision()
     assert d.kind == "final_defensive_fire" and d.side == 1 and d.options == (("fire", "support"), ("hold_fire",))
     g.apply(("fire", "support"))
@@ -43,6 +44,7 @@ def test_a_mech_falls_short_and_gives_final_defensive_fire_with_its_support_weap
     assert react["unit"] == 0 and not react["passed"]
     s = g.units[0]
     assert (s.x, s.y) == (24.0, 10.0) and s.suppression == 1 and s.n_able() == 3
+    assert [e["reason"] for e in events_of(g, "ConfidenceTested") if e["unit"] == 0] == ["leader_casualty"]
     assert g.dice.remaining == 0
 
 

@@ -41,6 +41,7 @@ from ..kernel.entities import BROKEN, KILLED, OK, ROUTED, SHAKEN, TREATED, WOUND
 from ..kernel.decisions import Decision
 from ..kernel.ruleset import Option, Rule
 from ..kernel.errors import ScenarioError
+from ..morale.confidence_test import confidence_test
 
 HOUSE_MAX_ROUNDS = 3
 MORALE_ROWS = ("confident", "shaken")  # the house rules put morale on the quality die instead
@@ -188,6 +189,8 @@ def _round(game, frame) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
+                if u.in_play:  # Death of a Leader (L1186): the unit tests at once, besides the outcome test
+                    confidence_test(game.dice, u, ["leader_casualty"], events=game.events)
                 [hook(game, u) for hook in game.rules.on_leader_lost]  # a commander falling in close combat: subordinates test (RN-250)
     # voluntary withdrawal: defenders first, then attackers (units still able to fight)
     q = []

@@ -713,6 +713,8 @@ def fight_pairs(game, pairs: list[dict]) -> None:
             if cas.get("leader") and not u.leader_lost and u.figures[u.leader].status != OK:
                 u.leader_lost = True
                 game.emit(LeaderLost(u.uid, u.leader))
+                if u.in_play:  # Death of a Leader (L1186): the unit tests at once, besides the outcome test
+                    confidence_test(game.dice, u, ["leader_casualty"], events=game.events)
                 [hook(game, u) for hook in game.rules.on_leader_lost]  # a commander falling in close combat: subordinates test
 
 

@@ -500,6 +500,8 @@ def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: in
     if reasons and t.in_play and not reaction:
         confidence_test(game.dice, t, reasons,
                         more_casualties_than_survivors=casualties > t.n_able(), events=game.events)
+    elif newly_lost and t.in_play:  # reaction fire: no test of its own (RN-210), but a leader falling always tests
+        confidence_test(game.dice, t, ["leader_casualty"], events=game.events)  # (Death of a Leader, L1186)
     if newly_lost:
         for hook in game.rules.on_leader_lost:
             hook(game, t)
