@@ -160,3 +160,14 @@ def test_every_rules_module_with_a_rule_is_in_the_catalogue():
             if isinstance(value, Rule) and name.isupper():
                 assert id(value) in listed, f"{mod}.{name} ({value.name}) is not in the catalogue"
     assert len({r.name for r in catalogue.STANDARD}) == len(catalogue.STANDARD)
+
+
+RULES_MODULE_LIMIT = 700
+
+
+def test_no_rules_module_is_over_the_size_limit():
+    """One module per rulebook section: a module that outgrows the limit is split as the rulebook splits its section
+    (the Assault Action: assault_courage_test, assault_movement, assault_combat, assault_events, assault_action)."""
+    big = {m: n for m, p in MODULES.items() if m.startswith("dustup_env.rules.")
+           for n in [len(p.read_text().splitlines())] if n > RULES_MODULE_LIMIT}
+    assert not big, f"rules modules over {RULES_MODULE_LIMIT} lines: {big}"

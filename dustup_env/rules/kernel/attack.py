@@ -5,7 +5,7 @@
    aircraft).  Line of sight, range and cover are worked out from it by the rule that makes the attack.
 2. **To hit**: the rule's own roll turns the attack into a number of hits on one target unit (shooting:
    quality and firepower dice against the target die, ``shoot_action.resolve_fire``; close combat: quality
-   and strike dice against the defender's quality die, ``assault_action.resolve_strike``).
+   and strike dice against the defender's quality die, ``assault_combat.resolve_strike``).
 3. **Allocation**: :func:`allocate` spreads the hits at random over the target's figures (or those of one
    detachment), rolling the smallest die that covers them (Determine Casualties).
 4. **Damage by target kind**: :func:`strike` rolls the impact die against the armour die of each figure hit
