@@ -246,6 +246,7 @@ def test_an_unexpected_server_error_is_a_500_in_the_same_shape(live):
     r = live.client.get("/boom-for-the-test")
     _error_shape(r, 500, "internal server error")
     assert "secret" not in r.text
+    assert live.client.get("/info").status_code == 200  # the same kept-alive connection still serves
 
 
 def test_the_openapi_document_describes_the_error_shape(live):

@@ -67,6 +67,34 @@ ERROR_RESPONSES = {status: {"model": ErrorBody, "description": what} for status,
     (500, "an unexpected error on the server"), (503, "the database could not store the move"))}
 
 
+class Unexpected:
+    """ASGI middleware: an unexpected exception is logged with its traceback (the server's stderr) and answered
+    500 in the error shape, the connection kept (not re-raised to the server, which would drop it)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def tracked(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await error_response(500, "internal server error: the request failed on the server (its log has the "
+                                      "details)")(scope, receive, send)
+
+
 class BodyLimit:
     """ASGI middleware: refuse a request body over ``limit`` bytes with 413, before the app reads it.
 
@@ -307,6 +335,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
     app.state.store = store
     extra = tuple(allow_agents)
 
+    app.add_middleware(Unexpected)
     app.add_middleware(BodyLimit, limit=max_body)
 
     @app.exception_handler(HTTPError)
@@ -338,11 +367,6 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
                    "not UTF-8 text" if isinstance(cause, UnicodeDecodeError) else "it cannot be decoded")
             return error_response(422, f"malformed JSON: {why}")
         return error_response(exc.status_code, str(exc.detail), exc.headers)
-
-    @app.exception_handler(Exception)
-    def _unexpected(request: Request, exc: Exception):
-        # uvicorn logs the traceback on the server's stderr; the client gets one line
-        return error_response(500, "internal server error: the request failed on the server (its log has the details)")
 
     def locked(game_id: str):
         return games.get(game_id)
