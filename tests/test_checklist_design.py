@@ -41,11 +41,11 @@ def test_one_fire_control_covers_every_weapon_of_the_vehicle():
     assert {w.fire_control for w in basic.weapons} == {"inferior"}
 
 
-def test_the_slow_variants_roll_one_die_lower_and_walkers_d6():
-    # movement rates are not in seed 002 (its chapter 6): RN-609's dice
+def test_the_slow_and_fast_variants_roll_d12_and_walkers_d6():
+    # movement rates are not in seed 002 (its chapter 6); seed 000 L1362 gives most vehicles a D12 (RN-609, RN-922)
     die = {m: check(veh(mobility=m, **({"power_plant": "FGP"} if m in ("grav", "walker") else {}),
                         **({"kind": "mech", "size": 4} if m == "walker" else {}))).profile.movement_die
            for m in ("slow_tracked", "fast_tracked", "slow_gev", "fast_gev", "grav", "high_mobility_wheeled",
                      "walker")}
-    assert die == {"slow_tracked": "d10", "fast_tracked": "d12", "slow_gev": "d10", "fast_gev": "d12",
+    assert die == {"slow_tracked": "d12", "fast_tracked": "d12", "slow_gev": "d12", "fast_gev": "d12",
                    "grav": "d12", "high_mobility_wheeled": "d12", "walker": "d6"}

@@ -44,9 +44,12 @@ def test_guided_odds_by_enumeration_match_the_seed_dice():
     assert float(d["none"]) == pytest.approx(0.445) and float(d["minor"]) == pytest.approx(0.31)
 
 
-def test_decoy_must_beat_the_guidance_die():
-    assert gw.intercept_roll(ScriptedDice([("d8", 6), ("d8", 6)]), system=D8, guidance=D8)[0] is False
+def test_a_decoy_draw_defeats_the_missile():
+    """RN-921: the decoy is the target's defence, and "a draw will favour the 'defender'" (L357): the missile gets
+    through only when its guidance die beats the decoy's roll."""
+    assert gw.intercept_roll(ScriptedDice([("d8", 6), ("d8", 6)]), system=D8, guidance=D8)[0] is True
     assert gw.intercept_roll(ScriptedDice([("d8", 7), ("d8", 6)]), system=D8, guidance=D8)[0] is True
+    assert gw.intercept_roll(ScriptedDice([("d8", 5), ("d8", 6)]), system=D8, guidance=D8)[0] is False
 
 
 # --- firing at infantry --------------------------------------------------------------------------------------------
@@ -74,6 +77,20 @@ def test_unit_ecm_field_and_cover_or_concealment_shift_the_ecm_die():
     assert g.dice.remaining == 0
     assert last_event(g, "MissileFired")["ecm"] == "d8"
     assert last_event(g, "MissileFired")["result"] == "none"
+
+
+@pytest.mark.parametrize("terrain, ecm", [("light_scrub", "d8"), ("rough", "d8"), ("light_woods", "d8"), ("open", "d6")])
+def test_the_ecm_die_is_one_up_behind_concealment_or_cover_once(terrain, ecm):
+    """RN-920: "The target uses an ECM die instead of a target die. The ECM die is shifted up by one if the target is
+    behind cover" (L1290), and the rulebook's example calls a target whose target die is shifted "to account for the
+    concealment" one "behind cover" (L653): concealment alone (light scrub), cover alone (rough) or both (light
+    woods) shift the ECM die once; open ground not at all."""
+    g = game([team()], [unit("B", (24, 44), ecm="d6")], terrain=[rect(terrain, 20, 43, 28, 47)])
+    activate(g, 0)
+    add_dice(g, (ecm, 1), ("d8", 1), ("d8", 1))
+    g.apply(("fire_guided", 1))
+    assert g.dice.remaining == 0
+    assert last_event(g, "MissileFired")["ecm"] == ecm
 
 
 def test_wire_guided_option_shifts_guidance_down_with_obscuration():
@@ -127,6 +144,19 @@ def test_a_successful_decoy_defeats_the_missile_and_is_spent_for_the_turn():
     assert gw.intercept_options(g, g.units[2], ()) == []  # spent for the rest of the turn
     g.turn += 1
     assert gw.intercept_options(g, g.units[2], ()) == [("decoy",)]  # a new turn: ready again
+
+
+def test_a_decoy_roll_equal_to_the_guidance_die_defeats_the_missile():
+    """RN-921: decoy D6 5 against guidance D8 5, a draw: the defender's, so the missile is defeated, no firing roll."""
+    g = game([team()], [unit("Tank", (24, 45))], vehicles={"Tank": "main_battle_tank"})
+    activate(g, 0)
+    g.apply(("fire_guided", 1))
+    add_dice(g, ("d6", 5), ("d8", 5))
+    g.apply(("decoy",))
+    assert g.dice.remaining == 0
+    e = last_event(g, "MissileIntercepted")
+    assert (e["roll"], e["guidance_roll"], e["defeated"]) == (5, 5, True)
+    assert not events_of(g, "MissileFired") and g.units[1].suppression == 0
 
 
 def test_decoys_multiple_option_never_spends_the_decoy():

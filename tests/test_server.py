@@ -15,7 +15,7 @@ import uvicorn
 
 from agents.base import AGENTS, Agent
 from dustup_env.service import loadtest
-from dustup_env.service.server import create_app
+from dustup_env.service.server import MAX_BODY_BYTES, create_app
 from dustup_env.service.session import Session
 from dustup_env.service.store import Store
 from service_helpers import ServerProcess
@@ -110,11 +110,11 @@ def test_api_plays_a_game_and_refuses_bad_requests(live):
         ("post", f"/games/{gid}/play", auth(tok), {"option": ["fly"]}, 400, "is not one of the"),
         ("post", f"/games/{gid}/play", auth(tok), {"option": "end"}, 400, "option must be an array"),
         ("post", f"/games/{gid}/play", auth(tok), {"option": ["move", 1.5, 0]}, 400, "option element 1"),
-        ("post", f"/games/{gid}/play", auth(tok), {}, 422, "option: Field required"),
-        ("post", f"/games/{gid}/play", auth(tok), {"option": legal, "x": 1}, 422, "x: Extra inputs"),
+        ("post", f"/games/{gid}/play", auth(tok), {}, 422, "missing field 'option'"),
+        ("post", f"/games/{gid}/play", auth(tok), {"option": legal, "x": 1}, 422, "unknown field 'x'"),
         ("post", f"/games/{gid}/play", auth(tok), b"{not json", 422, "malformed JSON"),
         ("get", f"/games/{gid}/events?since=-1", auth(tok), None, 400, "since must be >= 0"),
-        ("get", f"/games/{gid}/events?since=abc", auth(tok), None, 422, "since"),
+        ("get", f"/games/{gid}/events?since=abc", auth(tok), None, 400, 'since must be an integer, not "abc"'),
         ("get", f"/games/{gid}/events?since=99999", auth(tok), None, 400, "past the end"),
         ("post", f"/games/{gid}/hint", auth(tok), {"time_ms": 0}, 400, "time_ms must be"),
         ("post", f"/games/{gid}/hint", auth(tok), {"agent": "policy:/etc/passwd"}, 400, "unknown agent"),
@@ -135,7 +135,7 @@ def test_api_plays_a_game_and_refuses_bad_requests(live):
                        ({"scenario": "/etc/passwd.json"}, "unknown scenario"),
                        ({"ai": "policy:/tmp/x.zip"}, "unknown agent"),
                        ({"options": {"courage_table": "/etc/passwd"}}, "courage_table"),
-                       ({"side": 3}, "you must be 0 or 1"), ({"seed": "x"}, "seed must be an integer"),
+                       ({"side": 3}, "side must be 0 or 1, not 3"), ({"seed": "x"}, "seed must be an integer"),
                        ({"options": {"turbo": 1}}, "unknown game option"), ({"bogus": 1}, "bogus")]:
         r = c.post("/games", json=body)
         assert r.status_code in (400, 422) and frag in r.json()["error"], (body, r.text)
@@ -169,6 +169,92 @@ def test_api_plays_a_game_and_refuses_bad_requests(live):
     bad = dict(save, digest="0" * 16)
     r = c.post("/replay", json={"save": bad})
     assert r.status_code == 400 and "digest" in r.json()["error"]
+
+
+def _error_shape(r, status: int, frag: str, what=None):
+    """The one error shape: ``{"ok": false, "error": "one line"}`` as JSON, with the status expected."""
+    assert r.status_code == status, (what, r.status_code, r.text)
+    assert r.headers["content-type"].startswith("application/json"), (what, r.headers)
+    body = r.json()
+    assert set(body) == {"ok", "error"} and body["ok"] is False, (what, body)
+    err = body["error"]
+    assert isinstance(err, str) and err and "\n" not in err and "Traceback" not in err, (what, err)
+    assert frag in err, (what, err)
+    assert "null null" not in err and "you must" not in err, (what, err)
+
+
+def test_every_kind_of_bad_request_gets_the_one_error_shape(live):
+    """400 (a field's value), 401, 403, 404 (no game, no path), 405, 409, 413, 422 (the body's form): every
+    error is {"ok": false, "error": ...} naming the request's own fields (side, option, agent, since)."""
+    c = live.client
+    g = c.post("/games", json={"scenario": "skirmish", "seed": 21, "ai": None}).json()
+    gid, toks = g["game"], g["tokens"]
+    st = [c.get(f"/games/{gid}", headers=auth(t)).json() for t in toks]
+    s = 0 if st[0]["decision"] else 1
+    tok, legal = toks[s], st[s]["decision"]["options"][0]["option"]
+    js = {"Content-Type": "application/json"}
+    cases = [  # (method, path, headers, json body or raw bytes, status, fragment)
+        ("post", "/games", {}, {"side": 3}, 400, "side must be 0 or 1, not 3"),
+        ("post", "/games", {}, {"side": None}, 400, "side must be 0 or 1, not null"),
+        ("post", "/games", {}, {"seed": "x"}, 400, 'seed must be an integer, not a string "x"'),
+        ("post", "/games", {}, {"ai_seed": -1}, 400, "ai_seed must be in"),
+        ("post", "/games", {}, {"options": {"turbo": 1}}, 400, "turbo"),
+        ("post", f"/games/{gid}/play", auth(tok), {"option": None}, 400, 'option must be an array such as ["move", 0, 1], not null'),
+        ("post", f"/games/{gid}/play", auth(tok), {"option": ["move", None]}, 400, "option element 1 must be an integer or a string, not null"),
+        ("post", f"/games/{gid}/play", auth(tok), {"option": ["fly"]}, 400, "is not one of the"),
+        ("post", f"/games/{gid}/hint", auth(tok), {"agent": 5}, 400, "agent must be an agent name"),
+        ("post", f"/games/{gid}/hint", auth(tok), {"agent": ""}, 400, "agent must be an agent name"),
+        ("get", f"/games/{gid}/events?since=abc", auth(tok), None, 400, 'since must be an integer, not "abc"'),
+        ("get", f"/games/{gid}/events?since=-1", auth(tok), None, 400, "since must be >= 0"),
+        ("post", "/replay", {}, {"save": 3}, 400, "save must be a save object"),
+        ("get", f"/games/{gid}", {}, None, 401, "missing token"),
+        ("post", f"/games/{gid}/play", auth(toks[1 - s]), {"option": legal}, 403, "it is not side"),
+        ("get", "/games/nosuchgame", auth(tok), None, 404, "no game 'nosuchgame'"),
+        ("get", "/nowhere", {}, None, 404, "no such path: GET /nowhere"),
+        ("get", "/static/nothing.js", {}, None, 404, "no such path"),
+        ("delete", f"/games/{gid}", auth(tok), None, 405, "DELETE is not allowed on"),
+        ("put", "/games", {}, {}, 405, "PUT is not allowed on /games: use POST"),
+        ("get", f"/games/{gid}/save", auth(tok), None, 409, "once the game is over"),
+        ("post", "/games", js, b"{not json", 422, "malformed JSON"),
+        ("post", "/games", js, b'{"scenario": "\xff"}', 422, "malformed JSON: not UTF-8"),
+        ("post", "/games", js, b"[" * 50_000, 422, "malformed JSON: nested too deeply"),
+        ("post", "/games", js, b"[1, 2]", 422, "the body must be a JSON object, not an array"),
+        ("post", "/games", js, b"", 422, "the body is missing"),
+        ("post", "/games", {"Content-Type": "text/plain"}, b"{}", 422, "Content-Type: application/json"),
+        ("post", "/games", {}, {"bogus": 1}, 422, "unknown field 'bogus' (fields: scenario, seed, options, ai, side, ai_seed)"),
+        ("post", f"/games/{gid}/play", auth(tok), {}, 422, "missing field 'option'"),
+        ("post", "/replay", {}, {}, 422, "missing field 'save'"),
+        ("post", "/games", js, b" " * (MAX_BODY_BYTES + 1), 413, f"the server takes at most {MAX_BODY_BYTES:,} bytes"),
+    ]
+    n = live.store.count()
+    for method, path, headers, body, status, frag in cases:
+        if isinstance(body, bytes):
+            r = c.request(method, path, headers=headers, content=body)
+        else:
+            r = c.request(method, path, headers=headers, json=body)
+        _error_shape(r, status, frag, (method, path, body if not isinstance(body, bytes) else body[:30]))
+        if status == 405:
+            assert r.headers.get("allow"), r.headers
+    assert live.store.count() == n
+
+
+def test_an_unexpected_server_error_is_a_500_in_the_same_shape(live):
+    def boom():
+        raise RuntimeError("a bug with /secret/details")
+
+    live.app.add_api_route("/boom-for-the-test", boom, include_in_schema=False)
+    r = live.client.get("/boom-for-the-test")
+    _error_shape(r, 500, "internal server error")
+    assert "secret" not in r.text
+    assert live.client.get("/info").status_code == 200  # the same kept-alive connection still serves
+
+
+def test_the_openapi_document_describes_the_error_shape(live):
+    doc = live.client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in json.dumps(doc)
+    for code in ("400", "404", "413", "422", "500"):
+        ref = doc["paths"]["/games/{game_id}/play"]["post"]["responses"][code]["content"]["application/json"]["schema"]
+        assert ref["$ref"].endswith("/ErrorBody")
 
 
 def test_two_players_each_act_for_their_own_side(live):
@@ -399,6 +485,93 @@ def test_50_concurrent_games_by_8_client_threads(tmp_path):
           f"p99 {rep['get']['p99_ms']} ms; POST play median {rep['play']['median_ms']} ms, p99 {rep['play']['p99_ms']} ms")
     assert rep["errors"] == [] and rep["finished"] == 50 and rep["mismatched"] == []
     assert rep["get"]["n"] > 50 * 20
+    assert ' HTTP/1.1" 200' not in srv.stderr()  # no access lines without --access-log
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _send_until_answered(url: str, head: bytes, chunk: bytes, total: int, chunked: bool):
+    """Send ``head`` then the body in ``chunk``s (``total`` bytes at most) over a raw socket, stopping as
+    soon as the server answers; (status, the answer's JSON, bytes of body sent)."""
+    import select
+    import socket
+    from urllib.parse import urlsplit
+    u = urlsplit(url)
+    sock = socket.create_connection((u.hostname, u.port), timeout=60)
+    sock.sendall(head)
+    sent, piece = 0, (b"%x\r\n" % len(chunk)) + chunk + b"\r\n" if chunked else chunk
+    try:
+        while sent < total:
+            readable, _, _ = select.select([sock], [], [], 0)
+            if readable:
+                break
+            sock.sendall(piece)
+            sent += len(chunk)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server answered and closed: read the answer
+    data = b""
+    try:
+        while True:
+            got = sock.recv(65536)
+            if not got:
+                break
+            data += got
+    except (ConnectionResetError, TimeoutError):
+        pass
+    sock.close()
+    head_part, _, body = data.partition(b"\r\n\r\n")
+    status = int(head_part.split(b" ", 2)[1])
+    return status, json.loads(body), sent
+
+
+def test_access_log_and_bodies_over_the_limit_refused_unread(tmp_path):
+    """``dustup serve --access-log`` (a real subprocess on 127.0.0.1) logs one line per request; a 150 MB
+    body is refused with 413 before it is read, whether its Content-Length says so or it streams in
+    chunks without one, and the server's memory does not grow with it."""
+    srv = ServerProcess(str(tmp_path / "games.db"), extra=("--access-log",))
+    try:
+        with httpx.Client(base_url=srv.url, timeout=60) as c:
+            assert c.get("/info").status_code == 200
+            assert c.get("/nowhere").status_code == 404
+        deadline = time.monotonic() + 20
+        while '"GET /nowhere HTTP/1.1" 404' not in srv.stderr():
+            assert time.monotonic() < deadline, srv.stderr()
+            time.sleep(0.05)
+        lines = srv.stderr().splitlines()
+        assert any(ln.startswith("dustup serve: 127.0.0.1:") and ln.endswith('"GET /info HTTP/1.1" 200') for ln in lines)
+        big = 150 * 1000 * 1000
+        rss0 = _rss_mb(srv.p.pid)
+        host = srv.url.split("//")[1]
+        head = (f"POST /games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {big}\r\n\r\n").encode()
+        t0 = time.perf_counter()
+        status, body, sent = _send_until_answered(srv.url, head, b" " * (1 << 20), big, chunked=False)
+        took = time.perf_counter() - t0
+        assert status == 413 and body == {"ok": False, "error": f"the request body is {big:,} bytes: the server "
+                                                                 f"takes at most {MAX_BODY_BYTES:,} bytes"}
+        head = (f"POST /games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                f"Transfer-Encoding: chunked\r\n\r\n").encode()
+        status2, body2, sent2 = _send_until_answered(srv.url, head, b" " * (1 << 16), big, chunked=True)
+        assert status2 == 413 and "sent without Content-Length" in body2["error"], body2
+        rss1 = _rss_mb(srv.p.pid)
+        print(f"\n150 MB POST: 413 in {took * 1000:.0f} ms, {sent / 1e6:.1f} MB sent before the answer (Content-Length); "
+              f"{sent2 / 1e6:.1f} MB (chunked); server RSS {rss0:.0f} -> {rss1:.0f} MB")
+        assert sent < 40e6 and sent2 < 40e6  # the answer came long before the body was sent
+        assert rss1 - rss0 < 30
+        # a body just under the limit is still read (and refused for what it says, not for its size)
+        with httpx.Client(base_url=srv.url, timeout=60) as c:
+            r = c.post("/games", content=b"[" + b" " * (MAX_BODY_BYTES - 2) + b"]", headers={"Content-Type": "application/json"})
+            assert r.status_code == 422 and "not an array" in r.json()["error"]
+            assert c.get("/info").status_code == 200  # still serving
+    finally:
+        srv.stop(signal.SIGTERM)
+    assert '"POST /games HTTP/1.1" 413' in srv.stderr() and "Traceback" not in srv.stderr()
 
 
 def test_bad_serve_arguments_get_one_line_errors(tmp_path):
@@ -409,7 +582,8 @@ def test_bad_serve_arguments_get_one_line_errors(tmp_path):
     for args, frag in [(["--db", str(tmp_path / "no" / "dir" / "x.db")], "cannot open the database"),
                        (["--db", "postgresql://u:secret@127.0.0.1:1/x"], "u:***@"),
                        (["--port", "99999"], "--port must be in 0..65535"),
-                       (["--allow-agent", "hard"], "--allow-agent takes policy:PATH")]:
+                       (["--allow-agent", "hard"], "--allow-agent takes policy:PATH"),
+                       (["--max-body", "0"], "--max-body must be a number of bytes >= 1")]:
         r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", *args], capture_output=True,
                            text=True, env=env(), cwd=ROOT, timeout=60)
         assert r.returncode == 2 and frag in r.stderr, (args, r.stderr)

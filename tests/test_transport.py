@@ -202,7 +202,7 @@ def test_too_far_to_tow():
 
 
 @pytest.mark.parametrize("tower,die,roll,points", [
-    ("supply_truck", "d6", 5, 10), ("main_battle_tank", "d10", 7, 8), ("main_battle_tank", "d10", 8, 8)])
+    ("supply_truck", "d6", 5, 10), ("main_battle_tank", "d6", 4, 8), ("main_battle_tank", "d6", 6, 12)])
 def test_half_speed_while_towing(tower, die, roll, points):
     g = begin(tow_scn(tower, "light_tank"), [(die, roll)])
     activate(g, 0)

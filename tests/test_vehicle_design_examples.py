@@ -335,7 +335,7 @@ def test_22_deimos():
     assert r.dirtside["signature"] == {"basic": 4, "effective": 3}
     assert r.legal and r.warnings == () and r.assumptions == ()
     p = r.profile
-    assert (p.size, p.target_size, p.mobility_type, p.movement_die, p.ecm) == (4, 3, "hover", "d10", "d8")
+    assert (p.size, p.target_size, p.mobility_type, p.movement_die, p.ecm) == (4, 3, "hover", "d12", "d8")
     assert (p.armour.front, p.armour.side, p.decoy, p.apfc) == ("d12x4", "d12x3", "d8", True)
     mdc, gms, apsw = p.weapons
     assert (mdc.type, mdc.size, mdc.fire_control, mdc.effective_range) == ("MDC", 4, "superior", 192)

@@ -8,6 +8,7 @@ from vehicle_helpers import tank_and_squad, vehicle
 
 from dustup_env.rules.armoured_dustup.vehicle_movement import carry_along, footprint, movement_column
 from dustup_env.rules.kernel.battlefield import VEHICLE_TABLES, TERRAIN_TYPES, column_mobility, vehicle_column
+from dustup_env.rules.kernel.dice import parse_die
 from dustup_env.rules.unit_actions.move_action import move_options
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
@@ -30,8 +31,8 @@ def dist(m):
 
 # (design, die, terrain, expected class): one row of each table of L1366-1398
 @pytest.mark.parametrize("design,die,terrain,cls", [
-    ("main_battle_tank", "d10", "open", 1), ("main_battle_tank", "d10", "rough", 2),
-    ("main_battle_tank", "d10", "light_woods", 3), ("main_battle_tank", "d10", "ford", 3),
+    ("main_battle_tank", "d12", "open", 1), ("main_battle_tank", "d12", "rough", 2),
+    ("main_battle_tank", "d12", "light_woods", 3), ("main_battle_tank", "d12", "ford", 3),
     ("supply_truck", "d12", "road", 1), ("supply_truck", "d12", "open", 2), ("supply_truck", "d12", "cultivated", 3),
     ("apc_wheeled", "d12", "open", 1), ("apc_wheeled", "d12", "cultivated", 2), ("apc_wheeled", "d12", "swamp", 3),
     ("scout_hover", "d12", "open_water", 1), ("scout_hover", "d12", "slopes", 2), ("scout_hover", "d12", "river", 3),
@@ -58,6 +59,16 @@ def test_impassable_terrain_stops_the_vehicle_at_its_edge(design, terrain):
     assert 13.5 - 1e-6 <= m["end"][1] <= 14.0 + 1e-6
 
 
+def test_a_slow_design_moves_on_the_d12_of_most_vehicles():
+    """RN-922: "most vehicles have a D12 mobility die, meaning they will generally move D12x2". This does not
+    necessarily represent their maximum speed, but their tactical speed" (L1362): the main battle tank, a Dirtside
+    slow tracked design, rolls a D12 like the fast ones; an 11 is 22 movement points, 22" in the open."""
+    scn = tank_and_squad("main_battle_tank", terrain=[rect("open", 0, 0, 48, 40)])
+    g, m = moved(scn, ("move", NORTH, D24), [("d12", 11)])
+    assert g.units[0].movement == parse_die("d12") and m["points"] == 22
+    assert dist(m) == pytest.approx(22.0)
+
+
 def test_watercraft_keep_to_the_water():
     scn = tank_and_squad("patrol_boat", pos=(24, 6), terrain=[rect("open_water", 0, 0, 48, 16)])
     g = begin(scn)
@@ -68,7 +79,7 @@ def test_watercraft_keep_to_the_water():
 
 
 def g_die(design):
-    return {"infantry_walker": "d6", "main_battle_tank": "d10"}.get(design, "d12")
+    return {"infantry_walker": "d6"}.get(design, "d12")
 
 
 def test_the_nominated_point_must_be_passable_for_the_vehicle():
@@ -81,7 +92,7 @@ def test_the_nominated_point_must_be_passable_for_the_vehicle():
 
 def test_amphibious_vehicles_swim():
     scn = tank_and_squad("main_battle_tank", terrain=[rect("open_water", 0, 0, 48, 40)], amphibious=True)
-    g, m = moved(scn, ("move", NORTH, D24), [("d10", 8)])
+    g, m = moved(scn, ("move", NORTH, D24), [("d12", 8)])
     assert dist(m) == pytest.approx(8.0)  # poor: 16 points, 8"
     bad = tank_and_squad("scout_hover", amphibious=True)
     with pytest.raises(Exception, match="amphibious"):
@@ -107,7 +118,7 @@ def test_damage_and_suppression_make_terrain_one_class_worse(shift_by, cls):
         if "suppressed" in shift_by:
             v.suppression = 1
     scn = tank_and_squad("main_battle_tank")
-    g = begin(scn, [("d10", 6)])
+    g = begin(scn, [("d12", 6)])
     setup(g)
     activate(g, 0)
     v = g.units[0]
@@ -154,9 +165,9 @@ def test_infantry_pay_the_scenario_cost_of_vehicle_obstacles():
 
 
 def test_a_vehicle_ends_facing_the_way_it_moved():
-    g, m = moved(tank_and_squad("main_battle_tank"), ("move", EAST, 1), [("d10", 5)])
+    g, m = moved(tank_and_squad("main_battle_tank"), ("move", EAST, 1), [("d12", 5)])
     assert g.units[0].facing == pytest.approx(90.0) and g.units[0].moved
-    g, m = moved(tank_and_squad("main_battle_tank", facing=90), ("move", 10, 1), [("d10", 5)])
+    g, m = moved(tank_and_squad("main_battle_tank", facing=90), ("move", 10, 1), [("d12", 5)])
     assert g.units[0].facing == pytest.approx(225.0)
 
 

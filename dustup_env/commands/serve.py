@@ -21,13 +21,20 @@ def register(subparsers) -> None:
                         "files you trust); repeatable")
     p.add_argument("--cache", type=int, default=1000, help="games kept in memory (others are rebuilt from the "
                                                            "database when used; default 1000)")
-    p.add_argument("--access-log", action="store_true", help="log every request (method, path, status) to stderr")
+    p.add_argument("--max-body", type=int, default=None, metavar="BYTES",
+                   help="the largest request body accepted (default 1048576: 1 MiB); a larger one is refused "
+                        "with 413 before it is read")
+    p.add_argument("--access-log", action="store_true",
+                   help="log every request (client address, method, path, status) to stderr")
     p.set_defaults(func=_run)
 
 
 def _run(args) -> int:
     if not 0 <= args.port <= 65535:
         print(f"dustup serve: --port must be in 0..65535, not {args.port}", file=sys.stderr)
+        return 2
+    if args.max_body is not None and args.max_body < 1:
+        print(f"dustup serve: --max-body must be a number of bytes >= 1, not {args.max_body}", file=sys.stderr)
         return 2
     for a in args.allow_agent:
         if not a.startswith("policy:") or len(a) <= len("policy:"):
@@ -36,7 +43,7 @@ def _run(args) -> int:
     try:
         import uvicorn  # noqa: F401
 
-        from dustup_env.service.server import create_app
+        from dustup_env.service.server import MAX_BODY_BYTES, create_app
         from dustup_env.service.store import Store, StoreError
     except ImportError as e:
         print(f"dustup serve: needs the serve extra ({e.name} is missing): pip install 'dustup-ai[serve]'",
@@ -57,7 +64,8 @@ def _run(args) -> int:
         print(f"dustup serve: cannot open the database {_masked(args.db)!r}: {why}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="dustup serve: %(message)s", stream=sys.stderr)
-    app = create_app(store, allow_agents=tuple(args.allow_agent), cache=args.cache)
+    app = create_app(store, allow_agents=tuple(args.allow_agent), cache=args.cache,
+                     max_body=MAX_BODY_BYTES if args.max_body is None else args.max_body)
     try:
         fam = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(fam, socket.SOCK_STREAM)
@@ -70,7 +78,12 @@ def _run(args) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"dustup serve: http://{host}:{port}/ (API docs at /docs), database {store.display_url} "
           f"({store.count()} games)", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=10)
+    # uvicorn's own loggers go through the handler above (log_config=None: every line "dustup serve: ...");
+    # its level "warning" would also silence the access lines (INFO), so the access logger is set apart
+    config = uvicorn.Config(app, log_level="warning", log_config=None, access_log=args.access_log,
+                            timeout_graceful_shutdown=10)
+    if args.access_log:
+        logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])  # Ctrl-C / SIGTERM: uvicorn finishes the requests in flight and stops

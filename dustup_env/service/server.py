@@ -21,15 +21,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dustup_env.rules import DEFAULT_OPTIONS, Game
 
 from . import views
-from .session import ServiceError, Session, json_type, agents, random_seed, scenarios
+from .session import (BUILTIN_AGENTS, ServiceError, Session, check_side, json_type, agents, random_seed, scenarios,
+                      short)
 from .store import Store, StoreError, token_hash
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_REPLAY_DECISIONS = 20_000
+MAX_BODY_BYTES = 1 << 20  # a request body larger than this is refused with 413 before it is read (docs/server.md)
 log = logging.getLogger("dustup.serve")
 
 
@@ -42,6 +45,108 @@ class HTTPError(Exception):
     def __init__(self, status: int, message: str, headers: dict | None = None):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers
+
+
+def error_response(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    """Every error the server answers, whatever its status: ``{"ok": false, "error": "one line"}``."""
+    return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
+
+
+class ErrorBody(BaseModel):
+    """The body of every error response (docs/server.md, "Errors")."""
+    ok: bool = Field(False, description="always false")
+    error: str = Field(..., description="one line naming the problem, with the request's field names")
+
+
+ERROR_RESPONSES = {status: {"model": ErrorBody, "description": what} for status, what in (
+    (400, "a field's value is not acceptable (type, range, unknown name, an option that is not legal)"),
+    (401, "no token, a malformed Authorization header, or not a token of this game"),
+    (403, "not this token's side's decision"), (404, "no such game or path"), (405, "method not allowed"),
+    (409, "the game is over, or not over yet"), (413, "the request body is over the server's limit"),
+    (422, "the body is not a JSON object of the endpoint's fields (not JSON, a missing or unknown field)"),
+    (500, "an unexpected error on the server"), (503, "the database could not store the move"))}
+
+
+class Unexpected:
+    """ASGI middleware: an unexpected exception is logged with its traceback (the server's stderr) and answered
+    500 in the error shape, the connection kept (not re-raised to the server, which would drop it)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def tracked(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await error_response(500, "internal server error: the request failed on the server (its log has the "
+                                      "details)")(scope, receive, send)
+
+
+class BodyLimit:
+    """ASGI middleware: refuse a request body over ``limit`` bytes with 413, before the app reads it.
+
+    A ``Content-Length`` over the limit is answered at once, nothing of the body read; a body without one
+    (``Transfer-Encoding: chunked``) is counted as it streams in and answered as soon as the count passes
+    the limit (at most ``limit`` bytes and one chunk are read).  The server then closes the connection."""
+
+    def __init__(self, app, limit: int = MAX_BODY_BYTES):
+        self.app = app
+        self.limit = int(limit)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = None
+        for k, v in scope.get("headers", ()):
+            if k == b"content-length":
+                try:
+                    length = int(v)
+                except ValueError:
+                    length = None
+        if length is not None and length > self.limit:
+            return await self._refuse(scope, receive, send, f"is {length:,} bytes")
+        total = 0
+        chunks: list[bytes] = []
+        if length is None:  # streamed: count it here, up to the limit, then hand it to the app
+            while True:
+                msg = await receive()
+                if msg["type"] != "http.request":
+                    return  # the client went away
+                total += len(msg.get("body", b""))
+                if total > self.limit:
+                    return await self._refuse(scope, receive, send, "(sent without Content-Length) is larger")
+                chunks.append(msg.get("body", b""))
+                if not msg.get("more_body", False):
+                    break
+            body, given = b"".join(chunks), False
+
+            async def replay():
+                nonlocal given
+                if not given:
+                    given = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            return await self.app(scope, replay, send)
+        return await self.app(scope, receive, send)
+
+    async def _refuse(self, scope, receive, send, what: str):
+        resp = error_response(413, f"the request body {what}: the server takes at most {self.limit:,} bytes",
+                              {"Connection": "close"})
+        await resp(scope, receive, send)
 
 
 # ---------------------------------------------------------------------------------------------- requests
@@ -69,6 +174,51 @@ class Hint(BaseModel):
 class Replay(BaseModel):
     model_config = ConfigDict(extra="forbid")
     save: Any = Field(..., description="a save (format dustup-save), e.g. from dustup play --save")
+
+
+BODIES = {"create_game": NewGame, "play": Play, "hint": Hint, "replay": Replay}  # endpoint -> its body
+
+
+def _option(value):
+    """The ``option`` field: null (or a null element) named as such; the session checks the rest."""
+    if value is None:
+        raise ServiceError('option must be an array such as ["move", 0, 1], not null')
+    if isinstance(value, list):
+        for i, a in enumerate(value[1:], 1):
+            if a is None:
+                raise ServiceError(f"option element {i} must be an integer or a string, not null")
+    return value
+
+
+def validation_message(errors: list, model=None) -> tuple[int, str]:
+    """FastAPI's validation errors as (status, one line) with the request's own field names: 422 for a
+    body that is not a JSON object of the endpoint's fields, 400 for a query parameter's value."""
+    status, parts = 400, []
+    fields = ", ".join(model.model_fields) if model is not None else ""
+    for e in errors[:3]:
+        loc, typ, given = tuple(e.get("loc", ())), e.get("type", ""), e.get("input")
+        where, name = (loc[0] if loc else "body"), ".".join(str(x) for x in loc[1:])
+        if where == "body":
+            status = 422
+        if typ == "json_invalid":
+            at = f" at character {loc[1]}" if len(loc) > 1 else ""
+            parts.append(f"malformed JSON: {e.get('ctx', {}).get('error', 'cannot be decoded')}{at}")
+        elif where == "body" and not name:
+            if typ == "missing":
+                parts.append("the body is missing: send a JSON object (Content-Type: application/json)")
+            elif isinstance(given, (bytes, bytearray)):
+                parts.append("the body is not JSON: send a JSON object with Content-Type: application/json")
+            else:
+                parts.append(f"the body must be a JSON object, not {json_type(given)}")
+        elif typ == "missing":
+            parts.append(f"missing field {name!r}" + (f" (fields: {fields})" if where == "body" and fields else ""))
+        elif typ == "extra_forbidden":
+            parts.append(f"unknown field {name!r}" + (f" (fields: {fields})" if fields else ""))
+        elif typ in ("int_parsing", "int_type", "int_from_float"):
+            parts.append(f"{name} must be an integer, not {short(given)}")
+        else:
+            parts.append(f"{name or where}: {e.get('msg', 'invalid')}")
+    return status, "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------- registry
@@ -170,10 +320,12 @@ def _side_of(entry: Entry, authorization: str | None) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- app
-def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int = 1000) -> FastAPI:
+def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int = 1000,
+               max_body: int = MAX_BODY_BYTES) -> FastAPI:
     """The ASGI app over ``store``.  ``allow_agents``: extra agent names (``policy:PATH``) the operator
-    allows; clients may only pick the built-in agents otherwise (a model file is loaded with pickle)."""
-    app = FastAPI(title="Dustup game server", version="1",
+    allows; clients may only pick the built-in agents otherwise (a model file is loaded with pickle).
+    ``max_body``: the largest request body in bytes (larger ones get 413 unread)."""
+    app = FastAPI(title="Dustup game server", version="1", responses=ERROR_RESPONSES,
                   description="Play Dustup against an AI (or another player) over HTTP. Create a game with "
                               "POST /games, then send each decision with POST /games/{id}/play using the "
                               "token you were given (Authorization: Bearer TOKEN). The page at / plays in the "
@@ -183,25 +335,38 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
     app.state.store = store
     extra = tuple(allow_agents)
 
+    app.add_middleware(Unexpected)
+    app.add_middleware(BodyLimit, limit=max_body)
+
     @app.exception_handler(HTTPError)
     def _http_error(request: Request, exc: HTTPError):
-        return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status, headers=exc.headers)
+        return error_response(exc.status, exc.message, exc.headers)
 
     @app.exception_handler(ServiceError)
     def _service_error(request: Request, exc: ServiceError):
-        return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status)
+        return error_response(exc.status, exc.message)
 
     @app.exception_handler(RequestValidationError)
     def _validation_error(request: Request, exc: RequestValidationError):
-        errs = exc.errors()
-        parts = []
-        for e in errs[:3]:
-            loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-            msg = e.get("msg", "invalid")
-            if e.get("type") == "json_invalid":
-                msg = f"malformed JSON: {e.get('ctx', {}).get('error', msg)}"
-            parts.append(f"{loc}: {msg}")
-        return JSONResponse({"ok": False, "error": "bad request body: " + "; ".join(parts)}, status_code=422)
+        endpoint = getattr(request.scope.get("endpoint"), "__name__", "")
+        return error_response(*validation_message(exc.errors(), BODIES.get(endpoint)))
+
+    @app.exception_handler(StarletteHTTPException)
+    def _starlette_error(request: Request, exc: StarletteHTTPException):
+        """FastAPI's and Starlette's own errors (no route, a method not allowed, a body it cannot parse)."""
+        method, path = request.method, request.url.path
+        if exc.status_code == 404:
+            return error_response(404, f"no such path: {method} {path} (the API is listed at /docs)")
+        if exc.status_code == 405:
+            allow = (exc.headers or {}).get("Allow", "")
+            return error_response(405, f"{method} is not allowed on {path}" + (f": use {allow}" if allow else ""),
+                                  exc.headers)
+        if exc.status_code == 400:  # FastAPI could not decode the body (not UTF-8, nested too deeply)
+            cause = exc.__cause__
+            why = ("nested too deeply" if isinstance(cause, RecursionError) else
+                   "not UTF-8 text" if isinstance(cause, UnicodeDecodeError) else "it cannot be decoded")
+            return error_response(422, f"malformed JSON: {why}")
+        return error_response(exc.status_code, str(exc.detail), exc.headers)
 
     def locked(game_id: str):
         return games.get(game_id)
@@ -218,6 +383,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
               description="Returns the game id and the token of the creator's side (with ai null: the tokens "
                           "of both sides). With an AI, the AI has already played when this returns.")
     def create_game(body: NewGame):
+        check_side("side", body.side)  # the body's name for it (the session calls it ``you``)
         secret = body.seed is None
         seed = random_seed() if secret else body.seed
         s = Session.new(scenario=body.scenario, seed=seed, options=body.options, you=body.side, ai=body.ai,
@@ -253,7 +419,7 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
             side = _side_of(e, authorization)
             s = e.session
             n0 = len(s.decisions)
-            out = s.play(side, body.option)
+            out = s.play(side, _option(body.option))
             try:
                 store.append(game_id, n0, s.decisions[n0:], s.game.over, s.result())
             except Exception as err:  # noqa: BLE001 - not stored: not acknowledged; rebuild from the database
@@ -279,6 +445,9 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
         e = locked(game_id)
         try:
             side = _side_of(e, authorization)
+            if body.agent is not None and (not isinstance(body.agent, str) or not body.agent):
+                raise ServiceError(f"agent must be an agent name ({', '.join(BUILTIN_AGENTS)}) or null, "
+                                   f"not {short(body.agent)}")
             return e.session.hint(side, body.time_ms, body.agent, allow_paths=False, extra_agents=extra)
         finally:
             e.lock.release()

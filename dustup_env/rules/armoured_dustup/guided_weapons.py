@@ -6,17 +6,18 @@ Firing Procedure, Remote Missile Launchers, Decoys, Area Protection).
 * **Firing** (L1286-1296): ``("fire_guided", target)``: a man-packed missile (a unit's ``heavy_weapon`` design of
   the ``guided`` category) once set up (the heavy-weapon ``set_up`` action; vehicle-mounted missiles need none and
   are fired by the vehicle rules through the ``launch`` service).  The firer's quality die and the guidance die
-  against the target's ECM die, one up behind cover or concealment (RN-124); no range limit; never supporting
-  small arms.  None beating the ECM: a miss; one: suppressed; both: a hit, one impact roll (against armour for a
-  vehicle, against infantry otherwise).  Game option ``wire_guided`` (footnote 11): the guidance die one down
-  with any physical obscuration between the launcher and the target.
+  against the target's ECM die, one up behind cover or concealment (L1290, RN-124, RN-920); no range limit; never
+  supporting small arms.  None beating the ECM: a miss; one: suppressed; both: a hit, one impact roll (against
+  armour for a vehicle, against infantry otherwise).  Game option ``wire_guided`` (footnote 11): the guidance die
+  one down with any physical obscuration between the launcher and the target.
 * **Remote launchers** (L1300-1302): ``("reorganise", "remote")``, one more action once set up; the operator may
   then move up to 12" away and fire (one action of the controlling unit) when it or the launcher sees the target.
 * **Decoys and area protection** (L1304-1316): before the dice, the targeted side decides (a procedure of its
   own: ``("decoy",)``, ``("area_protection", unit)`` or ``("decline",)``) whether a system tries to defeat the
-  missile: its die against the guidance die, strictly greater defeats it (RN-125).  A vehicle's decoy may try
-  against every missile; once it defeats one it is spent for the turn (game option ``decoys_multiple``: never
-  spent).  Area protection (unit field ``area_protection``: its die) is deployed by one reorganise action
+  missile: its die against the guidance die; a draw favours the target, the defender (L357), so the decoy defeats
+  the missile unless the guidance die beats it (RN-125, RN-921).  A vehicle's decoy may try against every
+  missile; once it defeats one it is spent for the turn (game option ``decoys_multiple``: never spent).  Area
+  protection (unit field ``area_protection``: its die) is deployed by one reorganise action
   (``deploy_protection``), covers friendly vehicles within 6" and is spent after one try.  A vehicle design's
   area-defence system covers friendly vehicles within 6" of it, one try per turn (RN-706).  Each system tries
   once per missile.
@@ -84,14 +85,17 @@ def resolve_guided(dice: DiceSource, *, quality: int, guidance: int, ecm: int) -
 
 
 def intercept_roll(dice: DiceSource, *, system: int, guidance: int) -> tuple[bool, int, int]:
-    """A decoy or area-protection try (L1306): its die against the guidance die, strictly greater wins (RN-125)."""
+    """A decoy or area-protection try (L1306): its die against the guidance die.  The targeted side defends, and
+    "a draw will favour the 'defender'" (L357): the missile gets through only if its guidance die beats the decoy's
+    roll (RN-921)."""
     s = dice.roll(system)
     g = dice.roll(guidance)
-    return s > g, s, g
+    return not g > s, s, g
 
 
 def guided_ecm(ecm: int, *, cover: bool) -> int:
-    """L1292: the ECM die one up behind cover (or concealment, RN-124), closed at D12."""
+    """L1290: the ECM die (which replaces the target die) one up "behind cover": cover or concealment, as the
+    rulebook's own example calls concealment "behind cover" (L653; RN-124, RN-920); one shift at most, closed at D12."""
     return shift_closed(ecm, 1) if cover else ecm
 
 

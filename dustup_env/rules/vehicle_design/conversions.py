@@ -52,14 +52,15 @@ def dirtside_facings(rating: int) -> dict[str, int]:
 
 
 # --- movement (RN-609, RN-619, RN-620) ---------------------------------------------------------
-#: seed 000 L1362: "most vehicles have a D12 mobility die"; mechs and monsters D6. Dirtside's "slow"
-#: variants one die lower (D10) is invented (RN-609), so that Dirtside's speed choice keeps an effect.
+#: seed 000 L1362: "most vehicles have a D12 mobility die ... This does not necessarily represent their maximum
+#: speed, but their tactical speed"; mechs and monsters D6.  Dirtside's slow and fast variants (a top speed) roll the
+#: same D12 (RN-922); a design states another die with ``dustup.movement_die`` ("Unless otherwise noted").
 def movement_die(mobility_code: str, speed: str, family: str, kind: str) -> str | None:
     if family in ("vtol", "aerospace"):
         return None  # aircraft move by the aerospace rules (seed 000 L1736-1756), not a movement die
     if family == "walker" or kind in ("mech", "large_creature"):
         return "d6"
-    return "d10" if speed == "slow" else "d12"
+    return "d12"
 
 
 # --- heavy weapons (RN-610) --------------------------------------------------------------------
