@@ -30,6 +30,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.sequence import pop, push
 from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry, shot_effects
 from . import heavy_weapons as hw
 
@@ -186,7 +187,7 @@ def launch(game, u, t, plan: dict, more=()) -> bool:
             data = {"firer": u.uid, "target": t.uid, "plan": p, "tried": []}
             if queue:
                 data["more"] = queue
-            game.stack.append(Frame("intercept", t.uid, 0, False, data))
+            push(game, Frame("intercept", t.uid, 0, False, data))
             return False
         attack(game, u, t, p)
     return True
@@ -246,11 +247,14 @@ class Intercept:
 
 
 def _done(game, frame, u) -> None:
-    game.stack.remove(frame)
     more = frame.data.get("more")
-    if more and not launch(game, u, game.units[frame.data["target"]], more[0], more[1:]):
-        return  # the next missile of the salvo waits for its own interception decision
-    game.action_done(u)
+    if not more:
+        pop(game, frame)  # the firer's activation counts the action
+        return
+    pop(game, frame, resume=False)
+    if launch(game, u, game.units[frame.data["target"]], more[0], more[1:]):
+        game.action_done(u)  # the rest of the salvo was fired at once
+    # (else the next missile of the salvo waits for its own interception decision)
 
 
 # ---------------------------------------------------------------------------------------------- actions

@@ -30,6 +30,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.sequence import pop, push
 
 
 @event
@@ -126,8 +127,7 @@ def _window(game) -> None:
         return
     other = 1 - game.current
     if tokens[other] > 0 and _candidates(game, other):
-        game.stack.append(Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
-        game.phase = "action"
+        push(game, Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
 
 
 def _activate_now(game, side: int, uid: int) -> None:
@@ -155,8 +155,7 @@ class SeizeProcedure:
         tokens = game.extra["seize_tokens"]
         if data["unit"] < 0:  # the side not due decides whether to seize
             if opt[0] == "decline":
-                game.stack.pop()
-                game.phase = "activate"
+                pop(game, frame, resume=False)  # the activate decision that was due stands
                 return
             seizer = data["seizer"]
             tokens[seizer] -= 1
@@ -165,10 +164,10 @@ class SeizeProcedure:
             due = data["due"]
             if tokens[due] > 0:
                 return  # the due side may take the initiative back (next decision)
-            game.stack.pop()
+            pop(game, frame, resume=False)
             _activate_now(game, seizer, opt[1])
             return
-        game.stack.pop()  # the due side answers the seize
+        pop(game, frame, resume=False)  # the due side answers the seize
         if opt[0] == "decline":
             _activate_now(game, data["seizer"], data["unit"])
             return

@@ -146,8 +146,7 @@ def _do_regroup(game, u: Unit, opt):
                 or math.hypot(p.x - u.x, p.y - u.y) > COMMAND_RANGE + 1e-9):
             return None  # the move was the first action; no regroup
     combine(game, u, p)
-    game.action_done(u, used=f.actions_left)
-    return False
+    return f.actions_left  # it uses every action left
 
 
 FAMILIES = (Family("regroup", ("own",), 26, "Regroup Action with this unit"),)
