@@ -628,6 +628,9 @@ _EVENT = {
                                + f"; {_plural(e['cards_left'], 'card')} left"),
     "TurnEndCardDrawn": lambda k, e: (f"the turn-end card is drawn" + (f" (rolled {e['roll']})" if e.get("roll") else "")
                                       + f"; {_plural(e['cards_left'], 'unit card')} not drawn"),
+    "ActivationCardDrawn": lambda k, e: (f"a {k.side_name(e['side'])} activation card is drawn"
+                                         + (f" (rolled {e['roll']})" if e.get("roll") else "")
+                                         + f"; {_plural(e['cards_left'], 'card')} left"),
     "InitiativeSeized": lambda k, e: (f"{k.side_name(e['side'])} seizes the initiative with {k.unit(e['unit'])} "
                                       f"({_plural(e['tokens_left'], 'token')} left)"),
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "

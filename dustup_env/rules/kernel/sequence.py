@@ -225,17 +225,24 @@ def activate_decision(game) -> Decision:
     the other side; a random sequence decides)."""
     side = game.current
     units = game.units
-    opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in game.side_units[side]
-            if can_activate(game, units[uid])]
+    seq = game.rules.activation_sequences.get(game.options["activation"])
+    if seq is not None and not getattr(seq, "offers_units", _yes)(game):
+        opts = []  # (a card of an activation that is not a unit)
+    else:
+        opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in game.side_units[side]
+                if can_activate(game, units[uid])]
     n = len(opts)  # (== unactivated(side): both count the units can_activate accepts, and the pending ones)
     for hook in game.rules.pending_activations:
         n += hook(game, side)
     for hook in game.rules.activation_options:
         opts.extend(hook(game, side))
-    seq = game.rules.activation_sequences.get(game.options["activation"])
     if seq.may_pass(game, side) if seq is not None else n < unactivated(game, 1 - side):
         opts.append(("pass",))
     return Decision(side, "activate", -1, tuple(opts))
+
+
+def _yes(game) -> bool:
+    return True
 
 
 def activate(game, opt) -> None:

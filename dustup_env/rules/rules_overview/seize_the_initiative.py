@@ -21,6 +21,10 @@ a seize, A may take the initiative back if it has a token: ``("seize", uid)`` (d
 unactivated) and activates A's unit instead; ``("decline",)`` lets B's unit activate.  Only one
 take-back per window.  After the out-of-sequence activation the alternation continues with the other
 side (after B's seized activation A is due again; after A's take-back, B is due).
+
+An activation that is not a unit (the rule set's ``activation_options``, e.g. a pending fire mission) may be seized
+too: its option is offered beside the units (a side with a token and only such activations left may seize); it
+is applied at once (the rule set's ``activations``), and the due side is due again; there is no take-back of it.
 """
 from __future__ import annotations
 
@@ -118,6 +122,14 @@ def _candidates(game, side: int) -> list:
             if game.can_activate(game.units[uid]) and not game.units[uid].inbound]  # units only, not counters
 
 
+def _others(game, side: int) -> list:
+    """The side's activations that are not units (the rule set's ``activation_options``)."""
+    out = []
+    for hook in game.rules.activation_options:
+        out.extend(hook(game, side))
+    return out
+
+
 def _window(game) -> None:
     """ACTIVATION_HOOK: side ``game.current`` is due; the other side may seize the initiative."""
     if "seize_awarded" in game.extra:
@@ -126,7 +138,7 @@ def _window(game) -> None:
     if not tokens:
         return
     other = 1 - game.current
-    if tokens[other] > 0 and _candidates(game, other):
+    if tokens[other] > 0 and (_candidates(game, other) or _others(game, other)):
         push(game, Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
 
 
@@ -146,6 +158,8 @@ class SeizeProcedure:
         data = frame.data
         side = data["seizer"] if data["unit"] < 0 else data["due"]
         opts = [("seize", uid) for uid in _candidates(game, side)]
+        if data["unit"] < 0:
+            opts += _others(game, side)
         opts.append(("decline",))
         return Decision(side, "seize", -1, tuple(opts))
 
@@ -159,6 +173,15 @@ class SeizeProcedure:
                 return
             seizer = data["seizer"]
             tokens[seizer] -= 1
+            if opt[0] != "seize":  # an activation that is not a unit, seized: applied now, then the due side
+                game.emit(InitiativeSeized(seizer, -1, tokens[seizer]))
+                pop(game, frame, resume=False)
+                game.current = seizer
+                game.rules.activations[opt[0]](game, seizer, opt)
+                game.current = data["due"]
+                if not game.stack:
+                    game.next_activation()
+                return
             data["unit"] = opt[1]
             game.emit(InitiativeSeized(seizer, opt[1], tokens[seizer]))
             due = data["due"]
