@@ -536,6 +536,7 @@ _EVENT = {
     "RoutedOff": lambda k, e: f"{k.unit(e['unit'])} routs off the table",
     "Propped": lambda k, e: f"{k.unit(e['unit'])} {'props (goes to ground)' if e['propped'] else 'unprops (gets up)'}",
     "ShotResolved": _shot,
+    "ShotLost": lambda k, e: f"{k.unit(e['unit'])}'s shot at {k.unit(e['target'])} is lost",
     "HitResolved": _hit,
     "Suppressed": lambda k, e: f"{k.unit(e['unit'])} is suppressed ({_plural(e['markers'], 'suppression marker')})",
     "SuppressionRecovered": lambda k, e: (f"{k.unit(e['unit'])} tries to recover: {_test(e['roll'], e['needed'])}: "

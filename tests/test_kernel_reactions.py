@@ -347,3 +347,78 @@ def test_the_seize_window_offers_a_pending_fire_mission():
     g.apply(("target", 0))
     d = g.decision()
     assert d == Decision(0, "activate", -1, (("activate", 0), ("fire_mission",)))  # side 0 is due again
+
+
+# ---------------------------------------------------------------------------------------------- around an attack
+@event
+class Dodged(Event):
+    unit: int
+
+
+def _before_attack(game, firer, target):
+    push(game, Frame("dodge", target.uid, 0, False, {"firer": firer.uid}))
+
+
+def _after_attack(game, firer, target):
+    if target.in_play:
+        push(game, Frame("shaken_fist", target.uid, 0, False, {"firer": firer.uid}))
+
+
+class Dodge:
+    def decision(self, game, frame):
+        t = game.units[frame.unit]
+        return Decision(t.side, "dodge", t.uid, (("dodge",), ("stand",)))
+
+    def apply(self, game, frame, opt):
+        if opt[0] == "dodge":
+            game.stack[-2].data["halted"] = True  # the shot below is not fired
+            game.emit(Dodged(frame.unit))
+        pop(game, frame, used=0)
+
+
+class ShakenFist:
+    def decision(self, game, frame):
+        t = game.units[frame.unit]
+        return Decision(t.side, "shaken_fist", t.uid, (("ack",),))
+
+    def apply(self, game, frame, opt):
+        pop(game, frame, used=0)
+
+
+DODGING = Rule("Test dodging", "a test-only rule", reactions={"before_attack": _before_attack,
+                                                              "after_attack": _after_attack},
+               procedures={"dodge": Dodge(), "shaken_fist": ShakenFist()})
+
+
+def _shot_declared(seed):
+    g = Game(scenario([unit("A", (24, 5))], [unit("B", (24, 15))]), seed=seed, rules=(DODGING,))
+    g.apply(("first",) if g.initiative_winner == 0 else ("second",))
+    activate(g, 0)
+    shots = [o for o in g.decision().options if o[0] == "shoot"]
+    g.apply(shots[0])
+    d = g.decision()
+    assert (d.side, d.kind, d.unit) == (1, "dodge", 1) and [f.type for f in g.stack] == ["activation", "shot", "dodge"]
+    assert not events_of(g, "ShotResolved")
+    return g
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reactions_before_and_after_an_attack_resolves(seed):
+    g = _shot_declared(seed)
+    c = Game.from_snapshot(json.loads(json.dumps(g.snapshot())), rules=(DODGING,))
+    g.apply(("stand",))
+    assert len(events_of(g, "ShotResolved")) == 1
+    if g.units[1].in_play:
+        d = g.decision()
+        assert (d.side, d.kind) == (1, "shaken_fist") and [f.type for f in g.stack] == ["activation", "shot", "shaken_fist"]
+        g.apply(("ack",))
+    assert [f.type for f in g.stack] == ["activation"] and g.actions_left == 1
+    c.apply(("stand",))
+    assert [e.to_dict() for e in c.events] == [e.to_dict() for e in g.events][:len(c.events)]
+
+
+def test_a_reaction_before_an_attack_can_stop_it():
+    g = _shot_declared(0)
+    g.apply(("dodge",))
+    assert last_event(g, "ShotLost") == {"type": "ShotLost", "unit": 0, "target": 1}
+    assert not events_of(g, "ShotResolved") and g.actions_left == 1 and g.decision().kind == "action"
