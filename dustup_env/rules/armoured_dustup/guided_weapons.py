@@ -247,14 +247,22 @@ class Intercept:
 
 
 def _done(game, frame, u) -> None:
-    more = frame.data.get("more")
-    if not more:
-        pop(game, frame)  # the firer's activation counts the action
-        return
-    pop(game, frame, resume=False)
-    if launch(game, u, game.units[frame.data["target"]], more[0], more[1:]):
-        game.action_done(u)  # the rest of the salvo was fired at once
-    # (else the next missile of the salvo waits for its own interception decision)
+    """This missile is done: the salvo's next missiles as in :func:`launch` (the frame asks the next one's
+    interception decision), and when none is left the frame is popped (the firer's activation counts the action)."""
+    d = frame.data
+    t = game.units[d["target"]]
+    queue = d.pop("more", [])
+    while queue:
+        if not t.in_play or game.phase == "over":
+            break
+        p = queue.pop(0)
+        if intercept_options(game, t, ()):
+            d["plan"], d["tried"] = p, []
+            if queue:
+                d["more"] = queue
+            return
+        attack(game, u, t, p)
+    pop(game, frame)
 
 
 # ---------------------------------------------------------------------------------------------- actions
