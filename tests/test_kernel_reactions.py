@@ -422,3 +422,10 @@ def test_a_reaction_before_an_attack_can_stop_it():
     g.apply(("dodge",))
     assert last_event(g, "ShotLost") == {"type": "ShotLost", "unit": 0, "target": 1}
     assert not events_of(g, "ShotResolved") and g.actions_left == 1 and g.decision().kind == "action"
+
+
+def test_a_reaction_names_a_window_of_the_kernel():
+    with pytest.raises(ValueError, match="no reaction window mid_air"):
+        Rule("Test typo", reactions={"mid_air": lambda game: None})
+    assert set(Game(duel(), rules=(PINGS,)).rules.reactions) == {
+        "move_step", "before_attack", "after_attack", "activation_start", "activation_end", "turn_start", "turn_end"}
