@@ -34,7 +34,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Option, Rule
-from ..kernel.sequence import pop, push
+from ..kernel.sequence import activate, pop, push
 
 
 @event
@@ -177,10 +177,7 @@ class SeizeProcedure:
                 game.emit(InitiativeSeized(seizer, -1, tokens[seizer]))
                 pop(game, frame, resume=False)
                 game.current = seizer
-                game.rules.activations[opt[0]](game, seizer, opt)
-                game.current = data["due"]
-                if not game.stack:
-                    game.next_activation()
+                activate(game, opt)  # as the kernel applies it: then the due side is due again
                 return
             data["unit"] = opt[1]
             game.emit(InitiativeSeized(seizer, opt[1], tokens[seizer]))
