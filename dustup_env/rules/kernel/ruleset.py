@@ -63,10 +63,13 @@ window                 called as
 =====================  ======================================================
 
 Mappings (one owner per key; two rules claiming a key is an error): ``actions`` (option name ->
-``handler(game, unit, option)``, False if it manages the activation itself), ``reorganise``
+``handler(game, unit, option)``: None for one action used, a number of actions, or False if it pushed a frame
+whose pop counts them), ``reorganise``
 (``("reorganise", what)`` -> ``handler(game, unit)``), ``procedures`` (frame type -> an object with
-``decision(game, frame)`` and ``apply(game, frame, option)``), ``activation_sequences`` (value of the
-``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``), ``activate_instead``
+``decision(game, frame)`` and ``apply(game, frame, option)`` while its frame is on top, and
+``resume(game, frame, popped)`` if it waits under other frames, :mod:`.sequence`), ``activation_sequences`` (value of the
+``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``, and optionally
+``offers_units``), ``activate_instead``
 (an activate option other than ``("activate", uid)`` -> ``handler(game, unit)``: a counter moved instead
 of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``damage`` (the
 kind of a target hit -> ``f(game, unit, figure, effect)`` returning the effect applied, see :mod:`.attack`),
