@@ -429,3 +429,33 @@ def test_a_reaction_names_a_window_of_the_kernel():
         Rule("Test typo", reactions={"mid_air": lambda game: None})
     assert set(Game(duel(), rules=(PINGS,)).rules.reactions) == {
         "move_step", "before_attack", "after_attack", "activation_start", "activation_end", "turn_start", "turn_end"}
+
+
+# ---------------------------------------------------------------------------------------------- nested procedures
+def _regroupers(dice):
+    """Two depleted units of side 0, 14" apart (the regroup moves first), an enemy within 24" of the move."""
+    from dustup_env.rules.kernel.entities import KILLED
+    a, b = unit("A", (10, 5), figures=(("rifle", 6),)), unit("B", (24, 5), figures=(("rifle", 5),))
+    g = Game(scenario([a, b], [unit("R", (17, 25))]), rules=(PINNING,),
+             dice=ScriptedDice([("d8", 8), ("d8", 1), ("d6", 6)] + dice))
+    for u in g.units[:2]:
+        u.set_figure(-1, status=KILLED)
+        u.set_figure(-2, status=KILLED)
+    g.apply(("first",))
+    activate(g, 0)
+    g.apply(("regroup", 1))  # 12 MP toward B, stopping 5.5" short: at (18.5, 5)
+    assert [f.type for f in g.stack] == ["activation", "regroup", "walk", "pinning"]
+    return g
+
+
+def test_a_reaction_mid_move_resumes_the_walk_and_then_the_procedure_below_it():
+    g = _regroupers([])
+    g.apply(("hold",))  # the walk goes on, ends, and the regroup below it combines the units
+    assert last_event(g, "Moved")["end"] == [18.5, 5.0] and g.units[1].merged and g.active != 0
+
+
+def test_a_mover_stopped_mid_move_leaves_the_procedure_below_to_decide():
+    g = _regroupers([("d4", 1), ("d8", 1), ("d4", 4)])
+    g.apply(("fire", 0))  # pinned at the first step: still 13.5" apart, so no regroup; the move was one action
+    assert last_event(g, "Moved")["end"] == [10.5, 5.0] and not g.units[1].merged
+    assert g.active == 0 and g.actions_left == 1 and g.dice.remaining == 0
