@@ -536,6 +536,7 @@ _EVENT = {
     "RoutedOff": lambda k, e: f"{k.unit(e['unit'])} routs off the table",
     "Propped": lambda k, e: f"{k.unit(e['unit'])} {'props (goes to ground)' if e['propped'] else 'unprops (gets up)'}",
     "ShotResolved": _shot,
+    "ShotLost": lambda k, e: f"{k.unit(e['unit'])}'s shot at {k.unit(e['target'])} is lost",
     "HitResolved": _hit,
     "Suppressed": lambda k, e: f"{k.unit(e['unit'])} is suppressed ({_plural(e['markers'], 'suppression marker')})",
     "SuppressionRecovered": lambda k, e: (f"{k.unit(e['unit'])} tries to recover: {_test(e['roll'], e['needed'])}: "
@@ -628,6 +629,9 @@ _EVENT = {
                                + f"; {_plural(e['cards_left'], 'card')} left"),
     "TurnEndCardDrawn": lambda k, e: (f"the turn-end card is drawn" + (f" (rolled {e['roll']})" if e.get("roll") else "")
                                       + f"; {_plural(e['cards_left'], 'unit card')} not drawn"),
+    "ActivationCardDrawn": lambda k, e: (f"a {k.side_name(e['side'])} activation card is drawn"
+                                         + (f" (rolled {e['roll']})" if e.get("roll") else "")
+                                         + f"; {_plural(e['cards_left'], 'card')} left"),
     "InitiativeSeized": lambda k, e: (f"{k.side_name(e['side'])} seizes the initiative with {k.unit(e['unit'])} "
                                       f"({_plural(e['tokens_left'], 'token')} left)"),
     "InitiativeTakenBack": lambda k, e: (f"{k.side_name(e['side'])} takes the initiative back with {k.unit(e['unit'])} "

@@ -22,7 +22,9 @@ import math
 from ..kernel.events import Event, event
 from ..kernel.entities import TREATED, WOUNDED, Unit
 from ..kernel.ruleset import Family, Option, Rule
-from ..unit_actions.move_action import move_toward
+from ..kernel.decisions import Frame
+from ..kernel.sequence import pop, push
+from ..unit_actions.move_action import begin_move, may_advance
 
 EDGE = 0.5  # the leader this close to its home edge leaves the table (as routed units do)
 
@@ -47,15 +49,33 @@ def _options(game, u: Unit, status) -> list:
     return [("evacuate",)] if _wounded(u) else []
 
 
-def _evacuate(game, u: Unit, opt) -> None:
+def _evacuate(game, u: Unit, opt) -> bool:
+    """A move toward the nearest point of the home edge (the Move Action's walk, with its Shaken test), over an
+    ``evacuate`` frame that carries the wounded off when the walk ends there."""
     hx, hy = game.home_point(u)
-    move_toward(game, u, hx, hy)
-    if u.in_play and math.hypot(u.x - hx, u.y - hy) < EDGE:
-        n = _wounded(u)
-        if n:
-            u.evacuated = True
-            u.evacuated_wounded = n
-            game.emit(Evacuated(u.uid, n))
+    frame = push(game, Frame(EVACUATE, u.uid, 0, False, {"x": hx, "y": hy}))
+    if not may_advance(game, u, hx, hy):
+        Evacuation.resume(game, frame, None)  # no move: the unit may already be at the edge
+        return False
+    return begin_move(game, u, hx, hy)
+
+
+EVACUATE = "evacuate"
+
+
+class Evacuation:
+    """Frame ``evacuate`` (data: the edge point ``x``, ``y`` the move headed for): the move has ended."""
+
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        u = game.units[frame.unit]
+        if u.in_play and math.hypot(u.x - frame.data["x"], u.y - frame.data["y"]) < EDGE:
+            n = _wounded(u)
+            if n:
+                u.evacuated = True
+                u.evacuated_wounded = n
+                game.emit(Evacuated(u.uid, n))
+        pop(game, frame)  # the activation counts the action
 
 
 def _vp(game, vp: list) -> None:
@@ -71,4 +91,5 @@ RULE = Rule("Casualty Evacuation", 'seed 000 "Casualty Evacuation"',
             families=FAMILIES,
             options=(Option("casevac_vp", 0, "victory points per wounded figure a detachment carries off its home "
                             "edge (evacuate)", kind="int", minimum=0),),
-            action_options=(_options,), actions={"evacuate": _evacuate}, victory_points=(_vp,))
+            action_options=(_options,), actions={"evacuate": _evacuate}, victory_points=(_vp,),
+            procedures={EVACUATE: Evacuation()})

@@ -38,6 +38,7 @@ from ..kernel.actions import action_options
 from ..kernel.decisions import Decision, Frame
 from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
+from ..kernel.sequence import pop, push
 from ..unit_actions.shoot_action import shoot_geometry
 from .heavy_weapons import fire_weapon, heavy_target_die
 from .vehicle_damage import engage_shift
@@ -265,8 +266,8 @@ def _move_fire(game, v: Unit, opt):
     fire_weapon(game, v, t, weapons(v)[k], plan)
     if not v.in_play or game.phase == "over":
         return None
-    game.stack.append(Frame("move_fire", v.uid, 0, False, {"unit": v.uid}))
-    return False
+    push(game, Frame("move_fire", v.uid, 0, False, {"unit": v.uid}))
+    return False  # the frame counts the action when it is popped
 
 
 class MoveFireMove:
@@ -288,10 +289,13 @@ class MoveFireMove:
         v = game.units[frame.data["unit"]]
         if opt not in self.options(game, v):
             raise IllegalOptionError(f"{opt!r}: a move of the vehicle or halt")
-        game.stack.remove(frame)
-        if opt[0] == "move":
-            game.rules.actions["move"](game, v, opt)
-        game.action_done(v)
+        if opt[0] == "move" and game.rules.actions["move"](game, v, opt) is False:
+            return  # the move's walk resumes this frame when it ends
+        pop(game, frame)  # the activation counts the action
+
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        pop(game, frame)
 
 
 def _on_activation(game, u: Unit) -> None:

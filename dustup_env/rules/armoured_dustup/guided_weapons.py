@@ -31,6 +31,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.sequence import pop, push
 from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry, shot_effects
 from . import heavy_weapons as hw
 
@@ -190,7 +191,7 @@ def launch(game, u, t, plan: dict, more=()) -> bool:
             data = {"firer": u.uid, "target": t.uid, "plan": p, "tried": []}
             if queue:
                 data["more"] = queue
-            game.stack.append(Frame("intercept", t.uid, 0, False, data))
+            push(game, Frame("intercept", t.uid, 0, False, data))
             return False
         attack(game, u, t, p)
     return True
@@ -250,11 +251,22 @@ class Intercept:
 
 
 def _done(game, frame, u) -> None:
-    game.stack.remove(frame)
-    more = frame.data.get("more")
-    if more and not launch(game, u, game.units[frame.data["target"]], more[0], more[1:]):
-        return  # the next missile of the salvo waits for its own interception decision
-    game.action_done(u)
+    """This missile is done: the salvo's next missiles as in :func:`launch` (the frame asks the next one's
+    interception decision), and when none is left the frame is popped (the firer's activation counts the action)."""
+    d = frame.data
+    t = game.units[d["target"]]
+    queue = d.pop("more", [])
+    while queue:
+        if not t.in_play or game.phase == "over":
+            break
+        p = queue.pop(0)
+        if intercept_options(game, t, ()):
+            d["plan"], d["tried"] = p, []
+            if queue:
+                d["more"] = queue
+            return
+        attack(game, u, t, p)
+    pop(game, frame)
 
 
 # ---------------------------------------------------------------------------------------------- actions

@@ -23,7 +23,7 @@ from ..kernel.entities import BROKEN, KILLED, ROUTED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.move_action import DIR_VECTORS, DIRECTIONS, move_toward
+from ..unit_actions.move_action import DIR_VECTORS, DIRECTIONS, begin_move, may_advance
 from .vehicle_movement import footprint
 from .vehicles import has_vehicles
 
@@ -157,9 +157,12 @@ def _dismount(game, u: Unit, opt) -> None:
     dismount(game, u, opt[1])
 
 
-def _approach(game, u: Unit, opt) -> None:
+def _approach(game, u: Unit, opt):
+    """A move towards the vehicle (the Move Action's resumable walk: its reactions as for any move)."""
     v = game.units[opt[1]]
-    move_toward(game, u, v.x, v.y)
+    if not may_advance(game, u, v.x, v.y):
+        return None  # the Shaken test failed: the action is spent without moving
+    return begin_move(game, u, v.x, v.y)
 
 
 def bail_out(game, u: Unit) -> None:

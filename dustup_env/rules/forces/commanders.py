@@ -19,6 +19,7 @@ from ..kernel.entities import ROUTED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Rule
+from ..kernel.sequence import pop, push
 from ..morale.confidence_test import confidence_test
 
 
@@ -215,15 +216,13 @@ def _between_activations(game) -> bool:
             if not promotion_candidates(game, u):
                 u.promotion_pending = False
                 continue
-            game.stack.append(Frame("promote", u.uid, 0, False, {"lost": u.uid}))
-            game.phase = "action"
+            push(game, Frame("promote", u.uid, 0, False, {"lost": u.uid}))
             return True
         if u.vacated:
             if not vacancy_candidates(game, u):
                 u.vacated = []
                 continue
-            game.stack.append(Frame("promote", u.uid, 0, False, {"lost": u.uid, "vacancy": True}))
-            game.phase = "action"
+            push(game, Frame("promote", u.uid, 0, False, {"lost": u.uid, "vacancy": True}))
             return True
     return False
 
@@ -249,9 +248,7 @@ class PromotionProcedure:
         if uid >= 0:
             game.units[uid].assume_command = lost.uid
         game.emit(PromotionChosen(lost.side, lost.uid, uid))
-        game.stack.pop()
-        game.phase = "activate"
-        game.next_activation()
+        pop(game, frame)  # the sequence goes on: the next promotion, or the activation due
 
 
 def _command_overrides(game, u: Unit, frame):

@@ -27,8 +27,10 @@ class Frame:
 
     ``type == "activation"``: a unit taking its actions (``ordered``: activated by a commander's
     order, which places no activation marker).  Any other type names a *procedure* of the rule set
-    (e.g. an assault) that is waiting for a decision; ``data`` holds its state.
-    The top frame owns the pending decision.
+    (e.g. an assault, a move's walk, a reaction) or of the kernel (``turn_start``, ``turn_end``,
+    ``activation_end``: where the sequence waits for reactions); ``data`` holds its state and its
+    continuation.  The top frame owns the pending decision; popping a frame resumes the one below
+    (:mod:`.sequence`).
     """
 
     type: str

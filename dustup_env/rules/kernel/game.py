@@ -15,12 +15,12 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from . import events as ev
-from . import saves
+from . import saves, sequence
 from .battlefield import Battlefield, battlefield
 from .data import scenario_document
 from .actions import action_is_legal, action_options
 from .decisions import Decision, Frame
-from .dice import D8, DiceSource, SeededDice
+from .dice import DiceSource, SeededDice
 from .entities import ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
 from .measurement import to_rules_units
@@ -163,11 +163,11 @@ class Game:
         self.pending_decision = None
         kind = d.kind
         if kind == "initiative":
-            self._choose_initiative(opt)
+            sequence.choose_initiative(self, opt)
         elif kind == "activate":
-            self._activate(opt)
+            sequence.activate(self, opt)
         elif self.stack[-1].type == "activation":
-            self._action(opt)
+            sequence.take_action(self, opt)
         else:
             top = self.stack[-1]
             self.rules.procedures[top.type].apply(self, top, opt)
@@ -253,154 +253,23 @@ class Game:
             die = hook(self, u, die)
         return die
 
-    # ------------------------------------------------------------------ turn sequence
-    def start_turn(self) -> None:
-        """A new turn: activation markers removed, then the initiative (or the random activation sequence)."""
-        self.turn += 1
-        if self.turn > self.turn_limit:
-            self.turn = self.turn_limit
-            self.end_game("turn limit")
-            return
-        for u in self.units:
-            u.activated = False
-        self.events.append(ev.TurnStarted(self.turn))
-        for hook in self.rules.turn_start:
-            hook(self)
-            if self.phase == "over":
-                return
-        seq = self.rules.activation_sequences.get(self.options["activation"])
-        if seq is not None:
-            seq.start_turn(self)
-            return
-        while True:  # D8 each; ties are re-rolled
-            r0 = self.dice.roll(D8)
-            r1 = self.dice.roll(D8)
-            if r0 != r1:
-                break
-        self.initiative_winner = 0 if r0 > r1 else 1
-        self.events.append(ev.InitiativeRolled((r0, r1), self.initiative_winner))
-        self.current = self.initiative_winner
-        self.phase = "initiative"
-
-    def end_turn(self) -> None:
-        """Every activation of the turn is done: the turn ends and the next one starts."""
-        self.events.append(ev.TurnEnded(self.turn))
-        for hook in self.rules.turn_end:
-            hook(self)
-            if self.phase == "over":
-                return
-        self.start_turn()
-
-    def _choose_initiative(self, opt) -> None:
-        w = self.initiative_winner
-        self.current = w if opt[0] == "first" else 1 - w
-        self.events.append(ev.InitiativeChosen(w, self.current))
-        self.phase = "activate"
-        self.next_activation()
-
-    def can_activate(self, u: Unit) -> bool:
-        """May activate in the normal sequence (a detachment acts only through its parent while that is in play;
-        a reinforcement's counter on the inbound track moves instead, ``("inbound", uid)``)."""
-        if u.activated:
-            return False
-        if not u.in_play:
-            return u.inbound > 0
-        return u.parent < 0 or not self.units[u.parent].in_play
-
-    def unactivated(self, side: int) -> int:
-        n = 0
-        for uid in self.side_units[side]:
-            if self.can_activate(self.units[uid]):
-                n += 1
-        return n
-
-    def next_activation(self) -> None:
-        """The next activation of the sequence is due (or the turn ends)."""
-        if self.phase == "over":
-            return
-        seq = self.rules.activation_sequences.get(self.options["activation"])
-        if seq is not None:
-            seq.next(self)
-            return
-        if self.unactivated(self.current) == 0:
-            self.current = 1 - self.current
-            if self.unactivated(self.current) == 0:
-                self.end_turn()
-                return
-        self.phase = "activate"
-        for hook in self.rules.between_activations:
-            if hook(self):  # it pushed a procedure frame (phase "action")
-                return
-        for hook in self.rules.activation_window:
-            hook(self)
-
-    def _activate(self, opt) -> None:
-        side = self.current
-        if opt[0] == "pass":
-            self.events.append(ev.Passed(side))
-            self.current = 1 - side
-            self.next_activation()
-            return
-        u = self.units[opt[1]]
-        if opt[0] != "activate":  # instead of activating a unit (a reinforcement's counter moves)
-            self.rules.activate_instead[opt[0]](self, u)
-            self.current = 1 - side
-            self.next_activation()
-            return
-        u.activated = True
-        self.events.append(ev.UnitActivated(side, u.uid))
-        self.start_activation(u, ordered=False)
-
-    def start_activation(self, u: Unit, ordered: bool = False) -> None:
-        """Push an activation frame: the unit takes two actions (an order's activation places no marker)."""
-        u.fired.clear()
-        self.stack.append(Frame("activation", u.uid, 2, ordered))
-        self.phase = "action"
-        for hook in self.rules.on_activation:
-            hook(self, u)
-
-    def action_done(self, u: Unit, used: int = 1) -> None:
-        """Count ``used`` actions of the top activation frame and end it when none are left."""
-        if self.phase == "over":
-            return
-        f = self.activation_frame()
-        f.actions_left -= used
-        if f.actions_left <= 0 or not u.in_play:
-            self._end_activation()
-        else:
-            self.check_decisive()
-
-    def _end_activation(self) -> None:
-        f = self.stack.pop()
-        u = self.units[f.unit]
-        for hook in self.rules.activation_end:
-            hook(self, u, f)
-        self.events.append(ev.ActivationEnded(u.uid))
-        if self.check_decisive():
-            return
-        if self.stack:  # an ordered activation ends: the commander's frame continues
-            below = self.stack[-1]
-            if below.type == "activation":
-                self.action_done(self.units[below.unit])
-            return
-        self.current = 1 - u.side
-        self.phase = "activate"
-        self.next_activation()
+    # ------------------------------------------------------------------ turn sequence (kernel/sequence.py)
+    start_turn = sequence.start_turn
+    end_turn = sequence.end_turn
+    can_activate = sequence.can_activate
+    unactivated = sequence.unactivated
+    next_activation = sequence.next_activation
+    start_activation = sequence.start_activation
+    action_done = sequence.action_done
+    push = sequence.push
+    pop = sequence.pop
 
     # ------------------------------------------------------------------ decisions
     def _make_decision(self) -> Decision:
         if self.phase == "initiative":
             return Decision(self.current, "initiative", -1, (("first",), ("second",)))
         if self.phase == "activate":
-            side = self.current
-            units = self.units
-            opts = [("inbound" if units[uid].inbound else "activate", uid) for uid in self.side_units[side]
-                    if self.can_activate(units[uid])]
-            seq = self.rules.activation_sequences.get(self.options["activation"])
-            # (len(opts) == self.unactivated(side): both count the units can_activate accepts)
-            if seq.may_pass(self, side) if seq is not None else len(opts) < self.unactivated(1 - side):
-                opts.append(("pass",))
-            return Decision(side, "activate", -1, tuple(opts))
+            return sequence.activate_decision(self)
         top = self.stack[-1]
         if top.type != "activation":
             return self.rules.procedures[top.type].decision(self, top)
@@ -411,18 +280,6 @@ class Game:
             return Decision(u.side, "action", u.uid, tuple(action_options(self, u)))
         finally:
             self.memo = None
-
-    def _action(self, opt) -> None:
-        f = self.stack[-1]
-        u = self.units[f.unit]
-        if opt[0] == "end":
-            self.events.append(ev.ActionForgone(u.uid))
-            f.actions_left = 0
-            self._end_activation()
-            return
-        if self.rules.actions[opt[0]](self, u, opt) is False:
-            return  # the handler manages the activation itself (e.g. it pushed a procedure)
-        self.action_done(u)
 
     # ------------------------------------------------------------------ game end
     def side_can_fight(self, side: int) -> bool:

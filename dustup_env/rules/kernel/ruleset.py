@@ -36,17 +36,46 @@ point                  called as                                               r
 ``move_step``          ``f(game, unit, x0, y0, x1, y1)``: a step of a move      True to stop the mover at
                                                                                 (x0, y0)
 ``activation_end``     ``f(game, unit, frame)``: an activation frame ends       -
+``activation_options`` ``f(game, side)``: activations that are not units        a list of options
+                       (added to the activate decision)
+``pending_activations`` ``f(game, side)``: how many such activations ``side``    a number
+                       has left this turn (counted by every activation
+                       sequence: :func:`~.sequence.unactivated`)
 =====================  ======================================================  ==========================
 
+Reaction windows (``reactions``: window name -> ``f(game, ...)``; every rule's hook is called in rule-set
+order): named points where a rule may push frames (:func:`~.sequence.push`), decisions of either side; the
+interrupted action waits below them and goes on when they are popped (a reaction pops with ``used=0``), or
+stops if the reaction stopped it (see :mod:`.sequence`):
+
+=====================  ======================================================
+window                 called as
+=====================  ======================================================
+``move_step``          ``f(game, mover, walk)`` after each step of a Move Action's walk (the mover stands at
+                       the point reached; ``walk.data``: its position ``x``, ``y``, destination ``px``, ``py``,
+                       ``points``, ``spent``; ``walk.data["halted"] = True`` stops the mover there)
+``before_attack``      ``f(game, firer, target)``: a shot is declared, before its dice
+``after_attack``       ``f(game, firer, target)``: after a shot resolved
+``activation_start``   ``f(game, unit)``: after the ``on_activation`` hooks
+``activation_end``     ``f(game, unit)``: the unit's actions are done, before its frame is popped
+``turn_start``         ``f(game)``: after the ``turn_start`` hooks, before the initiative
+``turn_end``           ``f(game)``: after the ``turn_end`` hooks, before the next turn
+=====================  ======================================================
+
 Mappings (one owner per key; two rules claiming a key is an error): ``actions`` (option name ->
-``handler(game, unit, option)``, False if it manages the activation itself), ``reorganise``
+``handler(game, unit, option)``: None for one action used, a number of actions, or False if it pushed a frame
+whose pop counts them), ``reorganise``
 (``("reorganise", what)`` -> ``handler(game, unit)``), ``procedures`` (frame type -> an object with
-``decision(game, frame)`` and ``apply(game, frame, option)``), ``activation_sequences`` (value of the
-``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``), ``activate_instead``
+``decision(game, frame)`` and ``apply(game, frame, option)`` while its frame is on top, and
+``resume(game, frame, popped)`` if it waits under other frames, :mod:`.sequence`), ``activation_sequences`` (value of the
+``activation`` option -> an object with ``start_turn``, ``next`` and ``may_pass``, and optionally
+``offers_units``), ``activate_instead``
 (an activate option other than ``("activate", uid)`` -> ``handler(game, unit)``: a counter moved instead
 of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``damage`` (the
 kind of a target hit -> ``f(game, unit, figure, effect)`` returning the effect applied, see :mod:`.attack`),
-``legality``
+``activations`` (an activate option of
+``activation_options`` -> ``handler(game, side, option)``: an activation that is not a unit; a frame it pushes
+resumes the sequence when popped), ``legality``
 (action option name -> ``f(game, unit, status, option)``: whether the option is among the ones the rule
 offers, without building them all) and ``services`` (named functions that the game's public API and other
 rules call through the rule set instead of importing the rule: ``view``, ``event_log``, ``fire_plan``,
@@ -65,10 +94,13 @@ SEQUENCE_POINTS = (
     "init", "before_apply", "after_apply", "option_overrides", "action_options", "action_filters",
     "activation_window", "between_activations", "on_activation", "on_leader_lost", "on_shot", "after_shot",
     "movement_die", "movement_roll", "move_blockers", "after_move", "victory_points",
-    "turn_start", "turn_end", "move_step", "activation_end",
+    "turn_start", "turn_end", "move_step", "activation_end", "activation_options", "pending_activations",
 )
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
-                  "damage", "services", "legality")
+                  "damage", "services", "legality", "activations")
+# the reaction windows (Rule.reactions): where rules may push frames for either side (see the module docstring)
+REACTION_WINDOWS = ("move_step", "before_attack", "after_attack", "activation_start", "activation_end",
+                    "turn_start", "turn_end")
 
 _BOOL = "true or false"
 
@@ -152,6 +184,10 @@ class Rule:
     turn_end: tuple = ()
     move_step: tuple = ()
     activation_end: tuple = ()
+    activation_options: tuple = ()
+    pending_activations: tuple = ()
+    # reaction windows: window name -> hook
+    reactions: dict = field(default_factory=dict)
     # mapping points
     actions: dict = field(default_factory=dict)
     reorganise: dict = field(default_factory=dict)
@@ -162,6 +198,13 @@ class Rule:
     activate_instead: dict = field(default_factory=dict)
     services: dict = field(default_factory=dict)
     legality: dict = field(default_factory=dict)
+    activations: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        unknown = sorted(set(self.reactions) - set(REACTION_WINDOWS))
+        if unknown:
+            raise ValueError(f"rule {self.name!r}: no reaction window {', '.join(unknown)} "
+                             f"(the windows: {', '.join(REACTION_WINDOWS)})")
 
     def __repr__(self) -> str:
         return f"Rule({self.name!r})"
@@ -226,7 +269,7 @@ def _resolve_options(rules, layers) -> dict:
 class RuleSet:
     """The ordered rules of one game, with every extension point flattened in rule order."""
 
-    __slots__ = ("rules", "names") + SEQUENCE_POINTS + MAPPING_POINTS
+    __slots__ = ("rules", "names", "reactions") + SEQUENCE_POINTS + MAPPING_POINTS
 
     def __init__(self, rules):
         self.rules = tuple(rules)
@@ -243,6 +286,8 @@ class RuleSet:
                         raise ValueError(f"{point} {key!r} is claimed by two rules of the set")
                     merged[key] = value
             setattr(self, point, MappingProxyType(merged))
+        self.reactions = MappingProxyType({w: tuple(r.reactions[w] for r in self.rules if w in r.reactions)
+                                           for w in REACTION_WINDOWS})
 
     def __contains__(self, name: str) -> bool:
         return name in self.names

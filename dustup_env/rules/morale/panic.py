@@ -172,9 +172,7 @@ def _panic_options(game, u: Unit, frame):
 
 def _panic_test_action(game, u: Unit, option) -> bool:
     panic_recovery(game, u)
-    f = game.activation_frame()
-    game.action_done(u, used=max(1, f.actions_left))  # the test uses BOTH actions
-    return False
+    return max(1, game.activation_frame().actions_left)  # the test uses BOTH actions
 
 
 def _on_activation(game, u: Unit) -> None:

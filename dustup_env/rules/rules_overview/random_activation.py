@@ -21,6 +21,11 @@ Game option ``"activation"``:
   is drawn the turn ends at once and the units whose cards were not drawn do not activate this turn.
   The text defines no random event cards ("offers the potential to include random event cards"), so
   there are none to put in the deck (RN-356).
+
+Activations that are not units (the rule set's ``pending_activations``, e.g. a pending fire mission) take part in
+both: each has a chit in its side's bag, or a card of its side in the deck (before the turn-end card); the
+side that draws such a card gets an activate decision of only its other activations
+(``activation_options``).
 """
 from __future__ import annotations
 
@@ -52,7 +57,15 @@ class TurnEndCardDrawn(Event):
     roll: int  # 0 when no roll was needed
     cards_left: int  # unit cards not drawn: those units do not activate this turn
 
+
+@event
+class ActivationCardDrawn(Event):
+    side: int  # the card of an activation of this side that is not a unit (rules' pending_activations)
+    roll: int
+    cards_left: int
+
 TURN_END = -1  # the turn-end card in the deck
+OTHER = -2  # the card of side s's activation that is not a unit: OTHER - s
 
 
 def _validate(options: dict) -> None:
@@ -67,10 +80,18 @@ def _end_turn(game) -> None:
     game.end_turn()
 
 
+def pending(game, side: int) -> int:
+    """The activations of ``side`` that are not units (the rule set's ``pending_activations``)."""
+    n = 0
+    for hook in game.rules.pending_activations:
+        n += hook(game, side)
+    return n
+
+
 def chit_count(game, side: int) -> int:
     """The side's chits at the start of a turn: one per unit that activates on its own (a reinforcement's counter
-    too), with the quality variant's extra and withheld chits."""
-    n = 0
+    too) and one per activation that is not a unit, with the quality variant's extra and withheld chits."""
+    n = pending(game, side)
     variant = game.options["chit_quality_variant"]
     for uid in game.side_units[side]:
         u = game.units[uid]
@@ -141,6 +162,8 @@ class CardDraw:
     def start_turn(game) -> None:
         game.initiative_winner = -1
         game.extra["deck"] = [u.uid for u in game.units if u.in_play or u.inbound]
+        for side in (0, 1):
+            game.extra["deck"] += [OTHER - side] * pending(game, side)
         if game.options["turn_end_card"]:
             game.extra["deck"].append(TURN_END)
         CardDraw.next(game)
@@ -148,6 +171,7 @@ class CardDraw:
     @staticmethod
     def next(game) -> None:
         deck = game.extra["deck"]
+        game.extra.pop("card_side", None)
         while deck:
             roll = game.dice.roll_n(len(deck)) if len(deck) > 1 else 0
             uid = deck.pop(roll - 1 if roll else 0)
@@ -155,6 +179,15 @@ class CardDraw:
                 game.emit(TurnEndCardDrawn(roll, len(deck)))
                 deck.clear()
                 break
+            if uid <= OTHER:  # an activation that is not a unit: its side chooses which (an activate decision)
+                side = OTHER - uid
+                game.emit(ActivationCardDrawn(side, roll, len(deck)))
+                if pending(game, side) == 0:
+                    continue
+                game.current = side
+                game.extra["card_side"] = side
+                game.phase = "activate"
+                return
             game.emit(CardDrawn(uid, roll, len(deck)))
             u = game.units[uid]
             if not game.can_activate(u):  # (a detachment acts through its parent)
@@ -171,8 +204,13 @@ class CardDraw:
         _end_turn(game)
 
     @staticmethod
-    def may_pass(game, side: int) -> bool:  # pragma: no cover - cards never ask an activate decision
+    def may_pass(game, side: int) -> bool:  # the activate decision of an activation that is not a unit
         return False
+
+    @staticmethod
+    def offers_units(game) -> bool:
+        """Cards ask an activate decision only for an activation that is not a unit: no unit is offered."""
+        return "card_side" not in game.extra
 
 
 RULE = Rule(

@@ -21,6 +21,10 @@ a seize, A may take the initiative back if it has a token: ``("seize", uid)`` (d
 unactivated) and activates A's unit instead; ``("decline",)`` lets B's unit activate.  Only one
 take-back per window.  After the out-of-sequence activation the alternation continues with the other
 side (after B's seized activation A is due again; after A's take-back, B is due).
+
+An activation that is not a unit (the rule set's ``activation_options``, e.g. a pending fire mission) may be seized
+too: its option is offered beside the units (a side with a token and only such activations left may seize); it
+is applied at once (the rule set's ``activations``), and the due side is due again; there is no take-back of it.
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.sequence import activate, pop, push
 
 
 @event
@@ -117,6 +122,14 @@ def _candidates(game, side: int) -> list:
             if game.can_activate(game.units[uid]) and not game.units[uid].inbound]  # units only, not counters
 
 
+def _others(game, side: int) -> list:
+    """The side's activations that are not units (the rule set's ``activation_options``)."""
+    out = []
+    for hook in game.rules.activation_options:
+        out.extend(hook(game, side))
+    return out
+
+
 def _window(game) -> None:
     """ACTIVATION_HOOK: side ``game.current`` is due; the other side may seize the initiative."""
     if "seize_awarded" in game.extra:
@@ -125,9 +138,8 @@ def _window(game) -> None:
     if not tokens:
         return
     other = 1 - game.current
-    if tokens[other] > 0 and _candidates(game, other):
-        game.stack.append(Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
-        game.phase = "action"
+    if tokens[other] > 0 and (_candidates(game, other) or _others(game, other)):
+        push(game, Frame("seize", -1, 0, False, {"seizer": other, "due": game.current, "unit": -1}))
 
 
 def _activate_now(game, side: int, uid: int) -> None:
@@ -146,6 +158,8 @@ class SeizeProcedure:
         data = frame.data
         side = data["seizer"] if data["unit"] < 0 else data["due"]
         opts = [("seize", uid) for uid in _candidates(game, side)]
+        if data["unit"] < 0:
+            opts += _others(game, side)
         opts.append(("decline",))
         return Decision(side, "seize", -1, tuple(opts))
 
@@ -155,20 +169,25 @@ class SeizeProcedure:
         tokens = game.extra["seize_tokens"]
         if data["unit"] < 0:  # the side not due decides whether to seize
             if opt[0] == "decline":
-                game.stack.pop()
-                game.phase = "activate"
+                pop(game, frame, resume=False)  # the activate decision that was due stands
                 return
             seizer = data["seizer"]
             tokens[seizer] -= 1
+            if opt[0] != "seize":  # an activation that is not a unit, seized: applied now, then the due side
+                game.emit(InitiativeSeized(seizer, -1, tokens[seizer]))
+                pop(game, frame, resume=False)
+                game.current = seizer
+                activate(game, opt)  # as the kernel applies it: then the due side is due again
+                return
             data["unit"] = opt[1]
             game.emit(InitiativeSeized(seizer, opt[1], tokens[seizer]))
             due = data["due"]
             if tokens[due] > 0:
                 return  # the due side may take the initiative back (next decision)
-            game.stack.pop()
+            pop(game, frame, resume=False)
             _activate_now(game, seizer, opt[1])
             return
-        game.stack.pop()  # the due side answers the seize
+        pop(game, frame, resume=False)  # the due side answers the seize
         if opt[0] == "decline":
             _activate_now(game, data["seizer"], data["unit"])
             return

@@ -15,7 +15,9 @@ from ..forces.units import compact_offsets
 from ..kernel.battlefield import RES, VEHICLE_COLUMN0
 from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
 from ..kernel.events import Moved, RoutedOff
+from ..kernel.decisions import Frame
 from ..kernel.ruleset import Family, Rule
+from ..kernel.sequence import pop, window
 from ..morale.leadership_test import leadership_test
 
 DIRECTIONS = 16
@@ -23,6 +25,7 @@ DISTANCES = (3.0, 6.0, 12.0, 24.0)
 DIR_VECTORS = tuple((math.sin(2 * math.pi * k / DIRECTIONS), math.cos(2 * math.pi * k / DIRECTIONS))
                     for k in range(DIRECTIONS))  # k=0 is "north" (+y), clockwise
 STEP = 0.5
+WALK = "walk"  # the frame type of a Move Action's walk
 TWO_INCH = 2.0
 
 
@@ -44,6 +47,9 @@ def too_close(ox: list[tuple[float, float]], x: float, y: float, enemy_figs) -> 
     return False
 
 
+PAUSE = 2  # what a step function returns to pause the walk after the step (a reaction was pushed)
+
+
 def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, power_armour: int = 0, step=None):
     """Walk the leader toward (px, py) with ``points`` movement points.  Returns the end point.
 
@@ -51,11 +57,19 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
     infantry or power-armour column).  ``step(x0, y0, x1, y1)``: called after each step of the walk (0.5" or
     less), True stops the mover where it is (a mine, a command-detonated charge: the rule set's
     ``move_step`` point, :func:`step_hook`)."""
-    x0, y0 = unit.x, unit.y
+    x, y, _, _, _ = walk_path(bf, unit, unit.x, unit.y, px, py, points, enemy_figs, power_armour, step)
+    return x, y
+
+
+def walk_path(bf, unit: Unit, x0: float, y0: float, px: float, py: float, points: float, enemy_figs,
+              power_armour: int = 0, step=None, at=None):
+    """:func:`move_path`'s walk from (x0, y0) toward (px, py), resumable: ``at`` = (x, y, spent, travelled) goes on
+    from a point of that line reached before.  Returns (x, y, spent, travelled, paused): ``paused`` when ``step``
+    returned :data:`PAUSE` (the walk goes on later from the values returned)."""
     dx, dy = px - x0, py - y0
     dist = math.hypot(dx, dy)
     if dist < 1e-9 or points <= 0:
-        return x0, y0
+        return x0, y0, 0.0, 0.0, False
     ux, uy = dx / dist, dy / dist
     lf = unit.figures[unit.leader]
     offsets = [(f.dx - lf.dx, f.dy - lf.dy) for f in unit.figures if f.status != KILLED]
@@ -85,9 +99,12 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
             if ex * ex + ey * ey < r2:
                 near.append((fx, fy))
         enemy_figs = near
-    spent = 0.0
-    travelled = 0.0
-    x, y = x0, y0
+    if at is None:
+        spent = 0.0
+        travelled = 0.0
+        x, y = x0, y0
+    else:
+        x, y, spent, travelled = at
     # bf.move_cost inlined (the same arithmetic) on the terrain raster of this movement column; the obstacle
     # crossing cost over only the obstacle segments whose bounding box meets the whole path's
     dynamic = bf.move_cost if bf.dynamic else None  # dynamic terrain: ask the layered battlefield
@@ -127,20 +144,24 @@ def move_path(bf, unit: Unit, px: float, py: float, points: float, enemy_figs, p
                 if part > 1e-6:
                     qx, qy = x + ux * part, y + uy * part
                     if enemy_figs is None or not too_close(offsets, qx, qy, enemy_figs):
-                        if step is not None:
-                            step(x, y, qx, qy)
+                        if step is not None and step(x, y, qx, qy) == PAUSE:
+                            return qx, qy, points, dist, True  # the last step: nothing is left to walk after
                         x, y = qx, qy
             break
         if not (0.0 <= nx <= width and 0.0 <= ny <= height) or (
                 enemy_figs is not None and too_close(offsets, nx, ny, enemy_figs)):
             break
-        if step is not None and step(x, y, nx, ny):
-            x, y = nx, ny
-            break
+        if step is not None:
+            r = step(x, y, nx, ny)
+            if r:
+                if r == PAUSE:
+                    return nx, ny, spent + need, travelled + seg, True
+                x, y = nx, ny
+                break
         x, y = nx, ny
         spent += need
         travelled += seg
-    return x, y
+    return x, y, spent, travelled, False
 
 
 def step_hook(game, u: Unit):
@@ -313,21 +334,28 @@ def nearest_enemy(game, u: Unit):
     return best
 
 
-def move_toward(game, u: Unit, px: float, py: float) -> None:
-    """A Move Action towards the nominated point (px, py), with the Shaken leadership test."""
-    bf = game.bf
+def may_advance(game, u: Unit, px: float, py: float) -> bool:
+    """The Shaken leadership test of a move towards (px, py): False if the unit failed it (it does not move)."""
     if u.confidence >= SHAKEN:  # restrictions are cumulative: broken units have shaken's too (RN-016)
+        bf = game.bf
         near = nearest_enemy(game, u)
         toward = near is not None and math.hypot(px - near.x, py - near.y) < math.hypot(u.x - near.x, u.y - near.y)
         leaving = bf.in_cover(u.x, u.y) and not bf.in_cover(px, py)
         if (toward or leaving) and not leadership_test(game.dice, u, "shaken unit advancing or leaving cover",
                                                        game.events):
-            return
-    move_to(game, u, px, py, withdraw=False)
+            return False
+    return True
 
 
-def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
-    """Roll the movement (the rule set's die and fixed rolls) and walk toward (px, py)."""
+def move_toward(game, u: Unit, px: float, py: float) -> None:
+    """A move towards the nominated point (px, py), with the Shaken leadership test, walked at once (see
+    :func:`begin_move` for the Move Action's resumable walk)."""
+    if may_advance(game, u, px, py):
+        move_to(game, u, px, py, withdraw=False)
+
+
+def movement_roll(game, u: Unit) -> int:
+    """The movement roll (the rule set's die and fixed rolls)."""
     die = game.movement_die(u)
     roll = None
     for hook in game.rules.movement_roll:
@@ -336,12 +364,30 @@ def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
             break
     if roll is None:
         roll = game.dice.roll(die)
-    points = 2.0 * roll
-    start = (u.x, u.y)
+    return roll
+
+
+def blockers_of(game, u: Unit) -> list:
+    """The figures ``u``'s walk stops 2" from: the enemy's it knows of and the rule set's ``move_blockers``."""
     blockers = enemy_figures(game, u)
     for hook in game.rules.move_blockers:
         blockers.extend(hook(game, u))
-    x, y = move_path(game.bf, u, px, py, points, blockers, u.terrain_column, step_hook(game, u))
+    return blockers
+
+
+def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
+    """Roll the movement (the rule set's die and fixed rolls) and walk toward (px, py) at once (the ``move_step``
+    hooks run; no reaction window opens: the callers go on after it)."""
+    roll = movement_roll(game, u)
+    points = 2.0 * roll
+    start = (u.x, u.y)
+    x, y = move_path(game.bf, u, px, py, points, blockers_of(game, u), u.terrain_column, step_hook(game, u))
+    arrive(game, u, start, x, y, roll, points, withdraw)
+
+
+def arrive(game, u: Unit, start, x: float, y: float, roll: int, points: float, withdraw: bool) -> None:
+    """The end of a move from ``start``: the unit at (x, y), re-formed if it was disorganised, the event, the rule
+    set's ``after_move`` hooks."""
     was_disorganised = u.disorganised()
     u.x, u.y = x, y
     if withdraw:
@@ -355,6 +401,85 @@ def move_to(game, u: Unit, px: float, py: float, withdraw: bool) -> None:
                     (round(x, 3), round(y, 3)), withdraw))
     for hook in game.rules.after_move:
         hook(game, u, start, withdraw)
+
+
+# ---------------------------------------------------------------------------------------------- the resumable walk
+def begin_move(game, u: Unit, px: float, py: float, withdraw: bool = False) -> bool:
+    """The Move Action's move (or a withdrawal): roll the movement, push a ``walk`` frame and walk it.  The walk is
+    resumable: its position, points spent and destination live in the frame's data, and at each step the
+    ``move_step`` reaction window opens (a reaction pushed there pauses the walk; when it pops, the walk goes on
+    from where it was, or ends there if the reaction halted the mover or it left play).  When the walk ends the
+    frame is popped and the frame below resumes (the activation counts the action).  Returns False (an action
+    handler's "the procedure counts the action")."""
+    roll = movement_roll(game, u)
+    data = {"px": px, "py": py, "sx": u.x, "sy": u.y, "x": u.x, "y": u.y, "points": 2.0 * roll, "spent": 0.0,
+            "travelled": 0.0, "roll": roll, "withdraw": withdraw}
+    frame = Frame(WALK, u.uid, 0, False, data)
+    game.stack.append(frame)  # (sequence.push: the phase is "action" and no decision is built during an action)
+    walk(game, frame)
+    return False
+
+
+def walk(game, frame) -> None:
+    """Walk a ``walk`` frame on from where it is, until it ends (then :func:`end_walk`) or a reaction pauses it."""
+    d = frame.data
+    u = game.units[frame.unit]
+    hooks, react = game.rules.move_step, game.rules.reactions["move_step"]
+    step = None if not hooks and not react else _walk_step(game, u, frame, hooks, react)
+    at = None if d["travelled"] == 0.0 else (d["x"], d["y"], d["spent"], d["travelled"])
+    x, y, spent, travelled, paused = walk_path(game.bf, u, d["sx"], d["sy"], d["px"], d["py"], d["points"],
+                                               blockers_of(game, u), u.terrain_column, step, at)
+    if paused:
+        d["x"], d["y"], d["spent"], d["travelled"] = x, y, spent, travelled
+        return
+    end_walk(game, frame, x, y)
+
+
+def _walk_step(game, u: Unit, frame, hooks, react):
+    def step(x0, y0, x1, y1):
+        stop = False
+        for h in hooks:
+            if h(game, u, x0, y0, x1, y1):
+                stop = True
+        if stop:
+            return True
+        if react:
+            d = frame.data
+            d["x"], d["y"] = u.x, u.y = x1, y1  # the mover stands where it is while the other side may react
+            if window(game, "move_step", None, u, frame):
+                return PAUSE
+        return False
+
+    return step
+
+
+def end_walk(game, frame, x: float, y: float) -> None:
+    """The walk is over at (x, y): the move's end (:func:`arrive`; a withdrawing routed unit at its home edge leaves
+    the table), then the frame is popped and the frame below resumes."""
+    d = frame.data
+    u = game.units[frame.unit]
+    withdrawing = d["withdraw"]
+    arrive(game, u, (d["sx"], d["sy"]), x, y, d["roll"], d["points"], withdrawing)
+    if withdrawing and u.confidence == ROUTED:
+        hx, hy = game.home_point(u)
+        if math.hypot(u.x - hx, u.y - hy) < 0.5:
+            u.routed_off = True
+            game.emit(RoutedOff(u.uid))
+    pop(game, frame)
+
+
+class Walk:
+    """Frame ``walk``: a move being walked (data: the start ``sx``, ``sy``, destination ``px``, ``py``, the point
+    reached ``x``, ``y``, ``points``, ``spent``, ``travelled``, the movement ``roll``, ``withdraw``).  It is on top
+    only while it walks; a reaction pushed at a step is above it, and popping that resumes the walk."""
+
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        d = frame.data
+        if d.get("halted") or not game.units[frame.unit].in_play:
+            end_walk(game, frame, d["x"], d["y"])
+        else:
+            walk(game, frame)
 
 
 def withdraw_point(game, u: Unit) -> tuple[float, float]:
@@ -375,25 +500,22 @@ def withdraw_point(game, u: Unit) -> tuple[float, float]:
     return best if best is not None else game.home_point(u)
 
 
-def withdraw(game, u: Unit) -> None:
-    """The withdraw action (broken units; routed units must): a move away from the enemy; a routed unit
-    reaching its home edge leaves the table."""
+def withdraw(game, u: Unit) -> bool:
+    """The withdraw action (broken units; routed units must): a move away from the enemy (:func:`begin_move`); a
+    routed unit reaching its home edge leaves the table."""
     px, py = withdraw_point(game, u)
-    move_to(game, u, px, py, withdraw=True)
-    if u.confidence == ROUTED:
-        hx, hy = game.home_point(u)
-        if math.hypot(u.x - hx, u.y - hy) < 0.5:
-            u.routed_off = True
-            game.emit(RoutedOff(u.uid))
+    return begin_move(game, u, px, py, withdraw=True)
 
 
-def _do_move(game, u: Unit, opt) -> None:
+def _do_move(game, u: Unit, opt):
     px, py = nominated_point(u, opt[1], opt[2])
-    move_toward(game, u, px, py)
+    if not may_advance(game, u, px, py):
+        return None  # the Shaken test failed: the action is spent without moving
+    return begin_move(game, u, px, py)
 
 
-def _do_withdraw(game, u: Unit, opt) -> None:
-    withdraw(game, u)
+def _do_withdraw(game, u: Unit, opt) -> bool:
+    return withdraw(game, u)
 
 
 RULE = Rule(
@@ -402,5 +524,6 @@ RULE = Rule(
               Family("move", ("dir", "dist"), 9, "Move Action: a direction (mirrored for a flipped side) and a distance")),
     action_options=(_options,),
     actions={"move": _do_move, "withdraw": _do_withdraw},
+    procedures={WALK: Walk()},
     legality={"move": _legal, "withdraw": _legal},
 )

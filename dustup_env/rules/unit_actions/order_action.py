@@ -16,6 +16,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.sequence import pop, push
 from ..forces.commanders import has_commanders
 from ..rules_overview.inbound_chart import arrived_this_turn
 from .communicate_action import communicate
@@ -90,8 +91,8 @@ def _combined_assault(game, u: Unit, opt) -> bool:
     cands = [i for i, _ in descendants(game, u)
              if i not in done and not on_stack(game, i) and not arrived_this_turn(game, i)
              and assault.can_assault(game, game.units[i], e)]
-    game.stack.append(Frame("combined_assault", u.uid, 0, False,
-                            {"commander": u.uid, "target": e.uid, "candidates": cands, "chosen": []}))
+    push(game, Frame("combined_assault", u.uid, 0, False,
+                     {"commander": u.uid, "target": e.uid, "candidates": cands, "chosen": []}))
     return False
 
 
@@ -109,26 +110,27 @@ class CombinedAssaultProcedure:
         d["chosen"].append(option[1])
         if len(d["chosen"]) < 2:
             return
-        game.stack.pop()
         c = game.units[d["commander"]]
         target = game.units[d["target"]]
         units = [game.units[i] for i in d["chosen"]]
         oks = tuple(communicate(game, c, v, "combined_assault") for v in units)
         game.emit(CombinedAssaultOrdered(c.uid, target.uid, tuple(d["chosen"]), oks))
         f = game.activation_frame()
+        if not any(oks):
+            pop(game, frame, used=2)  # both of the commander's actions
+            return
+        pop(game, frame, resume=False)  # the orders go on below
         if all(oks):
             f.actions_left = 1  # both of the commander's actions: the assault's end counts the last one
             f.data.setdefault("ordered", []).extend(d["chosen"])
             game.rules.services["assault"].begin(game, [v.uid for v in units], target.uid)
             if not game.over and game.stack and game.stack[-1] is f and f.actions_left == 1:
                 game.action_done(c)  # the assault resolved at once without counting the action
-        elif any(oks):
+        else:
             ok = units[oks.index(True)]
             f.actions_left = 1  # the failed order's action ended; the other order stands as a plain order
             f.data.setdefault("ordered", []).append(ok.uid)
             game.start_activation(ok, ordered=True)
-        else:
-            game.action_done(c, used=2)
 
 
 ORDER = Rule("Order Action", 'seed 000 "Order Action"', applies=has_commanders,

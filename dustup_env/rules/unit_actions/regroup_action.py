@@ -34,7 +34,9 @@ from ..kernel.events import Event, event
 from ..kernel.entities import CONFIDENCE_NAMES, ROUTED, SHAKEN, Unit
 from .move_action import reform
 from ..kernel.ruleset import Family, Rule
-from .move_action import move_to
+from .move_action import begin_move
+from ..kernel.decisions import Frame
+from ..kernel.sequence import pop, push
 
 
 @event
@@ -139,18 +141,33 @@ def _do_regroup(game, u: Unit, opt):
     f = game.activation_frame()
     dist = math.hypot(p.x - u.x, p.y - u.y)
     if dist > COMMAND_RANGE + 1e-9:
-        # the one move at the start of the activation: toward the partner's leader, stopping 5.5" short
+        # the one move at the start of the activation: toward the partner's leader, stopping 5.5" short (the Move
+        # Action's walk, over a "regroup" frame that goes on when the walk ends)
         k = (dist - (COMMAND_RANGE - 0.5)) / dist
-        move_to(game, u, u.x + (p.x - u.x) * k, u.y + (p.y - u.y) * k, withdraw=False)
+        push(game, Frame(REGROUP, u.uid, 0, False, {"partner": p.uid}))
+        return begin_move(game, u, u.x + (p.x - u.x) * k, u.y + (p.y - u.y) * k)
+    combine(game, u, p)
+    return f.actions_left  # it uses every action left
+
+
+REGROUP = "regroup"
+
+
+class RegroupAfterMove:
+    """Frame ``regroup`` (data: ``partner``): the regrouping unit's move toward its partner has ended."""
+
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        u, p = game.units[frame.unit], game.units[frame.data["partner"]]
         if (not u.in_play or u.confidence == ROUTED or not p.in_play
                 or math.hypot(p.x - u.x, p.y - u.y) > COMMAND_RANGE + 1e-9):
-            return None  # the move was the first action; no regroup
-    combine(game, u, p)
-    game.action_done(u, used=f.actions_left)
-    return False
+            pop(game, frame)  # the move was the first action; no regroup
+            return
+        combine(game, u, p)
+        pop(game, frame, used=game.activation_frame().actions_left)  # it uses every action left
 
 
 FAMILIES = (Family("regroup", ("own",), 26, "Regroup Action with this unit"),)
 RULE = Rule("Regroup Action", 'seed 000 "Regroup Action"',
-            families=FAMILIES, actions={"regroup": _do_regroup},
+            families=FAMILIES, actions={"regroup": _do_regroup}, procedures={REGROUP: RegroupAfterMove()},
             action_options=(_options,))

@@ -35,6 +35,7 @@ from ..forces.units import compact_offsets
 from .move_action import DIR_VECTORS, DIRECTIONS
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Rule
+from ..kernel.sequence import pop, push
 from .move_action import enemy_figures, nearest_enemy
 
 FORMATIONS = ("keep", "compact", "line", "open", "file")
@@ -226,7 +227,7 @@ def _options(game, u: Unit, status) -> list:
 
 
 def _begin(game, u: Unit) -> bool:
-    game.stack.append(Frame("place", u.uid, 0, False, {"x": -1.0, "y": -1.0, "shift": -1}))
+    push(game, Frame("place", u.uid, 0, False, {"x": -1.0, "y": -1.0, "shift": -1}))
     return False  # the procedure counts the action when the placement is done
 
 
@@ -275,13 +276,12 @@ class PlaceProcedure:
         shifted = start != (lx, ly)
         if shifted and u.complete_concealment and not game.bf.conceals(lx, ly):
             u.complete_concealment = False
-        game.stack.pop()
         game.emit(FiguresPlaced(u.uid, data["shift"], opt[1], (round(start[0], 3), round(start[1], 3)),
                                 (round(lx, 3), round(ly, 3))))
         if shifted:
             from ..morale.panic import check_sight_both
             check_sight_both(game, u)  # a new view of the enemy may trigger panic (first sight)
-        game.action_done(u)
+        pop(game, frame)  # the activation counts the action
 
 
 FAMILIES = (Family("stay", (), 42, "placement: the leader stays where it is"),

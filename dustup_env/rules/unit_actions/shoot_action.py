@@ -14,8 +14,10 @@ from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
 from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import IllegalOptionError
-from ..kernel.events import LeaderLost, ShotResolved, Suppressed
+from ..kernel.decisions import Frame
+from ..kernel.events import Event, LeaderLost, ShotResolved, Suppressed, event
 from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.sequence import pop, window
 from ..morale.confidence_test import confidence_test
 
 SHORT_RANGE = 12.0
@@ -510,14 +512,51 @@ def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: in
     return casualties
 
 
-def _do_shoot(game, u: Unit, opt) -> None:
+@event
+class ShotLost(Event):
+    """A shot declared but not fired: a reaction before it left the firer or the target unable (out of play, out of
+    sight or range)."""
+    unit: int
+    target: int
+
+
+def _do_shoot(game, u: Unit, opt):
     t = game.units[opt[1]]
-    if opt[0] == "shoot":
-        shoot(game, u, t, opt[2])
-    elif opt[0] == "shoot_weapon":
-        shoot(game, u, t, WEAPON_MODES[opt[2]])
-    else:
-        shoot(game, u, t, THROW_MODES[opt[2]])
+    mode = opt[2] if opt[0] == "shoot" else WEAPON_MODES[opt[2]] if opt[0] == "shoot_weapon" else THROW_MODES[opt[2]]
+    reactions = game.rules.reactions
+    if not reactions["before_attack"] and not reactions["after_attack"]:
+        shoot(game, u, t, mode)
+        return None
+    # with reactions to attacks: the shot is a frame, resumed after the reactions before and after it resolves
+    frame = Frame(SHOT, u.uid, 0, False, {"target": t.uid, "mode": mode, "fired": False})
+    game.stack.append(frame)
+    if reactions["before_attack"] and window(game, "before_attack", None, u, t):
+        return False
+    Shot.resume(game, frame, None)
+    return False
+
+
+SHOT = "shot"  # the frame of a Shoot Action while the reaction windows around it are open
+
+
+class Shot:
+    """Frame ``shot`` (data: ``target``, ``mode``, ``fired``): a Shoot Action between the ``before_attack`` and
+    ``after_attack`` reaction windows.  Popped, the activation counts the action."""
+
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        d = frame.data
+        u, t = game.units[frame.unit], game.units[d["target"]]
+        if not d["fired"]:
+            d["fired"] = True
+            if not u.in_play or not t.in_play or d.get("halted") or shot_plan(game, u, t, d["mode"]) is None:
+                game.emit(ShotLost(u.uid, t.uid))
+            else:
+                shoot(game, u, t, d["mode"])
+                if game.phase != "over" and game.rules.reactions["after_attack"] and window(
+                        game, "after_attack", None, u, t):
+                    return
+        pop(game, frame)
 
 
 RULE = Rule(
@@ -530,6 +569,7 @@ RULE = Rule(
                      "grenades thrown singly: one thrower and the rest, one alone, a specialist one")),
     action_options=(_options,),
     actions={"shoot": _do_shoot, "shoot_weapon": _do_shoot, "throw": _do_shoot},
+    procedures={SHOT: Shot()},
     legality={"shoot": _legal, "shoot_weapon": _legal, "throw": _legal},
     services={"fire_plan": fire_plan},
 )
