@@ -356,12 +356,6 @@ def test_L511_cavalry_may_not_prop():
     assert "prop" not in option_kinds(g)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "L509 'While propped, a unit may not move ... it stays that way until another action is used to unprop': "
-    "move_action._options offers a disorganised propped unit its moves (Cohesion L199 lets a disorganised unit "
-    "only move or recover) and move_to keeps it propped after the move, so it moves and still gets the prop "
-    "shifts. Fix in move_action.move_to: end the propped state whenever the unit actually moves, as for "
-    "forced moves (RN-048); reading RN-1051."))
 def test_L509_a_propped_unit_that_moves_is_no_longer_propped():
     g = begin(duel(), [("d6", 3)])
     a = g.units[0]

@@ -390,8 +390,8 @@ def arrive(game, u: Unit, start, x: float, y: float, roll: int, points: float, w
     set's ``after_move`` hooks."""
     was_disorganised = u.disorganised()
     u.x, u.y = x, y
-    if withdraw:
-        u.propped = False  # a forced move ends the propped state at no cost (RN-048)
+    if withdraw or (x, y) != start:  # a forced move ends the propped state at no cost (RN-048); so does any move
+        u.propped = False  # (a propped unit may not move, L509: only a disorganised one is offered moves, RN-1051)
     if was_disorganised:
         reform(u)
         u.loose = False
