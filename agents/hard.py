@@ -16,7 +16,9 @@ Doctrine (every part measured in paired games against the version without it, do
   activated this turn (suppress, then manoeuvre).
 - Movement: each candidate point is scored for progress to the objective, holding it, cover, and the
   exposure to the visible enemy's fire there (line of sight, range, concealment, cover, armour,
-  suppressed shooters discounted).  Units hold and prop in cover or on the objective.
+  suppressed shooters discounted).  The point scored is where the walk would stop (``Knowledge.move_end``:
+  impassable ground, the table's edge, 2" from the enemy figures and markers the side knows of), and a
+  move that would not advance at all is never chosen.  Units hold and prop in cover or on the objective.
 - No close assaults: every assault rule tried lost against the same bot without assaults.
 
 Deterministic (no randomness); it decides only from what its side may know
@@ -40,6 +42,7 @@ _WEAPONS, _ARMOURS = armoury()
 OBJ_R = 3.0  # objective radius (rules/kernel/game.py OBJECTIVE_RADIUS)
 HOLD_R = 2.5  # aim a little inside it
 MEAN_MOVE = 7.0  # 2 x D6 movement points on average
+NO_PROGRESS = 0.5  # a move that would take the leader less than this (one step of the walk) is not tried
 
 
 def _d(ax, ay, bx, by) -> float:
@@ -151,6 +154,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     ASSIGN = True  # cheapest objective assignment (False: medium's greedy one)
     FOCUS = True  # target weights
     POSITION = True  # scored movement (False: medium's cover-to-cover advance)
+    REACH = True  # moves scored where the walk would stop (known enemy figures and markers, impassable ground);
+    #               False: at the nominated point, so a unit 2-4" from the enemy kept choosing moves that go nowhere
     ENDGAME = True
     HQ_HIDE = True
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
@@ -403,9 +408,10 @@ class HardAgent(CommandMixin, ScriptedAgent):
         for o in opts:
             if o[0] != "move" or len(o) < 3:
                 continue
-            vx, vy = DIR_VECTORS[o[1]]
-            dist = min(DISTANCES[o[2]], max(dg, 3.0), MEAN_MOVE)
-            px, py = u.x + vx * dist, u.y + vy * dist
+            p = self._reach(k, u, o, min(max(dg, 3.0), MEAN_MOVE))
+            if p is None:
+                continue
+            px, py = p
             if k.bf.move_cost(px, py) is None:
                 continue
             s = _d(px, py, *goal)
@@ -470,6 +476,19 @@ class HardAgent(CommandMixin, ScriptedAgent):
         risk = self._shock_risk(k, u, px, py)  # enemy vehicles only (agents/armour.py)
         return v - risk if risk else v
 
+    def _reach(self, k, u, o, cap: float):
+        """Where the move option ``o`` of ``u`` would take its leader, going at most ``cap`` inches toward the
+        nominated point: the walk stops at impassable ground, the table's edge and 2" from the enemy figures
+        and markers the side knows of.  None when it would not advance at all (a wasted action)."""
+        vx, vy = DIR_VECTORS[o[1]]
+        dist = min(DISTANCES[o[2]], cap)
+        if not self.REACH:
+            return u.x + vx * dist, u.y + vy * dist
+        x, y = k.move_end(u.uid, u.x + vx * dist, u.y + vy * dist, 3.0 * dist + 12.0)  # enough for any ground
+        if _d(x, y, u.x, u.y) < NO_PROGRESS:
+            return None
+        return x, y
+
     def _manoeuvre(self, k, d, u):
         opts = d.options
         bf = k.bf
@@ -484,11 +503,14 @@ class HardAgent(CommandMixin, ScriptedAgent):
                 continue
             vx, vy = DIR_VECTORS[o[1]]
             dist = min(DISTANCES[o[2]], MEAN_MOVE)  # longer moves end where the roll runs out
-            px, py = u.x + vx * dist, u.y + vy * dist
-            key = (round(px * 2), round(py * 2))
+            key = (round((u.x + vx * dist) * 2), round((u.y + vy * dist) * 2))
             if key in seen:
                 continue
             seen.add(key)
+            p = self._reach(k, u, o, MEAN_MOVE)
+            if p is None:
+                continue
+            px, py = p
             c = bf.move_cost(px, py)
             if c is None:
                 continue

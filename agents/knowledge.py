@@ -8,7 +8,7 @@ Fair play: an AI opponent decides only from what its side may know.  :class:`Kno
   position or state: only its marker, and only by position);
 - hidden-unit markers by position (``markers``; for its own markers also which unit they hide);
 - what both sides see: the table (``bf``: terrain, line of sight), objectives, turn, the pending decision,
-  and read-only previews of its own options (``fire_plan``, ``home_point``, ``assault_enemies``; with vehicles
+  and read-only previews of its own options (``fire_plan``, ``move_end``, ``home_point``, ``assault_enemies``; with vehicles
   ``vehicle_fire_plan``, ``courage_dice``, ``close_attack_impact``, ``shock_reach``, ``dismount_point``);
 - its filtered event log (``event_log()``) and plain-data view (``view()``).
 
@@ -77,6 +77,17 @@ def shock_reach(v) -> float:
     """How far a vehicle may tank-shock (twice its maximum move in the open)."""
     from dustup_env.rules.armoured_dustup.tank_shock import reach
     return reach(v)
+
+
+def move_end(game, u, px: float, py: float, points: float) -> tuple[float, float]:
+    """Where ``u``'s leader would stop walking toward (px, py) with ``points`` movement points: the Move Action's
+    walk over the terrain and obstacles, kept 2" from the enemy figures and markers ``u``'s side knows of (the
+    blockers the move itself uses; no step hooks: nothing is triggered)."""
+    from dustup_env.rules.unit_actions.move_action import enemy_figures, move_path
+    blockers = enemy_figures(game, u)
+    for hook in game.rules.move_blockers:
+        blockers.extend(hook(game, u))
+    return move_path(game.bf, u, px, py, points, blockers, u.terrain_column)
 
 
 class HiddenInformationError(LookupError):
@@ -202,6 +213,11 @@ class Knowledge:
     def shock_reach(self, uid: int) -> float:
         """The tank-shock reach of a known vehicle (its profile is seen)."""
         return shock_reach(self.units[uid])
+
+    def move_end(self, uid: int, px: float, py: float, points: float) -> tuple[float, float]:
+        """Where an own unit's leader would end a move toward (px, py) with ``points`` movement points: terrain,
+        obstacles and the 2" kept from the enemy figures and markers the side knows of (rolls nothing)."""
+        return move_end(self._game, self._own_unit(uid), px, py, points)
 
     def home_point(self, u) -> tuple[float, float]:
         """The point of the own unit ``u``'s home edge straight behind it."""

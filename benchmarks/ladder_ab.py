@@ -34,6 +34,7 @@ SWITCHES = {
     "no-assign": ({"ASSIGN": False}, "medium's greedy objective assignment"),
     "no-focus": ({"FOCUS": False}, "medium's shot scoring (no target weights)"),
     "no-position": ({"POSITION": False}, "medium's cover-to-cover advance instead of scored positions"),
+    "no-reach": ({"REACH": False}, "moves scored at the nominated point, not where the walk would stop"),
     "no-threat": ({"W_SUP_THREAT": 0.0, "W_CAS_THREAT": 0.0}, "positions without the exposure term"),
     "cautious": ({"W_SUP_THREAT": 1.0, "W_CAS_THREAT": 2.0}, "exposure weighted 3-4x"),
     "no-endgame": ({"ENDGAME": False}, "no end-game objective play"),

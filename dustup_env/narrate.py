@@ -515,13 +515,18 @@ def _placed(k, e):
     return f"{k.unit(e['unit'])} reorganises: {shift}; {FORMATIONS.get(e['formation'], _words(e['formation']))}"
 
 
+def _seed_text(seed) -> str:
+    """The game's seed as narrated: a side's own log never shows it (it would tell every die to come)."""
+    return "seed hidden" if seed is None else f"seed {seed}"
+
+
 def _seize_award(k, e):
     why = f"objective {e['name']}" if e["reason"] == "objective" else f"task {e['name']}"
     return f"{k.side_name(e['side'])} earns a seize token ({why}); {e['tokens']} now"
 
 
 _EVENT = {
-    "GameStarted": lambda k, e: f"game starts: scenario {e['scenario']}, seed {e['seed']}",
+    "GameStarted": lambda k, e: f"game starts: scenario {e['scenario']}, " + _seed_text(e.get("seed")),
     "TurnStarted": lambda k, e: f"turn {e['turn']} begins",
     "TurnEnded": lambda k, e: f"turn {e['turn']} ends",
     "InitiativeRolled": lambda k, e: (f"initiative: {k.side_name(0)} rolls {e['rolls'][0]}, {k.side_name(1)} rolls "

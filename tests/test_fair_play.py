@@ -53,13 +53,13 @@ def with_dummy(doc: dict, side: int) -> dict:
 
 
 def swapped(doc: dict, side: int) -> dict:
-    """``doc`` with ``side``'s hidden unit and its dummy marker exchanging places, and the hidden unit itself
-    changed (one figure fewer, another weapon for one, other quality): what the enemy cannot know."""
+    """``doc`` with ``side``'s hidden unit and its (first) dummy marker exchanging places, and the hidden unit
+    itself changed (one figure fewer, another weapon for one, other quality): what the enemy cannot know."""
     out = copy.deepcopy(doc)
     s = out["sides"][side]
     u = next(x for x in s["units"] if x.get("hidden"))
-    (dx, dy), = s["dummies"]
-    s["dummies"] = [list(u["position"])]
+    dx, dy = s["dummies"][0]
+    s["dummies"][0] = list(u["position"])
     u["position"] = [dx, dy]
     figs = u["figures"]
     figs[0] = dict(figs[0], count=max(1, figs[0].get("count", 1) - 1))
@@ -98,6 +98,10 @@ def twin_sets():
     sets.append(("three-markers", a, b, 0, {}))
     armour = armour_hidden()  # vehicles: Red's missile team hidden in the north copse
     sets.append(("armour-as-0", armour, swapped(armour, 1), 0, {}))
+    from dustup_env.rules.kernel.data import load_scenario
+    ambush = load_scenario("ambush")  # built in: one hidden squad and two dummies per side
+    for side in (0, 1):
+        sets.append((f"ambush-as-{side}", ambush, swapped(ambush, 1 - side), side, {}))
     return sets
 
 
@@ -245,3 +249,90 @@ def test_bots_read_the_game_only_through_knowledge(module):
             assert node.arg != "game", f"agents/{module}:{node.lineno} takes the game"
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "k":
             assert not node.attr.startswith("_"), f"agents/{module}:{node.lineno} reads k.{node.attr}"
+
+
+# ---------------------------------------------------------------------------------------------- the protocol
+def protocol_lockstep(doc_a: dict, doc_b: dict, side: int, seed: int, options: dict, hint_every: int = 6):
+    """Two ``dustup engine`` sessions (two front-end players, ``ai: null``) of the twins: ``side`` takes the same
+    random options (never a Detect action) in both, the other side keeps its hidden unit quiet; while what
+    ``side`` may know is the same in both games (its view and its event log), every protocol answer it gets
+    (``state``, ``view``, ``decision``, ``events``, ``hint``, ``play``) must be identical.  Returns (answers
+    compared, why the comparison ended)."""
+    from dustup_env.service.protocol import Engine
+
+    eng = [Engine(log=lambda msg: None), Engine(log=lambda msg: None)]
+    new = [e.handle({"cmd": "new", "scenario": d, "seed": seed, "options": options, "ai": None})
+           for e, d in zip(eng, (doc_a, doc_b))]
+    assert new[0]["ok"] and new[0] == new[1], new
+    ga, gb = eng[0].session.game, eng[1].session.game
+    assert ga.state_digest() != gb.state_digest()  # the twins really differ
+    hidden = {u.uid for u in ga.units if u.side != side and u.hidden}
+    rng = random.Random(seed)
+
+    def both(req: dict) -> dict:
+        ra, rb = (e.handle(dict(req)) for e in eng)
+        if req["cmd"] == "hint":
+            ra.pop("ms", None)
+            rb.pop("ms", None)
+        assert ra == rb, f"{req['cmd']}: side {side} gets different answers in the twins (decision {len(ga.history)})"
+        assert ra["ok"], ra
+        return ra
+
+    compared = mine = 0
+    while True:
+        if ga.view(side) != gb.view(side) or ga.event_log(side) != gb.event_log(side):
+            return compared, "the side's knowledge differs (a detection told the twins apart)"
+        for cmd in ("state", "view", "decision", "events"):
+            both({"cmd": cmd, "side": side})
+            compared += 1
+        if ga.over:
+            return compared, "over"
+        da, db = ga.decision(), gb.decision()
+        if da.side == side:
+            if mine % hint_every == 0:
+                both({"cmd": "hint", "side": side, "time_ms": 60_000, "agent": "scripted"})
+                compared += 1
+            mine += 1
+            listed = both({"cmd": "decision", "side": side})["decision"]["options"]
+            quiet = [o["option"] for o in listed if o["option"][0] != "detect"] or [listed[0]["option"]]
+            both({"cmd": "play", "side": side, "option": quiet[rng.randrange(len(quiet))]})
+            compared += 1
+            continue
+        if da.unit in hidden and ga.units[da.unit].hidden:
+            opts = [o for o in da.options if o[0] in QUIET]
+            if not opts or [o for o in db.options if o[0] in QUIET] != opts:
+                return compared, "the hidden unit has no quiet option"
+        else:
+            opts = da.options
+            if db.options != opts:
+                return compared, "the enemy's options differ"
+        opt = list(opts[rng.randrange(len(opts))])
+        for e in eng:
+            assert e.handle({"cmd": "play", "side": 1 - side, "option": opt})["ok"]
+
+
+PROTOCOL_TWINS = [t for t in TWINS if t[0] in ("default-as-0", "default-as-1", "skirmish-as-0", "three-markers",
+                                                  "ambush-as-0", "ambush-as-1")]
+
+
+@pytest.mark.parametrize("tname,a,b,side,options", PROTOCOL_TWINS, ids=[t[0] for t in PROTOCOL_TWINS])
+def test_protocol_answers_do_not_depend_on_what_the_side_cannot_know(tname, a, b, side, options):
+    ends = [(seed, *protocol_lockstep(a, b, side, 70 + seed, options)) for seed in range(2)]
+    assert sum(e[1] for e in ends) >= 150, ends
+    assert max(e[1] for e in ends) >= 100, ends
+
+
+def test_the_protocol_twin_harness_catches_a_leak(monkeypatch):
+    """With the AI's-side check gone and the view leaking the hidden unit's place, the harness fails."""
+    from dustup_env.service import views
+    real = views.table_view
+
+    def leaky(game, side, view=None):
+        out = real(game, side, view)
+        out["leak"] = [[u.x, u.y] for u in game.units if u.side != side and u.hidden]
+        return out
+
+    monkeypatch.setattr(views, "table_view", leaky)
+    _, a, b, side, options = PROTOCOL_TWINS[0]
+    with pytest.raises(AssertionError, match="different answers in the twins"):
+        protocol_lockstep(a, b, side, 70, options)

@@ -149,6 +149,11 @@ def bad_requests(tmp_path, good_save: dict) -> list[tuple[str, bytes | str, str]
         ("unknown option", J({"cmd": "play", "option": ["fly", 1]}), "is not one of the"),
         ("illegal target", J({"cmd": "play", "option": ["shoot", 99, "all"]}), "is not one of the"),
         ("the AI's side", J({"cmd": "play", "option": ["end"], "side": 1}), "played by the AI"),
+        ("the AI's decision", J({"cmd": "decision", "side": 1}), "played by the AI"),
+        ("the AI's view", J({"cmd": "view", "side": 1}), "played by the AI"),
+        ("the AI's state", J({"cmd": "state", "side": 1}), "played by the AI"),
+        ("the AI's events", J({"cmd": "events", "side": 1}), "played by the AI"),
+        ("a hint for the AI", J({"cmd": "hint", "side": 1}), "played by the AI"),
         ("side 2", J({"cmd": "play", "option": ["end"], "side": 2}), "side must be 0 or 1"),
         ("side a string", J({"cmd": "play", "option": ["end"], "side": "0"}), "field 'side' must be an integer"),
         ("view of side 5", J({"cmd": "view", "side": 5}), "side must be 0 or 1"),
@@ -211,6 +216,30 @@ def test_bad_requests_are_refused_and_change_nothing(tmp_path):
     assert eng.ask(cmd="play", option=d["options"][0]["option"])["ok"]
     assert eng.close() == 0
     assert "Traceback" not in eng.stderr()
+
+
+def test_every_command_that_takes_a_side_refuses_the_ais_side():
+    """The AI's decisions, view and events are its private knowledge (its hidden units, which of its markers is
+    real): every command with a ``side`` field refuses the AI's side with the same message, whichever side the
+    front-end plays, and the refusal changes nothing."""
+    from dustup_env.service.protocol import COMMANDS, Engine
+
+    with_side = [c for c, fields in COMMANDS.items() if "side" in fields]
+    assert set(with_side) == {"decision", "view", "state", "events", "play", "hint"}
+    for you in (0, 1):
+        eng = Engine(log=lambda msg: None)
+        assert eng.handle({"cmd": "new", "scenario": "ambush", "seed": 3, "you": you, "ai": "hard"})["ok"]
+        ai = 1 - you
+        name = eng.session.game.side_names[ai]
+        message = f"side {ai} ({name}) is played by the AI: a front-end reads and acts only for its own side"
+        before = eng.handle({"cmd": "save"})
+        for cmd in with_side:
+            req = {"cmd": cmd, "side": ai, "id": cmd, **({"option": ["end"]} if cmd == "play" else {})}
+            assert eng.handle(req) == {"ok": False, "id": cmd, "error": message}
+        assert eng.handle({"cmd": "save"}) == before
+        for cmd in with_side:  # the front-end's own side reads as before
+            if cmd != "play":
+                assert eng.handle({"cmd": cmd, "side": you, **({"time_ms": 5000} if cmd == "hint" else {})})["ok"]
 
 
 def test_two_front_end_players_name_their_side():

@@ -20,7 +20,7 @@ PROTOCOL = 1
 MAX_LINE = 16 * 1024 * 1024  # a request line longer than this is refused (a scenario object fits easily)
 
 # command -> {field: (required, JSON types accepted, description)}
-_ANY_SIDE = (False, (int,), "the side acting or reading (default: the front-end's side)")
+_ANY_SIDE = (False, (int,), "the side acting or reading (default: the front-end's side; the AI's side is refused)")
 COMMANDS: dict = {
     "hello": {},
     "new": {

@@ -284,7 +284,14 @@ class Session:
 
     # ------------------------------------------------------------------ reading
     def check_reader(self, side) -> int:
-        return check_side("side", side)
+        """``side`` when a front-end plays it; the AI's side is refused (its decisions, view and events are
+        its private knowledge: hidden units, which of its markers is real).  Every operation that takes a side
+        checks it here, with the same message."""
+        side = check_side("side", side)
+        if side not in self.humans:
+            raise ServiceError(f"side {side} ({self.game.side_names[side]}) is played by the AI: a front-end "
+                               f"reads and acts only for its own side", 403)
+        return side
 
     def knowledge(self, side: int) -> nr.Knowledge:
         return nr.Knowledge.of_side(self.game, side)
@@ -299,15 +306,16 @@ class Session:
 
     def decision(self, side: int, know: nr.Knowledge | None = None) -> dict | None:
         """``side``'s pending decision as JSON, or None (the game is over, or the other side decides)."""
-        d = self.pending(side)
+        d = self.pending(self.check_reader(side))
         if d is None:
             return None
         return views.decision_record(self.game, d, know or self.knowledge(side))
 
     def view(self, side: int, raw: dict | None = None) -> dict:
-        return views.table_view(self.game, side, raw)
+        return views.table_view(self.game, self.check_reader(side), raw)
 
     def events(self, side: int, since: int = 0) -> dict:
+        side = self.check_reader(side)
         since = check_int("since", since, 0)
         log = self.side_log(side)
         if since > len(log):
@@ -330,6 +338,7 @@ class Session:
 
     def state(self, side: int) -> dict:
         """Everything a front-end shows: the view, the pending decision (or null), over, result."""
+        side = self.check_reader(side)
         g = self.game
         waiting = None
         if not g.over:
@@ -349,10 +358,8 @@ class Session:
     # ------------------------------------------------------------------ acting
     def _acting(self, side):
         """The pending decision ``side`` may act on (after every check), else ServiceError."""
-        side = check_side("side", side)
+        side = self.check_reader(side)
         g = self.game
-        if side not in self.humans:
-            raise ServiceError(f"side {side} ({g.side_names[side]}) is played by the AI", 403)
         if g.over:
             r = self.result()
             who = "a draw" if r["winner_name"] is None else f"{r['winner_name']} won"
