@@ -36,7 +36,7 @@ STATE_FORMAT = "dustup-state"
 SAVE_VERSION = 2
 # Bump when a change of the rules changes what a game does (the golden corpus, tests/golden_games.py, is
 # re-recorded in the same change): saves written before are then checked by replaying them.
-RULES_REVISION = 1
+RULES_REVISION = 2
 
 
 def plain_data(obj):
