@@ -48,6 +48,7 @@ from ..kernel.entities import BROKEN, ROUTED, STEADY, Unit
 from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
+from ..kernel.sequence import pop
 from .shoot_action import shoot, shot_plan
 from .assault_combat import (apply_hits, casualty_counts, combat_target_die, fight_pairs, pair_outcome,  # noqa: F401
     resolve_strike, special_impact, split_figures, split_special, strike_dice)
@@ -490,28 +491,21 @@ class AssaultProcedure:
             d["result"].setdefault(str(a_uid), "won_combat" if a_uid not in wd else "lost_combat")
 
     def _finish(self, game, frame) -> None:
+        """The assault is over: pop its frame; the activation below counts the actions it used (the attacker's
+        activation ends when the assault ended it; a combined assault counts the commander's action)."""
         d = frame.data
-        game.stack.pop()
         game.emit(AssaultEnded(tuple(d["attackers"]), tuple(d["defenders"]),
                                ",".join(f"{k}:{v}" for k, v in sorted(d["result"].items()))))
-        if game.phase == "over":
-            return
         below = game.activation_frame()
-        if below is None:  # pragma: no cover - an assault always runs inside an activation
-            game.phase = "activate"
-            game.next_activation()
-            return
-        if d["via_action"]:
+        used = d["count_below"]
+        if below is not None and d["via_action"] and game.phase != "over":
             a_uid = d["attackers"][0]
-            a = game.units[a_uid]
-            if a.leader_lost and d["leader_ok"][str(a_uid)]:
+            if game.units[a_uid].leader_lost and d["leader_ok"][str(a_uid)]:
                 below.data["no_appoint"] = True  # the leader fell in the assault: reorganise next activation
-            end = d["end"].get(str(a_uid), True)
+            used = below.actions_left if d["end"].get(str(a_uid), True) else 1
+        if game.phase != "over":
             game.phase = "action"
-            game.action_done(a, below.actions_left if end else 1)
-        else:
-            game.phase = "action"
-            game.action_done(game.units[below.unit], d["count_below"])
+        pop(game, frame, used=used)
 
 
 PROCEDURE = AssaultProcedure()
