@@ -302,8 +302,7 @@ def _assault_passengers(game, u: Unit, opt):
         if 2 * a < d:  # less than half: both actions lost, a level too if the defender is not suppressed
             if not p.suppression:
                 drop_confidence(game, u, 1, "last minute bout of nerves")
-            game.action_done(u, game.activation_frame().actions_left)
-            return False
+            return game.activation_frame().actions_left  # the activation's actions
         return None  # the first action lost, the second kept
     move_to(game, u, *contact_point(u, v))
     if result == "passengers_withdraw":
