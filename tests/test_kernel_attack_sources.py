@@ -4,7 +4,7 @@ a reaction rule answers in the ``after_attack`` window.  Forced dice."""
 import json
 
 import pytest
-from conftest import SIDE0_WINS, activate, events_of, last_event, scenario, unit, wall
+from conftest import SIDE0_WINS, activate, events_of, last_event, rect, scenario, unit, wall
 from vehicle_helpers import vehicle
 
 from dustup_env.rules import Game, ScriptedDice
@@ -128,6 +128,11 @@ def test_cover_between_the_point_and_the_figure_shifts_the_armour_die():
     assert point_cover(g, 24, 20, 27, 20) == 1  # the hedge between
     assert point_cover(g, 24, 20, 24, 17) == 0
     assert point_cover(g, 24, 20, 24, 23) == 0
+    walled = Game(scenario([unit("A", (24, 5))], [unit("B", (24, 35))], obstacles=[wall("wall", 20, 10, 28, 10)],
+                           terrain=[rect("building", 30, 30, 36, 36)]))
+    assert point_cover(walled, 24, 12, 24, 8) == 2  # a wall 2" in front: hard cover, two shifts (RN-153)
+    assert point_cover(walled, 24, 12, 24, 5) == 0  # the wall 5" from the figure does not cover it (as for a shot)
+    assert point_cover(walled, 28, 33, 38, 33) == 1  # a building blocks the line: at least soft cover (RN-980)
     # the hedge is the only difference: without it R rolls its own D4 (the scripted D6 no longer fits)
     scn = field()
     scn["obstacles"] = []

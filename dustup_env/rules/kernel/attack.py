@@ -239,12 +239,14 @@ class BurstResult:
 
 def point_cover(game, x: float, y: float, fx: float, fy: float) -> int:
     """The armour die shift of a figure at (fx, fy) struck from the point (x, y): L1687 "Figures separated from the
-    impact point by some form of cover gain a die shift to their armour die": one shift when the line between them
-    has cover or is blocked by terrain, or the figure stands in cover (the battlefield's ``sight`` and ``cover_at``,
-    as for a shot), else none (RN-980)."""
+    impact point by some form of cover gain a die shift to their armour die", the cover's usual shift (RN-153: soft
+    one, hard two): the cover of the line between them or of the figure's own place, as for a shot (the
+    battlefield's ``sight`` and ``cover_at``); a line that terrain blocks separates them by cover too, at least
+    soft (RN-980)."""
     bf = game.bf
     s = bf.sight(x, y, fx, fy)
-    return 1 if (s.cover or not s.visible or bf.cover_at(fx, fy)) else 0
+    line = s.cover if s.visible else max(1, s.cover)
+    return max(line, bf.cover_at(fx, fy))
 
 
 def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True) -> BurstResult:
