@@ -51,7 +51,7 @@ from types import SimpleNamespace
 
 from ..kernel.data import armoury
 from ..kernel.decisions import Decision, Frame
-from ..kernel.attack import resolve_hits
+from ..kernel.attack import FIGURES, VEHICLE, fire_effects, resolve_hits
 from ..kernel.dice import die_name, parse_die
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
@@ -61,7 +61,7 @@ from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, 
                                            fight_pairs, load_courage_table, may_assault, outnumbered, pair_outcome,
                                            withdraw)
 from ..unit_actions.move_action import DIRECTIONS
-from ..unit_actions.shoot_action import resolve_fire, shoot_geometry, shot_effects
+from ..unit_actions.shoot_action import resolve_fire, shoot_geometry
 from .firing_at_vehicles import fire_party, party_plan
 from .open_top_and_soft_skinned_vehicles import PASSENGER_MODES, passenger_shift
 from .transport import dismount, dismount_positions, vehicle_references, within_reach
@@ -543,10 +543,8 @@ def reaction_shot(game, v: Unit, u: Unit, k: int, plan: dict) -> int:
     game.emit(HeavyWeaponFired(v.uid, u.uid, w.name, die_name(plan["target_die"]), res.target_roll,
                                tuple(die_name(s) for s in [v.quality] + plan["firepower"]),
                                res.firer_rolls, res.successes, res.result, res.hits))
-    if plan["vehicle"]:
-        return game.rules.services["vehicle_shot"](game, v, u, res, plan["impact"], weapon_class=w.size,
-                                                   reaction=True, origin=plan["origin"])
-    return shot_effects(game, v, u, res, plan["impact"], plan["cover"], reaction=True)
+    return fire_effects(game, v, u, res, plan["impact"], kind=VEHICLE if plan["vehicle"] else FIGURES,
+                        cover=plan["cover"], reaction=True, weapon_class=w.size, origin=plan["origin"])
 
 
 def mech_defensive_fire(game, m: Unit, u: Unit) -> int:

@@ -3,9 +3,10 @@ L1421-1435).
 
 Fire at a vehicle, mech or large creature rolls as fire at infantry: the Shoot Action's target die (infantry range
 bands for small arms and support weapons, L1429; a vehicle is never a "small target", RN-804) or the heavy-weapon
-rules' own, the quality and firepower dice.  What the result does is :func:`vehicle_shot` (the rule set's
-``vehicle_shot`` service, which every rule that fires at a vehicle calls: the Shoot Action, and the heavy weapons,
-rockets and missiles through ``heavy_weapons.vehicle_attack``):
+rules' own, the quality and firepower dice.  What the result does is :func:`vehicle_shot`: the ``attacks`` entry of
+the target kind ``vehicle`` (every fire reaches it through the attack pipeline's one dispatch,
+``kernel.attack.fire_effects``: the Shoot Action, fire parties, and the heavy weapons, rockets and missiles; it is also
+the ``vehicle_shot`` service):
 
 * one success (a minor result) or more suppresses: one more suppression marker, up to 3, except that small arms
   cause at most one marker on a vehicle whose armour class on the facing struck is above 1 (L1431, RN-133, RN-805);
@@ -23,12 +24,13 @@ from __future__ import annotations
 
 import math
 
+from ..kernel.attack import FIGURES, VEHICLE, VEHICLE_FACING, VEHICLE_TOP, fire_effects, target_kind
 from ..kernel.dice import D12, die_name
 from ..kernel.entities import Unit
 from ..kernel.events import Event, ShotResolved, Suppressed, event
 from ..kernel.ruleset import Rule
 from ..morale.confidence_test import confidence_test
-from ..unit_actions.shoot_action import firepower, plan_mode, resolve_fire, shot_effects, weapons_ready
+from ..unit_actions.shoot_action import firepower, plan_mode, resolve_fire, weapons_ready
 from .indicating_damaged_vehicles import vehicle_fire as resolve_hits
 from .vehicle_damage import able_figures, passengers_test
 from .vehicles import armour_class, armour_facing, has_vehicles
@@ -51,13 +53,13 @@ def small_arms_capped(t: Unit, facing: str) -> bool:
 
 
 def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int = SMALL_ARMS_WEAPON_CLASS,
-                 mode: str = "", small_arms: bool = False, reaction: bool = False, origin=None) -> int:
+                 mode: str = "", small_arms: bool = False, reaction: bool = False, origin=None, cover: int = 0) -> int:
     """The effects of a resolved attack ``res`` (a ``FireResult``) of ``firer`` on vehicle ``t`` (see the module
     docstring).  ``impact``: the impact die against armour; ``weapon_class``: the firing weapon's class (heavy
     weapons: their size; infantry weapons 1, RN-134) for the passengers' test; ``small_arms``: the fire was of small
     arms only (no support weapon, grenade or heavy weapon); ``reaction``: final defensive fire (no suppression, no
-    test); ``origin``: where the shot comes from (default the firer), for the facing.  Returns 0 (vehicles have no
-    casualties; passengers' wounds are their own unit's)."""
+    test); ``origin``: where the shot comes from (default the firer), for the facing; ``cover``: what only the
+    kind ``figures`` reads.  Returns 0 (vehicles have no casualties; passengers' wounds are their own unit's)."""
     ox, oy = (firer.x, firer.y) if origin is None else origin
     facing = armour_facing(t, ox, oy)
     reasons = []
@@ -93,6 +95,19 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     return 0
 
 
+def point_hit_top(game, v: Unit, source, impact: int) -> str:
+    """A point attack over vehicle ``v`` (``kernel.attack.burst``): one hit against its top armour (L1685, RN-981).
+    The result: none, damaged or destroyed (Indicating Damaged Vehicles: markers, wreck, passengers' armour rolls
+    and the vehicle's confidence test)."""
+    return resolve_hits(game, v, impact, 1, source.x, source.y, facing="top")[0]
+
+
+def point_hit_facing(game, v: Unit, source, impact: int) -> str:
+    """A point attack within the radius of vehicle ``v``: one hit against the armour of the facing towards the point
+    (L1685, RN-981)."""
+    return resolve_hits(game, v, impact, 1, source.x, source.y)[0]
+
+
 def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=None):
     """The Shoot Action's plan of ``u``'s fire party ``mode`` at ``t`` with the sight geometry ``geo`` (concealment,
     cover) given by the caller and ``shift`` more on the target die (above D12: None).  ``origin``: where the
@@ -112,7 +127,9 @@ def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=No
 
 def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str, reaction: bool = False):
     """Resolve a Shoot Action plan (``party_plan``) as the Shoot Action does (``shoot_action.shoot``): the weapons
-    fire, the roll, the event (mode ``label``), then the effects on ``t`` (a vehicle: :func:`vehicle_shot`)."""
+    fire, the roll, the event (mode ``label``), then the effects on ``t`` by its kind (``kernel.attack.fire_effects``;
+    a vehicle: :func:`vehicle_shot`, which this never asks for final defensive fire's restraint: ``reaction`` goes to
+    infantry targets only, as it always has)."""
     dist, (conc, cover), sa, sup, throwers, step, thrown, own = plan
     fp, impact = firepower(u, sa, sup, throwers, thrown, own)
     for i in sa + sup + throwers:
@@ -123,10 +140,8 @@ def fire_party(game, u: Unit, t: Unit, mode: str, plan, label: str, reaction: bo
     game.emit(ShotResolved(u.uid, t.uid, label, die_name(step), res.target_roll,
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls, res.successes, res.result,
                            res.hits, suppressive))
-    if t.profile.vehicle is not None:
-        vehicle_shot(game, u, t, res, impact, mode=label, small_arms=not sup and not throwers)
-    else:
-        shot_effects(game, u, t, res, impact, cover, reaction=reaction)  # reaction: final defensive fire (RN-857)
+    fire_effects(game, u, t, res, impact, cover=cover, mode=label, small_arms=not sup and not throwers,
+                 reaction=reaction and target_kind(t) == FIGURES)  # reaction: final defensive fire (RN-857)
     return res
 
 
@@ -148,4 +163,6 @@ RULE = Rule(
     applies=has_vehicles,
     after_apply=(_aboard,),
     services={"vehicle_shot": vehicle_shot},
+    attacks={VEHICLE: vehicle_shot},
+    damage={VEHICLE_TOP: point_hit_top, VEHICLE_FACING: point_hit_facing},
 )

@@ -32,7 +32,7 @@ from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
-from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry, shot_effects
+from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry
 from . import heavy_weapons as hw
 
 DEFAULT_ECM = D8  # RN-124: units without an ECM rating are average
@@ -202,10 +202,7 @@ def attack(game, u, t, plan: dict) -> FireResult:
     game.emit(MissileFired(u.uid, t.uid, plan["weapon"], die_name(plan["ecm"]), res.target_roll,
                            (die_name(u.quality), die_name(plan["guidance"])), res.firer_rolls, res.successes,
                            res.result))
-    if plan["vehicle"]:
-        hw.vehicle_attack(game, u, t, res, plan["impact"], plan["size"], plan["origin"])
-    else:
-        shot_effects(game, u, t, res, plan["impact"], plan["cover"])
+    hw.weapon_effects(game, u, t, res, plan["impact"], plan["size"], plan)
     return res
 
 

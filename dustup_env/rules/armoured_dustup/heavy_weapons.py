@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import math
 
-from ..kernel.attack import resolve_impact
+from ..kernel.attack import FIGURES, VEHICLE, fire_effects, resolve_impact
 from ..kernel.dice import D4, D8, D12, DiceSource, die_name, parse_die, shift_closed
 from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Family, Rule
 from ..unit_actions.moving_casualties import carrying
-from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry, shot_effects
+from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry
 
 RANGE_PER_SIZE = 48.0  # L1226: effective range = size x 48"
 WEAPON_ARMOUR = D8  # L1212: "the weapon counts as if it had D8 armour"
@@ -243,14 +243,27 @@ def class_1_vehicle(game, t: Unit) -> bool:
     return t.mounted and game.options["close_combat"] == "house"
 
 
+def weapon_effects(game, firer: Unit, t: Unit, res: FireResult, impact: int, weapon_class: int, plan: dict,
+                   origin=None) -> None:
+    """The effects of a resolved heavy-weapon, rocket or missile attack on ``t`` by its kind (``plan["vehicle"]``:
+    the vehicle rules' ``vehicle_profile`` says ``t`` is a vehicle), through the attack pipeline's one dispatch
+    (``kernel.attack.fire_effects``): infantry, the Shoot Action's suppression, hits and tests (``plan["cover"]``);
+    a vehicle, :func:`vehicle_attack` (``origin``, default ``plan["origin"]``: where the line of fire comes from)."""
+    if plan["vehicle"]:
+        vehicle_attack(game, firer, t, res, impact, weapon_class, plan["origin"] if origin is None else origin)
+    else:
+        fire_effects(game, firer, t, res, impact, kind=FIGURES, cover=plan["cover"])
+
+
 def vehicle_attack(game, firer: Unit, t: Unit, res: FireResult, impact: int, weapon_class: int, origin) -> None:
     """The effect of a resolved heavy-weapon, rocket or missile attack on a vehicle: a minor or major success adds a
     suppression marker, up to the usual three (L1431: heavy weapons are not limited to one, RN-708); the hits go to the
     vehicle rules' ``vehicle_fire(game, v, impact, hits, x, y, weapon_class=)`` (impact against the armour of the
-    facing the line from ``origin`` strikes, damage markers, passengers, the vehicle's confidence test)."""
-    shot = game.rules.services.get("vehicle_shot")  # the vehicle-combat rules: suppression, hits and the tests
-    if shot is not None:
-        shot(game, firer, t, res, impact, weapon_class=weapon_class, origin=origin)
+    facing the line from ``origin`` strikes, damage markers, passengers, the vehicle's confidence test): the
+    ``attacks`` entry of the kind ``vehicle`` (Firing at Vehicles), or without it (vehicle rules that only describe
+    the vehicles) these steps here."""
+    if VEHICLE in game.rules.attacks:  # the vehicle-combat rules: suppression, hits and the tests
+        fire_effects(game, firer, t, res, impact, kind=VEHICLE, weapon_class=weapon_class, origin=origin)
         return
     if res.result != "none":
         if not t.suppressed_before:
@@ -346,7 +359,8 @@ def heavy_plan(game, u: Unit, t: Unit, weapon, origin=None) -> dict | None:
 
 def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict) -> FireResult:
     """Resolve one heavy-weapon shot of ``plan`` (``heavy_plan``): the roll to hit, then its effects on the target
-    (infantry: the Shoot Action's suppression, hits and tests; a vehicle: :func:`vehicle_attack`).
+    by its kind (:func:`weapon_effects`: infantry, the Shoot Action's suppression, hits and tests; a vehicle,
+    :func:`vehicle_attack`).
     Vehicle rules fire vehicle-mounted weapons through this too."""
     step = plan["target_die"]
     res = resolve_fire(game.dice, quality=u.quality, firepower=plan["firepower"], target=step,
@@ -354,10 +368,7 @@ def fire_weapon(game, u: Unit, t: Unit, weapon, plan: dict) -> FireResult:
     game.emit(HeavyWeaponFired(u.uid, t.uid, weapon.name, die_name(step), res.target_roll,
                                tuple(die_name(s) for s in [u.quality] + plan["firepower"]), res.firer_rolls,
                                res.successes, res.result, res.hits))
-    if plan["vehicle"]:
-        vehicle_attack(game, u, t, res, plan["impact"], weapon.size, plan["origin"])
-    else:
-        shot_effects(game, u, t, res, plan["impact"], plan["cover"])
+    weapon_effects(game, u, t, res, plan["impact"], weapon.size, plan)
     return res
 
 

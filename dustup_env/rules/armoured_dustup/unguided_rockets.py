@@ -4,7 +4,8 @@ anti-vehicle rockets (IAVR), weapons of class ``iavr`` in ``weapons.json`` carri
 * ``("fire_iavr", target)``: the unit's first ready rocket fires on its own, an action of its own, with its own
   (higher) impact: the firer's quality die and the rocket's firepower die against the target die of the
   support-weapon range bands (12" short, effective 48" or the rocket's restricted range, a maximum range where
-  given: L1256; RN-123) and no size shift (L1258, RN-121).  Against a vehicle, ``heavy_weapons.vehicle_attack``.
+  given: L1256; RN-123) and no size shift (L1258, RN-121).  The effects by the target's kind, ``heavy_weapons.weapon_effects``
+  (a vehicle: ``vehicle_attack``).
 * A rocket with an HE warhead (``he``) also fires in the unit's fire as a support weapon (small arms impact),
   final defensive fire included (L1252); one without never does (``shoot_action.ready_figures``).
 * A ``disposable`` rocket fires once, in either way; its bearer then carries its ``backup`` small arm (L1254).
@@ -19,9 +20,9 @@ from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
-from ..unit_actions.shoot_action import (NO_ENGAGE, may_shoot, resolve_fire, shoot_geometry, shot_effects,
-                                         spend_disposable, target_die)
-from .heavy_weapons import vehicle_attack, vehicle_profile
+from ..unit_actions.shoot_action import (NO_ENGAGE, may_shoot, resolve_fire, shoot_geometry, spend_disposable,
+                                         target_die)
+from .heavy_weapons import vehicle_profile, weapon_effects
 
 ROCKET_CLASS = 1  # the weapon class of a rocket for the vehicle rules (passengers' armour test, L1443)
 
@@ -99,10 +100,7 @@ def _fire(game, u: Unit, opt) -> None:
     game.emit(RocketFired(u.uid, t.uid, fi, plan["weapon"], die_name(step), res.target_roll,
                           tuple(die_name(s) for s in [u.quality] + plan["firepower"]), res.firer_rolls,
                           res.successes, res.result, res.hits))
-    if plan["vehicle"]:
-        vehicle_attack(game, u, t, res, plan["impact"], ROCKET_CLASS, (u.x, u.y))
-    else:
-        shot_effects(game, u, t, res, plan["impact"], plan["cover"])
+    weapon_effects(game, u, t, res, plan["impact"], ROCKET_CLASS, plan, (u.x, u.y))
 
 
 def _applies(scenario: dict, options: dict) -> bool:

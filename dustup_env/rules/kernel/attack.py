@@ -1,31 +1,44 @@
 """The attack pipeline: every attack of the game, whatever fires it, resolves through these steps.
 
 1. **Source**: where the attack comes from (:class:`Source`): a unit (shooting, final defensive fire, close
-   combat), a point on the table (an artillery burst, a mine, a bomb) or an off-table asset (a battery, an
-   aircraft).  Line of sight, range and cover are worked out from it by the rule that makes the attack.
+   combat), a point on the table with a radius (an artillery burst, a mine, a bomb: :func:`burst`) or an off-table
+   asset (a battery, an aircraft).  Line of sight, range and cover are worked out from it.
 2. **To hit**: the rule's own roll turns the attack into a number of hits on one target unit (shooting:
    quality and firepower dice against the target die, ``shoot_action.resolve_fire``; close combat: quality
-   and strike dice against the defender's quality die, ``assault_combat.resolve_strike``).
-3. **Allocation**: :func:`allocate` spreads the hits at random over the target's figures (or those of one
+   and strike dice against the defender's quality die, ``assault_combat.resolve_strike``); a point attack has
+   none: every figure and vehicle within its radius is struck once (:func:`burst`).
+3. **Effects by target kind** (:func:`fire_effects`): the consequences of a resolved roll on the target, by the
+   kind of the target (:func:`target_kind`): the rule set's ``attacks`` mapping (kind ->
+   ``f(game, firer, target, res, impact, **how)``): ``"figures"`` (the Shoot Action's suppression, hits and
+   confidence test) and ``"vehicle"`` (the vehicle rules' suppression, damage markers, passengers and test).
+   Shooting, heavy weapons, rockets, guided missiles and final defensive fire all go through it.
+4. **Allocation**: :func:`allocate` spreads the hits at random over the target's figures (or those of one
    detachment), rolling the smallest die that covers them (Determine Casualties).
-4. **Damage by target kind**: :func:`strike` rolls the impact die against the armour die of each figure hit
+5. **Damage by target kind**: :func:`strike` rolls the impact die against the armour die of each figure hit
    and hands the result to the damage of the figure's kind: the rule set's ``damage`` mapping (kind ->
    ``f(game, unit, figure, effect) -> effect applied``).  :func:`damage_kind` names the kind: ``"infantry"``
    (wound, second wound or more than double: killed) and ``"power_armour"`` (the Power Armour Troops as
-   Casualties table replaces a wound); vehicle facings and buildings will be kinds of their own.
+   Casualties table replaces a wound).  A vehicle struck by a point attack is the kind ``"vehicle_top"`` (the
+   point is over it) or ``"vehicle_facing"`` (within the radius: the facing towards the point), ``damage`` entries
+   of the vehicle rules called ``f(game, vehicle, source, impact)`` (the result: none, damaged, destroyed).
+6. **After the attack**: the ``after_attack`` reaction window (``f(game, attacker, target)``: the firing unit, or
+   the :class:`Source` of an attack without one), for every source: the Shoot Action opens it after its shot,
+   :func:`burst` after its point attack, once per unit struck.
 
-:func:`resolve_hits` runs steps 3 and 4 for one target and reports the casualties (figures that were able
+:func:`resolve_hits` runs steps 4 and 5 for one target and reports the casualties (figures that were able
 and are now wounded or killed) and whether the leader fell; the rule that made the attack then applies its
 consequences (suppression, confidence tests, leaders lost).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .data import armoury
 from .dice import DiceSource, die_name, shift_closed
 from .entities import KILLED, OK, TREATED, WOUNDED, Unit
 from .events import HitResolved
+from .sequence import window
 
 CASUALTY_STATUSES = (WOUNDED, TREATED, KILLED)
 
@@ -33,17 +46,71 @@ CASUALTY_STATUSES = (WOUNDED, TREATED, KILLED)
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where an attack comes from: ``kind`` is ``"unit"`` (``unit``: its uid), ``"point"`` (``x``, ``y``: a
-    point on the table) or ``"off_table"`` (``name``: the asset)."""
+    point on the table, ``radius``: every figure and vehicle within it is struck) or ``"off_table"`` (``name``: the
+    asset; ``x``, ``y``: where its fire comes from, for the facing it strikes)."""
 
     kind: str
     unit: int = -1
     x: float = 0.0
     y: float = 0.0
+    radius: float = 0.0
     name: str = ""
 
     @staticmethod
     def of_unit(u: Unit) -> "Source":
-        return Source("unit", u.uid)
+        return Source(UNIT, u.uid)
+
+    @staticmethod
+    def at_point(x: float, y: float, radius: float, name: str = "") -> "Source":
+        """A point on the table with a radius (an artillery round's burst, a mine, a bomb)."""
+        if not radius >= 0.0:
+            raise ValueError(f"a point attack needs a radius of 0 or more, not {radius!r}")
+        return Source(POINT, -1, float(x), float(y), float(radius), name)
+
+    @staticmethod
+    def off_table(name: str, x: float = 0.0, y: float = 0.0) -> "Source":
+        """An off-table asset (a battery, an aircraft) whose fire comes onto the table from (x, y)."""
+        return Source(OFF_TABLE, -1, float(x), float(y), 0.0, name)
+
+    def origin(self, game) -> tuple[float, float]:
+        """Where the attack comes from on the table: the unit's position, or the point."""
+        if self.kind == UNIT:
+            u = game.units[self.unit]
+            return u.x, u.y
+        return self.x, self.y
+
+    def attacker(self, game):
+        """What the ``after_attack`` window's hooks receive: the firing unit, or this source (no unit fires)."""
+        return game.units[self.unit] if self.kind == UNIT else self
+
+
+UNIT, POINT, OFF_TABLE = "unit", "point", "off_table"
+SOURCE_KINDS = (UNIT, POINT, OFF_TABLE)
+
+# the target kinds of the ``attacks`` mapping (the effects of a resolved fire roll on a whole target)
+FIGURES, VEHICLE = "figures", "vehicle"
+# the damage kinds of a vehicle struck by a point attack (the vehicle rules' ``damage`` entries)
+VEHICLE_TOP, VEHICLE_FACING = "vehicle_top", "vehicle_facing"
+
+
+def target_kind(t: Unit) -> str:
+    """The kind of target ``t`` is for the ``attacks`` mapping: ``"vehicle"`` (a vehicle, mech or large creature)
+    or ``"figures"`` (infantry and power armour, their damage by figure: :func:`damage_kind`)."""
+    return FIGURES if t.profile.vehicle is None else VEHICLE
+
+
+def fire_effects(game, firer: Unit, t: Unit, res, impact: int, kind: str | None = None, **how):
+    """The consequences of the resolved fire roll ``res`` (a ``FireResult``) of ``firer`` at ``t``, impact die
+    ``impact``: the rule set's ``attacks`` entry of the target's kind (``kind``: the caller's, when another rule
+    decides what counts as a vehicle; default :func:`target_kind`), called ``f(game, firer, t, res, impact,
+    **how)``.  ``how``: what the kinds read (``cover``, ``reaction``; the vehicle rules' ``weapon_class``,
+    ``small_arms``, ``origin``, ``mode``); every entry takes and ignores the others.  Returns the entry's result
+    (the casualties)."""
+    handler = game.rules.attacks.get(kind or target_kind(t))
+    if handler is None:
+        raise ValueError(f"no rule of this game resolves an attack on a {kind or target_kind(t)} target "
+                         f"(the attacks mapping: {', '.join(game.rules.attacks) or 'empty'})")
+    return handler(game, firer, t, res, impact, **how)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,3 +224,87 @@ def resolve_hits(game, t: Unit, hits: int, impact: int, armour_shift: int = 0,
         if fi == t.leader and before != after and after != OK:
             leader_hit = True
     return HitsResult(casualties, leader_hit)
+
+
+# ---------------------------------------------------------------------------------------------- point attacks
+@dataclass(frozen=True, slots=True)
+class BurstResult:
+    """What a point attack did: ``struck`` (uid -> the :class:`HitsResult` of a unit's figures, or the result of
+    the hit on a vehicle: none, damaged, destroyed), in unit order, and ``waiting`` (the ``after_attack`` reactions
+    pushed frames: the caller's frame goes on when they are popped)."""
+
+    struck: dict
+    waiting: bool
+
+
+def point_cover(game, x: float, y: float, fx: float, fy: float) -> int:
+    """The armour die shift of a figure at (fx, fy) struck from the point (x, y): L1687 "Figures separated from the
+    impact point by some form of cover gain a die shift to their armour die", the cover's usual shift (RN-153: soft
+    one, hard two): the cover of the line between them or of the figure's own place, as for a shot (the
+    battlefield's ``sight`` and ``cover_at``); a line that terrain blocks separates them by cover too, at least
+    soft (RN-980)."""
+    bf = game.bf
+    s = bf.sight(x, y, fx, fy)
+    line = s.cover if s.visible else max(1, s.cover)
+    return max(line, bf.cover_at(fx, fy))
+
+
+def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True) -> BurstResult:
+    """A point attack (seed 000 "Resolving Impacts", L1683-1687): every figure and vehicle within ``source``'s
+    radius of its point is struck once, whichever side it is on (L1679: the firer's own units too).
+
+    * a figure: the impact die against its armour die, shifted by the cover between the point and the figure
+      (:func:`point_cover`; ``cover=False``: none), the damage of its kind (:func:`strike`);
+    * a vehicle (the rule set's ``footprint`` service: ``f(v)``, the radius of its footprint): the point over
+      it (within its footprint) strikes its top armour, the point within the radius of its footprint its facing
+      towards the point (L1685): the vehicle rules' ``damage`` entries ``"vehicle_top"`` and ``"vehicle_facing"``
+      (``f(game, v, source, impact)``); a passenger is struck only through its vehicle;
+    * then the ``after_attack`` window once per unit struck (``f(game, attacker, target)``, the attacker being
+      ``source.attacker(game)``).
+
+    ``sides``: the sides whose units may be struck.  What the attack makes of the units struck (suppression,
+    confidence tests, L1689) is the rule's that made it: it reads :attr:`BurstResult.struck`."""
+    if source.kind == OFF_TABLE:
+        raise ValueError("an off-table asset strikes a point on the table: give its burst a point source")
+    x, y = source.origin(game)
+    r = source.radius
+    footprint = game.rules.services.get("footprint")
+    struck: dict = {}
+    targets = []
+    for t in game.units:
+        if t.side not in sides or not t.in_play or t.carrier >= 0:
+            continue
+        if t.profile.vehicle is not None:
+            reach = footprint(t) if footprint is not None else 0.0
+            d = math.hypot(t.x - x, t.y - y)
+            if d > r + reach + 1e-9:
+                continue
+            kind = VEHICLE_TOP if d <= reach + 1e-9 else VEHICLE_FACING
+            struck[t.uid] = game.rules.damage[kind](game, t, source, impact)
+            targets.append(t)
+            continue
+        lf = t.figures[t.leader]
+        bx, by = t.x - lf.dx, t.y - lf.dy
+        hit = []
+        for fi, f in enumerate(t.figures):
+            if f.status != KILLED and math.hypot(bx + f.dx - x, by + f.dy - y) <= r + 1e-9:
+                hit.append((fi, point_cover(game, x, y, bx + f.dx, by + f.dy) if cover else 0))
+        if not hit:
+            continue
+        casualties, leader_hit = 0, False
+        for fi, shift in hit:
+            before = t.figures[fi].status
+            strike(game, t, fi, impact, shift)
+            after = t.figures[fi].status
+            if before == OK and after in CASUALTY_STATUSES:
+                casualties += 1
+            if fi == t.leader and before != after and after != OK:
+                leader_hit = True
+        struck[t.uid] = HitsResult(casualties, leader_hit)
+        targets.append(t)
+    waiting = False
+    if game.rules.reactions["after_attack"] and game.phase != "over":
+        attacker = source.attacker(game)
+        for t in targets:
+            waiting = window(game, "after_attack", None, attacker, t) or waiting
+    return BurstResult(struck, waiting)

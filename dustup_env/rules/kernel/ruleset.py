@@ -55,7 +55,9 @@ window                 called as
                        the point reached; ``walk.data``: its position ``x``, ``y``, destination ``px``, ``py``,
                        ``points``, ``spent``; ``walk.data["halted"] = True`` stops the mover there)
 ``before_attack``      ``f(game, firer, target)``: a shot is declared, before its dice
-``after_attack``       ``f(game, firer, target)``: after a shot resolved
+``after_attack``       ``f(game, attacker, target)``: after an attack resolved, for every source: a shot
+                       (``attacker``: the firing unit), a point attack (once per unit struck; ``attacker``:
+                       the :class:`~.attack.Source`, no unit fires; :func:`~.attack.burst`)
 ``activation_start``   ``f(game, unit)``: after the ``on_activation`` hooks
 ``activation_end``     ``f(game, unit)``: the unit's actions are done, before its frame is popped
 ``turn_start``         ``f(game)``: after the ``turn_start`` hooks, before the initiative
@@ -72,7 +74,11 @@ whose pop counts them), ``reorganise``
 ``offers_units``), ``activate_instead``
 (an activate option other than ``("activate", uid)`` -> ``handler(game, unit)``: a counter moved instead
 of a unit activated), ``terrain`` (dynamic terrain kind -> its effects, see :mod:`.terrain`), ``damage`` (the
-kind of a target hit -> ``f(game, unit, figure, effect)`` returning the effect applied, see :mod:`.attack`),
+kind of a target hit -> ``f(game, unit, figure, effect)`` returning the effect applied; a vehicle struck by a point
+attack, ``vehicle_top`` and ``vehicle_facing`` -> ``f(game, vehicle, source, impact)``, see :mod:`.attack`),
+``attacks`` (the kind of a target, ``figures`` or ``vehicle`` (:func:`~.attack.target_kind`) -> ``f(game, firer,
+target, res, impact, **how)``: the consequences of a resolved fire roll on it, the one dispatch every fire goes
+through, :func:`~.attack.fire_effects`),
 ``activations`` (an activate option of
 ``activation_options`` -> ``handler(game, side, option)``: an activation that is not a unit; a frame it pushes
 resumes the sequence when popped), ``legality``
@@ -97,7 +103,7 @@ SEQUENCE_POINTS = (
     "turn_start", "turn_end", "move_step", "activation_end", "activation_options", "pending_activations",
 )
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
-                  "damage", "services", "legality", "activations")
+                  "damage", "services", "legality", "activations", "attacks")
 # the reaction windows (Rule.reactions): where rules may push frames for either side (see the module docstring)
 REACTION_WINDOWS = ("move_step", "before_attack", "after_attack", "activation_start", "activation_end",
                     "turn_start", "turn_end")
@@ -195,6 +201,7 @@ class Rule:
     activation_sequences: dict = field(default_factory=dict)
     terrain: dict = field(default_factory=dict)
     damage: dict = field(default_factory=dict)
+    attacks: dict = field(default_factory=dict)
     activate_instead: dict = field(default_factory=dict)
     services: dict = field(default_factory=dict)
     legality: dict = field(default_factory=dict)

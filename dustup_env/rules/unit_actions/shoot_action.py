@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..kernel.attack import FIGURES, fire_effects
 from ..kernel.attack import allocation_roll, resolve_hits, resolve_impact  # noqa: F401 (still importable from here)
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
@@ -467,16 +468,18 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
     game.emit(ShotResolved(u.uid, t.uid, mode, die_name(step), res.target_roll,
                            tuple(die_name(s) for s in [u.quality] + fp), res.firer_rolls,
                            res.successes, res.result, res.hits, suppressive))
-    if t.profile.vehicle is not None:  # a vehicle target: the vehicle rules' service (Firing at Vehicles)
-        return game.rules.services["vehicle_shot"](game, u, t, res, impact, mode=mode,
-                                                   small_arms=not sup and not throwers, reaction=reaction)
-    return shot_effects(game, u, t, res, impact, cover, reaction)
+    # the effects by target kind (the attack pipeline's one dispatch): infantry here, a vehicle the vehicle rules'
+    return fire_effects(game, u, t, res, impact, cover=cover, reaction=reaction, mode=mode,
+                        small_arms=not sup and not throwers)
 
 
-def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: int, reaction: bool = False) -> int:
+def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: int = 0, reaction: bool = False,
+                 **_how) -> int:
     """The consequences of a resolved shot at an infantry target: suppression, the hits (a crew-served heavy weapon
     is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test.  Returns the
-    casualties.  Used by every fire that rolls like the Shoot Action (heavy weapons, rockets, missiles)."""
+    casualties.  The ``attacks`` entry of the target kind ``figures`` (``kernel.attack.fire_effects``, through which
+    every fire that rolls like the Shoot Action reaches it: heavy weapons, rockets, missiles); ``_how``: what only
+    the vehicle kind reads."""
     reasons = []
     if not t.under_fire_before:
         t.under_fire_before = True
@@ -572,4 +575,5 @@ RULE = Rule(
     procedures={SHOT: Shot()},
     legality={"shoot": _legal, "shoot_weapon": _legal, "throw": _legal},
     services={"fire_plan": fire_plan},
+    attacks={FIGURES: shot_effects},
 )
