@@ -155,7 +155,10 @@ def from_dict(cls, d: dict, rules=()):
     g = replay(cls, _need(d, "scenario", (dict, str), "save"), seed, decisions, options=options, rules=rules)
     if ver == 1:
         if "digest" in d and d["digest"] != _v1_digest(g):
-            raise SaveFormatError("save digest does not match the replayed state (corrupt or foreign save)")
+            raise SaveFormatError(
+                f"this version-1 save was written by an earlier engine; replayed by this engine ({version.__version__}, "
+                f"rules revision {RULES_REVISION}) it gives a different game (the rules changed since, or the file is "
+                "corrupt), so it is refused")
         return g
     if d.get("digest") != event_digest(g) or d.get("events") != len(g.events):
         if d.get("rules") == rules_digest(g):
