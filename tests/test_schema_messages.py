@@ -10,7 +10,15 @@ from dustup_env.rules.kernel.data import load_scenario
 from dustup_env.rules.kernel.errors import ScenarioError
 
 
-def too_many_units(tmp_path, n=20):
+def unit_limit() -> int:
+    from dustup_env.rules.kernel.data import DATA
+
+    schema = json.loads((DATA / "schemas" / "scenario.schema.json").read_text())
+    return schema["properties"]["sides"]["items"]["properties"]["units"]["maxItems"]
+
+
+def too_many_units(tmp_path, n=None):
+    n = n or unit_limit() + 8
     doc = load_scenario("skirmish")
     unit = doc["sides"][0]["units"][0]
     doc["sides"][0]["units"] = [dict(unit, name=f"Squad {i}") for i in range(n)]
@@ -19,13 +27,13 @@ def too_many_units(tmp_path, n=20):
     return p
 
 
-def test_twenty_units_on_a_side_is_one_short_line(tmp_path):
+def test_too_many_units_on_a_side_is_one_short_line(tmp_path):
     p = too_many_units(tmp_path)
     with pytest.raises(ScenarioError) as e:
         Game(str(p), seed=0)
     msg = str(e.value)
     assert "\n" not in msg and len(msg) < 200, msg
-    assert "sides/0/units: has 20 items, at most 12 allowed" in msg
+    assert f"sides/0/units: has {unit_limit() + 8} items, at most {unit_limit()} allowed" in msg
 
 
 @pytest.mark.parametrize("command", [["scenarios", "--check", "FILE"],
@@ -35,7 +43,7 @@ def test_the_commands_print_the_short_line(tmp_path, capsys, command):
     code = main([str(p) if a == "FILE" else a for a in command])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and len(err) < 250, err
-    assert "sides/0/units: has 20 items, at most 12 allowed" in err
+    assert f"sides/0/units: has {unit_limit() + 8} items, at most {unit_limit()} allowed" in err
 
 
 @pytest.mark.parametrize("value,words", [
