@@ -1,7 +1,8 @@
 """The ``dustup`` command line.  Every subcommand has ``--help``.
 
 Bad input is refused with one line on stderr naming the problem and exit status 2, before anything is
-played or written.  Long commands show progress on stderr (``--no-progress`` hides it), keep every
+played or written; only bad input exits with 2: a file-system error exits with 1 and a bug with 3 (one line
+that says so).  Long commands show progress on stderr (``--no-progress`` hides it), keep every
 finished game in their output folder and stop cleanly on Ctrl-C (exit status 130; the same command
 resumes).  Without ``--out`` each distinct run gets its own folder under ``runs/<command>/``.
 """
@@ -615,7 +616,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dustup", formatter_class=_Help,
                 description="Dustup AI: the Dustup wargame rules engine, agents and evaluation tools.",
                 epilog="Every command has --help. Bad input exits with status 2, Ctrl-C with 130 (long commands "
-                       "keep their finished games: run the same command again to resume).")
+                       "keep their finished games: run the same command again to resume), a file-system error "
+                       "with 1, a bug with 3.")
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

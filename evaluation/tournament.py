@@ -223,7 +223,9 @@ def _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, ma
             else:
                 pool = _pool(backend, concurrency)
                 try:
-                    for rec in pool.imap_unordered(_worker, args, chunksize=max(1, len(args) // (concurrency * 8))):
+                    # one game per task: a game takes far longer than handing it over, and with chunks of many
+                    # games the progress bar stood still (and a Ctrl-C lost) until a whole chunk was played
+                    for rec in pool.imap_unordered(_worker, args, chunksize=1):
                         record(rec)
                 except BaseException:
                     pool.terminate()  # the workers ignore SIGINT: end them now, their unfinished games are lost

@@ -175,7 +175,8 @@ class Trainer:
         for sub in ("checkpoints", "snapshots", "gauntlet"):
             (out / sub).mkdir(exist_ok=True)
         cfg_path.write_text(dump(self.cfg))
-        self.state = {"steps": 0, "snapshots": [], "pfsp": {}, "history": [], "best": None, "identity": self.identity(),
+        self.state = {"steps": 0, "snapshots": [], "pfsp": {}, "history": [], "best": None,
+                      "identity": self.identity(),
                       "next_snapshot": self.cfg["schedule"]["snapshot_every"],
                       "next_checkpoint": self.cfg["schedule"]["checkpoint_every"],
                       "timing": {"wall": 0.0, "collect": 0.0, "train": 0.0, "env": 0.0, "eval": 0.0,

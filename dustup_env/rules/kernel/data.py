@@ -55,7 +55,8 @@ def schema_problem(e: jsonschema.ValidationError) -> str:
     is wrong in a few words and describes a long value instead of quoting it."""
     if e.validator in _SIZES and isinstance(e.instance, (list, str, dict)):
         what, bound, verb = _SIZES[e.validator]
-        return f"has {len(e.instance)} {what}, {bound} {e.validator_value} {verb}"
+        n = len(e.instance)
+        return f"has {n} {what if n != 1 else what[:-1]}, {bound} {e.validator_value} {verb}"
     msg = " ".join(e.message.split())
     whole = repr(e.instance)
     if len(whole) > 40 and whole in msg:
