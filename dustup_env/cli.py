@@ -823,7 +823,11 @@ def _fail(command: str, message: str, code: int = EXIT_BAD_INPUT) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the command line is still being read (its modules imported)
+        print("dustup: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     cmd = args.command
     try:
         return args.func(args)

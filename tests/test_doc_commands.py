@@ -349,26 +349,26 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300)
     w, env = work
     before = files(w)
     p = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=w, env=env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stderr=subprocess.PIPE, start_new_session=True)
     err: list[str] = []
     seen = threading.Event()
 
-    def read():
+    def read():  # drains stderr to the end (a full pipe would block the command), watching its progress bar
         buf = ""
         while True:
-            ch = p.stderr.read(1)
-            if not ch:
+            chunk = os.read(p.stderr.fileno(), 65536)
+            if not chunk:
                 break
-            buf += ch
-            err.append(ch)
-            if ch in "\r\n":
-                if what == "train" and re.search(r"train: .*\d+/[\d,]+", buf):
+            text = chunk.decode("utf-8", "replace")
+            err.append(text)
+            buf += text
+            *lines, buf = re.split(r"[\r\n]", buf)
+            for line in lines:
+                if what == "train" and re.search(r"train: .*\d+/[\d,]+", line):
                     seen.set()
-                if what == "game":
-                    m = re.search(r"(\d+)/(\d+) \[", buf)
-                    if m and int(m.group(1)) > 0:
-                        seen.set()
-                buf = ""
+                m = re.search(r"(\d+)/(\d+) \[", line)
+                if what == "game" and m and int(m.group(1)) > 0:
+                    seen.set()
 
     t = threading.Thread(target=read, daemon=True)
     t.start()
@@ -387,7 +387,7 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
-        raise AssertionError(f"{cmd}: did not stop within 180 s of Ctrl-C")
+        raise AssertionError(f"{cmd}: did not stop within 180 s of Ctrl-C: {''.join(err)[-2000:]}")
     t.join(10)
     text = "".join(err)
     assert p.returncode == 130, (cmd, p.returncode, text[-2000:])
