@@ -1,7 +1,8 @@
 """The ``dustup`` command line.  Every subcommand has ``--help``.
 
 Bad input is refused with one line on stderr naming the problem and exit status 2, before anything is
-played or written.  Long commands show progress on stderr (``--no-progress`` hides it), keep every
+played or written; only bad input exits with 2: a file-system error exits with 1 and a bug with 3 (one line
+that says so).  Long commands show progress on stderr (``--no-progress`` hides it), keep every
 finished game in their output folder and stop cleanly on Ctrl-C (exit status 130; the same command
 resumes).  Without ``--out`` each distinct run gets its own folder under ``runs/<command>/``.
 """
@@ -14,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+EXIT_FAILED = 1  # the command could not finish for an outside reason (a file-system error: disk full, ...)
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
@@ -155,11 +157,17 @@ def _check_out(out) -> Path:
         raise UsageError(str(e)) from None
 
 
-def _out(args, command: str, name: str, config: dict) -> Path:
-    from evaluation.runs import default_out
+def _out(args, command: str, name: str, config: dict, agents: list[str], scenarios: list[str],
+         options: dict | None) -> Path:
+    """``--out``, or the run's own folder: its hash covers ``config`` and what else decides the games (the
+    engine's version and rules, each scenario's content, each agent's code or model file), so after an upgrade,
+    an edited scenario file or a retrained model the same command starts a new folder instead of reporting the
+    old games.  (A folder given with ``--out`` is checked against the same when it is resumed.)"""
+    from evaluation.runs import default_out, run_identity
 
     if args.out is not None:
         return _check_out(args.out)
+    config = dict(config, identity=run_identity(agents, scenarios, options))
     return _check_out(default_out(command, name, config))
 
 
@@ -178,7 +186,8 @@ def _cmd_simulate(args) -> int:
         _check_agent(n)
     _check_scenarios([args.scenario], args.options)
     out = _out(args, "simulate", f"{names[0]}-{names[1]}-{Path(args.scenario).stem}",
-               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}})
+               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}},
+               names, [args.scenario], args.options)
     res = simulate(names[0], names[1], args.games, scenario=args.scenario, seed=args.seed, options=args.options,
                    progress=_progress(args), out=out)
     if args.json:
@@ -388,13 +397,18 @@ def _cmd_tournament(args) -> int:
     everyone = agents + ([args.gauntlet] if args.gauntlet and args.gauntlet not in agents else [])
     if len(everyone) < 2:
         raise UsageError("need at least two agents")
+    if args.backend == "ray":  # before anything is played or drawn
+        try:
+            T.need_backend("ray")
+        except ImportError as e:
+            raise UsageError(str(e)) from None
     for a in everyone:
         _check_agent(a)
     anchor = _anchor(args.anchor, everyone)
     _check_scenarios(scenarios, args.options)
     out = _out(args, "tournament", ",".join(everyone),
                {"agents": everyone, "scenarios": scenarios, "seed": args.seed, "gauntlet": args.gauntlet,
-                "max_decisions": args.max_decisions, "options": args.options or {}})
+                "max_decisions": args.max_decisions, "options": args.options or {}}, everyone, scenarios, args.options)
     records = T.run(agents, scenarios, args.games, out, seed=args.seed, gauntlet=args.gauntlet,
                     concurrency=args.concurrency, backend=args.backend, max_decisions=args.max_decisions,
                     decision_time=args.decision_time, replays=args.replays, progress=_progress(args),
@@ -436,7 +450,8 @@ def _cmd_sprt(args) -> int:
         _check_agent(n)
     _check_scenarios([args.scenario], args.options)
     out = _out(args, "sprt", f"{names[0]}-vs-{names[1]}",
-               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}})
+               {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}},
+               names, [args.scenario], args.options)
     log = (lambda m: print(m, file=sys.stderr)) if _progress(args) else (lambda m: None)
     source = tournament_source(names[0], names[1], args.scenario, out, seed=args.seed, concurrency=args.concurrency,
                                options=args.options, progress=_progress(args))
@@ -493,7 +508,10 @@ def _cmd_train(args) -> int:
     except ConfigError as e:
         raise UsageError(str(e)) from None
     name = Path(args.config).stem if args.config else "defaults"
-    out = _out(args, "train", name, {k: v for k, v in cfg.items() if k != "budget"})
+    init = cfg.get("policy", {}).get("init")
+    out = _out(args, "train", name, {k: v for k, v in cfg.items() if k != "budget"},
+               list(dict.fromkeys(cfg["opponents"]["scripted"] + cfg["gauntlet"]["anchors"]
+                                  + ([f"policy:{init}"] if init else []))), cfg["scenarios"], cfg.get("options"))
     from training.train import Trainer
 
     try:
@@ -530,7 +548,7 @@ def _cmd_gauntlet(args) -> int:
     _check_scenarios(scenarios, args.options)
     out = _out(args, "gauntlet", args.agent.replace("policy:", ""),
                {"agent": args.agent, "anchors": anchors, "scenarios": scenarios, "seed": args.seed,
-                "options": args.options or {}})
+                "options": args.options or {}}, [args.agent] + anchors, scenarios, args.options)
     summ = evaluate(args.agent, out, anchors, scenarios, args.games, args.seed, concurrency=args.concurrency,
                     bootstrap=args.bootstrap, label="candidate", progress=_progress(args), options=args.options)
     (out / "summary.json").write_text(json.dumps(summ, indent=1))
@@ -598,7 +616,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dustup", formatter_class=_Help,
                 description="Dustup AI: the Dustup wargame rules engine, agents and evaluation tools.",
                 epilog="Every command has --help. Bad input exits with status 2, Ctrl-C with 130 (long commands "
-                       "keep their finished games: run the same command again to resume).")
+                       "keep their finished games: run the same command again to resume), a file-system error "
+                       "with 1, a bug with 3.")
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -804,7 +823,11 @@ def _fail(command: str, message: str, code: int = EXIT_BAD_INPUT) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the command line is still being read (its modules imported)
+        print("dustup: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     cmd = args.command
     try:
         return args.func(args)
@@ -822,26 +845,40 @@ def main(argv=None) -> int:
             pass
         return 0
     except Exception as e:  # noqa: BLE001 - every failure is one line; a bug says so
-        from dustup_env.rules import DustupError
-        from evaluation.runs import FolderBusy
-
-        expected = (UsageError, DustupError, FolderBusy, ValueError, OSError)
-        try:
-            from training.config import ConfigError
-
-            expected += (ConfigError,)
-        except ImportError:
-            pass
         if isinstance(e, ModuleNotFoundError) and e.name:
             extra = EXTRAS.get(e.name.split(".")[0])
             hint = f"pip install 'dustup-ai[{extra}]'" if extra else "see the README, Installation"
             return _fail(cmd, f"needs the Python package {e.name!r}, which is not installed: {hint}")
-        if isinstance(e, expected):
+        if isinstance(e, _bad_input_errors()):
             return _fail(cmd, str(e) or type(e).__name__)
+        if isinstance(e, OSError) and not os.environ.get("DUSTUP_DEBUG"):  # the disk, not the input nor a bug
+            where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+            return _fail(cmd, f"{e.strerror or e}{where}", EXIT_FAILED)
         if os.environ.get("DUSTUP_DEBUG"):
             raise
         return _fail(cmd, f"internal error (a bug: please report it with the command): {type(e).__name__}: {e} "
                           "(DUSTUP_DEBUG=1 shows the traceback)", EXIT_INTERNAL)
+
+
+def _bad_input_errors() -> tuple:
+    """The exceptions that mean bad input (exit status 2): the command's own checks, the engine's refusals of a
+    scenario, save, option or argument, a design file, a training config, a model file that does not fit, an
+    output folder that holds another run or is in use. Any other exception (a ValueError from deep inside a
+    library included) is a bug: exit status 3."""
+    from agents.policy import ModelMismatchError
+    from dustup_env.rules.kernel.errors import InvalidArgumentError, SaveFormatError, ScenarioError
+    from dustup_env.rules.vehicle_design import DesignFileError
+    from evaluation.runs import FolderBusy, RunMismatch
+
+    errors = (UsageError, ScenarioError, SaveFormatError, InvalidArgumentError, DesignFileError, FolderBusy,
+              RunMismatch, ModelMismatchError)
+    try:
+        from training.config import ConfigError
+
+        errors += (ConfigError,)
+    except ImportError:
+        pass
+    return errors
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,6 +35,102 @@ def default_out(command: str, name: str, config: dict, root: str | Path = "runs"
 
 class FolderBusy(RuntimeError):
     """Another process is writing the same output folder."""
+
+
+class RunMismatch(ValueError):
+    """An output folder holds the games of another run (other agents, scenarios, options, engine, models)."""
+
+
+# ---------------------------------------------------------------------------------------------- identity
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def file_digest(path: str | Path) -> str:
+    """A short hash of a file's bytes (a model file: a retrained ``policy:PATH`` is another agent)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def _tree_digest(root: Path, pattern: str) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob(pattern)):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def agent_identity(spec: str) -> str:
+    """What decides an agent's play: a trained policy by its model file's hash (``ppo``: the shipped file), a
+    scripted bot by its name and the hash of the bots' code (``agents/``)."""
+    import agents
+
+    if spec == "ppo":
+        from agents.policy import SHIPPED
+
+        return f"ppo model {file_digest(SHIPPED)}" if SHIPPED.is_file() else "ppo (no model file)"
+    name, _, arg = spec.partition(":")
+    if arg and Path(arg).expanduser().is_file():
+        return f"{name} model {file_digest(Path(arg).expanduser())}"
+    from dustup_env.agent_registry import AGENTS
+
+    module = sys.modules.get(getattr(AGENTS.get(name), "__module__", ""), None)
+    src = getattr(module, "__file__", None)
+    if src and not Path(src).resolve().is_relative_to(Path(agents.__file__).resolve().parent):
+        return f"{spec} code {file_digest(src)}"  # a plug-in agent: its own module
+    return f"{spec} code {_tree_digest(Path(agents.__file__).resolve().parent, '*.py')}"
+
+
+def scenario_identity(scenario) -> str:
+    """A scenario by its content (the validated document), not its name: an edited file is another scenario."""
+    from dustup_env.rules.kernel.data import scenario_document
+
+    return _sha(json.dumps(scenario_document(scenario), sort_keys=True, default=str).encode())
+
+
+def engine_identity(scenarios: list, options: dict | None = None) -> str:
+    """The engine's version, the rules digest of a game of each scenario with ``options`` (rule set, option
+    defaults, data, rules revision) and the hash of the engine's data files (designs, schemas included)."""
+    from dustup_env import version
+    from dustup_env.rules import Game
+    from dustup_env.rules.kernel.data import DATA
+    from dustup_env.rules.kernel.saves import rules_digest
+
+    rules = sorted({rules_digest(Game(sc, seed=0, options=options or None)) for sc in scenarios})
+    return f"{version.__version__} rules {'+'.join(rules)} data {_tree_digest(Path(str(DATA)), '*.json')}"
+
+
+def run_identity(agents: list[str], scenarios: list, options: dict | None = None) -> dict:
+    """Everything besides the seed and the caps that decides the games of a run: the engine (version, rules
+    digest, data), each scenario's content and each agent's identity.  A folder records it; resuming the folder
+    with another identity is refused (:func:`check_identity`)."""
+    return {"engine": engine_identity(list(scenarios), options),
+            "scenarios": {str(sc) if isinstance(sc, str) else sc.get("name", "?"): scenario_identity(sc)
+                          for sc in scenarios},
+            "agents": {a: agent_identity(a) for a in agents}}
+
+
+def check_identity(out: Path, old: dict | None, new: dict) -> None:
+    """Refuse (one line) to add games to ``out`` when its recorded identity is not ``new``."""
+    where = f"{out} holds games"
+    tail = "; use another --out folder (or remove this one) to start anew"
+    if old is None:
+        raise RunMismatch(f"{where} from a version of dustup that did not record its engine, scenarios and agents, "
+                          f"so they cannot be reused safely{tail}")
+    if old.get("engine") != new["engine"]:
+        raise RunMismatch(f"{where} of another engine (engine {old.get('engine')}; this one is {new['engine']})"
+                          f"{tail}")
+    for sc, h in new["scenarios"].items():
+        if old.get("scenarios", {}).get(sc) != h:
+            raise RunMismatch(f"{where} of another scenario {sc!r} (its content changed since){tail}")
+    for a, ident in new["agents"].items():
+        was = old.get("agents", {}).get(a)
+        if was != ident:
+            what = "its model file changed" if " model " in ident else "its code changed"
+            raise RunMismatch(f"{where} of another agent {a!r} ({what}: {was} then, {ident} now){tail}")
 
 
 @contextmanager
@@ -72,6 +169,23 @@ def check_out(out: str | Path) -> Path:
                 raise ValueError(f"--out {str(out)!r}: cannot write in {str(p)!r}")
             break
     return out
+
+
+def draw_or_warn(draw, *args, what: str = "a plot", log=None) -> bool:
+    """Draw a plot; a plot never fails a run: any error in drawing is one warning line (on stderr, or ``log``)
+    and ``False``, and the run goes on with its games, ratings and report."""
+    try:
+        draw(*args)
+        return True
+    except Exception as e:  # noqa: BLE001 - whatever the plotting library raises, the results stand
+        msg = " ".join(f"warning: {what} was not drawn ({type(e).__name__}: {e}); the results are unaffected".split())
+        if log is None:
+            import sys
+
+            print(msg, file=sys.stderr)
+        else:
+            log(msg)
+        return False
 
 
 def drop_partial_line(p: Path) -> None:

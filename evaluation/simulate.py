@@ -69,8 +69,7 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
     from agents import make_agent
     from dustup_env.rules.kernel.data import load_scenario
 
-    from .runs import locked
-    from .runs import Interrupted
+    from .runs import Interrupted, RunMismatch, check_identity, locked, run_identity
 
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
@@ -85,16 +84,21 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
         out = Path(out)
         config = {"agents": [agent_a, agent_b], "scenario": scenario if isinstance(scenario, str) else doc["name"],
                   "seed": seed, "options": dict(options or {})}
+        identity = run_identity([agent_a, agent_b], [scenario], options)
         cfg_path = out / CONFIG
         if cfg_path.exists():
             old = json.loads(cfg_path.read_text())
+            old_identity = old.pop("identity", None)
             if old != config:
                 diff = ", ".join(k for k in config if old.get(k) != config[k])
-                raise ValueError(f"{out} holds a different simulation (differs in {diff}); use another --out")
+                raise RunMismatch(f"{out} holds a different simulation (differs in {diff}); use another --out")
+            check_identity(out, old_identity, identity)
+        elif (out / RESULTS).exists():
+            check_identity(out, None, identity)
         out.mkdir(parents=True, exist_ok=True)
         lock = locked(out)
         lock.__enter__()
-        cfg_path.write_text(json.dumps(config, indent=1))
+        cfg_path.write_text(json.dumps(dict(config, identity=identity), indent=1))
         from .runs import drop_partial_line
 
         drop_partial_line(out / RESULTS)

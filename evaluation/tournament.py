@@ -9,7 +9,9 @@ tournament resumes where it stopped) and gives the same final ratings as an unin
 Adjudication: an agent that raises, returns an illegal option or exceeds the per-decision time cap
 loses (the reason is recorded); a game that reaches the decision cap is a draw ("step cap").
 
-A folder holds one tournament (agents, scenarios, seed, options, caps); ``games`` may grow between
+A folder holds one tournament (agents, scenarios, seed, options, caps, and what decides the games besides:
+the engine's version and rules digest, each scenario's content, each agent's code or model file, see
+:func:`evaluation.runs.run_identity`; a folder of another engine, scenario or model is refused); ``games`` may grow between
 runs (the new pairs are played, the recorded ones kept: ``dustup sprt`` extends its tournament batch by
 batch this way).  Ctrl-C stops at once: the workers ignore SIGINT and are ended, every finished game is
 already on disk, and :class:`Interrupted` tells how many; the same command resumes.
@@ -27,7 +29,8 @@ from agents import make_agent
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 
-from .runs import Interrupted, drop_partial_line, locked  # noqa: F401  (Interrupted: raised here)
+from .runs import (Interrupted, RunMismatch, check_identity, drop_partial_line,  # noqa: F401  (Interrupted: raised here)
+                   locked, run_identity)
 from .simulate import game_seed
 
 RESULTS = "results.jsonl"
@@ -120,11 +123,25 @@ def load_results(out: Path) -> dict:
     return done
 
 
+def need_backend(backend: str) -> None:
+    """Refuse a backend that cannot run here, before anything starts (``ray`` needs its extra)."""
+    if backend == "ray":
+        try:
+            import ray.util.multiprocessing  # noqa: F401
+        except ImportError:
+            raise ModuleNotFoundError("--backend ray needs the package ray, which is not installed: "
+                                      "pip install 'dustup-ai[ray]'", name="ray") from None
+    elif backend != "local":
+        raise ValueError(f"unknown backend {backend!r}: local or ray")
+
+
 def check(agents: list[str], scenarios: list[str], games: int, gauntlet: str | None = None,
-          options: dict | None = None) -> None:
-    """Fail fast (before any folder is made) on unknown agents, bad scenarios or options, or no games."""
+          options: dict | None = None, backend: str = "local") -> None:
+    """Fail fast (before any folder is made) on unknown agents, bad scenarios or options, no games, or a
+    backend that cannot run."""
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    need_backend(backend)
     if not scenarios:
         raise ValueError("no scenario given")
     for a in dict.fromkeys(list(agents) + ([gauntlet] if gauntlet else [])):
@@ -140,25 +157,30 @@ def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, se
         options: dict | None = None, desc: str = "tournament") -> list:
     """Run (or resume, or extend to more games) a tournament; returns every game record of the schedule.
     Ctrl-C raises :class:`Interrupted` once the finished games are safe on disk."""
-    check(agents, scenarios, games, gauntlet, options)
+    check(agents, scenarios, games, gauntlet, options, backend)
     if gauntlet and gauntlet not in agents:
         agents = [gauntlet] + list(agents)
     out = Path(out)
     config = {"agents": list(agents), "scenarios": list(scenarios), "seed": seed, "gauntlet": gauntlet,
               "max_decisions": max_decisions, "options": dict(options or {})}
+    identity = run_identity(list(agents), list(scenarios), options)
     cfg_path = out / CONFIG
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
         old.pop("games", None)  # games may grow: more pairs of the same tournament
+        old_identity = old.pop("identity", None)
         old.setdefault("options", {})
         if old != config:
             diff = ", ".join(k for k in config if old.get(k) != config[k])
-            raise ValueError(f"{out} holds a different tournament (differs in {diff}); use another --out folder "
-                             "to start anew")
+            raise RunMismatch(f"{out} holds a different tournament (differs in {diff}); use another --out folder "
+                              "to start anew")
+        check_identity(out, old_identity, identity)
+    elif (out / RESULTS).exists():
+        check_identity(out, None, identity)  # games without a record of what played them
     out.mkdir(parents=True, exist_ok=True)
     with locked(out):
         if not cfg_path.exists():
-            cfg_path.write_text(json.dumps(config, indent=1))
+            cfg_path.write_text(json.dumps(dict(config, identity=identity), indent=1))
         return _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, max_decisions,
                     decision_time, replays, progress, options, desc)
 
@@ -201,7 +223,9 @@ def _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, ma
             else:
                 pool = _pool(backend, concurrency)
                 try:
-                    for rec in pool.imap_unordered(_worker, args, chunksize=max(1, len(args) // (concurrency * 8))):
+                    # one game per task: a game takes far longer than handing it over, and with chunks of many
+                    # games the progress bar stood still (and a Ctrl-C lost) until a whole chunk was played
+                    for rec in pool.imap_unordered(_worker, args, chunksize=1):
                         record(rec)
                 except BaseException:
                     pool.terminate()  # the workers ignore SIGINT: end them now, their unfinished games are lost
@@ -303,7 +327,10 @@ def report(records, out: str | Path, anchor: str | None = "auto", prior: float |
     obj.update(order=agents, score_matrix=matrix, wdl=wdl_table(records), forfeits=forfeits,
                mean_decisions=sum(r["decisions"] for r in records) / max(1, len(records)))
     (out / "ratings.json").write_text(json.dumps(obj, indent=1))
-    plots = _plots(obj, out)
+    from .runs import draw_or_warn
+
+    have_mpl = _have_matplotlib()
+    plots = have_mpl and draw_or_warn(_plots, obj, out, what="scores.png / ratings.png")
     side = ratings["side_advantage_elo"]
     lines = ["# Tournament report", "",
              f"{len(records)} games; {anchor_words(anchor, len(agents))}; side-0 advantage {side:+.0f} Elo "
@@ -338,6 +365,8 @@ def report(records, out: str | Path, anchor: str | None = "auto", prior: float |
         lines += ["", "## Forfeits", ""] + [f"- {f['key']}: {f['reason']}" for f in forfeits]
     if plots:
         lines += ["", "![scores](scores.png)", "", "![ratings](ratings.png)", ""]
+    elif have_mpl:
+        lines += ["", "(No plots: drawing them failed; the ratings above are unaffected.)", ""]
     else:
         lines += ["", "(No plots: they need matplotlib, `pip install 'dustup-ai[plots]'`.)", ""]
     (out / "report.md").write_text("\n".join(lines))
@@ -371,12 +400,18 @@ def _outliers(elo: list[float], widths: list[float] | None = None) -> set[int]:
     return out
 
 
-def _plots(obj, out: Path) -> bool:
-    """scores.png and ratings.png; False (and no files) without matplotlib."""
+def _have_matplotlib() -> bool:
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401
     except ImportError:
         return False
+    return True
+
+
+def _plots(obj, out: Path) -> None:
+    """scores.png and ratings.png (needs matplotlib)."""
+    import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
@@ -397,7 +432,6 @@ def _plots(obj, out: Path) -> bool:
     fig.savefig(out / "scores.png", dpi=100)
     plt.close(fig)
     _ratings_plot(obj, out / "ratings.png")
-    return True
 
 
 def _ratings_plot(obj, path: Path) -> None:
@@ -431,7 +465,7 @@ def _ratings_plot(obj, path: Path) -> None:
                         xytext=(8 if x == lo_x else -8, 6), textcoords="offset points", fontsize=8, color="tab:red",
                         ha="left" if x == lo_x else "right")
             continue
-        ax.errorbar([elo[i]], [y[i]], xerr=[[elo[i] - lo], [hi - elo[i]]], fmt="o", capsize=4, color="tab:blue")
+        ax.errorbar([elo[i]], [y[i]], xerr=[[max(0.0, elo[i] - lo)], [max(0.0, hi - elo[i])]], fmt="o", capsize=4, color="tab:blue")
         ax.annotate(f"{elo[i]:+.0f}", (elo[i], y[i]), xytext=(0, 6), textcoords="offset points", ha="center",
                     fontsize=8)
     ax.set_xlim(lo_x, hi_x)

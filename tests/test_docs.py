@@ -36,6 +36,67 @@ def test_every_command_shown_parses(doc):
     assert shown or doc == "docs/scenarios.md" or doc == "agents/models/README.md"
 
 
+def test_every_dustup_command_in_every_doc_parses_with_its_continuation_lines():
+    """All docs, a command continued over lines (``\\``) whole: `--bootstrap` on a second line once hid a flag
+    that `dustup tournament` does not have. (tests/test_doc_commands.py runs each of them.)"""
+    from test_doc_commands import shown_commands
+
+    parser = build_parser()
+    for cmd, docs in shown_commands().items():
+        for part in re.split(r"\s*&&\s*", cmd):
+            if part.startswith("dustup "):
+                try:
+                    parser.parse_args(shlex.split(part)[1:])
+                except SystemExit as e:
+                    raise AssertionError(f"{docs}: `{part}` does not parse") from e
+
+
+def _subcommands(parser):
+    import argparse
+
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            return set(a.choices)
+    return set()
+
+
+def test_the_readmes_command_list_names_every_command():
+    """The README's list under "The command line" shows each of the CLI's commands (and no other)."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## The command line"):]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    listed = {line.split()[1] for line in block.splitlines() if line.startswith("dustup ")}
+    assert listed == _subcommands(build_parser()), (sorted(listed), sorted(_subcommands(build_parser())))
+
+
+def test_generated_parts_of_the_docs_are_up_to_date():
+    """The scenario lists and the protocol transcript are the code's own output (after adding a scenario or an
+    option: python tests/generated_docs.py write)."""
+    import generated_docs
+
+    bad = generated_docs.differing()
+    assert not bad, f"generated docs out of date: {bad}; run python tests/generated_docs.py write"
+
+
+def test_the_scenario_guides_quoted_errors_are_the_engines(tmp_path):
+    """docs/scenarios.md quotes two refusals of a scenario file: they are what the engine says."""
+    from dustup_env.rules import Game
+    from dustup_env.rules.kernel.errors import ScenarioError
+
+    text = " ".join((ROOT / "docs" / "scenarios.md").read_text().split())
+    doc = json.loads(re.search(r"```json\n(.*?)```", (ROOT / "docs" / "scenarios.md").read_text(), re.S).group(1))
+    doc["sides"][0]["units"].append(dict(doc["sides"][0]["units"][0], name="Bravo", position=[40]))
+    (tmp_path / "my_battle.json").write_text(json.dumps(doc))
+    for change in ("position", "off"):
+        if change == "off":
+            doc["sides"][0]["units"] = [dict(doc["sides"][0]["units"][0], position=[5, 50])]
+            (tmp_path / "my_battle.json").write_text(json.dumps(doc))
+        with pytest.raises(ScenarioError) as e:
+            Game(str(tmp_path / "my_battle.json"), seed=0)
+        msg = str(e.value).replace(str(tmp_path) + "/", "")
+        assert f"`{msg}`" in text, msg
+
+
 @pytest.mark.parametrize("doc", GUIDES)
 def test_guides_hold_no_development_history(doc):
     text = (ROOT / doc).read_text()

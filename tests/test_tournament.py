@@ -173,3 +173,22 @@ def test_ray_backend_gives_identical_results(tmp_path):
         ray.shutdown()
     strip = lambda rs: [(r["key"], r["winner"], r["vp"], r["decisions"]) for r in rs]
     assert strip(local) == strip(viaray)
+
+
+def test_ray_backend_without_ray_is_a_one_line_hint_before_anything_starts(tmp_path, monkeypatch, capsys):
+    """`--backend ray` where ray is not installed: the one-line message naming the extra, exit status 2, no
+    progress bar drawn, no folder made (checked before the first game, not when the pool starts)."""
+    for name in [m for m in sys.modules if m == "ray" or m.startswith("ray.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ModuleNotFoundError
+    out = tmp_path / "t"
+    code = main(["tournament", "--agents", "random,easy", "--games", "2", "--scenarios", "skirmish",
+                 "--backend", "ray", "--out", str(out)])
+    stdout, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2 and stdout == "" and len(lines) == 1, (code, err)
+    assert "pip install 'dustup-ai[ray]'" in lines[0] and "internal error" not in err and "%|" not in err, err
+    assert not out.exists()
+    with pytest.raises(ImportError, match=r"dustup-ai\[ray\]"):
+        T.run(["random", "easy"], ["skirmish"], 2, out, backend="ray", progress=False)
+    assert not out.exists()

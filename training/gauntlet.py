@@ -58,7 +58,9 @@ def _score_ci(records, label: str, anchor: str, bootstrap: int, seed: int):
         lo, hi = np.percentile(bs, [2.5, 97.5])
     else:
         lo = hi = mean
-    return {"score": mean, "ci95": [float(lo), float(hi)], "wdl": wdl, "games": sum(wdl)}
+    # the interval holds the score (Wilson's lower end for a score of 0 is 0 up to rounding: 6.9e-18)
+    lo, hi = min(float(lo), mean), max(float(hi), mean)
+    return {"score": mean, "ci95": [lo, hi], "wdl": wdl, "games": sum(wdl)}
 
 
 def _wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -66,7 +68,9 @@ def _wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    lo = 0.0 if p <= 0 else max(0.0, c - h)  # exact ends: c - h for p = 0 is 0 only up to rounding
+    hi = 1.0 if p >= 1 else min(1.0, c + h)
+    return lo, hi
 
 
 def evaluate(spec: str, out: str | Path, anchors: list, scenarios: list, games: int, seed: int,
@@ -168,8 +172,8 @@ def plot_curves(history: list, anchors: list, path: str | Path) -> None:
             continue
         xs = [p[0] for p in pts]
         ys = [p[1]["score"] for p in pts]
-        lo = [p[1]["score"] - p[1]["ci95"][0] for p in pts]
-        hi = [p[1]["ci95"][1] - p[1]["score"] for p in pts]
+        lo = [max(0.0, p[1]["score"] - p[1]["ci95"][0]) for p in pts]  # error bars are never negative
+        hi = [max(0.0, p[1]["ci95"][1] - p[1]["score"]) for p in pts]
         ax1.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=f"vs {a}")
     ax1.set_ylim(-0.02, 1.02)
     ax1.axhline(0.5, color="grey", lw=0.7)
@@ -177,9 +181,9 @@ def plot_curves(history: list, anchors: list, path: str | Path) -> None:
     ax1.set_ylabel("score (fixed gauntlet games)")
     ax1.legend(fontsize=8)
     elo = [h["elo"] for h in history]
-    ax2.errorbar(steps, elo, yerr=[[e - h["elo_ci95"][0] for e, h in zip(elo, history)],
-                                   [h["elo_ci95"][1] - e for e, h in zip(elo, history)]], marker="o", capsize=3,
-                 label="learner")
+    ax2.errorbar(steps, elo, yerr=[[max(0.0, e - h["elo_ci95"][0]) for e, h in zip(elo, history)],
+                                   [max(0.0, h["elo_ci95"][1] - e) for e, h in zip(elo, history)]], marker="o",
+                 capsize=3, label="learner")
     for a, e in (history[-1].get("anchor_elo") or {}).items():
         ax2.axhline(e, lw=0.7, ls="--", color="grey")
         ax2.text(steps[0], e, f" {a}", fontsize=7, va="bottom")

@@ -105,14 +105,14 @@ class Trainer:
 
             sizes = ", ".join(f"{'+'.join(p.name for p in lay.pieces[len(LAYOUTS[0].pieces):]) or 'infantry'} "
                               f"{lay.size}" for lay in LAYOUTS)
-            raise ValueError(f"policy.init {str(path)!r}: its observation has {src.observation_space.shape[0]} values, "
+            raise ConfigError(f"policy.init {str(path)!r}: its observation has {src.observation_space.shape[0]} values, "
                              f"this run's scenarios {self.cfg['scenarios']} have {model.observation_space.shape[0]} "
                              f"({sizes}): warm-start from a model trained "
                              "on the same kind of scenario")
         try:
             model.policy.load_state_dict(src.policy.state_dict())
         except RuntimeError as e:
-            raise ValueError(f"policy.init {str(path)!r}: its network does not match the configured policy "
+            raise ConfigError(f"policy.init {str(path)!r}: its network does not match the configured policy "
                              f"(extractor/net_arch): {str(e).splitlines()[0]}") from e
         self.log(f"warm start: policy weights from {path}")
 
@@ -134,12 +134,25 @@ class Trainer:
                 diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
                 raise ConfigError(f"{out} holds a run with another configuration (differs in: {', '.join(diff)}); "
                                   "use another --out to start anew (only budget may change on resume)")
+            from evaluation.runs import check_identity
+
+            check_identity(out, json.loads(state_path.read_text()).get("identity"), self.identity())
             return
         init = self.cfg["policy"]["init"]
         if init and not Path(init).expanduser().is_file():
             raise ConfigError(f"policy.init: the starting model {init!r} does not exist (this configuration "
                               "continues training from it: create or download it first, see the comment in the "
                               "config file, or set policy.init to null to start from scratch)")
+
+    def identity(self) -> dict:
+        """What decides this run's games besides its configuration (:func:`evaluation.runs.run_identity`): the
+        engine, the scenarios' content, the bots' code and the warm-start model file."""
+        from evaluation.runs import run_identity
+
+        init = self.cfg["policy"]["init"]
+        agents = list(dict.fromkeys(self.cfg["opponents"]["scripted"] + self.cfg["gauntlet"]["anchors"]
+                                    + ([f"policy:{init}"] if init else [])))
+        return run_identity(agents, self.cfg["scenarios"], self.cfg.get("options"))
 
     def _prepare(self) -> bool:
         out = self.out
@@ -163,6 +176,7 @@ class Trainer:
             (out / sub).mkdir(exist_ok=True)
         cfg_path.write_text(dump(self.cfg))
         self.state = {"steps": 0, "snapshots": [], "pfsp": {}, "history": [], "best": None,
+                      "identity": self.identity(),
                       "next_snapshot": self.cfg["schedule"]["snapshot_every"],
                       "next_checkpoint": self.cfg["schedule"]["checkpoint_every"],
                       "timing": {"wall": 0.0, "collect": 0.0, "train": 0.0, "env": 0.0, "eval": 0.0,
@@ -381,6 +395,8 @@ class Trainer:
         self.state["pool_snapshots"] = [p["name"] for p in pool_snaps]
         g = self.cfg["gauntlet"]
         if g["enabled"]:
+            from evaluation.runs import draw_or_warn
+
             from .gauntlet import evaluate_isolated, plot_curves, table
 
             spec = "policy:" + str((self.out / rel).resolve())
@@ -397,7 +413,8 @@ class Trainer:
             (self.out / "gauntlet.md").write_text(
                 "# Gauntlet (fixed games, learner score per anchor, 95% CI over paired games)\n\n"
                 + table(self.state["history"], g["anchors"]) + f"\n\nbest: {self.state['best']}\n")
-            plot_curves(self.state["history"], g["anchors"], self.out / "curves.png")
+            draw_or_warn(plot_curves, self.state["history"], g["anchors"], self.out / "curves.png",
+                         what="curves.png", log=self.log)
             self._tb_gauntlet(summ)
             self.log(f"[{steps:,} steps] gauntlet mean score {summ['mean_score']:.3f}, Elo {summ['elo']:+.0f} "
                      f"[{summ['elo_ci95'][0]:+.0f}, {summ['elo_ci95'][1]:+.0f}]: "

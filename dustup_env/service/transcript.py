@@ -36,7 +36,7 @@ def main() -> int:
     while r["decision"]["kind"] != "action":  # take the first option until our first action decision
         r = ask({"cmd": "play", "option": r["decision"]["options"][0]["option"], "id": n})
         n += 1
-    h = ask({"cmd": "hint", "time_ms": 500, "id": n})
+    h = ask({"cmd": "hint", "time_ms": 5000, "id": n})  # ample: a busy machine must not change the transcript
     ask({"cmd": "play", "option": ["shoot", 99, "all"], "id": n + 1})
     r = ask({"cmd": "play", "option": h["option"], "id": n + 2})
     n += 3

@@ -30,14 +30,48 @@ def _schema(name: str) -> dict:
     return json.loads((DATA / "schemas" / f"{name}.schema.json").read_text())
 
 
+def _brief(value, limit: int = 40) -> str:
+    """A value as a message quotes it: short values whole (as jsonschema does), long ones by kind and size."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} fields"
+    if isinstance(value, str):
+        return f"a text of {len(value)} characters"
+    return text[:limit - 3] + "..."
+
+
+_SIZES = {"maxItems": ("items", "at most", "allowed"), "minItems": ("items", "at least", "needed"),
+          "maxLength": ("characters", "at most", "allowed"), "minLength": ("characters", "at least", "needed"),
+          "maxProperties": ("fields", "at most", "allowed"), "minProperties": ("fields", "at least", "needed")}
+
+
+def schema_problem(e: jsonschema.ValidationError) -> str:
+    """One short line for a schema violation: jsonschema's own message quotes the whole offending value (twenty
+    units on a side gave a message thousands of characters long ending in "is too long"); this one says what
+    is wrong in a few words and describes a long value instead of quoting it."""
+    if e.validator in _SIZES and isinstance(e.instance, (list, str, dict)):
+        what, bound, verb = _SIZES[e.validator]
+        n = len(e.instance)
+        return f"has {n} {what if n != 1 else what[:-1]}, {bound} {e.validator_value} {verb}"
+    msg = " ".join(e.message.split())
+    whole = repr(e.instance)
+    if len(whole) > 40 and whole in msg:
+        msg = msg.replace(whole, _brief(e.instance))
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
 def validate(doc: dict, schema: str, where: str) -> None:
     validator = jsonschema.Draft202012Validator(_schema(schema))
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
     if errors:
         e = errors[0]
         path = "/".join(str(p) for p in e.absolute_path) or "(top level)"
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise ScenarioError(f"{where}: {path}: {e.message}{more}")
+        raise ScenarioError(f"{where}: {path}: {schema_problem(e)}{more}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +164,8 @@ def scenario_document(name_or_path: str | dict) -> dict:
 
 def _load_scenario(name_or_path: str | dict) -> dict:
     if isinstance(name_or_path, dict):
-        doc, where = name_or_path, f"scenario {name_or_path.get('name', '?')!r}"
+        name = name_or_path.get("name", "?")
+        doc, where = name_or_path, f"scenario {name!r}" if isinstance(name, str) and len(name) <= 40 else "a scenario"
     else:
         p = Path(str(name_or_path))
         if p.suffix == ".json" and p.exists():

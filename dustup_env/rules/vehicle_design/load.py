@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonschema
 
+from ..kernel.data import schema_problem
 from ..kernel.errors import DustupError
 from .tables import SYSTEM_TYPES, WEAPON_TYPES, WeaponType
 
@@ -38,8 +39,7 @@ def _validate(doc: dict, schema: str, where: str) -> None:
         e = errors[0]
         path = "/".join(str(p) for p in e.absolute_path) or "(top level)"
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        msg = e.message if len(e.message) <= 300 else e.message[:297] + "..."
-        raise DesignFileError(f"{where}: {path}: {msg}{more}")
+        raise DesignFileError(f"{where}: {path}: {schema_problem(e)}{more}")
 
 
 # --- normalised designs ------------------------------------------------------------------------
