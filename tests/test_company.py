@@ -47,7 +47,8 @@ def test_more_than_32_units_a_side_is_refused_with_the_limit_named():
         u.pop("commander", None)
     with pytest.raises(ScenarioError) as e:
         Game(doc, seed=0)
-    assert "32" in str(e.value)
+    msg = str(e.value)
+    assert "sides/0/units" in msg and "at most 32" in msg and len(msg) < 200 and "\n" not in msg, msg
 
 
 def test_platoon_layouts_keep_their_sizes():
