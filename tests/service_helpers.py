@@ -26,7 +26,7 @@ class EngineProcess:
 
     def __init__(self, timeout: float = 60.0):
         self.err = tempfile.TemporaryFile()
-        self.p = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "engine"], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, "-m", "dustup_cli", "engine"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=self.err, env=env(), cwd=ROOT)
         self.timeout = timeout
         self.buf = b""
@@ -89,7 +89,7 @@ class ServerProcess:
     def __init__(self, db: str, extra=(), timeout: float = 60.0):
         self.err_path = tempfile.NamedTemporaryFile(prefix="dustup-serve-", suffix=".log", delete=False).name
         self.err = open(self.err_path, "wb")
-        self.p = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", "--db", db, *extra],
+        self.p = subprocess.Popen([sys.executable, "-m", "dustup_cli", "serve", "--port", "0", "--db", db, *extra],
                                   stdout=subprocess.DEVNULL, stderr=self.err, env=env(), cwd=ROOT,
                                   start_new_session=True)
         deadline = time.monotonic() + timeout

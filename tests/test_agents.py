@@ -4,7 +4,7 @@ import json
 import pytest
 
 from agents import make_agent
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation.simulate import play_game, simulate
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agents import make_agent
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from dustup_env.observation import Observer
 from dustup_env.rules import Game, load_scenario, scenario_names
 from dustup_env.service import views

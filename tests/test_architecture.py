@@ -1,6 +1,8 @@
 """The layering the design relies on (docs/architecture.md), checked on the source:
 
 * no import cycle between the project's modules (every import counts, including the ones inside functions);
+* the engine package ``dustup_env`` imports nothing from the packages above it (``agents``, ``training``,
+  ``evaluation``, the command line ``dustup_cli``): it reaches agents through its registry;
 * the kernel imports no rules chapter; the rules engine imports neither Gymnasium nor torch;
 * no module uses another module's private names (``from x import _name``, ``module._name``);
 * ``Game`` stays small: the kernel keeps the turn sequence and the decision stack only;
@@ -17,7 +19,7 @@ from dustup_env.rules import catalogue
 from dustup_env.rules.kernel.ruleset import Rule
 
 ROOT = Path(dustup_env.__file__).resolve().parent.parent
-PACKAGES = ("dustup_env", "agents", "training", "evaluation")
+PACKAGES = ("dustup_env", "dustup_cli", "agents", "training", "evaluation")
 
 
 def _modules() -> dict[str, Path]:
@@ -171,3 +173,19 @@ def test_no_rules_module_is_over_the_size_limit():
     big = {m: n for m, p in MODULES.items() if m.startswith("dustup_env.rules.")
            for n in [len(p.read_text().splitlines())] if n > RULES_MODULE_LIMIT}
     assert not big, f"rules modules over {RULES_MODULE_LIMIT} lines: {big}"
+
+
+ABOVE_THE_ENGINE = ("agents", "training", "evaluation", "dustup_cli")
+
+
+def test_the_engine_package_imports_nothing_from_the_packages_above_it():
+    """Every module of ``dustup_env`` (every import statement, including the ones inside functions): the agents,
+    training, evaluation and the command line sit above the engine."""
+    bad = []
+    for mod in MODULES:
+        if mod != "dustup_env" and not mod.startswith("dustup_env."):
+            continue
+        for target, _names in _imports(mod):
+            if target.split(".")[0] in ABOVE_THE_ENGINE:
+                bad.append(f"{mod} imports {target}")
+    assert not bad, "; ".join(sorted(set(bad)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -248,7 +248,7 @@ def test_extra_hits_as_a_string_is_refused_by_name(tmp_path, monkeypatch, capsys
 def test_a_warm_start_config_without_its_model_leaves_no_run_folder(tmp_path):
     """`dustup train --config configs/train-vs-hard.yaml` without --out in a fresh folder: refused, no runs/."""
     pytest.importorskip("yaml")
-    r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "train", "--config",
+    r = subprocess.run([sys.executable, "-m", "dustup_cli", "train", "--config",
                         str(ROOT / "configs" / "train-vs-hard.yaml")], capture_output=True, text=True, env=ENV,
                        cwd=tmp_path)
     assert r.returncode == 2 and "policy.init" in r.stderr and "Traceback" not in r.stderr, r.stderr
@@ -259,7 +259,7 @@ def test_replay_into_a_closed_pipe_is_quiet(tmp_path):
     """`dustup replay game.json | head -1`: the reader leaves early; no traceback."""
     save = tmp_path / "g.json"
     assert main(["play", "--agents", "random,random", "--save", str(save)]) == 0
-    p = subprocess.run(f"{sys.executable} -m dustup_env.cli replay {save} | head -1", shell=True, capture_output=True,
+    p = subprocess.run(f"{sys.executable} -m dustup_cli replay {save} | head -1", shell=True, capture_output=True,
                        text=True, env=ENV)
     assert p.stdout.count("\n") == 1 and p.stderr == "", p.stderr
 
@@ -299,7 +299,7 @@ def test_the_sweep_covers_every_flag_of_every_command():
     """Every flag that takes a value, of every command (and of odds' two rolls), has a bad-input case above."""
     import argparse
 
-    from dustup_env.cli import build_parser
+    from dustup_cli.cli import build_parser
 
     def subparsers(p):
         for a in p._actions:

@@ -16,7 +16,7 @@ ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PY
 
 
 def dustup(*args):
-    return [sys.executable, "-m", "dustup_env.cli", *map(str, args)]
+    return [sys.executable, "-m", "dustup_cli", *map(str, args)]
 
 
 def lines(p: Path) -> int:
@@ -139,7 +139,7 @@ def test_train_without_out_gets_one_folder_per_configuration(tmp_path, monkeypat
     configuration never lands in (and is refused by) the first one's folder, and the same one resumes."""
     pytest.importorskip("yaml")
     import training.train as TT
-    from dustup_env.cli import main
+    from dustup_cli.cli import main
 
     outs = []
 

@@ -93,7 +93,7 @@ def work(tmp_path_factory):
         (w / d).symlink_to(ROOT / d)
     bindir = w.parent / (w.name + "-bin")
     bindir.mkdir()
-    for name, body in (("dustup", f'exec "{sys.executable}" -m dustup_env.cli "$@"'),
+    for name, body in (("dustup", f'exec "{sys.executable}" -m dustup_cli "$@"'),
                        ("python", f'exec "{sys.executable}" "$@"')):
         (bindir / name).write_text(f"#!/bin/sh\n{body}\n")
         (bindir / name).chmod(0o755)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dustup_env.cli import build_parser
+from dustup_cli.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDES = ["README.md", "docs/training.md", "docs/scenarios.md", "agents/models/README.md"]

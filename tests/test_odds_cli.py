@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation.odds import impact_odds, shoot_odds
 
 SIDES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12}
@@ -105,5 +105,5 @@ def test_cli_bad_die_is_a_clear_error(capsys):
 def test_cli_help_on_every_subcommand():
     for args in (["--help"], ["simulate", "--help"], ["odds", "--help"], ["odds", "shoot", "--help"],
                  ["odds", "impact", "--help"], ["scenarios", "--help"], ["play", "--help"], ["replay", "--help"]):
-        r = subprocess.run([sys.executable, "-m", "dustup_env.cli", *args], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "dustup_cli", *args], capture_output=True, text=True)
         assert r.returncode == 0 and "usage:" in r.stdout, args

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation.odds import guided_odds, vehicle_impact_odds
 
 LADDER = ("d4", "d6", "d8", "d10", "d12")

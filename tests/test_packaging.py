@@ -45,7 +45,7 @@ def test_engine_env_and_commands_run_without_the_heavy_packages(tmp_path):
         env = gym.make("Dustup-v0", scenario="skirmish", opponent="scripted")
         obs, info = env.reset(seed=0)
         assert env.unwrapped.action_masks().any()
-        from dustup_env.cli import main
+        from dustup_cli.cli import main
         assert main(["simulate", "--agents", "scripted,random", "--games", "2", "--scenario", "skirmish",
                      "--no-progress", "--out", "sim"]) == 0
         assert main(["tournament", "--agents", "random,easy", "--games", "2", "--scenarios", "skirmish",
@@ -62,7 +62,7 @@ def test_engine_env_and_commands_run_without_the_heavy_packages(tmp_path):
 
 def test_a_missing_extra_is_a_one_line_hint(tmp_path):
     r = python("""
-        from dustup_env.cli import main
+        from dustup_cli.cli import main
         print(main(["simulate", "--agents", "ppo,random", "--games", "2"]))
         print(main(["train", "--steps", "10"]))
     """, tmp_path)

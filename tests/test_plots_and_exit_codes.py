@@ -6,7 +6,7 @@ score curve's error bar came out negative, matplotlib raised ``ValueError: 'yerr
 values`` and the command exited with 2, the bad-input status."""
 import pytest
 
-from dustup_env.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, main
+from dustup_cli.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, main
 from evaluation import tournament as T
 from evaluation.runs import draw_or_warn
 from training.gauntlet import _score_ci, _wilson

@@ -306,6 +306,6 @@ def test_ctrl_c_stops_the_engine_cleanly_and_help():
     assert eng.p.wait(20) == 130
     assert "interrupted" in eng.stderr() and "Traceback" not in eng.stderr()
     for cmd in ("engine", "serve"):
-        r = subprocess.run([sys.executable, "-m", "dustup_env.cli", cmd, "--help"], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-m", "dustup_cli", cmd, "--help"], capture_output=True, text=True,
                            env=env(), cwd=ROOT, timeout=60)
         assert r.returncode == 0 and f"usage: dustup {cmd}" in r.stdout

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation import runs
 from evaluation import tournament as T
 from evaluation.runs import RunMismatch, agent_identity, run_identity

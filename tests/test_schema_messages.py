@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 from dustup_env.rules.kernel.errors import ScenarioError

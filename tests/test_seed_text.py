@@ -4,7 +4,7 @@ the page's log (the service's event records) and in ``dustup replay --side``."""
 from __future__ import annotations
 
 from dustup_env import narrate as nr
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from dustup_env.rules import Game
 from dustup_env.service.session import Session
 from dustup_env.terminal import story

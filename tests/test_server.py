@@ -584,7 +584,7 @@ def test_bad_serve_arguments_get_one_line_errors(tmp_path):
                        (["--port", "99999"], "--port must be in 0..65535"),
                        (["--allow-agent", "hard"], "--allow-agent takes policy:PATH"),
                        (["--max-body", "0"], "--max-body must be a number of bytes >= 1")]:
-        r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", *args], capture_output=True,
+        r = subprocess.run([sys.executable, "-m", "dustup_cli", "serve", "--port", "0", *args], capture_output=True,
                            text=True, env=env(), cwd=ROOT, timeout=60)
         assert r.returncode == 2 and frag in r.stderr, (args, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1 and "secret" not in r.stderr and "Traceback" not in r.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation.sprt import pair_points, run_sprt, synthetic_source, verdict_sentence
 
 
@@ -71,7 +71,7 @@ def test_sprt_end_to_end_needs_several_batches_and_resumes(tmp_path, capsys):
 
 def test_sprt_without_out_does_not_collide(tmp_path):
     """Two different tests without --out: each has its own folder (the old default folder refused the second)."""
-    cmd = [sys.executable, "-m", "dustup_env.cli", "sprt", "--scenario", "skirmish", "--elo0", "0", "--elo1", "300",
+    cmd = [sys.executable, "-m", "dustup_cli", "sprt", "--scenario", "skirmish", "--elo0", "0", "--elo1", "300",
            "--batch", "4", "--max-games", "8", "--no-progress", "--concurrency", "1"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1]),
                                                        os.environ.get("PYTHONPATH", "")]))

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from agents.base import AGENTS, RandomAgent
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from evaluation import tournament as T
 
 
@@ -140,7 +140,7 @@ def test_cli_tournament_json_and_report_files(tmp_path, capsys):
 
 def test_killed_tournament_resumes_from_the_command_line(tmp_path):
     out = tmp_path / "k"
-    cmd = [sys.executable, "-m", "dustup_env.cli", "tournament", "--agents", "random,scripted", "--scenarios",
+    cmd = [sys.executable, "-m", "dustup_cli", "tournament", "--agents", "random,scripted", "--scenarios",
            "default", "--games", "40", "--out", str(out), "--concurrency", "1", "--no-progress",
            "--json"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

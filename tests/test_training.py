@@ -59,7 +59,7 @@ def test_config_errors_are_clear(tmp_path, text, match):
 
 
 def test_cli_train_bad_config_exit_code(tmp_path, capsys):
-    from dustup_env.cli import main
+    from dustup_cli.cli import main
 
     p = tmp_path / "bad.yaml"
     p.write_text("budget: {stepz: 3}\n")
@@ -152,7 +152,7 @@ def test_ctrl_c_stops_cleanly_with_a_checkpoint_and_resumes(tmp_path):
     cfg["schedule"] = {"snapshot_every": 10_000_000, "checkpoint_every": 512}
     (tmp_path / "c.yaml").write_text(json.dumps(cfg))  # JSON is YAML
     run = tmp_path / "run"
-    cmd = [sys.executable, "-m", "dustup_env.cli", "train", "--config", str(tmp_path / "c.yaml"), "--out", str(run),
+    cmd = [sys.executable, "-m", "dustup_cli", "train", "--config", str(tmp_path / "c.yaml"), "--out", str(run),
            "--no-progress"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -330,7 +330,7 @@ def test_gauntlet_plays_the_same_games_every_time(smoke_run, tmp_path):
 
 
 def test_cli_gauntlet(smoke_run, tmp_path, capsys):
-    from dustup_env.cli import main
+    from dustup_cli.cli import main
 
     out, _, _ = smoke_run
     args = ["gauntlet", "--agent", f"policy:{out / 'final.zip'}", "--anchors", "random", "--games", "2",

@@ -107,7 +107,7 @@ def test_profile_values_are_dustup_dice():
 
 def _run(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "dustup_env.cli", "design", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "dustup_cli", "design", *args], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=120)
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from dustup_env.rules.vehicle_design import RULES, DesignFileError, check, load
 
 

@@ -26,7 +26,7 @@ def _designs(name):
 
 
 def test_the_vehicle_scenarios_are_built_in_and_listed(capsys):
-    from dustup_env.cli import main
+    from dustup_cli.cli import main
     assert set(VEHICLE_SCENARIOS) <= set(scenario_names())
     assert main(["scenarios"]) == 0
     listed = capsys.readouterr().out

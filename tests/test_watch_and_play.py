@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dustup_env.cli import main
+from dustup_cli.cli import main
 from dustup_env.render import render_ansi, render_rgb, replay_frames
 from dustup_env.rules import Game
 
@@ -116,7 +116,7 @@ def test_play_a_whole_game_as_a_person_through_stdin(tmp_path):
     side 0's view; bad input is answered, not fatal; the AI's moves are shown; the save replays."""
     choices = ["x", "999", "h", "m"] + [str(1 + (i * 7) % 3) for i in range(400)]
     save = tmp_path / "mine.json"
-    p = subprocess.run([sys.executable, "-m", "dustup_env.cli", "play", "--agents", "human,hard", "--scenario",
+    p = subprocess.run([sys.executable, "-m", "dustup_cli", "play", "--agents", "human,hard", "--scenario",
                         "skirmish", "--seed", "4", "--save", str(save)], input="\n".join(choices) + "\n",
                        capture_output=True, text=True, env=ENV, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
@@ -146,11 +146,11 @@ def _sides(g):
 @needs_narrate
 def test_a_person_can_stop_and_the_game_so_far_is_saved(tmp_path):
     save = tmp_path / "part.json"
-    p = subprocess.run([sys.executable, "-m", "dustup_env.cli", "play", "--agents", "hard,human", "--scenario",
+    p = subprocess.run([sys.executable, "-m", "dustup_cli", "play", "--agents", "hard,human", "--scenario",
                         "skirmish", "--save", str(save)], input="1\n1\nq\n", capture_output=True, text=True, env=ENV)
     assert p.returncode == 1 and "stopped by the player" in p.stderr and "Traceback" not in p.stderr
     g = Game.load(save)
     assert not g.over and len(g.history) > 0
-    p = subprocess.run([sys.executable, "-m", "dustup_env.cli", "play", "--agents", "human,random"], input="",
+    p = subprocess.run([sys.executable, "-m", "dustup_cli", "play", "--agents", "human,random"], input="",
                        capture_output=True, text=True, env=ENV)
     assert p.returncode == 1 and "input ended" in p.stderr

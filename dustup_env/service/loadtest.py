@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     url = a.url
     if url is None:
         db = tempfile.NamedTemporaryFile(prefix="dustup-load-", suffix=".db", delete=False).name
-        proc = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", "--db", db],
+        proc = subprocess.Popen([sys.executable, "-m", "dustup_cli", "serve", "--port", "0", "--db", db],
                                 stderr=subprocess.PIPE, text=True)
         for line in proc.stderr:
             if line.startswith("dustup serve: http://"):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 
 def _server(db: str):
-    proc = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "serve", "--port", "0", "--db", db],
+    proc = subprocess.Popen([sys.executable, "-m", "dustup_cli", "serve", "--port", "0", "--db", db],
                             stderr=subprocess.PIPE, text=True)
     for line in proc.stderr:
         if line.startswith("dustup serve: http://"):
@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from agents import make_agent
+    from dustup_env.agent_registry import make_agent
     from dustup_env.rules import Game
 
     out = Path(a.out)

@@ -112,7 +112,7 @@ def check_agent(name, allow_paths: bool, extra: tuple = ()) -> str:
 
 
 def make_agent(name: str, seed: int):
-    from agents import make_agent as _make
+    from dustup_env.agent_registry import make_agent as _make
     try:
         agent = _make(name, seed=seed)
     except (ValueError, OSError) as e:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 def main() -> int:
-    p = subprocess.Popen([sys.executable, "-m", "dustup_env.cli", "engine"], stdin=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, "-m", "dustup_cli", "engine"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
     out = []
 

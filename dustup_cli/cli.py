@@ -810,7 +810,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--seconds", type=_number(0.05, 60), default=1.0, help="GIF: seconds per picture")
     rp.set_defaults(func=_cmd_replay)
 
-    from dustup_env.commands import register_all
+    from dustup_cli.commands import register_all
 
     register_all(sub)
     return p
