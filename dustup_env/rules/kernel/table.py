@@ -1,0 +1,159 @@
+"""Things on the table that are not units: typed table entities, a unit's location, and moving a unit.
+
+**Entities** (``game.entities``, part of the state): a minefield known to its owner only, target markers real
+and dummy, smoke and fire markers, a building's state, a drone.  Each is a plain-data dict::
+
+    {"id": 3, "kind": "minefield", "owner": 0, "x": 12.0, "y": 20.0, "shape": {"shape": "circle", "r": 2.0},
+     "state": {...}, "known": "owner", "removed": False}
+
+* ``id``: stable: its index in ``game.entities`` (an entity is never deleted, only marked ``removed``), so an id
+  names the same entity in every copy, snapshot and save of a game, and in the action layout (the ``entity``
+  argument kind of :mod:`dustup_env.codec`);
+* ``kind``: one a rule declares (``Rule.entity_kinds``: name -> :class:`EntityKind`);
+* ``owner``: the side it belongs to, or -1 (none: a wreck, a burning building);
+* ``x``, ``y``: its position; ``shape``: None (a point) or ``{"shape": "circle", "r": ...}`` /
+  ``{"shape": "polygon", "points": [[dx, dy], ...]}`` (offsets from ``x``, ``y``);
+* ``state``: the rule's plain data (a minefield's density, a building's occupants, a drone's altitude);
+* ``known``: what each side may know of it: ``"public"`` (both sides), ``"owner"`` (its owner only; an entity
+  with no owner known as ``"owner"`` is known to neither side) or ``"revealed"`` (once owner only, now known to
+  both: :func:`reveal`).
+
+Entities are copied, snapshotted, saved (a save replays them) and digested with the rest of the state.  A side's
+view (``game.view(side)``) lists only those it may know (:func:`known_entities`); the state digests of games
+without entities are those of before.
+
+**Locations** (``Unit.location``): where a unit is, one field: ``"table"``, or off it: ``"routed_off"``,
+``"merged"``, ``"evacuated"``; a rule registers more (:func:`register_location`).  The old flags
+(``u.routed_off``, ``u.merged``, ``u.evacuated``) read it (see :mod:`.entities`).
+
+**Moving a unit** (:func:`place`): every change of a unit's position goes through it.  A move that is not a
+walk (a dismount, an occupation, an arrival, a regroup, a placement) runs the rule set's ``move_step`` hooks for
+the step from where the unit was to where it is put: a hook sees it as it sees a walk's step (a minefield under
+the point reached).  A placement is not a walk: it cannot be stopped part-way, so a hook's "stop" is returned to
+the caller, and the ``move_step`` reaction window (which pauses a resumable walk) does not open.  A walk runs the
+point itself at every step (:mod:`dustup_env.rules.unit_actions.move_action`) and places the unit with
+``stepped=True``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ScenarioError
+
+MAX_ENTITIES = 32  # entities a game holds at once (the codec's ``entity`` slots: one per entity id)
+KNOWN = ("public", "owner", "revealed")
+
+
+@dataclass(frozen=True, slots=True)
+class EntityKind:
+    """A kind of table entity a rule declares: its doc and what each side may know of a new one by default."""
+
+    doc: str = ""
+    known: str = "public"  # "public" | "owner" (see the module docstring)
+
+
+# ---------------------------------------------------------------------------------------------- entities
+def add(game, kind: str, x: float, y: float, owner: int = -1, shape: dict | None = None,
+        state: dict | None = None, known: str | None = None) -> int:
+    """Put a new entity of ``kind`` on the table; its id."""
+    kinds = game.rules.entity_kinds
+    k = kinds.get(kind)
+    if k is None:
+        raise ScenarioError(f"table entity: unknown kind {kind!r} (known: {', '.join(kinds) or 'none'})")
+    if owner not in (-1, 0, 1) or isinstance(owner, bool):
+        raise ScenarioError(f"table entity: the owner is 0, 1 or -1 (none), not {owner!r}")
+    known = k.known if known is None else known
+    if known not in KNOWN:
+        raise ScenarioError(f"table entity: known is one of {', '.join(KNOWN)}, not {known!r}")
+    if shape is not None and shape.get("shape") not in ("circle", "polygon"):
+        raise ScenarioError(f"table entity: shape must be a circle or a polygon, not {shape!r}")
+    if len(game.entities) >= MAX_ENTITIES:
+        raise ScenarioError(f"a game holds at most {MAX_ENTITIES} table entities")
+    eid = len(game.entities)
+    game.entities.append({"id": eid, "kind": kind, "owner": owner, "x": float(x), "y": float(y),
+                          "shape": dict(shape) if shape else None, "state": dict(state) if state else {},
+                          "known": known, "removed": False})
+    game.invalidate()
+    return eid
+
+
+def remove(game, eid: int) -> None:
+    """Take an entity off the table (its id stays taken)."""
+    game.entities[eid]["removed"] = True
+    game.invalidate()
+
+
+def reveal(game, eid: int) -> None:
+    """An owner-only entity becomes known to both sides."""
+    e = game.entities[eid]
+    if e["known"] == "owner":
+        e["known"] = "revealed"
+        game.invalidate()
+
+
+def knows(e: dict, side: int) -> bool:
+    """Whether ``side`` may know of the entity ``e``."""
+    return e["known"] != "owner" or e["owner"] == side
+
+
+def known_entities(game, side: int) -> list[dict]:
+    """The entities on the table that ``side`` may know of (copies: a view)."""
+    return [dict(e, shape=dict(e["shape"]) if e["shape"] else None, state=dict(e["state"]))
+            for e in game.entities if not e["removed"] and knows(e, side)]
+
+
+def entities_of(game, kind: str) -> list[dict]:
+    """The entities of ``kind`` on the table (the rules' own access: every one, known or not)."""
+    return [e for e in game.entities if e["kind"] == kind and not e["removed"]]
+
+
+def contains(e: dict, x: float, y: float) -> bool:
+    """Whether the point (x, y) lies in the entity's shape (a point entity: within 0.5")."""
+    dx, dy = x - e["x"], y - e["y"]
+    s = e["shape"]
+    if s is None:
+        return dx * dx + dy * dy <= 0.25
+    if s["shape"] == "circle":
+        return dx * dx + dy * dy <= s["r"] * s["r"]
+    inside = False
+    pts = s["points"]
+    px, py = pts[-1]
+    for qx, qy in pts:
+        if (qy > dy) != (py > dy) and dx < (px - qx) * (dy - qy) / (py - qy) + qx:
+            inside = not inside
+        px, py = qx, qy
+    return inside
+
+
+# ---------------------------------------------------------------------------------------------- locations
+TABLE = "table"
+# every location a unit may have: name -> whether a unit there is on the table (the kernel's; rules add more)
+LOCATIONS: dict = {TABLE: True, "routed_off": False, "merged": False, "evacuated": False}
+
+
+def register_location(name: str, on_table: bool = False) -> str:
+    """Declare a location a rule puts units in (e.g. an aircraft's ``"loiter"`` box); returns the name."""
+    if LOCATIONS.get(name, on_table) != on_table:
+        raise ValueError(f"location {name!r} is registered twice, differently")
+    LOCATIONS[name] = on_table
+    return name
+
+
+# ---------------------------------------------------------------------------------------------- moving a unit
+def place(game, u, x: float, y: float, reason: str, stepped: bool = False) -> bool:
+    """Put ``u`` at (x, y) (``reason``: what moved it, e.g. ``"dismount"``, ``"regroup"``).  Unless ``stepped`` (a
+    walk, which ran the point at each of its steps), the rule set's ``move_step`` hooks run for the step from
+    where it was: returns True if a hook would stop the mover there (the unit stays placed: see the module
+    docstring)."""
+    x0, y0 = u.x, u.y
+    u.x, u.y = x, y
+    if stepped:
+        return False
+    hooks = game.rules.move_step
+    if not hooks or (x0 == x and y0 == y):
+        return False
+    stop = False
+    for h in hooks:
+        if h(game, u, x0, y0, x, y):
+            stop = True
+    return stop
