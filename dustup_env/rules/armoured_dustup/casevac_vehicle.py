@@ -24,6 +24,7 @@ from ..kernel.entities import CONFIDENCE_NAMES, TREATED, WOUNDED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from ..unit_actions.detach_element_action import remove_figures
 from .towing import release
 from .vehicle_movement import footprint
@@ -172,7 +173,7 @@ def _call(game, u: Unit, opt) -> None:
         return
     st = _state(game, v)
     x, y = _place(game, u, v)
-    v.x, v.y = x, y
+    place(game, v, x, y, "casevac_arrival")
     v.facing = bearing(x, y, u.x, u.y) if (x, y) != (u.x, u.y) else v.facing
     v.evacuated = False
     v.activated = True  # activates from the next turn

@@ -4,11 +4,15 @@
 and dummy, smoke and fire markers, a building's state, a drone.  Each is a plain-data dict::
 
     {"id": 3, "kind": "minefield", "owner": 0, "x": 12.0, "y": 20.0, "shape": {"shape": "circle", "r": 2.0},
-     "state": {...}, "known": "owner", "removed": False}
+     "state": {...}, "known": "owner", "refs": [1, -1], "removed": False}
 
 * ``id``: stable: its index in ``game.entities`` (an entity is never deleted, only marked ``removed``), so an id
-  names the same entity in every copy, snapshot and save of a game, and in the action layout (the ``entity``
-  argument kind of :mod:`dustup_env.codec`);
+  names the same entity in every copy, snapshot and save of a game: the rules' name for it;
+* ``refs``: each side's name for it: the order in which that side came to know of it (-1: it does not), given
+  when it is placed or revealed and never changed.  What a side is shown (its view, the options it is offered,
+  the ``entity`` argument kind of the action layout, :mod:`dustup_env.codec`) names entities by its ref only,
+  so nothing a side sees depends on the entities it may not know of (a global id would: a public entity placed
+  after a hidden one would show the gap).  :func:`by_ref` finds the entity a side's ref names;
 * ``kind``: one a rule declares (``Rule.entity_kinds``: name -> :class:`EntityKind`);
 * ``owner``: the side it belongs to, or -1 (none: a wreck, a burning building);
 * ``x``, ``y``: its position; ``shape``: None (a point) or ``{"shape": "circle", "r": ...}`` /
@@ -16,7 +20,7 @@ and dummy, smoke and fire markers, a building's state, a drone.  Each is a plain
 * ``state``: the rule's plain data (a minefield's density, a building's occupants, a drone's altitude);
 * ``known``: what each side may know of it: ``"public"`` (both sides), ``"owner"`` (its owner only; an entity
   with no owner known as ``"owner"`` is known to neither side) or ``"revealed"`` (once owner only, now known to
-  both: :func:`reveal`).
+  both: :func:`reveal`); ``refs`` follows it.
 
 Entities are copied, snapshotted, saved (a save replays them) and digested with the rest of the state.  A side's
 view (``game.view(side)``) lists only those it may know (:func:`known_entities`); the state digests of games
@@ -32,7 +36,8 @@ the step from where the unit was to where it is put: a hook sees it as it sees a
 the point reached).  A placement is not a walk: it cannot be stopped part-way, so a hook's "stop" is returned to
 the caller, and the ``move_step`` reaction window (which pauses a resumable walk) does not open.  A walk runs the
 point itself at every step (:mod:`dustup_env.rules.unit_actions.move_action`) and places the unit with
-``stepped=True``.
+``point=False``; so do a passenger carried with its vehicle, a new leader's figure marking the unit, and the
+game's set-up.
 """
 from __future__ import annotations
 
@@ -40,7 +45,7 @@ from dataclasses import dataclass
 
 from .errors import ScenarioError
 
-MAX_ENTITIES = 32  # entities a game holds at once (the codec's ``entity`` slots: one per entity id)
+MAX_ENTITIES = 32  # entities a game holds (the codec's ``entity`` slots: one per ref a side may have)
 KNOWN = ("public", "owner", "revealed")
 
 
@@ -70,11 +75,19 @@ def add(game, kind: str, x: float, y: float, owner: int = -1, shape: dict | None
     if len(game.entities) >= MAX_ENTITIES:
         raise ScenarioError(f"a game holds at most {MAX_ENTITIES} table entities")
     eid = len(game.entities)
-    game.entities.append({"id": eid, "kind": kind, "owner": owner, "x": float(x), "y": float(y),
-                          "shape": dict(shape) if shape else None, "state": dict(state) if state else {},
-                          "known": known, "removed": False})
+    e = {"id": eid, "kind": kind, "owner": owner, "x": float(x), "y": float(y),
+         "shape": dict(shape) if shape else None, "state": dict(state) if state else {}, "known": known,
+         "refs": [-1, -1], "removed": False}
+    for side in (0, 1):
+        if known != "owner" or owner == side:
+            e["refs"][side] = _next_ref(game, side)
+    game.entities.append(e)
     game.invalidate()
     return eid
+
+
+def _next_ref(game, side: int) -> int:
+    return sum(1 for e in game.entities if e["refs"][side] >= 0)
 
 
 def remove(game, eid: int) -> None:
@@ -88,18 +101,45 @@ def reveal(game, eid: int) -> None:
     e = game.entities[eid]
     if e["known"] == "owner":
         e["known"] = "revealed"
+        for side in (0, 1):
+            if e["refs"][side] < 0:
+                e["refs"][side] = _next_ref(game, side)
         game.invalidate()
 
 
 def knows(e: dict, side: int) -> bool:
     """Whether ``side`` may know of the entity ``e``."""
-    return e["known"] != "owner" or e["owner"] == side
+    return e["refs"][side] >= 0
+
+
+def ref(e: dict, side: int) -> int:
+    """``side``'s name for the entity ``e`` (-1: it may not know of it)."""
+    return e["refs"][side]
+
+
+def by_ref(game, side: int, r: int) -> dict | None:
+    """The entity that ``side`` knows as ``r`` (None: none, or it is off the table)."""
+    for e in game.entities:
+        if e["refs"][side] == r and not e["removed"]:
+            return e
+    return None
+
+
+def known_refs(game, side: int) -> tuple:
+    """The refs of the entities on the table that ``side`` may know of, in order."""
+    return tuple(sorted(e["refs"][side] for e in game.entities if e["refs"][side] >= 0 and not e["removed"]))
 
 
 def known_entities(game, side: int) -> list[dict]:
-    """The entities on the table that ``side`` may know of (copies: a view)."""
-    return [dict(e, shape=dict(e["shape"]) if e["shape"] else None, state=dict(e["state"]))
-            for e in game.entities if not e["removed"] and knows(e, side)]
+    """What ``side`` may know of the entities on the table, in the order it came to know them: each by its ref
+    (never the id, nor the other side's ref)."""
+    out = []
+    for e in sorted((e for e in game.entities if e["refs"][side] >= 0 and not e["removed"]),
+                    key=lambda e: e["refs"][side]):
+        out.append({"ref": e["refs"][side], "kind": e["kind"], "owner": e["owner"], "x": e["x"], "y": e["y"],
+                    "shape": dict(e["shape"]) if e["shape"] else None, "state": dict(e["state"]),
+                    "known": e["known"]})
+    return out
 
 
 def entities_of(game, kind: str) -> list[dict]:
@@ -140,14 +180,14 @@ def register_location(name: str, on_table: bool = False) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- moving a unit
-def place(game, u, x: float, y: float, reason: str, stepped: bool = False) -> bool:
-    """Put ``u`` at (x, y) (``reason``: what moved it, e.g. ``"dismount"``, ``"regroup"``).  Unless ``stepped`` (a
+def place(game, u, x: float, y: float, reason: str, point: bool = True) -> bool:
+    """Put ``u`` at (x, y) (``reason``: what moved it, e.g. ``"dismount"``, ``"regroup"``).  With ``point`` (not a
     walk, which ran the point at each of its steps), the rule set's ``move_step`` hooks run for the step from
     where it was: returns True if a hook would stop the mover there (the unit stays placed: see the module
     docstring)."""
     x0, y0 = u.x, u.y
     u.x, u.y = x, y
-    if stepped:
+    if not point:
         return False
     hooks = game.rules.move_step
     if not hooks or (x0 == x and y0 == y):
