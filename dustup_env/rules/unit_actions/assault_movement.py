@@ -227,7 +227,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     if u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
-            u.routed_off = True
+            u.location = "routed_off"
             game.emit(RoutedOff(u.uid))
     # Abandoning wounded: withdrawing away from visible enemies leaves the wounded behind
     wounded = [i for i, f in enumerate(u.figures) if f.status in (WOUNDED, TREATED)]

@@ -465,7 +465,7 @@ def end_walk(game, frame, x: float, y: float) -> None:
     if withdrawing and u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
-            u.routed_off = True
+            u.location = "routed_off"
             game.emit(RoutedOff(u.uid))
     pop(game, frame)
 

@@ -126,7 +126,7 @@ def combine(game, u: Unit, p: Unit) -> None:
     p.left_behind = []
     reform(u)
     u.loose = False
-    p.merged = True
+    p.location = "merged"
     p.activated = True
     svc = game.rules.services.get("regrouped")  # the equipment of p's that is not a figure's (heavy weapons)
     if svc is not None:
