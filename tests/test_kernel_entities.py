@@ -271,5 +271,6 @@ def test_a_location_a_rule_registers_is_saved_by_name():
     assert unit_from_dict(d).location == "test_loiter" and not u.in_play
     snap = Game.from_snapshot(json.loads(json.dumps(g.snapshot())), rules=(MINES,))
     assert snap.units[0].location == "test_loiter"
-    with pytest.raises(ValueError, match="registered twice"):
-        table.register_location("test_loiter", on_table=True)
+    assert "test_loiter" in table.LOCATIONS and table.register_location("test_loiter") == "test_loiter"
+    with pytest.raises(ValueError, match="a location is a name"):
+        table.register_location("in the air")

@@ -167,15 +167,18 @@ def contains(e: dict, x: float, y: float) -> bool:
 
 # ---------------------------------------------------------------------------------------------- locations
 TABLE = "table"
-# every location a unit may have: name -> whether a unit there is on the table (the kernel's; rules add more)
-LOCATIONS: dict = {TABLE: True, "routed_off": False, "merged": False, "evacuated": False}
+# every location a unit may have: the kernel's, and those rules register.  A unit anywhere but on the table is out
+# of play (``Unit.in_play``); a reinforcement's box (``Unit.inbound``) and a passenger's vehicle (``Unit.carrier``)
+# are fields of their own (they carry a number)
+LOCATIONS = {TABLE, "routed_off", "merged", "evacuated"}
 
 
-def register_location(name: str, on_table: bool = False) -> str:
-    """Declare a location a rule puts units in (e.g. an aircraft's ``"loiter"`` box); returns the name."""
-    if LOCATIONS.get(name, on_table) != on_table:
-        raise ValueError(f"location {name!r} is registered twice, differently")
-    LOCATIONS[name] = on_table
+def register_location(name: str) -> str:
+    """Declare a location off the table that a rule puts units in (e.g. an aircraft's ``"loiter"`` box); returns
+    the name (registering it again is harmless)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"a location is a name such as 'loiter', not {name!r}")
+    LOCATIONS.add(name)
     return name
 
 
