@@ -19,6 +19,10 @@ Argument kinds:
 ``point``  a place on the table: one of the cells of ``measurement.POINT_GRID`` (mirrored for a flipped
            side); the option carries the cell's centre as two numbers, x then y
            (``measurement.grid_points``), so a rule that offers places offers those points
+``entity`` a table entity that is not a unit (``kernel.table``): slot = the acting side's ref for it (the
+           order in which it came to know of it; ``table.MAX_ENTITIES`` slots), the option carries the ref; a
+           side's tables name only the entities on the table it may know of (another slot decodes to nothing, as
+           a slot beyond the game's units does).  No standard family uses it yet
 a tuple    an enumeration of literal values (e.g. the reorganise tasks)
 =========  ======================================================================================
 
@@ -43,6 +47,7 @@ from .rules import Game, IllegalOptionError
 from .rules.kernel import game as _kernel
 from .rules.kernel.limits import COMPANY_SLOTS, MAX_MARKERS, PLATOON_SLOTS, unit_slots
 from .rules.kernel.measurement import POINT_GRID, grid_points
+from .rules.kernel.table import MAX_ENTITIES, known_refs
 from .rules.unit_actions.move_action import DIRECTIONS, DISTANCES
 from .rules.unit_actions.shoot_action import FIRE_MODES
 
@@ -50,10 +55,10 @@ MAX_UNITS = PLATOON_SLOTS  # unit slots a side of the standard layout (COMPANY_S
 N_DIST = len(DISTANCES)
 N_MODES = len(FIRE_MODES)
 N_POINTS = POINT_GRID[0] * POINT_GRID[1]
-SLOT_KINDS = ("own", "enemy", "marker", "point")  # argument kinds whose slot maps to a per-game value
+SLOT_KINDS = ("own", "enemy", "marker", "point", "entity")  # argument kinds whose slot maps to a per-game value
 
 _SIZE = {"own": MAX_UNITS, "enemy": MAX_UNITS, "dir": DIRECTIONS, "dist": N_DIST, "mode": N_MODES,
-         "marker": MAX_MARKERS, "point": N_POINTS}
+         "marker": MAX_MARKERS, "point": N_POINTS, "entity": MAX_ENTITIES}
 
 
 def arg_size(kind, units: int = MAX_UNITS) -> int:
@@ -96,6 +101,7 @@ class Layout:
             self.blocks.append((n, f.name, f.args, size))
             n += size
         self.n = n
+        self.entities = any("entity" in f.args for f in self.families)  # a family names table entities
         self._full: dict = {}
         self._deltas: dict = {}
 
@@ -105,15 +111,15 @@ class Layout:
 
     def full_template(self, flip: bool) -> list:
         """Every option of the layout at the maximum counts as (name, argspec, index, need), unit ids, markers and
-        points left as slots; ``need`` = the (own, enemy, marker) counts the entry needs (its highest slot + 1 per
-        kind).  Built once per mirroring; a layout's entries are those whose ``need`` its counts meet."""
+        points left as slots; ``need`` = the (own, enemy, marker, entity) counts the entry needs (its highest slot + 1
+        per kind).  Built once per mirroring; a layout's entries are those whose ``need`` its counts meet."""
         t = self._full.get(flip)
         if t is not None:
             return t
         t = []
         for start, name, kinds, size in self.blocks:
             if not kinds:
-                t.append((name, (), start, (0, 0, 0)))
+                t.append((name, (), start, (0, 0, 0, 0)))
                 continue
             axes = []
             for k in kinds:
@@ -127,24 +133,24 @@ class Layout:
                     axes.append([(slot, (None, slot)) for slot in range(arg_size(k, self.units))])
             for combo in itertools.product(*axes):
                 idx = 0
-                need = [0, 0, 0]
+                need = [0, 0, 0, 0]
                 for (slot, (kind, _)), k in zip(combo, kinds):
                     if flip and k == "dir":
                         slot = mirror_direction(slot)
                     elif flip and k == "point":
                         slot = mirror_point(slot)
                     idx = idx * arg_size(k, self.units) + slot
-                    if kind in ("own", "enemy", "marker"):
-                        j = ("own", "enemy", "marker").index(kind)
+                    if kind in ("own", "enemy", "marker", "entity"):
+                        j = ("own", "enemy", "marker", "entity").index(kind)
                         need[j] = max(need[j], slot + 1)
                 t.append((name, tuple(a for _, a in combo), start + idx, tuple(need)))
         self._full[flip] = t
         return t
 
-    def template(self, n_own: int, n_enemy: int, n_markers: int, flip: bool) -> list:
+    def template(self, n_own: int, n_enemy: int, n_markers: int, flip: bool, n_entities: int = 0) -> list:
         """The (name, argspec, index) entries of a layout with these counts."""
         return [e[:3] for e in self.full_template(flip)
-                if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers]
+                if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers and e[3][3] <= n_entities]
 
     def template_delta(self, old: tuple, new: tuple, flip: bool) -> list:
         """The entries of ``template(*new, flip)`` that need a slot beyond the counts ``old`` (per kind)."""
@@ -154,7 +160,7 @@ class Layout:
             o0, o1, o2 = old
             n0, n1, n2 = new
             t = self._deltas[key] = [e[:3] for e in self.full_template(flip)
-                                     if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2
+                                     if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2 and not e[3][3]
                                      and (e[3][0] > o0 or e[3][1] > o1 or e[3][2] > o2)]
         return t
 
@@ -258,13 +264,14 @@ class _Tables:
         if len(markers) > MAX_MARKERS:
             raise ValueError(f"the codec supports at most {MAX_MARKERS} hidden-unit markers")
         flip = side_flips(game, side)
+        known = key[3] if layout.entities else ()  # the refs of the table entities this side may know of
         values = {"own": tuple(own), "enemy": tuple(enemy), "marker": tuple(range(len(markers))),
-                  "point": grid_points(game.bf.width, game.bf.height)}
+                  "point": grid_points(game.bf.width, game.bf.height), "entity": tuple(range(MAX_ENTITIES))}
         counts = (len(own), len(enemy), len(markers))
         if base is None:
             enc: dict[tuple, int] = {("end",): END, ("pass",): PASS}
             dec: list = [None] * layout.n
-            entries = layout.template(*counts, flip)
+            entries = layout.template(*counts, flip, known[-1] + 1 if known else 0)
         else:
             # units (detachments, reinforcements) and markers are only ever appended, so every slot of the base
             # layout keeps its id: add just the options that name one of the new slots
@@ -276,18 +283,21 @@ class _Tables:
             # a point is two values (its x and y)
             opt = [name]
             for k, v in argspec:
+                if k == "entity" and v not in known:
+                    break  # an entity this side may not know of: its slot names nothing
                 if k is None:
                     opt.append(v)
                 elif k == "point":
                     opt.extend(values[k][v])
                 else:
                     opt.append(values[k][v])
-            opt = tuple(opt)
-            enc[opt] = idx
-            dec[idx] = opt
+            else:
+                opt = tuple(opt)
+                enc[opt] = idx
+                dec[idx] = opt
         self.enc = enc
         self.dec = dec
-        self.key = counts
+        self.key = key
         self.ids = (values["own"], values["enemy"])
 
 
@@ -318,19 +328,21 @@ class ActionCodec:
             self._tables = [None, None]
         own, enemy = game.side_units[side], game.side_units[1 - side]
         key = (len(own), len(enemy), len(getattr(game, "markers", ())))
+        if self.layout.entities:  # and the table entities the side may know of (never the others)
+            key += (known_refs(game, side),)
         t = self._tables[side]
         if t is None or t.key != key:
             # the tables depend only on the unit ids, the marker count and the mirroring: shared by every game with
             # the same ones (the first layout of a scenario by all its games, a grown one by the games that grew the
             # same way); a layout grown by a detachment or a marker extends the previous tables with the options
             # naming the new slots (units and markers are only appended: the same tables as built afresh)
-            gkey = (id(self.layout), tuple(own), tuple(enemy), key[2], side_flips(game, side), game.bf.width,
+            gkey = (id(self.layout), tuple(own), tuple(enemy), key[2:], side_flips(game, side), game.bf.width,
                     game.bf.height)
             hit = _TABLE_CACHE.get(gkey)
             if hit is None:
                 if len(_TABLE_CACHE) > 256:
                     _TABLE_CACHE.clear()
-                if t is not None and all(a <= b for a, b in zip(t.key, key)) \
+                if t is not None and not self.layout.entities and all(a <= b for a, b in zip(t.key, key)) \
                         and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
                     hit = _Tables(self.layout, game, side, key, base=t)
                 else:

@@ -72,7 +72,7 @@ class Evacuation:
         if u.in_play and math.hypot(u.x - frame.data["x"], u.y - frame.data["y"]) < EDGE:
             n = _wounded(u)
             if n:
-                u.evacuated = True
+                u.location = "evacuated"
                 u.evacuated_wounded = n
                 game.emit(Evacuated(u.uid, n))
         pop(game, frame)  # the activation counts the action

@@ -24,6 +24,7 @@ from ..kernel.entities import CONFIDENCE_NAMES, TREATED, WOUNDED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from ..unit_actions.detach_element_action import remove_figures
 from .towing import release
 from .vehicle_movement import footprint
@@ -109,7 +110,7 @@ def _init(game) -> None:
             if u.hidden or u.inbound or u.hull >= 0 or u.passengers:
                 raise ScenarioError(f"{where}: a CASEVAC vehicle starts in the loiter zone: not hidden, not a "
                                     "reinforcement, no turret, no passengers")
-            u.evacuated = True  # off the table, in the loiter zone
+            u.location = "evacuated"  # off the table, in the loiter zone
             game.extra.setdefault(KEY, {})[str(u.uid)] = {"zone": "loiter", "trip": 0, "delivered": 0,
                                                           "aboard": 0, "offloaded": []}
 
@@ -172,9 +173,9 @@ def _call(game, u: Unit, opt) -> None:
         return
     st = _state(game, v)
     x, y = _place(game, u, v)
-    v.x, v.y = x, y
+    place(game, v, x, y, "casevac_arrival")
     v.facing = bearing(x, y, u.x, u.y) if (x, y) != (u.x, u.y) else v.facing
-    v.evacuated = False
+    v.location = "table"
     v.activated = True  # activates from the next turn
     st["zone"], st["aboard"], st["offloaded"] = "table", 0, []
     game.emit(CasevacArrived(v.uid, round(x, 3), round(y, 3)))
@@ -219,7 +220,7 @@ def _depart(game, v: Unit, opt) -> None:
     st["delivered"] += st["aboard"]
     v.evacuated_wounded = st["delivered"]
     st["zone"], st["trip"], st["aboard"], st["offloaded"] = "track", 0, 0, []
-    v.evacuated = True  # off the table: its counter in zone 1
+    v.location = "evacuated"  # off the table: its counter in zone 1
     game.emit(CasevacCounterMoved(v.uid, "1"))
 
 

@@ -57,6 +57,7 @@ from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, Moved, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, courage_roll, drop_confidence,
                                            fight_pairs, load_courage_table, may_assault, outnumbered, pair_outcome,
                                            withdraw)
@@ -192,7 +193,7 @@ def infantry_attack(game, u: Unit, v: Unit, x: float, y: float) -> None:
 
 def move_to(game, u: Unit, x: float, y: float) -> None:
     start = (u.x, u.y)
-    u.x, u.y = x, y
+    place(game, u, x, y, "close_assault")
     u.propped = False
     u.complete_concealment = False
     game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
@@ -503,7 +504,7 @@ def _crew_init(game) -> None:
         crews[str(v.uid)] = u.uid
         u.carrier = v.uid
         v.passengers = [u.uid] + v.passengers
-        u.x, u.y = v.x, v.y
+        place(game, u, v.x, v.y, "set_up", point=False)  # the game's set-up: no move
     if crews:
         game.extra[CREW_KEY] = crews
 

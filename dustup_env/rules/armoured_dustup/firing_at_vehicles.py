@@ -29,6 +29,7 @@ from ..kernel.dice import D12, die_name
 from ..kernel.entities import Unit
 from ..kernel.events import Event, ShotResolved, Suppressed, event
 from ..kernel.ruleset import Rule
+from ..kernel.table import place
 from ..morale.confidence_test import confidence_test
 from ..unit_actions.shoot_action import firepower, plan_mode, resolve_fire, weapons_ready
 from .indicating_damaged_vehicles import vehicle_fire as resolve_hits
@@ -154,7 +155,7 @@ def _aboard(game, decision, option) -> None:
             for uid in v.passengers:
                 u = units[uid]
                 if u.x != v.x or u.y != v.y:
-                    u.x, u.y = v.x, v.y
+                    place(game, u, v.x, v.y, "carried", point=False)
 
 
 RULE = Rule(

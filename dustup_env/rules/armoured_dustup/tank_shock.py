@@ -23,6 +23,7 @@ from ..kernel.entities import STEADY, Unit
 from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Moved
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from ..unit_actions.assault_action import withdraw
 from ..unit_actions.move_action import move_path, step_hook
 from .close_assault import VehicleAssaulted, infantry_attack, vehicle_courage
@@ -65,7 +66,7 @@ def drive(game, v: Unit, px: float, py: float) -> None:
     start = (v.x, v.y)
     dist = math.hypot(px - v.x, py - v.y)
     x, y = move_path(game.bf, v, px, py, 4.0 * dist + 1.0, [], v.terrain_column, step_hook(game, v))
-    v.x, v.y = x, y
+    place(game, v, x, y, "tank_shock", point=False)  # (its path ran the point at every step)
     if (x, y) != start:
         v.facing = bearing(start[0], start[1], x, y)
         v.moved = True

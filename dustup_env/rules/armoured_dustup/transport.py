@@ -23,6 +23,7 @@ from ..kernel.entities import BROKEN, KILLED, ROUTED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from ..unit_actions.move_action import DIR_VECTORS, DIRECTIONS, begin_move, may_advance
 from .vehicle_movement import footprint
 from .vehicles import has_vehicles
@@ -129,7 +130,7 @@ def _mount(game, u: Unit, opt) -> None:
     v = game.units[opt[1]]
     u.carrier = v.uid
     v.passengers = v.passengers + [u.uid]
-    u.x, u.y = v.x, v.y
+    place(game, u, v.x, v.y, "mount")
     u.complete_concealment = False
     game.emit(Embarked(u.uid, v.uid))
 
@@ -142,14 +143,14 @@ def dismount(game, u: Unit, d: int, forced: bool = False) -> None:
     v.passengers = [p for p in v.passengers if p != u.uid]
     u.carrier = -1
     if pos is None:
-        u.x, u.y = v.x, v.y
+        place(game, u, v.x, v.y, "dismount")
     else:
         lx, ly = pos[u.leader]
         lf = u.figures[u.leader]
-        u.x, u.y = lx, ly
         for i, (x, y) in pos.items():
             u.set_offset(i, lf.dx + x - lx, lf.dy + y - ly)
         u.loose = False
+        place(game, u, lx, ly, "dismount")  # (the figures in their places first: the point sees them there)
     game.emit(Disembarked(u.uid, v.uid, round(u.x, 3), round(u.y, 3), forced))
 
 
@@ -245,7 +246,7 @@ def _init(game) -> None:
                                 f"unit needs {places(u)}")
         u.carrier = v.uid
         v.passengers = v.passengers + [u.uid]
-        u.x, u.y = v.x, v.y
+        place(game, u, v.x, v.y, "set_up", point=False)  # the game's set-up: no move
 
 
 RULE = Rule(

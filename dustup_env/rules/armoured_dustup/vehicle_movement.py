@@ -19,6 +19,7 @@ from ..kernel.battlefield import vehicle_column
 from ..kernel.entities import Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.table import place
 from .vehicles import bearing, has_vehicles
 
 FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # invented (RN-757): a vehicle's radius is 0.5" + 0.5" x size class
@@ -77,11 +78,11 @@ def carry_along(game, v: Unit) -> None:
     turrets (super-heavy vehicles: same position and facing) and the unit it tows or pushes (behind or in front of
     it, footprint to footprint)."""
     for uid in v.passengers:
-        p = game.units[uid]
-        p.x, p.y = v.x, v.y
+        place(game, game.units[uid], v.x, v.y, "carried", point=False)  # aboard: the vehicle's move is the move
     for t in game.units:
         if t.hull == v.uid:
-            t.x, t.y, t.facing = v.x, v.y, v.facing
+            place(game, t, v.x, v.y, "carried", point=False)
+            t.facing = v.facing
     if v.towing >= 0:
         t = game.units[v.towing]
         gap = footprint(v) + (footprint(t) if t.profile.vehicle is not None else 0.5)
@@ -90,11 +91,11 @@ def carry_along(game, v: Unit) -> None:
         x = min(max(v.x + sgn * gap * math.sin(a), 0.0), game.bf.width)
         y = min(max(v.y + sgn * gap * math.cos(a), 0.0), game.bf.height)
         dx, dy = x - t.x, y - t.y
-        t.x, t.y = x, y
+        place(game, t, x, y, "towed")
         if t.profile.vehicle is not None:
             t.facing = v.facing
         for uid in t.passengers:
-            game.units[uid].x, game.units[uid].y = x, y
+            place(game, game.units[uid], x, y, "carried", point=False)
         if dx or dy:
             t.complete_concealment = False
 

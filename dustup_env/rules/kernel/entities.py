@@ -94,7 +94,8 @@ class Unit:
     under_fire_before: bool = False
     suppressed_before: bool = False
     leader_lost: bool = False  # leader became a casualty: next activation reorganises
-    routed_off: bool = False
+    location: str = "table"  # where the unit is: "table", or off it: "routed_off", "merged", "evacuated" (the
+    #                          flags of those names read it) or a location a rule registers (kernel.table)
     loose: bool = False  # figures not in the compact formation (after a new leader is appointed)
     hidden: bool = False  # "Hidden Units": only a marker shows (the enemy does not know it is there)
     revealed_at: int = -1  # index in game.events of the reveal (-1: never revealed)
@@ -115,7 +116,6 @@ class Unit:
     abandoned: int = 0  # wounded figures left behind when the unit withdrew from an assault
     # --- detachments, regrouping, travel, cavalry, casualties ----------------------------------------------------
     parent: int = -1  # uid of the parent unit of a detachment (Detach Element Action)
-    merged: bool = False  # rejoined / regrouped into another unit: out of play, no victory points
     strength: int = 0  # figures at the start of the game (or when detached): "depleted" for Regroup
     travel: bool = False  # in travel mode (column)
     mounted: bool = False  # cavalry on its mounts
@@ -127,7 +127,6 @@ class Unit:
     terrain_column: int = 0  # movement column of the terrain table (battlefield.terrain_column: power armour,
     #                          amphibious, power armour wading on the bottom of open water)
     inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table)
-    evacuated: bool = False  # Casualty Evacuation: carried its wounded off its home edge (out of play, no enemy VP)
     evacuated_wounded: int = 0  # wounded figures it carried off
     # --- vehicles (armoured_dustup/vehicles.py and neighbours) -----------------------------------------------------
     facing: float = 0.0  # the way a vehicle's front points: degrees clockwise from north (+y)
@@ -173,7 +172,7 @@ class Unit:
     @property
     def in_play(self) -> bool:
         """On the table and in the fight: not routed off, merged, evacuated or inbound, and not destroyed."""
-        if self.routed_off or self.merged or self.evacuated or self.inbound:
+        if self.location != "table" or self.inbound:
             return False
         for f in self.figures:  # = not self.destroyed (inlined: the hottest property of the engine; f[1] is
             if f[1] == OK:  # f.status, read by index: the named field costs twice as much here)
@@ -215,6 +214,28 @@ class Unit:
         return [(bx + f.dx, by + f.dy) for f in self.figures if f.status != KILLED]
 
 
+# the locations the first formats saved as flags (routed off, merged or regrouped, evacuated: Casualty Evacuation
+# carried its wounded off its home edge, no enemy VP; the CASEVAC rule keeps its vehicle there while it loiters)
+FLAG_LOCATIONS = ("routed_off", "merged", "evacuated")
+
+
+def _location_flag(name: str):
+    def fget(self) -> bool:
+        return self.location == name
+
+    def fset(self, value: bool) -> None:  # (the rules set ``location``; kept for older callers)
+        if value:
+            self.location = name
+        elif self.location == name:
+            self.location = "table"
+
+    return property(fget, fset, doc=f"whether the unit's location is {name!r}")
+
+
+for _name in FLAG_LOCATIONS:
+    setattr(Unit, _name, _location_flag(_name))
+
+
 def _profile_property(name: str):
     from operator import attrgetter
 
@@ -230,8 +251,13 @@ for _name in PROFILE_FIELDS:
     setattr(Unit, _name, _profile_property(_name))
 
 # every attribute of a unit (the profile's and the unit's own), in a stable order: its plain-data form
-UNIT_ATTRIBUTES = ("uid", "side") + PROFILE_FIELDS + tuple(f for f in Unit.__dataclass_fields__
-                                                           if f not in ("uid", "side", "profile"))
+# (the location as the flags of the first formats, in their places: the plain data and the digests stay as they were;
+# a location a rule registers is added as "location", unit_dict)
+_OWN = [f for f in Unit.__dataclass_fields__ if f not in ("uid", "side", "profile")]
+_OWN[_OWN.index("location")] = "routed_off"
+_OWN.insert(_OWN.index("parent") + 1, "merged")
+_OWN.insert(_OWN.index("inbound") + 1, "evacuated")
+UNIT_ATTRIBUTES = ("uid", "side") + PROFILE_FIELDS + tuple(_OWN)
 
 
 # the attributes of the first save format (its state digests are taken over these only)
@@ -266,12 +292,19 @@ def unit_dict(u: Unit, attributes: tuple = UNIT_ATTRIBUTES) -> dict:
         elif isinstance(v, list):
             v = [list(x) if isinstance(x, (list, tuple)) else x for x in v]
         out[k] = v
+    if u.location != "table" and u.location not in FLAG_LOCATIONS:
+        out["location"] = u.location
     return out
 
 
 def unit_from_dict(d: dict) -> Unit:
     """The unit of :func:`unit_dict`'s plain data."""
     d = dict(d)
+    location = d.pop("location", "table")
+    for name in FLAG_LOCATIONS:
+        if d.pop(name, False) and location == "table":
+            location = name
+    d["location"] = location
     d["figures"] = [Figure(**f) for f in d["figures"]]
     d["fired"] = set(d["fired"])
     for k, (_, from_plain) in FIELD_CODECS.items():

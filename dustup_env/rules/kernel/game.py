@@ -84,6 +84,7 @@ class Game:
         self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
         self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
         self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
+        self.entities: list[dict] = []  # the table entities that are not units (kernel.table)
         self.pending_decision: Decision | None = None
         self.memo: dict | None = None  # while an action decision is built: values that stay the same meanwhile
         self.cache: dict = {}  # values valid for the current state only (never copied or saved)

@@ -85,7 +85,8 @@ resumes the sequence when popped), ``legality``
 (action option name -> ``f(game, unit, status, option)``: whether the option is among the ones the rule
 offers, without building them all) and ``services`` (named functions that the game's public API and other
 rules call through the rule set instead of importing the rule: ``view``, ``event_log``, ``fire_plan``,
-``objective_holder``, ``house_close_combat``, ...).
+``objective_holder``, ``house_close_combat``, ...) and ``entity_kinds`` (kind of table entity ->
+:class:`~.table.EntityKind`: the things on the table that are not units, see :mod:`.table`).
 """
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ SEQUENCE_POINTS = (
     "turn_start", "turn_end", "move_step", "activation_end", "activation_options", "pending_activations",
 )
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
-                  "damage", "services", "legality", "activations", "attacks")
+                  "damage", "services", "legality", "activations", "attacks", "entity_kinds")
 # the reaction windows (Rule.reactions): where rules may push frames for either side (see the module docstring)
 REACTION_WINDOWS = ("move_step", "before_attack", "after_attack", "activation_start", "activation_end",
                     "turn_start", "turn_end")
@@ -206,6 +207,7 @@ class Rule:
     services: dict = field(default_factory=dict)
     legality: dict = field(default_factory=dict)
     activations: dict = field(default_factory=dict)
+    entity_kinds: dict = field(default_factory=dict)  # table entity kind -> kernel.table.EntityKind
 
     def __post_init__(self):
         unknown = sorted(set(self.reactions) - set(REACTION_WINDOWS))

@@ -77,15 +77,19 @@ def event_digest(game) -> str:
 
 
 def state(game, strict: bool = True) -> dict:
-    """The game's state as plain data (see kernel.state.STATE); ``strict``: only seeded dice (a save)."""
+    """The game's state as plain data (see kernel.state.STATE); ``strict``: only seeded dice (a save).  The table
+    entities are named only when there are some (the digests of games without them are those of before)."""
     if strict and not isinstance(game.dice, SeededDice):
         raise SaveFormatError("only games rolling the seeded generator can be saved")
-    return {"units": [plain_data(u) for u in game.units], "side_units": [list(s) for s in game.side_units],
+    doc = {"units": [plain_data(u) for u in game.units], "side_units": [list(s) for s in game.side_units],
             "turn": game.turn, "phase": game.phase, "current": game.current, "initiative": game.initiative_winner,
             "stack": [plain_data(f) for f in game.stack], "winner": game.winner, "vp": list(game.vp),
             "end_reason": game.end_reason, "markers": copy.deepcopy(game.markers),
             "extra": copy.deepcopy(game.extra), "terrain": copy.deepcopy(game.terrain),
             "dice": game.dice.getstate(), "events_base": game.events_base}
+    if game.entities:
+        doc["entities"] = copy.deepcopy(game.entities)
+    return doc
 
 
 def snapshot(game) -> dict:
@@ -231,6 +235,7 @@ def from_snapshot(cls, d: dict, rules=()):
         g.stack = [Frame(**f) for f in st["stack"]]
         g.winner, g.vp, g.end_reason = st["winner"], tuple(st["vp"]), st["end_reason"]
         g.markers, g.extra, g.terrain = st["markers"], st["extra"], st["terrain"]
+        g.entities = list(st.get("entities", []))
         refresh(g)
         g.dice = SeededDice(g.seed)
         g.dice.setstate(st["dice"])

@@ -27,6 +27,7 @@ STATE = (
     "markers",  # hidden-unit markers (plain dicts)
     "extra",  # plain-data state of rules modules (tokens, chit bag, card deck, ...)
     "terrain",  # the dynamic terrain layer (plain dicts, kernel.terrain)
+    "entities",  # the table entities that are not units (plain dicts, kernel.table)
     "dice",  # the random generator
     "pending_decision",  # the pending decision once built (immutable: shared by copies)
     "memo",  # while an action decision is built: values that stay the same meanwhile (known enemies, ...); else None
@@ -117,6 +118,7 @@ def copy_state(src, dst, log: bool = True, reseed: int | None = None) -> None:
     dst.markers = [dict(m) for m in src.markers]
     dst.extra = plain_copy(src.extra) if src.extra else {}
     dst.terrain = [plain_copy(t) for t in src.terrain]
+    dst.entities = [plain_copy(e) for e in src.entities] if src.entities else []
     dst.bf = src.bf  # immutable: the copy's next change of the terrain makes its own
     dst.dice = copy_dice(src.dice, reseed)
     dst.pending_decision = src.pending_decision  # the options do not depend on the dice

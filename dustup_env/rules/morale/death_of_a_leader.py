@@ -12,6 +12,7 @@ from ..kernel.dice import D6
 from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import LeaderAppointed
 from ..kernel.ruleset import Rule
+from ..kernel.table import place
 
 
 def appoint_leader(game, u: Unit) -> None:
@@ -24,8 +25,8 @@ def appoint_leader(game, u: Unit) -> None:
     nf = u.figures[new]
     # the new leader's figure marks the unit from now on (kept on the table: figures may stand
     # just beyond an edge in the abstract formation)
-    u.x = min(max(u.x + (nf.dx - old.dx), 0.0), game.bf.width)
-    u.y = min(max(u.y + (nf.dy - old.dy), 0.0), game.bf.height)
+    place(game, u, min(max(u.x + (nf.dx - old.dx), 0.0), game.bf.width),
+          min(max(u.y + (nf.dy - old.dy), 0.0), game.bf.height), "new_leader", point=False)  # no figure moves
     u.leader = new
     roll = game.dice.roll(D6)
     if roll <= 2:

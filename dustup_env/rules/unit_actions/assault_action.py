@@ -49,6 +49,7 @@ from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
 from ..kernel.sequence import pop
+from ..kernel.table import place
 from .shoot_action import shoot, shot_plan
 from .assault_combat import (apply_hits, casualty_counts, combat_target_die, fight_pairs, pair_outcome,  # noqa: F401
     resolve_strike, special_impact, split_figures, split_special, strike_dice)
@@ -362,7 +363,7 @@ class AssaultProcedure:
             if not ok:
                 sx, sy = d["start"][key]
                 start = (a.x, a.y)
-                a.x, a.y = sx, sy
+                place(game, a, sx, sy, "assault_reaction")
                 game.emit(Moved(a.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(sx, 3), round(sy, 3)),
                                 True))
                 if a.suppression < 3:

@@ -8,6 +8,7 @@ import math
 from ..kernel.dice import die_max
 from ..kernel.events import Moved, RoutedOff
 from ..kernel.entities import COHESION, CONFIDENCE_NAMES, KILLED, ROUTED, TREATED, WOUNDED, Unit
+from ..kernel.table import place
 from ..morale.confidence_test import confidence_test
 from .move_action import STEP, TWO_INCH, move_path, reform, step_hook, too_close
 from .assault_courage_test import assaulted_vehicle
@@ -138,15 +139,15 @@ def contact_move(game, u, t, die: str):
         reached = False
     elif not reached:
         x, y = move_path(game.bf, u, t.x, t.y, points, _enemy_figs(game, u), u.terrain_column, step)
-    _arrive(u, x, y, start)
+    _arrive(game, u, x, y, start)
     return roll, points, start, reached
 
 
-def _arrive(u: Unit, x: float, y: float, start) -> None:
+def _arrive(game, u: Unit, x: float, y: float, start) -> None:
     """``u``'s leader ends a contact move or a withdrawal at (x, y): no longer propped, re-formed if it was
     disorganised, no longer completely concealed if it moved."""
     was_dis = u.disorganised()
-    u.x, u.y = x, y
+    place(game, u, x, y, "assault_move", point=False)  # (its path ran the point at every step)
     u.propped = False
     if was_dis:
         reform(u)
@@ -191,7 +192,7 @@ def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
 def occupy(game, u: Unit, x: float, y: float) -> None:
     """``u`` occupies the position a withdrawn enemy unit vacated (its leader's old position): no roll."""
     start = (u.x, u.y)
-    u.x, u.y = x, y
+    place(game, u, x, y, "occupy")
     u.propped = False
     u.complete_concealment = False
     game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
@@ -218,7 +219,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     start = (u.x, u.y)
     x, y = move_path(game.bf, u, px, py, points, _enemy_figs(game, u, exclude={e.uid for e in away}),
                      u.terrain_column, step_hook(game, u))
-    _arrive(u, x, y, start)
+    _arrive(game, u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
     if assaulted_vehicle(u):  # a vehicle withdrawing (L1522): a move of the vehicle (facing, passengers, tow)
         for hook in game.rules.after_move:
@@ -226,7 +227,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
     if u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
-            u.routed_off = True
+            u.location = "routed_off"
             game.emit(RoutedOff(u.uid))
     # Abandoning wounded: withdrawing away from visible enemies leaves the wounded behind
     wounded = [i for i, f in enumerate(u.figures) if f.status in (WOUNDED, TREATED)]

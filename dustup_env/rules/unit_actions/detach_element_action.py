@@ -227,7 +227,7 @@ def rejoin(game, u: Unit, d: Unit) -> None:
         u.mounts_detached = False  # the mounts are back
     u.left_behind.extend(d.left_behind)
     d.left_behind = []
-    d.merged = True
+    d.location = "merged"
     game.emit(Rejoined(u.uid, d.uid))
 
 

@@ -29,6 +29,7 @@ from ..kernel.events import Event, event
 from ..kernel.limits import MAX_MARKERS  # marker slots of the env's action codec: hiding never exceeds them
 from ..kernel.ruleset import Rule
 from ..kernel.saves import plain_data
+from ..kernel.table import known_entities
 
 
 @event
@@ -257,6 +258,8 @@ def view(game, side: int) -> dict:
     out = {"side": side, "turn": game.turn, "phase": game.phase, "current": game.current,
            "initiative": game.initiative_winner, "units": units, "markers": markers,
            "public": _public(game, side)}
+    if game.rules.entity_kinds:  # the table entities it may know of (kernel.table: an enemy's own never shows)
+        out["entities"] = known_entities(game, side)
     if not game.over:
         d = game.decision()
         out["decision"] = {"side": d.side, "kind": d.kind,

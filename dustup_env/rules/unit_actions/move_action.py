@@ -18,6 +18,7 @@ from ..kernel.events import Moved, RoutedOff
 from ..kernel.decisions import Frame
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, window
+from ..kernel.table import place
 from ..morale.leadership_test import leadership_test
 
 DIRECTIONS = 16
@@ -389,7 +390,7 @@ def arrive(game, u: Unit, start, x: float, y: float, roll: int, points: float, w
     """The end of a move from ``start``: the unit at (x, y), re-formed if it was disorganised, the event, the rule
     set's ``after_move`` hooks."""
     was_disorganised = u.disorganised()
-    u.x, u.y = x, y
+    place(game, u, x, y, "move", point=False)  # (the walk ran the point at every step)
     if withdraw or (x, y) != start:  # a forced move ends the propped state at no cost (RN-048); so does any move
         u.propped = False  # (a propped unit may not move, L509: only a disorganised one is offered moves, RN-1051)
     if was_disorganised:
@@ -445,7 +446,8 @@ def _walk_step(game, u: Unit, frame, hooks, react):
             return True
         if react:
             d = frame.data
-            d["x"], d["y"] = u.x, u.y = x1, y1  # the mover stands where it is while the other side may react
+            d["x"], d["y"] = x1, y1  # the mover stands where it is while the other side may react
+            place(game, u, x1, y1, "walk", point=False)
             if window(game, "move_step", None, u, frame):
                 return PAUSE
         return False
@@ -463,7 +465,7 @@ def end_walk(game, frame, x: float, y: float) -> None:
     if withdrawing and u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
-            u.routed_off = True
+            u.location = "routed_off"
             game.emit(RoutedOff(u.uid))
     pop(game, frame)
 

@@ -37,6 +37,7 @@ from ..kernel.ruleset import Family, Rule
 from .move_action import begin_move
 from ..kernel.decisions import Frame
 from ..kernel.sequence import pop, push
+from ..kernel.table import place
 
 
 @event
@@ -102,7 +103,7 @@ def combine(game, u: Unit, p: Unit) -> None:
     add_figures(u, p)
     if p_leads:
         u.leader = base + p_leader
-        u.x, u.y = px, py
+        place(game, u, px, py, "regroup")
     u.lv = min(u.lv, p.lv)
     u.quality = quality
     u.confidence = max(u.confidence, p.confidence)
@@ -125,7 +126,7 @@ def combine(game, u: Unit, p: Unit) -> None:
     p.left_behind = []
     reform(u)
     u.loose = False
-    p.merged = True
+    p.location = "merged"
     p.activated = True
     svc = game.rules.services.get("regrouped")  # the equipment of p's that is not a figure's (heavy weapons)
     if svc is not None:

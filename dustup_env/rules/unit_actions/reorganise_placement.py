@@ -36,6 +36,7 @@ from .move_action import DIR_VECTORS, DIRECTIONS
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.table import place
 from .move_action import enemy_figures, nearest_enemy
 
 FORMATIONS = ("keep", "compact", "line", "open", "file")
@@ -268,9 +269,9 @@ class PlaceProcedure:
         for i, p in final.items():
             pos[i] = p
         start = (u.x, u.y)
-        u.x, u.y = lx, ly
         for i in range(len(u.figures)):  # offsets from the leader (the leader's own offset becomes 0)
             u.set_offset(i, pos[i][0] - lx, pos[i][1] - ly)
+        place(game, u, lx, ly, "placement")
         if opt[1] != "keep":
             u.loose = False
         shifted = start != (lx, ly)
