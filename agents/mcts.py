@@ -25,7 +25,11 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   both sides for ``depth`` decisions, then a static evaluation (:func:`evaluate`) scores the copy for the
   searching side: victory points now (objectives held, enemy units out of play), the material left (able
   figures per unit), suppression and confidence; a finished game scores its result.
-- The choice is the root child with the most visits (ties: the better mean, then the prior's order).
+- The choice is the prior's, unless another root child beats it under the same dice: the k-th playouts of the
+  two (same seed) are paired, and the other option is taken when the mean paired gain exceeds ``z`` standard
+  errors (then the option with the best such lower bound).  The prior's choice is played at least as often as
+  any other root child, so every alternative has partners.  With tiny budgets the search thus falls back on
+  the doctrine rather than on noise.
 
 Deterministic given its seed and a playout budget (``playouts=N``): the same seed, the same game and the same
 knowledge give the same choice, whatever the game's own future dice.  A time budget (``time=S``, the default)
@@ -62,6 +66,7 @@ SETTINGS = {
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
     "widen": (1.0, "number", "progressive widening: a node with n visits considers 1 + widen*sqrt(n) options"),
+    "z": (1.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
 }
 ARGUMENT = "KEY=VALUE,..."
 
@@ -185,13 +190,14 @@ def _steady(name: str):
 
 
 class _Node:
-    __slots__ = ("n", "w", "order", "children")
+    __slots__ = ("n", "w", "order", "children", "values")
 
     def __init__(self):
         self.n = 0
         self.w = 0.0  # summed values for the searching side
         self.order = None  # options ranked by the prior (set at the first visit)
         self.children = {}
+        self.values = None  # a root child: its k-th playout's value (the k-th seed's), for paired comparisons
 
 
 class MctsAgent(Agent):
@@ -269,6 +275,9 @@ class MctsAgent(Agent):
             elif time.perf_counter() >= deadline:
                 break
             child_opt = self._pick(root, decision.options, side, side)
+            first = root.children.get(root.order[0])
+            if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
+                child_opt = root.order[0]  # the prior's choice is played at least as often as any other
             child = root.children[child_opt]
             k = child.n
             while len(seeds) <= k:
@@ -278,12 +287,35 @@ class MctsAgent(Agent):
             if v is None:
                 self.stats["dropped"] += 1
                 break
+            if child.values is None:
+                child.values = []
+            child.values.append(v)
             self.stats["playouts"] += 1
-        if not root.children:
-            return prior
-        best = max(root.children.items(),
-                   key=lambda kv: (kv[1].n, kv[1].w / kv[1].n if kv[1].n else 0.0, -root.order.index(kv[0])))
-        return best[0]
+        self.last_root = root
+        return self._final(root)
+
+    def _final(self, root):
+        """The prior's choice, unless another root child beats it under the same dice (paired playouts) by more
+        than ``z`` standard errors; then the one whose lower bound is best."""
+        first = root.order[0]
+        base = root.children.get(first)
+        if base is None or not base.values:
+            return first
+        z = self.settings["z"]
+        best, bs = first, 0.0
+        for o, ch in root.children.items():
+            if o == first or not ch.values:
+                continue
+            m = min(len(ch.values), len(base.values))
+            if m < 3:
+                continue
+            diffs = [a - b for a, b in zip(ch.values[:m], base.values[:m])]
+            mean = sum(diffs) / m
+            var = sum((x - mean) ** 2 for x in diffs) / (m - 1)
+            low = mean - z * math.sqrt(var / m)
+            if low > bs:
+                best, bs = o, low
+        return best
 
     def _rank(self, g, d, first=()):
         """``d``'s options in the order the search widens: the given choices, the prior's and the rollout
