@@ -232,3 +232,13 @@ def test_openspiel_mcts_bot_does_not_see_the_dice():
                            random_state=np.random.RandomState(0), solve=False)
         picks.append(bot.step(s))
     assert picks[0] == picks[1]
+
+
+def test_protocol_and_server_sessions_take_mcts():
+    from dustup_env.service.session import ServiceError, Session
+
+    s = Session.new(scenario="skirmish", seed=2, you=0, ai="mcts:playouts=4,depth=4")
+    assert s.ai == "mcts:playouts=4,depth=4"
+    with pytest.raises(ServiceError) as e:
+        Session.new(scenario="skirmish", seed=2, you=0, ai="mcts:speed=1")
+    assert "no setting 'speed'" in str(e.value) and "\n" not in str(e.value)
