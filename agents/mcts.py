@@ -66,7 +66,7 @@ SETTINGS = {
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
     "widen": (1.0, "number", "progressive widening: a node with n visits considers 1 + widen*sqrt(n) options"),
-    "z": (1.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
+    "z": (2.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
 }
 ARGUMENT = "KEY=VALUE,..."
 
@@ -212,7 +212,9 @@ class MctsAgent(Agent):
         if unknown:
             raise ValueError(f"mcts has no setting {sorted(unknown)[0]!r}: the settings are {', '.join(SETTINGS)}")
         self.settings.update(settings)
-        self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0}
+        # searched decisions, playouts run, playouts dropped at the deadline, searches that failed (the prior
+        # decided), choices other than the prior's
+        self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0, "changed": 0}
         self._new_game()
 
     def reset(self, seed: int | None = None) -> None:
@@ -248,6 +250,8 @@ class MctsAgent(Agent):
             opt = None
         if opt is None or tuple(opt) not in opts:
             opt = prior if prior in opts else default_option(decision)
+        if tuple(opt) != tuple(prior):
+            self.stats["changed"] += 1
         return tuple(opt)
 
     # ------------------------------------------------------------------ search
@@ -256,7 +260,7 @@ class MctsAgent(Agent):
         side = decision.side
         rng = self.rng
         budget = int(s["playouts"])
-        deadline = None if budget else start + float(s["time"])
+        deadline = None if budget else start + 0.97 * float(s["time"])  # 3% left for answering
         root_seed = rng.getrandbits(62)
         root_game = search_root(game, side, root_seed)
         if hasattr(self._prior, "_assign"):  # the search's prior plays this side with the real game's plans
@@ -384,6 +388,8 @@ class MctsAgent(Agent):
                 g.apply(d.options[0])
                 continue
             if node.order is None:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return None
                 node.order = self._rank(g, d)
             o = self._pick(node, d.options, d.side, side)
             if o is None:  # nothing ranked here is legal in this world: rank again

@@ -119,7 +119,7 @@ def test_same_choice_whatever_the_games_future_dice():
 
 
 def test_time_budget_is_respected():
-    a = make_agent("mcts:time=0.1", seed=1)
+    a = make_agent("mcts:time=0.2", seed=1)
     g = advance(Game("default", seed=3), 25)
     worst = 0.0
     n = 0
@@ -135,7 +135,7 @@ def test_time_budget_is_respected():
             opt = d.options[rng.randrange(len(d.options))]
         g.apply(opt)
     assert a.stats["playouts"] > 0
-    assert worst <= 0.11, worst  # the budget +10%
+    assert worst <= 0.22, worst  # the budget +10%
 
 
 # ---------------------------------------------------------------------------------------------- fairness
