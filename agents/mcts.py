@@ -267,7 +267,10 @@ class MctsAgent(Agent):
             self._search_prior._assign.update(self._prior._assign)
             self._search_prior._assigned.add(side)
         root = _Node()
-        extra = [prior] + [a.choose(root_game, decision) for a in self._extra]
+        extra = [prior]
+        if s["rollout"] != s["prior"]:
+            extra.append(self._rollout.choose(root_game, decision))
+        extra += [a.choose(root_game, decision) for a in self._extra]
         root.order = self._rank(root_game, decision, first=extra)
         seeds: list = []
         self.stats["decisions"] += 1
