@@ -23,8 +23,9 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   ``defensive``, ``easy``), then every other option in an order shuffled by the agent's generator.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
-  decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory points now (objectives held, enemy units out of play), the material left (able
-  figures per unit), suppression and confidence; a finished game scores its result.
+  decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
+  points now (objectives held, enemy units out of play), the material left (able figures per unit),
+  suppression and confidence; a finished game scores its result.
 - The choice is the prior's, unless another root child beats it under the same dice: the k-th playouts of the
   two (same seed) are paired, and the other option is taken when the mean paired gain exceeds ``z`` standard
   errors (then the option with the best such lower bound).  The prior's choice is played at least as often as

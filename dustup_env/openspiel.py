@@ -21,8 +21,8 @@
   dice are.  Such a clone is not a replica: the same actions applied to a state and its clone may roll
   differently.  The exact copy (the same dice) is OpenSpiel's C++ ``Clone`` (its conformance tests, e.g.
   ``random_sim_test``, check that a copy replays its parent; C++ algorithms run on a Python game use it too;
-  from Python ``pyspiel.State.clone(state)``) and the engine's ``state.dustup_game().clone()``.  ``str(state)`` names the position
-  by a digest without the dice, so a clone prints as its parent.
+  from Python ``pyspiel.State.clone(state)``) and the engine's ``state.dustup_game().clone()``.
+  ``str(state)`` names the position by a digest without the dice, so a clone prints as its parent.
 - Imperfect information when hidden units can occur (a unit starts hidden, a dummy marker, or terrain that
   conceals, where units may become hidden during the game), perfect information otherwise.
 - Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012; 2372 for a company-sized
