@@ -106,7 +106,13 @@ def _names(text: str, what: str) -> list[str]:
         raise UsageError(f"{what} is empty: give comma-separated names")
     if any(not a for a in names):
         raise UsageError(f"{what} {text!r} has an empty name (two commas, or a comma at an end)")
-    return names
+    out = []
+    for a in names:  # an agent's further settings (mcts:time=0.25,prior=hard) stay with their agent
+        if out and "=" in a and ":" not in a and ":" in out[-1]:
+            out[-1] += "," + a
+        else:
+            out.append(a)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- agents

@@ -12,7 +12,9 @@ importing any agent package: agents *join* the registry
   ``[project.entry-points."dustup.agents"] hard = "agents.hard:HardAgent"``).  An entry point names a
   factory called as ``factory(seed=seed)``; a factory with an attribute ``agent_argument`` (e.g.
   ``"PATH"``) takes an argument: the name ``policy:runs/x/final.zip`` calls ``factory("runs/x/final.zip",
-  seed=seed)``.  Entry points are loaded when their name is asked for (or all of them by :func:`agent_names`).
+  seed=seed)``; with ``agent_argument_optional = True`` as well, the bare name calls ``factory(seed=seed)``
+  (``mcts`` and ``mcts:time=0.25``).  Entry points are loaded when their name is asked for (or all of them by
+  :func:`agent_names`).
 
 ``random`` (uniform among the legal options) is built in.
 """
@@ -126,6 +128,6 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         if not arg:
             raise ValueError(f"agent {name!r} is named {name}:{takes}, not {spec!r}")
         return f(arg, seed=seed)
-    if takes:
+    if takes and not getattr(f, "agent_argument_optional", False):
         raise ValueError(f"agent {name!r} needs an argument: name it {name}:{takes}")
     return f(seed=seed)

@@ -12,8 +12,17 @@
 - Sampled stochastic: there are no chance nodes; the dice are rolled inside ``apply_action`` from the
   state's own seeded generator.  Every new initial state gets the next dice seed from the game's
   generator (parameter ``rng_seed``): the k-th state built by ``new_initial_state()`` of a game is the
-  same on every run, and clones (``state.clone()``, which OpenSpiel makes by deep copy) share their
-  parent's seed and never advance the game's generator.
+  same on every run, and clones never advance the game's generator.
+- ``state.clone()`` (Python: what OpenSpiel's Python algorithms call, e.g. the MCTS bot of
+  ``open_spiel.python.algorithms.mcts``) is the same position with **fresh dice**: its dice are reseeded from
+  a second generator of the game (the clone generator, seeded from ``rng_seed`` alone), never the parent's
+  next dice.  The future dice are as hidden as the enemy's units: a search that clones the state cannot see
+  what the real game's dice will do, and with a fixed simulation budget it chooses the same whatever those
+  dice are.  Such a clone is not a replica: the same actions applied to a state and its clone may roll
+  differently.  The exact copy (the same dice) is OpenSpiel's C++ ``Clone`` (its conformance tests, e.g.
+  ``random_sim_test``, check that a copy replays its parent; C++ algorithms run on a Python game use it too;
+  from Python ``pyspiel.State.clone(state)``) and the engine's ``state.dustup_game().clone()``.
+  ``str(state)`` names the position by a digest without the dice, so a clone prints as its parent.
 - Imperfect information when hidden units can occur (a unit starts hidden, a dummy marker, or terrain that
   conceals, where units may become hidden during the game), perfect information otherwise.
 - Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012; 2372 for a company-sized
@@ -32,6 +41,7 @@ Game parameters: ``scenario`` (a built-in name, a path to a scenario JSON file, 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 
@@ -43,6 +53,7 @@ from .env import check_fits
 from .observation import LAYOUT, OBS_SIZE, Layout, Observer, pieces_for  # noqa: F401
 from .rules import Game
 from .rules.kernel.battlefield import TERRAIN_TYPES
+from .rules.kernel.saves import state as state_document
 
 _NUM_PLAYERS = 2
 _DEFAULT_PARAMS = {"scenario": "default", "options": "{}", "rng_seed": 0, "max_game_length": 5000}
@@ -125,11 +136,13 @@ class DustupGame(pyspiel.Game):
             num_distinct_actions=codec.n, max_chance_outcomes=0, num_players=_NUM_PLAYERS,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=self.max_length), p)
         self._seeds = random.Random(int(p["rng_seed"]))
+        self._clone_seeds = random.Random(f"python_dustup clones {int(p['rng_seed'])}")  # dice of clones
         self.codec = codec
 
     def __reduce__(self):
-        """Pickles with its parameters and the state of its seed generator (the next states are the same)."""
-        return _unpickle_game, (dict(self.get_parameters()), self._seeds.getstate())
+        """Pickles with its parameters and the state of its generators (the next states and clones are the
+        same)."""
+        return _unpickle_game, (dict(self.get_parameters()), self._seeds.getstate(), self._clone_seeds.getstate())
 
     def new_initial_state(self):
         """A new game (its dice seed is drawn from the game's generator when the state is first used)."""
@@ -141,9 +154,11 @@ class DustupGame(pyspiel.Game):
         return DustupObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.pieces)
 
 
-def _unpickle_game(params: dict, seeds_state) -> DustupGame:
+def _unpickle_game(params: dict, seeds_state, clone_seeds_state=None) -> DustupGame:
     game = DustupGame(params)
     game._seeds.setstate(seeds_state)
+    if clone_seeds_state is not None:
+        game._clone_seeds.setstate(clone_seeds_state)
     return game
 
 
@@ -173,8 +188,8 @@ class _SeedBox:
 
 
 class _GameBox:
-    """Holds the engine game of a state: deep copies clone it, pickles store it as a replay save (the engine's
-    ``to_dict``; a game is replayed exactly from its scenario, seed, options and decisions)."""
+    """Holds the engine game of a state: deep copies clone it exactly, pickles store it as a replay save (the
+    engine's ``to_dict``; a game is replayed exactly from its scenario, seed, options and decisions)."""
 
     __slots__ = ("game",)
 
@@ -208,6 +223,14 @@ class DustupState(pyspiel.State):
             g = self.get_game()
             self._box = _GameBox(Game(g.scenario, seed=self._seed_box.seed, options=g.game_options))
         return self._box.game
+
+    def clone(self):
+        """The same position with fresh dice (module docstring): OpenSpiel's copy of the state, its engine game
+        reseeded from the OpenSpiel game's clone generator."""
+        game = self.dustup_game()
+        c = super().clone()
+        c._box = _GameBox(game.clone(reseed=self.get_game()._clone_seeds.getrandbits(62)))
+        return c
 
     # ------------------------------------------------------------------ OpenSpiel API
     def current_player(self):
@@ -263,7 +286,16 @@ class DustupState(pyspiel.State):
         else:
             d = g.decision()
             head = f"side {d.side} to decide {d.kind}" + (f" (unit {d.unit})" if d.unit >= 0 else "")
-        return f"turn {g.turn}/{g.turn_limit}, {head}, vp {list(g.victory_points())}, state {g.state_digest()}"
+        return f"turn {g.turn}/{g.turn_limit}, {head}, vp {list(g.victory_points())}, position {position_digest(g)}"
+
+
+def position_digest(game: Game) -> str:
+    """A short hash of the game's state without its dice: equal for a state and its clones."""
+    doc = state_document(game, strict=False)
+    doc.pop("dice")
+    doc["n_events"] = len(game.events)
+    doc["n_history"] = len(game.history)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class DustupObserver:
@@ -309,4 +341,4 @@ class DustupObserver:
 
 pyspiel.register_game(_GAME_TYPE, DustupGame)
 
-__all__ = ["DustupGame", "DustupState", "DustupObserver", "hidden_units_possible"]
+__all__ = ["DustupGame", "DustupState", "DustupObserver", "hidden_units_possible", "position_digest"]

@@ -107,7 +107,9 @@ def check_agent(name, allow_paths: bool, extra: tuple = ()) -> str:
         return name
     if name.startswith("policy:") and allow_paths:
         return name
-    known = ", ".join(BUILTIN_AGENTS) + (" or policy:PATH" if allow_paths else "")
+    if name == "mcts" or name.startswith("mcts:"):  # the search (its settings are checked when it is built)
+        return name
+    known = ", ".join(BUILTIN_AGENTS) + ", mcts[:KEY=VALUE,...]" + (" or policy:PATH" if allow_paths else "")
     raise ServiceError(f"unknown agent {name!r}: known agents are {known}")
 
 

@@ -1,0 +1,430 @@
+"""The ``mcts`` agent: Monte-Carlo tree search over copies of the game, fair to what its side may know.
+
+Names: ``mcts`` (1 s a decision) and ``mcts:KEY=VALUE,...`` with the settings of :data:`SETTINGS`, e.g.
+``mcts:time=0.25``, ``mcts:playouts=400``, ``mcts:prior=hard,rollout=medium,depth=30``.
+
+How it searches (open-loop UCT over the sequences of options from the pending decision):
+
+- **The root is built from what the side may know** (:func:`search_root`): a copy of the game
+  (``clone(log=False)``) in which every enemy unit the side cannot see (hidden behind a marker) is taken out
+  of the game (as a *merged* unit: out of play, no victory points; its place and state overwritten with the
+  same neutral values in every game) and every enemy marker left on the table is a dummy.  The engine gives
+  no public way to build a world with a hidden unit placed at a marker drawn from the side's knowledge
+  (its figures, weapons and quality are as secret as its place), so the search treats hidden enemy units as
+  absent; their markers still block movement as on the table.  Cards of those units leave the deck (whether a
+  hidden unit has activated is secret).  Nothing else of the enemy is secret (``game.view``).
+- **The dice are as hidden as the enemy's units**: every copy a search plays out rolls dice of its own,
+  reseeded from the agent's generator (``clone(reseed=...)``), never the game's next dice.  The root's
+  children share their dice: the k-th playout through any root child uses the k-th seed of the decision
+  (common random numbers: alternatives are compared under the same luck).
+- **The large move lists**: progressive widening over the prior's ranking.  A node with ``n`` visits
+  considers its first ``1 + widen * sqrt(n)`` options in the order: the prior doctrine's choice (``hard`` by
+  default), the rollout doctrine's choice, at the root the other ladder doctrines' choices (``medium``,
+  ``defensive``, ``easy``), then every other option in an order shuffled by the agent's generator.
+- **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
+  sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
+  decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
+  points now (objectives held, enemy units out of play), the material left (able figures per unit),
+  suppression and confidence; a finished game scores its result.
+- The choice is the prior's, unless another root child beats it under the same dice: the k-th playouts of the
+  two (same seed) are paired, and the other option is taken when the mean paired gain exceeds ``z`` standard
+  errors (then the option with the best such lower bound).  The prior's choice is played at least as often as
+  any other root child, so every alternative has partners.  With tiny budgets the search thus falls back on
+  the doctrine rather than on noise.
+
+Deterministic given its seed and a playout budget (``playouts=N``): the same seed, the same game and the same
+knowledge give the same choice, whatever the game's own future dice.  A time budget (``time=S``, the default)
+is inherently not deterministic: how many playouts fit depends on the machine's speed and load.  The time
+budget covers the whole decision (building the root and the prior's ranking included); a playout still
+running at the deadline is dropped.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
+
+from .base import Agent, default_option, register
+from .hard import HardAgent
+from .knowledge import game_token
+from .ladder import DefensiveAgent, EasyAgent, MediumAgent
+from .scripted import ScriptedAgent
+
+NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the search's root "stands"
+
+# the doctrines a search may use as its prior or its rollout policy
+DOCTRINES = {"easy": EasyAgent, "medium": MediumAgent, "scripted": ScriptedAgent, "hard": HardAgent,
+             "defensive": DefensiveAgent}
+
+# name -> (default, kind, help)
+SETTINGS = {
+    "time": (1.0, "seconds", "time budget of one decision in seconds (ignored when playouts is given)"),
+    "playouts": (0, "count", "playouts per decision (0: use the time budget); a playout budget is deterministic"),
+    "prior": ("hard", "doctrine", "doctrine whose choice ranks first (progressive widening) and decides on failure"),
+    "rollout": ("hard", "doctrine", "doctrine that plays both sides in the truncated playouts"),
+    "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
+    "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
+    "widen": (1.0, "number", "progressive widening: a node with n visits considers 1 + widen*sqrt(n) options"),
+    "z": (2.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
+}
+ARGUMENT = "KEY=VALUE,..."
+
+
+def parse_settings(text: str | None) -> dict:
+    """The settings named by ``text`` (``"time=0.25,prior=hard"``) over the defaults; a one-line
+    ``ValueError`` for anything else."""
+    out = {k: v[0] for k, v in SETTINGS.items()}
+    if text is None:
+        return out
+    known = ", ".join(SETTINGS)
+    seen = set()
+    for part in str(text).split(","):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise ValueError(f"mcts settings are KEY=VALUE pairs separated by commas ({known}), not {part!r}")
+        if key not in SETTINGS:
+            raise ValueError(f"mcts has no setting {key!r}: the settings are {known}")
+        if key in seen:
+            raise ValueError(f"mcts setting {key!r} is given twice")
+        seen.add(key)
+        kind = SETTINGS[key][1]
+        if kind == "doctrine":
+            if value not in DOCTRINES:
+                raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}")
+            out[key] = value
+            continue
+        try:
+            num = int(value) if kind == "count" else float(value)
+        except ValueError:
+            raise ValueError(f"mcts {key}={value!r}: not a {'whole number' if kind == 'count' else 'number'}") \
+                from None
+        if not math.isfinite(num) or num < 0 or (kind == "seconds" and num == 0):
+            raise ValueError(f"mcts {key}={value!r}: must be {'positive' if kind == 'seconds' else 'at least 0'}")
+        if key == "time" and num > 3600:
+            raise ValueError(f"mcts time={value!r}: at most 3600 seconds a decision")
+        out[key] = num
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- the root
+def search_root(game, side: int, seed: int):
+    """A copy of ``game`` holding only what ``side`` may know (see the module docstring), rolling dice seeded with
+    ``seed``."""
+    g = game.clone(log=False, reseed=seed)
+    gone = set()
+    for u in g.units:
+        if u.side != side and u.hidden:
+            gone.add(u.uid)
+            u.hidden = False
+            u.merged = True  # out of play, no victory points (kernel/entities.py)
+            u.x, u.y = NEUTRAL_POINT
+            u.activated = True
+            u.hidden_spans = []
+            u.revealed_at = -1
+    for m in g.markers:
+        if m["side"] != side and not m["removed"]:
+            m["unit"] = -1  # every enemy marker is a dummy to the search
+    deck = g.extra.get("deck")
+    if gone and deck:
+        g.extra["deck"] = [c for c in deck if c not in gone]
+    return g
+
+
+def evaluate(g, side: int) -> float:
+    """A static value of ``g`` for ``side`` in [0, 1]: a finished game its result; else the victory points now
+    (objectives held, enemy units out of play) and the material left (able figures per unit, worth less when
+    suppressed, shaken, broken or routed)."""
+    if g.over:
+        w = g.winner
+        if w == side:
+            return 1.0
+        return 0.0 if w is not None and w >= 0 else 0.5
+    vp = g.victory_points()
+    score = float(vp[side] - vp[1 - side])
+    mat = 0.0
+    for u in g.units:
+        if not u.in_play:
+            continue
+        figs = len(u.figures)
+        if not figs:
+            continue
+        val = u.n_able() / max(u.strength, figs)
+        if u.suppression:
+            val *= 1.0 - 0.1 * min(u.suppression, 4)
+        c = u.confidence
+        if c >= ROUTED:
+            val *= 0.2
+        elif c >= BROKEN:
+            val *= 0.6
+        elif c >= SHAKEN:
+            val *= 0.85
+        mat += val if u.side == side else -val
+    return 0.5 + 0.5 * math.tanh((score + 1.5 * mat) / 4.0)
+
+
+# ---------------------------------------------------------------------------------------------- the search
+class _SteadyMixin:
+    """A doctrine that plays the many copies of one game as that game: its per-game plans (the objective
+    assignment) are kept across copies instead of being rebuilt for every copy."""
+
+    def _setup(self, k):
+        self._game_ref = k.game_token
+        super()._setup(k)
+
+    def _goal(self, k, u):
+        self._game_id = k.game_token  # the scripted goals, likewise
+        return super()._goal(k, u)
+
+
+_STEADY: dict = {}
+
+
+def _steady(name: str):
+    cls = _STEADY.get(name)
+    if cls is None:
+        base = DOCTRINES[name]
+        cls = _STEADY[name] = type(f"Search{base.__name__}", (_SteadyMixin, base), {})
+    return cls
+
+
+class _Node:
+    __slots__ = ("n", "w", "order", "children", "values")
+
+    def __init__(self):
+        self.n = 0
+        self.w = 0.0  # summed values for the searching side
+        self.order = None  # options ranked by the prior (set at the first visit)
+        self.children = {}
+        self.values = None  # a root child: its k-th playout's value (the k-th seed's), for paired comparisons
+
+
+class MctsAgent(Agent):
+    """Monte-Carlo tree search (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, **settings):
+        super().__init__(seed)
+        self.settings = parse_settings(None)
+        unknown = set(settings) - set(SETTINGS)
+        if unknown:
+            raise ValueError(f"mcts has no setting {sorted(unknown)[0]!r}: the settings are {', '.join(SETTINGS)}")
+        self.settings.update(settings)
+        # searched decisions, playouts run, playouts dropped at the deadline, searches that failed (the prior
+        # decided), choices other than the prior's
+        self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0, "changed": 0}
+        self._new_game()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._new_game()
+
+    def _new_game(self):
+        s = self.settings
+        self._token = None
+        self._prior = DOCTRINES[s["prior"]](seed=self.seed)  # on the real game: the fallback, and its plans
+        self._search_prior = _steady(s["prior"])(seed=self.seed)
+        self._rollout = _steady(s["rollout"])(seed=self.seed)
+        self._extra = [_steady(n)(seed=self.seed) for n in ("medium", "defensive", "easy")
+                       if n not in (s["prior"], s["rollout"])]
+        for a in [self._prior, self._search_prior, self._rollout] + self._extra:
+            a.reset(self.seed)
+
+    # ------------------------------------------------------------------ the interface
+    def choose(self, game, decision):
+        opts = decision.options
+        if len(opts) == 1:
+            return opts[0]
+        token = game_token(game)
+        if token is not self._token:  # a new game: fresh plans
+            self._new_game()
+            self._token = token
+        start = time.perf_counter()
+        prior = self._prior.choose(game, decision)  # also makes the prior's per-game plans on the real game
+        try:
+            opt = self._search(game, decision, prior, start)
+        except Exception:  # noqa: BLE001 - a bot must never crash a game: the prior decides
+            self.stats["failed"] += 1
+            opt = None
+        if opt is None or tuple(opt) not in opts:
+            opt = prior if prior in opts else default_option(decision)
+        if tuple(opt) != tuple(prior):
+            self.stats["changed"] += 1
+        return tuple(opt)
+
+    # ------------------------------------------------------------------ search
+    def _search(self, game, decision, prior, start):
+        s = self.settings
+        side = decision.side
+        rng = self.rng
+        budget = int(s["playouts"])
+        deadline = None if budget else start + 0.97 * float(s["time"])  # 3% left for answering
+        root_seed = rng.getrandbits(62)
+        root_game = search_root(game, side, root_seed)
+        if hasattr(self._prior, "_assign"):  # the search's prior plays this side with the real game's plans
+            self._search_prior._assign.update(self._prior._assign)
+            self._search_prior._assigned.add(side)
+        root = _Node()
+        extra = [prior]
+        if s["rollout"] != s["prior"]:
+            extra.append(self._rollout.choose(root_game, decision))
+        extra += [a.choose(root_game, decision) for a in self._extra]
+        root.order = self._rank(root_game, decision, first=extra)
+        seeds: list = []
+        self.stats["decisions"] += 1
+        done = 0
+        while True:
+            if budget:
+                if done >= budget:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            child_opt = self._pick(root, decision.options, side, side)
+            first = root.children.get(root.order[0])
+            if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
+                child_opt = root.order[0]  # the prior's choice is played at least as often as any other
+            child = root.children[child_opt]
+            k = child.n
+            while len(seeds) <= k:
+                seeds.append(rng.getrandbits(62))
+            v = self._playout(root_game, root, child_opt, seeds[k], side, deadline)
+            done += 1
+            if v is None:
+                self.stats["dropped"] += 1
+                break
+            if child.values is None:
+                child.values = []
+            child.values.append(v)
+            self.stats["playouts"] += 1
+        self.last_root = root
+        return self._final(root)
+
+    def _final(self, root):
+        """The prior's choice, unless another root child beats it under the same dice (paired playouts) by more
+        than ``z`` standard errors; then the one whose lower bound is best."""
+        first = root.order[0]
+        base = root.children.get(first)
+        if base is None or not base.values:
+            return first
+        z = self.settings["z"]
+        best, bs = first, 0.0
+        for o, ch in root.children.items():
+            if o == first or not ch.values:
+                continue
+            m = min(len(ch.values), len(base.values))
+            if m < 3:
+                continue
+            diffs = [a - b for a, b in zip(ch.values[:m], base.values[:m])]
+            mean = sum(diffs) / m
+            var = sum((x - mean) ** 2 for x in diffs) / (m - 1)
+            low = mean - z * math.sqrt(var / m)
+            if low > bs:
+                best, bs = o, low
+        return best
+
+    def _rank(self, g, d, first=()):
+        """``d``'s options in the order the search widens: the given choices, the prior's and the rollout
+        doctrine's, then the rest shuffled."""
+        opts = d.options
+        head = list(first)
+        if not head:
+            head = [self._search_prior.choose(g, d), self._rollout.choose(g, d)]
+        order, seen = [], set()
+        for o in head:
+            o = tuple(o)
+            if o in opts and o not in seen:
+                order.append(o)
+                seen.add(o)
+        rest = [o for o in opts if o not in seen]
+        self.rng.shuffle(rest)
+        return order + rest
+
+    def _pick(self, node, legal, to_move, side):
+        """The option to follow at ``node``: an unvisited one of the first ``1 + widen*sqrt(n)`` ranked legal
+        options, else the best by UCT for the side to move."""
+        s = self.settings
+        allowed = 1 + int(s["widen"] * math.sqrt(node.n))
+        legal_set = legal if isinstance(legal, (set, frozenset)) else set(legal)
+        cands = []
+        for o in node.order:
+            if o in legal_set:
+                cands.append(o)
+                if len(cands) >= allowed:
+                    break
+        if not cands:
+            return None
+        children = node.children
+        for o in cands:
+            ch = children.get(o)
+            if ch is None:
+                children[o] = _Node()
+                return o
+            if ch.n == 0:
+                return o
+        c = s["c"]
+        log_n = math.log(max(node.n, 1))
+        best, bs = None, -1e18
+        for o in cands:
+            ch = children[o]
+            q = ch.w / ch.n
+            if to_move != side:
+                q = 1.0 - q
+            u = q + c * math.sqrt(log_n / ch.n)
+            if u > bs:
+                best, bs = o, u
+        return best
+
+    def _playout(self, root_game, root, child_opt, seed, side, deadline):
+        """One playout through the root's child ``child_opt``: down the tree (widening it by one node), then the
+        rollout doctrine for ``depth`` decisions, then the evaluation; the value is backed up the path.  None:
+        dropped at the deadline."""
+        g = root_game.clone(log=False, reseed=seed)
+        path = [root, root.children[child_opt]]
+        g.apply(child_opt)
+        node = path[-1]
+        expanded = node.n == 0
+        while not expanded and not g.over:
+            d = g.decision()
+            if len(d.options) == 1:
+                g.apply(d.options[0])
+                continue
+            if node.order is None:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return None
+                node.order = self._rank(g, d)
+            o = self._pick(node, d.options, d.side, side)
+            if o is None:  # nothing ranked here is legal in this world: rank again
+                node.order = self._rank(g, d)
+                o = self._pick(node, d.options, d.side, side)
+            child = node.children[o]
+            expanded = child.n == 0
+            g.apply(o)
+            node = child
+            path.append(node)
+        rollout = self._rollout
+        for _ in range(int(self.settings["depth"])):
+            if g.over:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                return None
+            d = g.decision()
+            g.apply(d.options[0] if len(d.options) == 1 else rollout.choose(g, d))
+        v = evaluate(g, side)
+        for n in path:
+            n.n += 1
+            n.w += v
+        return v
+
+
+def mcts_agent(settings: str | None = None, seed: int = 0) -> MctsAgent:
+    """``mcts`` or ``mcts:KEY=VALUE,...`` (registered as ``mcts``; see :data:`SETTINGS`)."""
+    return MctsAgent(seed=seed, **parse_settings(settings))
+
+
+mcts_agent.agent_argument = ARGUMENT
+mcts_agent.agent_argument_optional = True  # plain ``mcts``: every setting at its default
+
+register("mcts", mcts_agent)

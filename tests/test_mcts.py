@@ -1,0 +1,244 @@
+"""The ``mcts`` search agent (agents/mcts.py) and fresh dice for OpenSpiel clones (dustup_env/openspiel.py)."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from agents import make_agent
+from agents.mcts import MctsAgent, evaluate, parse_settings, search_root
+from dustup_env.cli import _names, main
+from dustup_env.rules import Game
+from evaluation.simulate import play_game
+from test_fair_play import three_marker_twins
+
+CHEAP = "mcts:playouts=6,depth=10"
+
+
+def advance(g: Game, n: int, seed: int = 0) -> Game:
+    """``g`` after ``n`` random decisions (or its end)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        if g.over:
+            break
+        d = g.decision()
+        g.apply(d.options[rng.randrange(len(d.options))])
+    return g
+
+
+def contested(g: Game, seed: int = 0) -> Game:
+    """``g`` advanced to a decision with several options (random play)."""
+    rng = random.Random(seed)
+    while True:
+        d = g.decision()
+        if len(d.options) > 1 and d.kind == "action":
+            return g
+        g.apply(d.options[rng.randrange(len(d.options))])
+
+
+# ---------------------------------------------------------------------------------------------- names
+def test_names_and_settings():
+    a = make_agent("mcts", seed=3)
+    assert isinstance(a, MctsAgent) and a.seed == 3 and a.settings["time"] == 1.0 and a.settings["playouts"] == 0
+    b = make_agent("mcts:time=0.25", seed=1)
+    assert b.settings["time"] == 0.25
+    c = make_agent("mcts:playouts=400,prior=medium,rollout=hard,depth=12,c=0.5,widen=2,z=0", seed=1)
+    assert (c.settings["playouts"], c.settings["prior"], c.settings["rollout"], c.settings["depth"]) == \
+        (400, "medium", "hard", 12)
+    from dustup_env.agent_registry import agent_names
+    assert "mcts:KEY=VALUE,..." in agent_names()
+    # comma-separated agent lists keep an agent's settings together
+    assert _names("mcts:time=0.25,prior=hard,hard", "--agents") == ["mcts:time=0.25,prior=hard", "hard"]
+    assert _names("hard,mcts:playouts=4", "--agents") == ["hard", "mcts:playouts=4"]
+
+
+@pytest.mark.parametrize("spec,msg", [
+    ("mcts:speed=2", "mcts has no setting 'speed': the settings are time, playouts"),
+    ("mcts:time=abc", "mcts time='abc': not a number"),
+    ("mcts:time=0", "must be positive"),
+    ("mcts:time=-1", "must be positive"),
+    ("mcts:playouts=1.5", "not a whole number"),
+    ("mcts:playouts=-3", "at least 0"),
+    ("mcts:prior=grandmaster", "the doctrines are easy, medium, scripted, hard, defensive"),
+    ("mcts:time", "KEY=VALUE pairs"),
+    ("mcts:time=1,time=2", "given twice"),
+    ("mcts:", "is named mcts:KEY=VALUE,..."),
+    ("mcts:time=nan", "must be positive"),
+])
+def test_bad_settings_are_one_line_errors(spec, msg):
+    with pytest.raises(ValueError) as e:
+        make_agent(spec)
+    assert msg in str(e.value) and "\n" not in str(e.value)
+
+
+def test_bad_settings_on_the_command_line(capsys):
+    assert main(["simulate", "--agents", "mcts:speed=2,hard", "--games", "1", "--no-progress",
+                 "--scenario", "skirmish"]) == 2
+    err = capsys.readouterr().err
+    assert "no setting 'speed'" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------- legality, determinism
+def test_plays_legal_games_without_failures():
+    a = make_agent(CHEAP, seed=1)
+    g = play_game("skirmish", [a, make_agent("random", seed=2)], seed=4)
+    assert g.over and a.stats["failed"] == 0 and a.stats["playouts"] > 0
+    assert a.stats["decisions"] > 10
+
+
+def test_deterministic_with_a_playout_budget():
+    g = contested(advance(Game("default", seed=7), 30))
+    picks = []
+    for _ in range(2):
+        a = make_agent("mcts:playouts=12,depth=12", seed=5)
+        picks.append([a.choose(g, g.decision()) for _ in range(3)])
+    assert picks[0] == picks[1]
+    # and over whole games
+    games = [play_game("skirmish", [make_agent(CHEAP, seed=3), make_agent("hard", seed=4)], seed=9)
+             for _ in range(2)]
+    assert games[0].history == games[1].history
+
+
+def test_same_choice_whatever_the_games_future_dice():
+    """Twin games in the same position whose future dice differ (one reseeded): the search never rolls the game's
+    own dice, so with a playout budget it chooses the same in both, at every decision tried."""
+    differ = 0
+    for seed, n in ((1, 20), (2, 45), (3, 70)):
+        g = contested(advance(Game("default", seed=seed), n, seed), seed)
+        twin = g.clone(reseed=seed + 1000)
+        assert twin.state_digest() != g.state_digest()  # only the dice differ
+        d, dt = g.decision(), twin.decision()
+        assert d.options == dt.options
+        a, b = make_agent("mcts:playouts=16,depth=15", seed=2), make_agent("mcts:playouts=16,depth=15", seed=2)
+        assert a.choose(g, d) == b.choose(twin, dt)
+        # the real dice would have made a difference: the same playout on each game's own dice
+        differ += evaluate(advance(g.clone(log=False), 30), d.side) != evaluate(advance(twin.clone(log=False), 30),
+                                                                                d.side)
+    assert differ  # (the twins' futures do differ)
+
+
+def test_time_budget_is_respected():
+    a = make_agent("mcts:time=0.2", seed=1)
+    g = advance(Game("default", seed=3), 25)
+    worst = 0.0
+    n = 0
+    rng = random.Random(0)
+    while n < 6 and not g.over:
+        d = g.decision()
+        if len(d.options) > 1:
+            t = time.perf_counter()
+            opt = a.choose(g, d)
+            worst = max(worst, time.perf_counter() - t)
+            n += 1
+        else:
+            opt = d.options[rng.randrange(len(d.options))]
+        g.apply(opt)
+    assert a.stats["playouts"] > 0
+    assert worst <= 0.22, worst  # the budget +10%
+
+
+# ---------------------------------------------------------------------------------------------- fairness
+def test_the_search_root_holds_only_what_the_side_knows():
+    """Side 0 cannot see Red's hidden squad: the root has it out of play, every Red marker a dummy, and is the same
+    whichever marker hides it (but for that unit's neutral record)."""
+    a, b = three_marker_twins(0, 2)
+    roots = []
+    for doc in (a, b):
+        g = Game(doc, seed=3)
+        r = search_root(g, 0, seed=11)
+        hidden = [u for u in g.units if u.side == 1 and u.hidden]
+        assert hidden and all(not r.units[u.uid].in_play for u in hidden)
+        assert all(m["unit"] == -1 for m in r.markers if m["side"] == 1)
+        assert [u.uid for u in r.enemy_units(0)] == [u.uid for u in g.enemy_units(0)]
+        assert g.units[hidden[0].uid].hidden and g.markers != r.markers  # the real game is untouched
+        roots.append(r)
+    ra, rb = roots
+    assert ra.markers == rb.markers
+    assert [(u.x, u.y, u.in_play) for u in ra.units] == [(u.x, u.y, u.in_play) for u in rb.units]
+    assert evaluate(ra, 0) == evaluate(rb, 0)
+    # Red knows its own unit: its root keeps it
+    r1 = search_root(Game(a, seed=3), 1, seed=11)
+    assert any(u.hidden and u.in_play for u in r1.units if u.side == 1)
+
+
+# ---------------------------------------------------------------------------------------------- strength
+def test_beats_random_on_skirmish():
+    for s in (0, 1):
+        agents = [make_agent(CHEAP, seed=1), make_agent("random", seed=2)]
+        if s:
+            agents.reverse()
+        g = play_game("skirmish", agents, seed=21 + s)
+        assert g.winner == s, (s, g.winner, g.victory_points())
+
+
+# ---------------------------------------------------------------------------------------------- OpenSpiel
+def test_openspiel_clones_roll_fresh_dice():
+    pyspiel = pytest.importorskip("pyspiel")
+    import dustup_env.openspiel  # noqa: F401  (registers python_dustup)
+
+    game = pyspiel.load_game("python_dustup", {"scenario": "skirmish", "rng_seed": 3})
+    st = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(6):
+        st.apply_action(rng.choice(st.legal_actions()))
+    c = st.clone()
+    assert str(c) == str(st) and c.history() == st.history()
+    assert c.dustup_game().state_digest() != st.dustup_game().state_digest()  # fresh dice
+    exact = pyspiel.State.clone(st)  # OpenSpiel's own (C++) copy: exact
+    assert exact.dustup_game().state_digest() == st.dustup_game().state_digest()
+    # the same actions: the exact copy follows its parent, the clones roll their own dice
+    outcomes = set()
+    for k in range(6):
+        c = st.clone()
+        e = pyspiel.State.clone(st)
+        p = pyspiel.State.clone(st)
+        r = random.Random(k)
+        while not p.is_terminal():
+            a = r.choice(p.legal_actions())
+            if a not in e.legal_actions():
+                break
+            p.apply_action(a)
+            e.apply_action(a)
+            assert str(e) == str(p)
+        r = random.Random(0)
+        while not c.is_terminal():
+            c.apply_action(r.choice(c.legal_actions()))
+        outcomes.add(str(c))
+    assert len(outcomes) > 1
+
+
+def test_openspiel_mcts_bot_does_not_see_the_dice():
+    """OpenSpiel's own MCTS bot with a fixed simulation budget chooses the same in two states that differ only in
+    their future dice (the search clones roll dice of their own)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    import dustup_env.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_dustup", {"scenario": "skirmish", "rng_seed": 5})
+    st = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(12):
+        st.apply_action(rng.choice(st.legal_actions()))
+    twin = st.clone()  # the same position, other future dice
+    assert twin.dustup_game().state_digest() != st.dustup_game().state_digest()
+    start = game._clone_seeds.getstate()
+    picks = []
+    for s in (st, twin):
+        game._clone_seeds.setstate(start)  # both searches draw the same clone dice
+        bot = mcts.MCTSBot(game, 2.0, 12, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                           random_state=np.random.RandomState(0), solve=False)
+        picks.append(bot.step(s))
+    assert picks[0] == picks[1]
+
+
+def test_protocol_and_server_sessions_take_mcts():
+    from dustup_env.service.session import ServiceError, Session
+
+    s = Session.new(scenario="skirmish", seed=2, you=0, ai="mcts:playouts=4,depth=4")
+    assert s.ai == "mcts:playouts=4,depth=4"
+    with pytest.raises(ServiceError) as e:
+        Session.new(scenario="skirmish", seed=2, you=0, ai="mcts:speed=1")
+    assert "no setting 'speed'" in str(e.value) and "\n" not in str(e.value)
