@@ -8,7 +8,7 @@ import pytest
 
 from agents import make_agent
 from agents.mcts import MctsAgent, evaluate, parse_settings, search_root
-from dustup_env.cli import _names, main
+from dustup_cli.cli import _names, main
 from dustup_env.rules import Game
 from evaluation.simulate import play_game
 from test_fair_play import three_marker_twins
