@@ -56,7 +56,7 @@ def zones(dep: Deployment, across: float, along: float, defender: int) -> list[t
     if defender == 1:
         return [attacker_zone, defender_zone]
     flip = lambda z: (z[0], z[1], along - z[3], along - z[2])  # noqa: E731 - the mirror image for side 0
-    return [defender_zone, flip(attacker_zone)]
+    return [flip(defender_zone), flip(attacker_zone)]
 
 
 @dataclass(frozen=True)

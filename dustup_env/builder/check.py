@@ -19,6 +19,9 @@ def problems(doc: dict, report: dict) -> list[str]:
         for b in pieces[i + 1:]:
             if a.distance(b) < SPACING - 1e-9:
                 out.append(f"terrain pieces {a.bounds} and {b.bounds} are {a.distance(b):.2f}\" apart")
+    a, b = report["zones"]
+    if not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]):
+        out.append(f"the deployment zones {a} and {b} overlap")
     bf = Battlefield(doc)
     for s, side in enumerate(doc["sides"]):
         if len(side["units"]) > MAX_UNITS_PER_SIDE:
