@@ -67,7 +67,7 @@ def test_terrain_pieces_are_at_least_4_inches_apart(built):
         assert len(kinds) >= 3  # a mix of features
         for i, a in enumerate(pieces):
             for b in pieces[i + 1:]:
-                assert a.distance(b) >= SPACING
+                assert a.distance(b) >= 4.0  # S001:14
                 n += 1
     assert n > 1000
 
@@ -217,16 +217,24 @@ def test_bad_input_is_refused_in_one_line():
     assert parse_with(" night , hidden ") == frozenset({"night", "hidden"})
 
 
-def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "dustup_env.cli", "build", *args], capture_output=True, text=True,
-                          cwd=cwd, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+def _cli(capsys, *args):
+    """``dustup build ARGS`` in this process: (exit status, stdout, stderr)."""
+    from dustup_env.cli import main
+
+    capsys.readouterr()
+    try:
+        code = main(["build", *args])
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_the_command_writes_the_same_file_for_the_same_seed_and_refuses_bad_flags(tmp_path):
+def test_the_command_writes_the_same_file_for_the_same_seed_and_refuses_bad_flags(tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    r = _cli("--seed", "4", "--with", "vehicles,night", "--table", "60x48", "--out", str(a))
-    assert r.returncode == 0, r.stderr
-    assert _cli("--seed", "4", "--with", "night,vehicles", "--table", "60x48", "--out", str(b)).returncode == 0
+    code, out, err = _cli(capsys, "--seed", "4", "--with", "vehicles,night", "--table", "60x48", "--out", str(a))
+    assert code == 0 and out.startswith(str(a)), err
+    assert _cli(capsys, "--seed", "4", "--with", "night,vehicles", "--table", "60x48", "--out", str(b))[0] == 0
     assert a.read_bytes() == b.read_bytes()
     doc = json.loads(a.read_text())
     assert doc["table"] == {"width": 60, "height": 48} and doc["options"]["night"] is True
@@ -236,10 +244,18 @@ def test_the_command_writes_the_same_file_for_the_same_seed_and_refuses_bad_flag
                  "--out", str(a)], ["--seed", "1", "--out", str(tmp_path / "none" / "x.json")],
                  ["--seed", "1", "--out", str(tmp_path / "x.txt")], ["--out", str(a)],
                  ["--seed", "1", "--points", "2", "--out", str(a)]):
-        r = _cli(*args)
-        assert r.returncode == 2, args
-        assert r.stderr.startswith("dustup build: ") and r.stderr.count("\n") == 1, (args, r.stderr)
-    assert "--with options" in _cli("--help").stdout
+        code, out, err = _cli(capsys, *args)
+        assert code == 2, args
+        assert err.startswith("dustup build: ") and err.count("\n") == 1, (args, err)
+    code, out, _ = _cli(capsys, "--help")
+    assert code == 0 and "--with options" in out and "docs/builder.md" in out
+
+
+def test_the_command_runs_as_a_program(tmp_path):
+    out = tmp_path / "battle.json"
+    r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "build", "--seed", "2", "--out", str(out)],
+                       capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and json.loads(out.read_text()) == generate_scenario(2), r.stderr
 
 
 def test_the_builder_imports_no_agents_training_evaluation_gym_or_torch():
@@ -262,3 +278,37 @@ def test_generated_games_play_to_the_end_with_random_and_hard_agents():
             g = play_game(doc, (make_agent(name), make_agent(name)), seed)
             assert g.over and g.winner in (-1, 0, 1)
             assert g.turn <= doc["turn_limit"]
+
+
+def test_the_turn_limit_is_set_by_the_deployment_chart(built):
+    from dustup_env.builder.charts import DEPLOYMENT
+
+    seen = set()
+    for doc, rep in built:
+        assert doc["turn_limit"] == DEPLOYMENT[rep["deployment"]].turns
+        seen.add(rep["deployment"])
+    assert len(seen) >= 4
+
+
+def test_each_force_is_chosen_without_seeing_the_other():
+    a, _ = build(21, points=(95, 95))
+    b, _ = build(21, points=(95, 400), table=(96, 72))
+    strip = lambda side: [{k: v for k, v in u.items() if k not in ("position", "facing", "hidden", "inbound")}  # noqa: E731
+                          for u in side["units"]]
+    assert strip(a["sides"][0]) == strip(b["sides"][0])
+    assert strip(a["sides"][1]) != strip(b["sides"][1])
+
+
+def test_the_guides_commands_parse():
+    import re
+    import shlex
+
+    from dustup_env.cli import build_parser
+
+    text = (ROOT / "docs" / "builder.md").read_text()
+    shown = [line.split("  #")[0].strip() for block in re.findall(r"```bash\n(.*?)```", text, re.S)
+             for line in block.splitlines() if line.startswith("dustup ")]
+    assert len(shown) >= 3
+    for cmd in shown:
+        build_parser().parse_args(shlex.split(cmd)[1:])
+    assert not re.search(r"\b[0-9a-f]{7,40}\b(?![\w.])|\bsession \d|\b20\d\d-\d\d-\d\d\b", text)
