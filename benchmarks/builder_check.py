@@ -6,7 +6,8 @@
   python benchmarks/builder_check.py points --pairs 200       # equal points, hard vs hard: the first force's score
   python benchmarks/builder_check.py points --pairs 100 --ratio 1.5   # the first force has 1.5 times the points
 
-``--start`` shifts the seeds; ``--jobs`` runs that many processes.  A pair is one scenario played twice, the second
+``--start`` shifts the seeds; ``--jobs`` runs that many processes; ``--records FILE`` appends one line per scenario or
+pair (``combine`` sums such files: ``python benchmarks/builder_check.py combine FILE``).  A pair is one scenario played twice, the second
 time with the two forces exchanged (the same charts and terrain), both games with ``hard`` on both sides: the score
 of the first force over the pair cancels the sides' and the zones' advantages.  Prints one JSON object.
 """
@@ -96,17 +97,44 @@ def _run(fn, items, jobs):
         return list(ex.map(fn, items, chunksize=8))
 
 
+def points_summary(res: list[dict]) -> dict:
+    scores = [r["score"] for r in res]
+    m = sum(scores) / len(scores)
+    sd = math.sqrt(sum((x - m) ** 2 for x in scores) / max(1, len(scores) - 1))
+    more = [r["score"] if r["units"][0] > r["units"][1] else 1 - r["score"] for r in res
+            if r["units"][0] != r["units"][1]]
+    return {"pairs": len(res), "games": 2 * len(res), "first_force_score": round(m, 4),
+            "ci95": [round(m - 1.96 * sd / math.sqrt(len(scores)), 4), round(m + 1.96 * sd / math.sqrt(len(scores)), 4)],
+            "more_units_score": round(sum(more) / len(more), 4) if more else None, "more_units_pairs": len(more),
+            "mean_points": [round(sum(r["points"][i] for r in res) / len(res), 1) for i in (0, 1)]}
+
+
+def combine(recs: list) -> dict:
+    """A summary of --records lines: pairs (dicts), or [seed, error] / [seed, error, turns] of schema / play."""
+    if recs and isinstance(recs[0], dict):
+        return points_summary(recs)
+    bad = [r[:2] for r in recs if r[1]]
+    seeds = sorted(r[0] for r in recs)
+    return {"scenarios": len(recs), "distinct": len(set(seeds)), "seeds": [seeds[0], seeds[-1]] if seeds else [],
+            "failed": len(bad), "failures": bad[:20]}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("check", choices=["schema", "play", "points"])
+    p.add_argument("check", choices=["schema", "play", "points", "combine"])
+    p.add_argument("file", nargs="?", help="combine: a --records file")
     p.add_argument("--count", type=int, default=100)
     p.add_argument("--pairs", type=int, default=100)
     p.add_argument("--ratio", type=float, default=1.0)
     p.add_argument("--with", dest="with_", default="")
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--records", help="append one JSON line per scenario or pair to this file (to combine runs)")
     a = p.parse_args(argv)
     t = time.time()
+    if a.check == "combine":
+        print(json.dumps(combine([json.loads(line) for line in Path(a.file).read_text().splitlines() if line])))
+        return 0
     if a.check == "schema":
         res = _run(_schema, range(a.start, a.start + a.count), a.jobs)
         bad = [(s, e) for s, e in res if e]
@@ -120,17 +148,11 @@ def main(argv=None) -> int:
     else:
         with_ = [w for w in a.with_.split(",") if w]
         res = _run(_pair, [(s, a.ratio, with_) for s in range(a.start, a.start + a.pairs)], a.jobs)
-        scores = [r["score"] for r in res]
-        m = sum(scores) / len(scores)
-        sd = math.sqrt(sum((x - m) ** 2 for x in scores) / max(1, len(scores) - 1))
-        more = [r["score"] if r["units"][0] > r["units"][1] else 1 - r["score"] for r in res
-                if r["units"][0] != r["units"][1]]
-        out = {"check": "points", "pairs": a.pairs, "games": 2 * a.pairs, "ratio": a.ratio, "with": with_,
-               "start": a.start, "first_force_score": round(m, 4),
-               "ci95": [round(m - 1.96 * sd / math.sqrt(len(scores)), 4),
-                        round(m + 1.96 * sd / math.sqrt(len(scores)), 4)],
-               "more_units_score": round(sum(more) / len(more), 4) if more else None, "more_units_pairs": len(more),
-               "mean_points": [sum(r["points"][i] for r in res) / len(res) for i in (0, 1)]}
+        out = {"check": "points", "ratio": a.ratio, "with": with_, "start": a.start, **points_summary(res)}
+    if a.records:
+        with open(a.records, "a") as fh:
+            for r in res:
+                fh.write(json.dumps(r if isinstance(r, dict) else list(r)) + "\n")
     out["seconds"] = round(time.time() - t, 1)
     print(json.dumps(out))
     return 0 if not out.get("failed") else 1
