@@ -139,8 +139,8 @@ class _Placer:
                     continue
                 if self.fits(unit, x, y, conceal):
                     return x, y
-            if conceal:
-                return None
+        if conceal:  # no concealing ground found: the caller places the unit openly, or no dummy
+            return None
         # a scan of the zone, nearest the rectangle's centre first (the seeded tries all failed)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         cells = [(_r(x0 + i * 0.5), _r(y0 + j * 0.5)) for i in range(int((x1 - x0) * 2) + 1)
