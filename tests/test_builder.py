@@ -20,7 +20,6 @@ from dustup_env.builder import (BuildError, WITH_OPTIONS, build, default_points,
 from dustup_env.builder.check import problems
 from dustup_env.builder.forces import TYPE, cheapest, make_unit, package_points
 from dustup_env.builder.points import casualty_chance, expected_hits
-from dustup_env.builder.terrain import SPACING
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.battlefield import Battlefield
 from dustup_env.rules.kernel.data import load_scenario, validate
@@ -210,7 +209,7 @@ def test_bad_input_is_refused_in_one_line():
     for kw, words in (({"seed": -1}, "seed"), ({"seed": 1, "points": 3}, "too few"), ({"seed": 1, "points": "x"},
                       "whole number"), ({"seed": 1, "table": (10, 48)}, "24 to 240"),
                       ({"seed": 1, "with_": "night,fog"}, "unknown --with option 'fog'"),
-                      ({"seed": 1, "with_": "chits,cards"}, "exclude each other")):
+                      ({"seed": 1, "with_": "chits,cards"}, "exclude each other"), ({"seed": 1, "name": ""}, "name")):
         with pytest.raises(BuildError, match=words) as e:
             generate_scenario(**kw)
         assert "\n" not in str(e.value)
@@ -243,7 +242,7 @@ def test_the_command_writes_the_same_file_for_the_same_seed_and_refuses_bad_flag
                  ["--seed", "1", "--table", "72by48", "--out", str(a)], ["--seed", "1", "--with", "rain",
                  "--out", str(a)], ["--seed", "1", "--out", str(tmp_path / "none" / "x.json")],
                  ["--seed", "1", "--out", str(tmp_path / "x.txt")], ["--out", str(a)],
-                 ["--seed", "1", "--points", "2", "--out", str(a)]):
+                 ["--seed", "1", "--points", "2", "--out", str(a)], ["--seed", "1", "--name", " ", "--out", str(a)]):
         code, out, err = _cli(capsys, *args)
         assert code == 2, args
         assert err.startswith("dustup build: ") and err.count("\n") == 1, (args, err)

@@ -166,6 +166,8 @@ def build(seed: int, points=None, table=DEFAULT_TABLE, with_=None, name: str | N
     docs/builder.md); the deployment positions are drawn anew."""
     opts = parse_with(with_)
     budgets, (w, h) = _check_input(seed, points, table)
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise BuildError(f"name must be a non-empty text, not {name!r}")
     rng = random.Random(seed)
     log: list[str] = []
 
