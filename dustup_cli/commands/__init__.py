@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES: tuple[str, ...] = ("engine", "serve", "design")
+MODULES: tuple[str, ...] = ("engine", "serve", "design", "build")
 
 
 def register_all(subparsers) -> None:
