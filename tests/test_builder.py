@@ -218,7 +218,7 @@ def test_bad_input_is_refused_in_one_line():
 
 def _cli(capsys, *args):
     """``dustup build ARGS`` in this process: (exit status, stdout, stderr)."""
-    from dustup_env.cli import main
+    from dustup_cli.cli import main
 
     capsys.readouterr()
     try:
@@ -252,7 +252,7 @@ def test_the_command_writes_the_same_file_for_the_same_seed_and_refuses_bad_flag
 
 def test_the_command_runs_as_a_program(tmp_path):
     out = tmp_path / "battle.json"
-    r = subprocess.run([sys.executable, "-m", "dustup_env.cli", "build", "--seed", "2", "--out", str(out)],
+    r = subprocess.run([sys.executable, "-m", "dustup_cli", "build", "--seed", "2", "--out", str(out)],
                        capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0 and json.loads(out.read_text()) == generate_scenario(2), r.stderr
 
@@ -302,7 +302,7 @@ def test_the_guides_commands_parse():
     import re
     import shlex
 
-    from dustup_env.cli import build_parser
+    from dustup_cli.cli import build_parser
 
     text = (ROOT / "docs" / "builder.md").read_text()
     shown = [line.split("  #")[0].strip() for block in re.findall(r"```bash\n(.*?)```", text, re.S)
