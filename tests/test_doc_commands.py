@@ -165,6 +165,9 @@ QUICK = [
     "dustup design check my_tank.json --json",
     "dustup design check a.json b.json --strict",
     "dustup design rules",
+    "dustup build --seed 7 --with vehicles,hidden --out battle.json",
+    "dustup build --seed 7 --out battle.json",
+    "dustup build --seed 7 --points 200 --table 96x72 --with vehicles,hidden,night --out big.json",
 ]
 
 
@@ -244,6 +247,10 @@ def test_the_engine_benchmark(work):
 SLOW_BENCH = [
     "python benchmarks/bench_random_play.py --games 100 --scenario armour",
     "python benchmarks/ladder_ab.py hard medium --pairs 100 --scenario armour",
+    "python benchmarks/builder_check.py schema --count 10000",
+    "python benchmarks/builder_check.py play --count 1000",
+    "python benchmarks/builder_check.py points --pairs 400",
+    "python benchmarks/builder_check.py points --pairs 100 --ratio 1.5",
 ]
 
 
@@ -266,13 +273,19 @@ def test_benchmarks_start(cmd, work):
 
 
 # ---------------------------------------------------------------------------------------------- interactive
-@runs("dustup play --agents human,hard --save game.json", "dustup play --agents human,ppo")
-@pytest.mark.parametrize("cmd", ["dustup play --agents human,hard --save game.json", "dustup play --agents human,ppo"])
+PLAY = ["dustup play --agents human,hard --save game.json", "dustup play --agents human,ppo",
+        "dustup play --agents human,hard --scenario battle.json"]
+
+
+@runs(*PLAY)
+@pytest.mark.parametrize("cmd", PLAY)
 def test_playing_yourself(cmd, work):
     """The person types `q` at the first decision: the game stops (saved with --save), exit status 1."""
     if "ppo" in cmd:
         needs_policy()
     w, _ = work
+    if "battle.json" in cmd and not (w / "battle.json").exists():  # docs/builder.md: the battle built before
+        assert bash("dustup build --seed 7 --out battle.json", work, timeout=120).returncode == 0
     r = bash(cmd, work, stdin="q\n", timeout=300)
     assert r.returncode == 1 and "your choice" in r.stdout and "stopped by the player" in r.stderr, r.stderr
     if "--save" in cmd:
