@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.prepared import prep
 
+from .dice import D8
 from .errors import ScenarioError
 
 # name: (cost normal infantry, cost power armour, blocks, conceals, cover)
@@ -140,7 +141,7 @@ class Battlefield:
         self.height = float(t["height"])
         self.features = []  # (type, name, polygon, prepared)
         for i, f in enumerate(scenario.get("terrain", [])):
-            poly = Polygon(f["polygon"])
+            poly = Polygon(f["polygon"], f.get("holes"))  # (holes: only in the ground under dynamic terrain)
             if not poly.is_valid or poly.area <= 0:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
@@ -162,7 +163,7 @@ class Battlefield:
             for ty, _, _, _, segs in self.obstacles for (px, py), (qx, qy) in segs]
         # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
         # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
-        self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
+        self.blockers = [(ty, polygon_edges(poly), poly.bounds) for ty, _, poly, _ in self.features
                          if TERRAIN_TYPES[ty][2]]
         # as _terrain_sight reads them: (hill?, the depth that blocks, edges, bounding box)
         self._sight_blockers = [(ty == "hill", WOODS_SIGHT.get(ty, 2.0) + 1e-9, edges) + tuple(bounds)
@@ -373,6 +374,51 @@ class Battlefield:
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
 
+    # --- sight for an observer ------------------------------------------------------------------
+    def sight_for(self, observer: "Observer", ax: float, ay: float, bx: float, by: float) -> Sight:
+        """Line of sight from ``observer`` at A to B: an airborne observer ignores the terrain (RN-175; smoke is
+        dynamic terrain, :class:`.terrain.DynamicBattlefield`), any other sees as :meth:`sight`."""
+        if observer.airborne:
+            return _CLEAR
+        return self.sight(ax, ay, bx, by)
+
+    def sight_fn(self, observer: "Observer"):
+        """``sight_for`` bound to one observer: ``f(ax, ay, bx, by) -> Sight`` (for loops over many lines; for a
+        ground observer on the static battlefield it is :meth:`sight` itself, so the loop costs nothing more)."""
+        if observer.airborne:
+            return _airborne_sight
+        return self.sight
+
+
+@dataclass(frozen=True, slots=True)
+class Observer:
+    """Who looks: what of the terrain and the dynamic features stops its line of sight (``Battlefield.sight_for``).
+
+    ``special_sensors``: enhanced or superior electronic sensors (a sensor die of D8 or more): smoke conceals
+    instead of blocking (RN-067).  ``airborne``: a drone or an aircraft: the line ignores the terrain except
+    smoke (RN-175)."""
+
+    special_sensors: bool = False
+    airborne: bool = False
+
+
+GROUND = Observer()  # an ordinary observer on the ground
+_OBSERVERS = (Observer(False, False), Observer(True, False), Observer(False, True), Observer(True, True))
+
+
+def observer(special_sensors: bool = False, airborne: bool = False) -> Observer:
+    """The shared :class:`Observer` of that description."""
+    return _OBSERVERS[bool(special_sensors) + 2 * bool(airborne)]
+
+
+def observer_of(u) -> Observer:
+    """A unit as an observer: special sensors from its sensor die (D8+, RN-067); units are on the ground."""
+    return _OBSERVERS[u.sensor >= D8]
+
+
+def _airborne_sight(ax, ay, bx, by) -> Sight:
+    return _CLEAR
+
 
 _BLOCKED = Sight(False, False, 0)
 _VISIBLE: dict = {}  # (concealed, cover) -> Sight(True, concealed, cover)
@@ -389,6 +435,15 @@ def ring_edges(ring) -> tuple:
         out.append((px, py, qx, qy, qx - px, qy - py, px - qx, py - qy))
         px, py = qx, qy
     return tuple(out)
+
+
+def polygon_edges(poly) -> tuple:
+    """:func:`ring_edges` of a polygon's outline, then of each of its holes (the even-odd tests below read them
+    alike: a point in a hole is outside)."""
+    edges = ring_edges(list(poly.exterior.coords)[:-1])
+    for hole in poly.interiors:
+        edges += ring_edges(list(hole.coords)[:-1])
+    return edges
 
 
 def _edges_crossed(edges, ax, ay, bx, by) -> bool:
