@@ -402,8 +402,8 @@ class Observer:
     airborne: bool = False
 
 
-GROUND = Observer()  # an ordinary observer on the ground
 _OBSERVERS = (Observer(False, False), Observer(True, False), Observer(False, True), Observer(True, True))
+GROUND = _OBSERVERS[0]  # an ordinary observer on the ground
 
 
 def observer(special_sensors: bool = False, airborne: bool = False) -> Observer:
