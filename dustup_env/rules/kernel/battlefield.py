@@ -380,7 +380,8 @@ class Battlefield:
         dynamic terrain, :class:`.terrain.DynamicBattlefield`), any other sees as :meth:`sight`."""
         if observer.airborne:
             return _CLEAR
-        return self.sight(ax, ay, bx, by)
+        s = self.sight_cache.get((ax, ay, bx, by))  # (the cache lookup of sight, inlined: the usual answer)
+        return s if s is not None else self.sight(ax, ay, bx, by)
 
     def sight_fn(self, observer: "Observer"):
         """``sight_for`` bound to one observer: ``f(ax, ay, bx, by) -> Sight`` (for loops over many lines; for a
