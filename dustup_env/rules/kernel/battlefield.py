@@ -146,7 +146,7 @@ class Battlefield:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
         self.obstacles = []  # (type, name, linestring, cost, segments)
-        self._vehicle_obstacle_costs = []  # per obstacle: mobility type -> crossing cost (None impassable)
+        self.vehicle_obstacle_costs = []  # per obstacle: mobility type -> crossing cost (None impassable)
         self._vehicle_segments: dict = {}  # movement column -> obstacle_segments with that mover's costs
         self.obstacle_segments = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
         for f in scenario.get("obstacles", []):
@@ -156,7 +156,7 @@ class Battlefield:
                 self.obstacle_segments.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
-            self._vehicle_obstacle_costs.append({**OBSTACLE_VEHICLE_COSTS[f["type"]], **f.get("vehicles", {})})
+            self.vehicle_obstacle_costs.append({**OBSTACLE_VEHICLE_COSTS[f["type"]], **f.get("vehicles", {})})
         # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
         self._obstacle_sight_segs = [
             (min(px, qx), max(px, qx), min(py, qy), max(py, qy), px, py, qx, qy) + tuple(OBSTACLE_TYPES[ty])
@@ -264,7 +264,7 @@ class Battlefield:
         if segs is None:
             mob = column_mobility(column)
             segs = []
-            for (ty, _, _, _, pairs), costs in zip(self.obstacles, self._vehicle_obstacle_costs):
+            for (ty, _, _, _, pairs), costs in zip(self.obstacles, self.vehicle_obstacle_costs):
                 c = costs.get(mob)
                 c = math.inf if c is None else float(c)
                 for (ax, ay), (bx, by) in pairs:

@@ -151,7 +151,7 @@ def _ground_doc(static, items) -> dict:
     clear = [_shape(f) for f, k in items if k.clears_obstacles]
     clear = unary_union(clear) if clear else None
     obstacles = []
-    for (ty, name, ls, cost, _), vehicles in zip(static.obstacles, static._vehicle_obstacle_costs):
+    for (ty, name, ls, cost, _), vehicles in zip(static.obstacles, static.vehicle_obstacle_costs):
         pieces = [ls] if clear is None or not ls.intersects(clear) else \
             [p for p in _parts(ls.difference(clear), LineString) if p.length > 1e-9]
         for p in pieces:
