@@ -528,13 +528,14 @@ def dynamic_terrain_raster(bf) -> tuple[np.ndarray, np.ndarray]:
     """:func:`terrain_raster` of a battlefield seen through the game's dynamic terrain (``game.bf`` while
     ``game.terrain`` has features: wrecks, and later smoke, fire, rubble): the static raster with every coarse cell
     that a feature touches worked out again from the 0.5" raster cells' centres (cached per battlefield object: a
-    change of the dynamic terrain makes a new one)."""
+    change of the dynamic terrain makes a new one).  The base is the raster of ``bf.ground``: the scenario's terrain
+    less what features replace (rubble, a burnt-out wood, a breach), so a removal shows as well as an addition."""
     if not getattr(bf, "dynamic", False):
         return terrain_raster(bf)
     hit = _TERRAIN_CACHE.get(id(bf))
     if hit is not None and hit[0] is bf:
         return hit[1], hit[2]
-    static = bf.static
+    static = bf.ground  # the scenario's terrain, less what features replace (rubble, a breach), with their ground
     out = terrain_raster(static)[0].copy()
     ny, nx = static.ny, static.nx
     cells: set = set()
@@ -547,7 +548,7 @@ def dynamic_terrain_raster(bf) -> tuple[np.ndarray, np.ndarray]:
         c0, c1 = (max(0, min(int(v / static.width * GRID_W), GRID_W - 1)) for v in (x0, x1))
         r0, r1 = (max(0, min(int(v / static.height * GRID_H), GRID_H - 1)) for v in (y0, y1))
         cells.update((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-    blocking = [f for f, k in bf.items if k.blocks_sight]
+    blocking = [f for f, k in bf.items if k.blocks_sight or k.smoke]
     from .rules.kernel.terrain import distance_to
 
     for r, c in cells:

@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.prepared import prep
 
+from .dice import D8
 from .errors import ScenarioError
 
 # name: (cost normal infantry, cost power armour, blocks, conceals, cover)
@@ -140,12 +141,12 @@ class Battlefield:
         self.height = float(t["height"])
         self.features = []  # (type, name, polygon, prepared)
         for i, f in enumerate(scenario.get("terrain", [])):
-            poly = Polygon(f["polygon"])
+            poly = Polygon(f["polygon"], f.get("holes"))  # (holes: only in the ground under dynamic terrain)
             if not poly.is_valid or poly.area <= 0:
                 raise ScenarioError(f"terrain feature #{i} ({f.get('name', f['type'])}) is not a valid polygon")
             self.features.append((f["type"], f.get("name", f["type"]), poly, prep(poly)))
         self.obstacles = []  # (type, name, linestring, cost, segments)
-        self._vehicle_obstacle_costs = []  # per obstacle: mobility type -> crossing cost (None impassable)
+        self.vehicle_obstacle_costs = []  # per obstacle: mobility type -> crossing cost (None impassable)
         self._vehicle_segments: dict = {}  # movement column -> obstacle_segments with that mover's costs
         self.obstacle_segments = []  # (minx, maxx, miny, maxy, ax, ay, bx, by, cost)
         for f in scenario.get("obstacles", []):
@@ -155,14 +156,14 @@ class Battlefield:
                 self.obstacle_segments.append((min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), ax, ay, bx, by,
                                             float(f["cost"])))
             self.obstacles.append((f["type"], f.get("name", f["type"]), ls, float(f["cost"]), segs))
-            self._vehicle_obstacle_costs.append({**OBSTACLE_VEHICLE_COSTS[f["type"]], **f.get("vehicles", {})})
+            self.vehicle_obstacle_costs.append({**OBSTACLE_VEHICLE_COSTS[f["type"]], **f.get("vehicles", {})})
         # the same segments with their bounding boxes and concealment/cover, for _obstacle_sight
         self._obstacle_sight_segs = [
             (min(px, qx), max(px, qx), min(py, qy), max(py, qy), px, py, qx, qy) + tuple(OBSTACLE_TYPES[ty])
             for ty, _, _, _, segs in self.obstacles for (px, py), (qx, qy) in segs]
         # blocking features as plain coordinate rings: exact pure-Python segment clipping is ~5x
         # faster than a shapely call per line of sight at these sizes (see docs/performance.md)
-        self.blockers = [(ty, ring_edges(list(poly.exterior.coords)[:-1]), poly.bounds) for ty, _, poly, _ in self.features
+        self.blockers = [(ty, polygon_edges(poly), poly.bounds) for ty, _, poly, _ in self.features
                          if TERRAIN_TYPES[ty][2]]
         # as _terrain_sight reads them: (hill?, the depth that blocks, edges, bounding box)
         self._sight_blockers = [(ty == "hill", WOODS_SIGHT.get(ty, 2.0) + 1e-9, edges) + tuple(bounds)
@@ -263,7 +264,7 @@ class Battlefield:
         if segs is None:
             mob = column_mobility(column)
             segs = []
-            for (ty, _, _, _, pairs), costs in zip(self.obstacles, self._vehicle_obstacle_costs):
+            for (ty, _, _, _, pairs), costs in zip(self.obstacles, self.vehicle_obstacle_costs):
                 c = costs.get(mob)
                 c = math.inf if c is None else float(c)
                 for (ax, ay), (bx, by) in pairs:
@@ -373,6 +374,52 @@ class Battlefield:
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
 
+    # --- sight for an observer ------------------------------------------------------------------
+    def sight_for(self, observer: "Observer", ax: float, ay: float, bx: float, by: float) -> Sight:
+        """Line of sight from ``observer`` at A to B: an airborne observer ignores the terrain (RN-175; smoke is
+        dynamic terrain, :class:`.terrain.DynamicBattlefield`), any other sees as :meth:`sight`."""
+        if observer.airborne:
+            return _CLEAR
+        s = self.sight_cache.get((ax, ay, bx, by))  # (the cache lookup of sight, inlined: the usual answer)
+        return s if s is not None else self.sight(ax, ay, bx, by)
+
+    def sight_fn(self, observer: "Observer"):
+        """``sight_for`` bound to one observer: ``f(ax, ay, bx, by) -> Sight`` (for loops over many lines; for a
+        ground observer on the static battlefield it is :meth:`sight` itself, so the loop costs nothing more)."""
+        if observer.airborne:
+            return _airborne_sight
+        return self.sight
+
+
+@dataclass(frozen=True, slots=True)
+class Observer:
+    """Who looks: what of the terrain and the dynamic features stops its line of sight (``Battlefield.sight_for``).
+
+    ``special_sensors``: enhanced or superior electronic sensors (a sensor die of D8 or more): smoke conceals
+    instead of blocking (RN-067).  ``airborne``: a drone or an aircraft: the line ignores the terrain except
+    smoke (RN-175)."""
+
+    special_sensors: bool = False
+    airborne: bool = False
+
+
+_OBSERVERS = (Observer(False, False), Observer(True, False), Observer(False, True), Observer(True, True))
+GROUND = _OBSERVERS[0]  # an ordinary observer on the ground
+
+
+def observer(special_sensors: bool = False, airborne: bool = False) -> Observer:
+    """The shared :class:`Observer` of that description."""
+    return _OBSERVERS[bool(special_sensors) + 2 * bool(airborne)]
+
+
+def observer_of(u) -> Observer:
+    """A unit as an observer: special sensors from its sensor die (D8+, RN-067); units are on the ground."""
+    return _OBSERVERS[u.sensor >= D8]
+
+
+def _airborne_sight(ax, ay, bx, by) -> Sight:
+    return _CLEAR
+
 
 _BLOCKED = Sight(False, False, 0)
 _VISIBLE: dict = {}  # (concealed, cover) -> Sight(True, concealed, cover)
@@ -389,6 +436,15 @@ def ring_edges(ring) -> tuple:
         out.append((px, py, qx, qy, qx - px, qy - py, px - qx, py - qy))
         px, py = qx, qy
     return tuple(out)
+
+
+def polygon_edges(poly) -> tuple:
+    """:func:`ring_edges` of a polygon's outline, then of each of its holes (the even-odd tests below read them
+    alike: a point in a hole is outside)."""
+    edges = ring_edges(list(poly.exterior.coords)[:-1])
+    for hole in poly.interiors:
+        edges += ring_edges(list(hole.coords)[:-1])
+    return edges
 
 
 def _edges_crossed(edges, ax, ay, bx, by) -> bool:

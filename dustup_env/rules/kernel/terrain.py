@@ -1,4 +1,4 @@
-"""The dynamic terrain layer: features that come and go during a game (smoke, fire, rubble, minefields, wrecks).
+"""The dynamic terrain layer: features that come and go during a game (smoke, fire, rubble, breaches, wrecks).
 
 The scenario's terrain is static and its :class:`~.battlefield.Battlefield` (with its caches) is shared by
 every game on it.  What changes during a game is ``game.terrain``: a list of plain-data features, each
@@ -7,20 +7,35 @@ every game on it.  What changes during a game is ``game.terrain``: a list of pla
 mapping: kind -> :class:`TerrainKind`, what the feature does to sight, concealment, cover and movement).
 
 While ``game.terrain`` is empty, ``game.bf`` is the static battlefield itself and nothing costs more.  When
-features exist, ``game.bf`` is a :class:`DynamicBattlefield`: the same interface, answering from the static
-battlefield first and then from the features (a feature can only add: block a line of sight, conceal,
-give cover, make ground costlier or impassable), so every rule that asks ``game.bf`` sees them.  Use
-:func:`add` and :func:`remove` to change the layer: they keep ``game.bf`` in step.
+features exist, ``game.bf`` is a :class:`DynamicBattlefield`: the same interface, so every rule that asks
+``game.bf`` sees them.  A feature may take away as well as add:
+
+* a kind with a ``ground`` (a terrain type of ``battlefield.TERRAIN_TYPES``) *replaces* the scenario's terrain
+  under it: rubble where a building stood, a burnt-out wood, a crater.  The features of such kinds make a
+  *ground*: a battlefield of its own, the scenario's terrain polygons less the replaced areas, with the new
+  ground laid on top (line of sight, concealment, cover and movement cost all read it, with its own caches);
+  built once per layout of replacing features and shared (kept by the static battlefield);
+* a kind with ``clears_obstacles`` takes the obstacles' pieces inside it away (a breach through a wall);
+* every kind then *adds* over that ground: blocks a line of sight, conceals, gives cover, makes ground
+  costlier or impassable; a ``smoke`` kind blocks sight unless the observer has special sensors (RN-067),
+  and is the only terrain an airborne observer's line of sight meets (RN-175): see
+  :meth:`DynamicBattlefield.sight_for`.
+
+Use :func:`add` and :func:`remove` to change the layer: they keep ``game.bf`` in step.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from .battlefield import Sight
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
+
+from .battlefield import GROUND, TERRAIN_TYPES, Battlefield, Sight
 from .errors import ScenarioError
 
 _BLOCKED = Sight(False, False, 0)
+_CLEAR = Sight(True, False, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +47,19 @@ class TerrainKind:
     cover: int = 0  # 0 none, 1 soft, 2 hard: for a unit in it
     move_cost: int | None = 0  # movement points per inch in it (0: the ground's own; None: impassable)
     in_sight_when_inside: bool = True  # a line of sight starting or ending inside it is not blocked by it
+    smoke: bool = False  # blocks a line of sight through it unless the observer has special sensors (then it
+    # conceals, RN-067); the only terrain an airborne observer's line of sight meets (RN-175)
+    ground: str | None = None  # a terrain type that replaces the scenario's terrain under it (rubble: "rough")
+    clears_obstacles: bool = False  # the obstacles' pieces inside it are gone (a breach)
+
+    def __post_init__(self):
+        if self.ground is not None and self.ground not in TERRAIN_TYPES:
+            raise ValueError(f"TerrainKind: unknown ground {self.ground!r} (known: {', '.join(TERRAIN_TYPES)})")
+
+    @property
+    def replaces(self) -> bool:
+        """Whether its features change the ground under them (take away as well as add)."""
+        return self.ground is not None or self.clears_obstacles
 
 
 def _check(f: dict, kinds) -> None:
@@ -84,40 +112,130 @@ def _crosses(f: dict, ax: float, ay: float, bx: float, by: float) -> bool:
     return False
 
 
+def _shape(f: dict):
+    """A feature's area as a shapely polygon (a circle as a 128-sided polygon)."""
+    if f["shape"] == "circle":
+        return Point(f["x"], f["y"]).buffer(f["r"], quad_segs=32)
+    poly = Polygon(f["points"])
+    return poly if poly.is_valid else poly.buffer(0)
+
+
+def _parts(geom, kind):
+    """The pieces of a shapely result of one kind (Polygon or LineString) with some extent."""
+    if geom.is_empty:
+        return []
+    if isinstance(geom, kind):
+        return [geom]
+    return [p for g in getattr(geom, "geoms", ()) for p in _parts(g, kind)]
+
+
+def _ground_doc(static, items) -> dict:
+    """The scenario document of the ground under the replacing features: the scenario's terrain less the areas
+    of the kinds with a ``ground`` (each such feature laid on top, in order: the top-most feature wins the
+    raster), the obstacles less the areas of the kinds that clear them.  A feature untouched keeps its exact
+    outline (the same lines of sight and raster as the scenario's)."""
+    cut = [_shape(f) for f, k in items if k.ground is not None]
+    cut = unary_union(cut) if cut else None
+    terrain = []
+    for ty, name, poly, _ in static.features:
+        pieces = [poly] if cut is None or not poly.intersects(cut) else \
+            [p for p in _parts(poly.difference(cut), Polygon) if p.area > 1e-9]
+        for p in pieces:
+            terrain.append({"type": ty, "name": name, "polygon": [list(c) for c in p.exterior.coords[:-1]],
+                            "holes": [[list(c) for c in h.coords[:-1]] for h in p.interiors] or None})
+    for f, k in items:
+        if k.ground is not None:
+            for p in _parts(_shape(f), Polygon):
+                terrain.append({"type": k.ground, "name": f["kind"],
+                                "polygon": [list(c) for c in p.exterior.coords[:-1]]})
+    clear = [_shape(f) for f, k in items if k.clears_obstacles]
+    clear = unary_union(clear) if clear else None
+    obstacles = []
+    for (ty, name, ls, cost, _), vehicles in zip(static.obstacles, static.vehicle_obstacle_costs):
+        pieces = [ls] if clear is None or not ls.intersects(clear) else \
+            [p for p in _parts(ls.difference(clear), LineString) if p.length > 1e-9]
+        for p in pieces:
+            obstacles.append({"type": ty, "name": name, "line": [list(c) for c in p.coords], "cost": cost,
+                              "vehicles": dict(vehicles)})
+    return {"table": {"width": static.width, "height": static.height}, "terrain": terrain, "obstacles": obstacles}
+
+
+def _ground(static, items):
+    """The battlefield under the features (the static one itself when no feature replaces anything); one per
+    layout of replacing features, kept by the static battlefield (so its caches serve every game and copy)."""
+    replacing = [(f, k) for f, k in items if k.replaces]
+    if not replacing:
+        return static
+    key = repr([(f["shape"], f.get("x"), f.get("y"), f.get("r"), f.get("points"), k.ground, k.clears_obstacles)
+                for f, k in replacing])
+    grounds = static.__dict__.setdefault("_grounds", {})
+    bf = grounds.get(key)
+    if bf is None:
+        if len(grounds) > 64:
+            grounds.clear()
+        bf = grounds[key] = Battlefield(_ground_doc(static, replacing))
+    return bf
+
+
 class DynamicBattlefield:
-    """The static battlefield seen through the game's dynamic features (immutable: a change makes a new one)."""
+    """The static battlefield seen through the game's dynamic features (immutable: a change makes a new one).
+
+    ``ground``: the battlefield under the features (the static one unless a feature replaces terrain or clears
+    obstacles); anything not defined here (width, height, features, obstacles, obstacle_crossing_cost,
+    segments_for, terrain_at, ...) is the ground's.  Move options are cached per object (``move_option_cache``):
+    move_action asks :meth:`move_cost` point by point here, never the static battlefield's rays or options."""
 
     dynamic = True
 
     def __init__(self, static, features, kinds):
         self.static = static
         self.items = tuple((f, kinds[f["kind"]]) for f in features)
+        self.ground = _ground(static, self.items)
         self.move_option_cache: dict = {}
 
     def __getattr__(self, name):  # width, height, obstacles, features, on_table, obstacle_crossing_cost, ...
-        return getattr(self.static, name)
+        return getattr(self.ground, name)
 
     def sight(self, ax: float, ay: float, bx: float, by: float) -> Sight:
-        s = self.static.sight(ax, ay, bx, by)
+        return self.sight_for(GROUND, ax, ay, bx, by)
+
+    def sight_for(self, observer, ax: float, ay: float, bx: float, by: float) -> Sight:
+        """The ground's line of sight (none of it for an airborne observer), then the features on the line:
+        smoke blocks it (conceals it for special sensors), other kinds block or conceal it (not for an airborne
+        observer); a feature that holds A or B does not block (unless its kind says so) but conceals."""
+        airborne = observer.airborne
+        s = _CLEAR if airborne else self.ground.sight(ax, ay, bx, by)
         if not s.visible:
             return s
         concealed = s.concealed
         for f, k in self.items:
-            if not (k.blocks_sight or k.conceals) or not _crosses(f, ax, ay, bx, by):
+            if k.smoke:
+                blocks, conceals = not observer.special_sensors, True
+            elif airborne:
                 continue
-            if k.blocks_sight and not (k.in_sight_when_inside and (_contains(f, ax, ay) or _contains(f, bx, by))):
+            else:
+                blocks, conceals = k.blocks_sight, k.conceals
+            if not (blocks or conceals) or not _crosses(f, ax, ay, bx, by):
+                continue
+            if blocks and not (k.in_sight_when_inside and (_contains(f, ax, ay) or _contains(f, bx, by))):
                 return _BLOCKED
             concealed = True
         return s if concealed == s.concealed else Sight(True, concealed, s.cover)
+
+    def sight_fn(self, observer):
+        """``sight_for`` bound to one observer: ``f(ax, ay, bx, by) -> Sight``."""
+        if observer is GROUND:
+            return self.sight
+        return lambda ax, ay, bx, by: self.sight_for(observer, ax, ay, bx, by)
 
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
 
     def conceals(self, x: float, y: float) -> bool:
-        return self.static.conceals(x, y) or any(k.conceals and _contains(f, x, y) for f, k in self.items)
+        return self.ground.conceals(x, y) or any(k.conceals and _contains(f, x, y) for f, k in self.items)
 
     def cover_at(self, x: float, y: float) -> int:
-        c = self.static.cover_at(x, y)
+        c = self.ground.cover_at(x, y)
         for f, k in self.items:
             if k.cover > c and _contains(f, x, y):
                 c = k.cover
@@ -127,7 +245,7 @@ class DynamicBattlefield:
         return self.conceals(x, y) or self.cover_at(x, y) > 0
 
     def move_cost(self, x: float, y: float, power_armour: int = 0):
-        c = self.static.move_cost(x, y, power_armour)
+        c = self.ground.move_cost(x, y, power_armour)
         if c is None:
             return None
         for f, k in self.items:
@@ -140,7 +258,7 @@ class DynamicBattlefield:
     def cover_points(self) -> list[tuple[float, float]]:
         pts = self.__dict__.get("_cover_points")
         if pts is None:
-            pts = self._cover_points = [p for p in self.static.cover_points() if self.move_cost(*p) is not None]
+            pts = self._cover_points = [p for p in self.ground.cover_points() if self.move_cost(*p) is not None]
             for f, k in self.items:  # new cover: the feature's centre (or its first corner)
                 if (k.cover or k.conceals) and k.move_cost is not None:
                     p = (f["x"], f["y"]) if f["shape"] == "circle" else tuple(f["points"][0])

@@ -4,6 +4,7 @@ recovery test (both actions) with a superior commander in direct contact lending
 """
 from __future__ import annotations
 
+from ..kernel.battlefield import observer_of
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D6, D8, D10, D12
 from ..kernel.entities import ROUTED, Unit
@@ -109,13 +110,13 @@ def check_sight(game, u: Unit, only=None) -> None:
     avail = _pending(u, _SIGHT_BITS)
     if not avail:
         return
-    bf = game.bf
+    sight = game.bf.sight_fn(observer_of(u))
     enemies = [only] if only is not None else [game.units[i] for i in game.side_units[1 - u.side]]
     for e in enemies:
         if not e.in_play or e.carrier >= 0 or e.hidden:  # a hidden enemy is not seen (RN-1002)
             continue
         bits = avail & _sight_bits(e)
-        if bits and bf.has_los(u.x, u.y, e.x, e.y):
+        if bits and sight(u.x, u.y, e.x, e.y).visible:
             panic_trigger(game, u, bits)
             if u.panic_passed or u.panicked:
                 return
@@ -130,7 +131,7 @@ def superior_in_contact(game, u: Unit):
         cu = game.units[c]
         if (cu.in_play and not cu.command_lost and not cu.leader_lost
                 and (cu.x - u.x) ** 2 + (cu.y - u.y) ** 2 <= CONTACT * CONTACT + 1e-9
-                and game.bf.has_los(cu.x, cu.y, u.x, u.y) and (best is None or cu.lv < best.lv)):
+                and game.bf.sight_for(observer_of(cu), cu.x, cu.y, u.x, u.y).visible and (best is None or cu.lv < best.lv)):
             best = cu
         c = cu.commander
         seen += 1

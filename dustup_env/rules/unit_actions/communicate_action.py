@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from ..forces.commanders import command_levels
+from ..kernel.battlefield import observer_of
 from ..kernel.dice import die_name, parse_die, shift_closed
 from ..kernel.events import Event, event
 from ..kernel.entities import Unit
@@ -46,7 +47,7 @@ def communicate(game, sender: Unit, receiver: Unit, purpose: str) -> bool:
     within 6" with line of sight (and for a commander's own unit)."""
     if sender.uid == receiver.uid or (
             math.hypot(sender.x - receiver.x, sender.y - receiver.y) <= AUTO_RANGE + 1e-9
-            and game.bf.has_los(sender.x, sender.y, receiver.x, receiver.y)):
+            and game.bf.sight_for(observer_of(sender), sender.x, sender.y, receiver.x, receiver.y).visible):
         game.emit(CommunicationAttempted(sender.uid, receiver.uid, purpose, True, "", 0, 0, 0, (), 0, True))
         return True
     levels = command_levels(game, sender, receiver)

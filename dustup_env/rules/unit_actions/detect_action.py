@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from ..kernel.battlefield import observer_of
 from ..kernel.dice import D8, D10, D12, die_name, shift_closed
 from ..kernel.events import Event, event
 from .hidden_units import MarkerRemoved, reveal
@@ -72,7 +73,7 @@ def house_concealed(game, u, x: float, y: float) -> bool:
     if game.options["close_combat"] != "house":
         return False
     bf = game.bf
-    return bf.conceals(x, y) or bf.sight(u.x, u.y, x, y).concealed
+    return bf.conceals(x, y) or bf.sight_for(observer_of(u), u.x, u.y, x, y).concealed
 
 
 def detect_options(game, u, status) -> list:
@@ -86,7 +87,7 @@ def detect_options(game, u, status) -> list:
         return []
     reach = max_range(game, u)
     r2 = reach * reach
-    sight = game.bf.sight
+    sight = game.bf.sight_fn(observer_of(u))
     x, y, side = u.x, u.y, u.side
     opts = []
     for i, m in enumerate(markers):

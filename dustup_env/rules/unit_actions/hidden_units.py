@@ -24,6 +24,7 @@ event log it may read (events naming an enemy unit while that unit was hidden ar
 """
 from __future__ import annotations
 
+from ..kernel.battlefield import observer_of
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.limits import MAX_MARKERS  # marker slots of the env's action codec: hiding never exceeds them
@@ -135,9 +136,9 @@ def _marker_slot(game, u) -> int | None:
 
 def unseen(game, u) -> bool:
     """No enemy unit on the table (hidden ones are unknown to ``u``'s side, RN-238) sees ``u``'s leader."""
-    los = game.bf.has_los
+    sight_for = game.bf.sight_for
     for e in game.enemy_units(u.side):
-        if los(e.x, e.y, u.x, u.y):
+        if sight_for(observer_of(e), e.x, e.y, u.x, u.y).visible:
             return False
     return True
 

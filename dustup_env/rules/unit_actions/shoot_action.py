@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..kernel.attack import FIGURES, fire_effects
 from ..kernel.attack import allocation_roll, resolve_hits, resolve_impact  # noqa: F401 (still importable from here)
+from ..kernel.battlefield import observer_of
 from ..kernel.data import armoury
 from ..kernel.dice import D4, D8, D12, DiceSource, die_max, die_name, shift_closed, value_to_die
 from ..kernel.entities import BROKEN, OK, Unit
@@ -237,7 +238,7 @@ def party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
 def shoot_geometry(game, u: Unit, t: Unit):
     """(concealment, cover) of a shot from ``u`` at ``t``, or None without a line of sight."""
     bf = game.bf
-    s = bf.sight(u.x, u.y, t.x, t.y)
+    s = bf.sight_for(observer_of(u), u.x, u.y, t.x, t.y)
     if not s.visible:
         return None
     if t.complete_concealment:
