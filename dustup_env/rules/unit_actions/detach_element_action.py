@@ -34,7 +34,7 @@ from ..kernel.entities import OK, TREATED, Figure, Unit
 from .move_action import reform
 from ..kernel.ruleset import Family, Rule
 from ..kernel.data import armoury
-from ..kernel.limits import unit_slots
+from ..kernel.limits import PLATOON_SLOTS, unit_slots
 
 COMMAND_RANGE = 6.0
 DETACH_KINDS = ("half", "support", "scout")
@@ -156,7 +156,8 @@ def _options(game, u: Unit, status) -> list:
     for d in dets:
         if leader_distance(u, d) <= COMMAND_RANGE + 1e-9:
             opts.append(("regroup", d.uid))
-    if u.parent < 0 and len(game.side_units[u.side]) < unit_slots(game.scenario):
+    n_units = len(game.side_units[u.side])
+    if u.parent < 0 and (n_units < PLATOON_SLOTS or n_units < unit_slots(game.scenario)):
         n_able = 0
         support = False
         weapons = armoury()[0]
