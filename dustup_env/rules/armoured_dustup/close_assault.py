@@ -55,12 +55,12 @@ from ..kernel.attack import FIGURES, VEHICLE, fire_effects, resolve_hits
 from ..kernel.dice import die_name, parse_die
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
-from ..kernel.events import Event, Moved, event
+from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.table import place
 from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, courage_roll, drop_confidence,
                                            fight_pairs, load_courage_table, may_assault, outnumbered, pair_outcome,
-                                           withdraw)
+                                           occupy, withdraw)
 from ..unit_actions.move_action import DIRECTIONS
 from ..unit_actions.shoot_action import resolve_fire, shoot_geometry
 from .firing_at_vehicles import fire_party, party_plan
@@ -192,11 +192,8 @@ def infantry_attack(game, u: Unit, v: Unit, x: float, y: float) -> None:
 
 
 def move_to(game, u: Unit, x: float, y: float) -> None:
-    start = (u.x, u.y)
-    place(game, u, x, y, "close_assault")
-    u.propped = False
-    u.complete_concealment = False
-    game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
+    """``u`` in contact at once (no roll), as a unit occupying a position (the Assault Action's ``occupy``)."""
+    occupy(game, u, x, y, "close_assault")
 
 
 def withdraw_to_cover(game, u: Unit, v: Unit) -> None:

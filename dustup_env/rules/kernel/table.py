@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ScenarioError
+from .terrain import inside_polygon
 
 MAX_ENTITIES = 32  # entities a game holds (the codec's ``entity`` slots: one per ref a side may have)
 KNOWN = ("public", "owner", "revealed")
@@ -155,14 +156,7 @@ def contains(e: dict, x: float, y: float) -> bool:
         return dx * dx + dy * dy <= 0.25
     if s["shape"] == "circle":
         return dx * dx + dy * dy <= s["r"] * s["r"]
-    inside = False
-    pts = s["points"]
-    px, py = pts[-1]
-    for qx, qy in pts:
-        if (qy > dy) != (py > dy) and dx < (px - qx) * (dy - qy) / (py - qy) + qx:
-            inside = not inside
-        px, py = qx, qy
-    return inside
+    return inside_polygon(s["points"], dx, dy)
 
 
 # ---------------------------------------------------------------------------------------------- locations

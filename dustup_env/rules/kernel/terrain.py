@@ -76,17 +76,21 @@ def _check(f: dict, kinds) -> None:
         raise ScenarioError(f"dynamic terrain: shape must be 'circle' or 'polygon', not {shape!r}")
 
 
-def _contains(f: dict, x: float, y: float) -> bool:
-    if f["shape"] == "circle":
-        return (x - f["x"]) ** 2 + (y - f["y"]) ** 2 <= f["r"] * f["r"]
+def inside_polygon(pts, x: float, y: float) -> bool:
+    """Whether (x, y) lies inside the polygon ``pts`` (even-odd rule)."""
     inside = False
-    pts = f["points"]
     px, py = pts[-1]
     for qx, qy in pts:
         if (qy > y) != (py > y) and x < (px - qx) * (y - qy) / (py - qy) + qx:
             inside = not inside
         px, py = qx, qy
     return inside
+
+
+def _contains(f: dict, x: float, y: float) -> bool:
+    if f["shape"] == "circle":
+        return (x - f["x"]) ** 2 + (y - f["y"]) ** 2 <= f["r"] * f["r"]
+    return inside_polygon(f["points"], x, y)
 
 
 def _crosses(f: dict, ax: float, ay: float, bx: float, by: float) -> bool:

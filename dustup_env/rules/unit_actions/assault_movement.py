@@ -189,10 +189,11 @@ def _withdraw_point(game, u: Unit, away: list[Unit]) -> tuple[float, float]:
     return px, py
 
 
-def occupy(game, u: Unit, x: float, y: float) -> None:
-    """``u`` occupies the position a withdrawn enemy unit vacated (its leader's old position): no roll."""
+def occupy(game, u: Unit, x: float, y: float, reason: str = "occupy") -> None:
+    """``u`` occupies the position a withdrawn enemy unit vacated (its leader's old position): no roll (also a unit
+    put in contact at once, ``reason``)."""
     start = (u.x, u.y)
-    place(game, u, x, y, "occupy")
+    place(game, u, x, y, reason)
     u.propped = False
     u.complete_concealment = False
     game.emit(Moved(u.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
