@@ -190,6 +190,8 @@ def test_passengers_forced_to_withdraw_close_down_and_the_attackers_may_switch_t
     g.apply(("contact",))
     assert last_event(g, "VehicleHit")["impact"] == 6 and last_event(g, "Moved")["withdraw"]
     assert g.units[0].confidence == STEADY and g.dice.remaining == 0
+    d = g.decision()  # the assault was the squad's first action: its second is next
+    assert (d.kind, d.unit) == ("action", 0) and g.actions_left == 1
 
 
 def test_assaulted_passengers_fight_behind_cover():

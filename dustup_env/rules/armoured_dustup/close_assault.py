@@ -56,6 +56,7 @@ from ..kernel.dice import die_name, parse_die
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, event
+from ..kernel.sequence import pop
 from ..kernel.ruleset import Family, Rule
 from ..kernel.table import place
 from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, courage_roll, drop_confidence,
@@ -342,12 +343,11 @@ class PassengersAssaultSwitch:
         u, v = game.units[frame.data["attacker"]], game.units[frame.data["vehicle"]]
         if opt not in (("contact",), ("halt",)):
             raise IllegalOptionError(f"{opt!r}: switch the assault to the vehicle or halt")
-        game.stack.remove(frame)
         if opt == ("contact",):
             vehicle_fire(game, v, attack_impact(u), 1, u.x, u.y, weapon_class=1)
         if u.in_play:
             withdraw_to_cover(game, u, v)
-        game.action_done(u)
+        pop(game, frame)  # the activation below counts the assault's action
 
 
 def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
