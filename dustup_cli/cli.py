@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from dustup_cli.args import NON_NEGATIVE, POSITIVE, int_at_least
+
 EXIT_FAILED = 1  # the command could not finish for an outside reason (a file-system error: disk full, ...)
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
@@ -26,20 +28,6 @@ class UsageError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------------- argument types
-def _int_at_least(lo: int):
-    def conv(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-        if v < lo:
-            raise argparse.ArgumentTypeError(f"must be at least {lo}, not {v}")
-        return v
-
-    conv.__name__ = f"whole number >= {lo}"
-    return conv
-
-
 def _number(lo: float | None = None, hi: float | None = None, open_lo: bool = False, open_hi: bool = False):
     def conv(text: str) -> float:
         try:
@@ -65,8 +53,6 @@ def _probability(text: str) -> float:
     return v
 
 
-POSITIVE = _int_at_least(1)
-NON_NEGATIVE = _int_at_least(0)
 
 
 def _game_options(text: str) -> dict:
@@ -745,8 +731,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--elo1", type=_number(), default=50.0, help="H1: the candidate is at least this much better")
     sp.add_argument("--alpha", type=_probability, default=0.05, help="false positive rate (accepting H1 wrongly)")
     sp.add_argument("--beta", type=_probability, default=0.05, help="false negative rate (accepting H0 wrongly)")
-    sp.add_argument("--max-games", type=_int_at_least(2), default=1000, help="stop undecided after this many games")
-    sp.add_argument("--batch", type=_int_at_least(2), default=20, help="games between checks (rounded up to pairs)")
+    sp.add_argument("--max-games", type=int_at_least(2), default=1000, help="stop undecided after this many games")
+    sp.add_argument("--batch", type=int_at_least(2), default=20, help="games between checks (rounded up to pairs)")
     sp.add_argument("--scenario", default="default", help="scenario name or JSON file")
     sp.add_argument("--seed", type=NON_NEGATIVE, default=0, help="master seed")
     sp.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
@@ -788,7 +774,7 @@ def build_parser() -> argparse.ArgumentParser:
     ga.add_argument("--agent", required=True, help="the agent to measure, e.g. ppo or policy:PATH (trusted files only)")
     ga.add_argument("--anchors", default="random,easy,medium,hard", help="comma-separated anchors")
     ga.add_argument("--scenarios", default="default", help="comma-separated scenarios")
-    ga.add_argument("--games", type=_int_at_least(2), default=400, help="games per anchor per scenario (paired: "
+    ga.add_argument("--games", type=int_at_least(2), default=400, help="games per anchor per scenario (paired: "
                                                                         "the default 400 is 200 pairs)")
     ga.add_argument("--seed", type=NON_NEGATIVE, default=20261122, help="seed of the fixed games")
     ga.add_argument("--options", type=_game_options, help=OPTIONS_HELP)
@@ -812,7 +798,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--gif", help="write an animated GIF of the steps to this file")
     rp.add_argument("--every", default="turn", choices=["turn", "activation", "decision"],
                     help="one picture per turn, per activation or per decision")
-    rp.add_argument("--scale", type=_int_at_least(2), default=10, help="picture pixels per inch of table")
+    rp.add_argument("--scale", type=int_at_least(2), default=10, help="picture pixels per inch of table")
     rp.add_argument("--seconds", type=_number(0.05, 60), default=1.0, help="GIF: seconds per picture")
     rp.set_defaults(func=_cmd_replay)
 

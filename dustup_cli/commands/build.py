@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from dustup_cli.args import NON_NEGATIVE, POSITIVE
+
 _EPILOG = """examples:
   dustup build --seed 7 --out battle.json                       a platoon a side on a 72x48" table
   dustup build --seed 7 --points 200 --table 96x72 --with vehicles,hidden,night --out big.json
@@ -26,24 +28,6 @@ def _with_help() -> str:
                      for k, v in rows)
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {v}")
-    return v
-
-
-def _non_negative(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, not {v}")
-    return v
 
 
 def _table(text: str) -> tuple[float, float]:
@@ -80,8 +64,8 @@ def register(subparsers) -> None:
             "seeded: the same seed and options give the same file. The file is a scenario for every command that "
             "takes --scenario. See docs/builder.md.", 100),
         epilog=_EPILOG % _with_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seed", type=_non_negative, required=True, help="the seed of every choice")
-    p.add_argument("--points", type=_positive, default=None,
+    p.add_argument("--seed", type=NON_NEGATIVE, required=True, help="the seed of every choice")
+    p.add_argument("--points", type=POSITIVE, default=None,
                    help="each side's points budget (default: a platoon a side, the default scenario's platoon)")
     p.add_argument("--table", type=_table, default=(72.0, 48.0), metavar="WxH",
                    help="table size in inches (default 72x48)")
