@@ -216,14 +216,19 @@ def resolve_hits(game, t: Unit, hits: int, impact: int, armour_shift: int = 0,
         if fi == WEAPON_SLOT:
             game.rules.services["weapon_hit"](game, t, impact, armour_shift)
             continue
-        before = t.figures[fi].status
-        strike(game, t, fi, impact, armour_shift)
-        after = t.figures[fi].status
-        if before == OK and after in CASUALTY_STATUSES:
-            casualties += 1
-        if fi == t.leader and before != after and after != OK:
-            leader_hit = True
+        casualty, leader = _strike_counted(game, t, fi, impact, armour_shift)
+        casualties += casualty
+        leader_hit = leader_hit or leader
     return HitsResult(casualties, leader_hit)
+
+
+def _strike_counted(game, t, fi: int, impact: int, armour_shift: int) -> tuple[int, bool]:
+    """:func:`strike` figure ``fi``: (1 if it became a casualty else 0, whether it was the leader and was hurt)."""
+    before = t.figures[fi].status
+    strike(game, t, fi, impact, armour_shift)
+    after = t.figures[fi].status
+    return (1 if before == OK and after in CASUALTY_STATUSES else 0,
+            fi == t.leader and before != after and after != OK)
 
 
 # ---------------------------------------------------------------------------------------------- point attacks
@@ -293,13 +298,9 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
             continue
         casualties, leader_hit = 0, False
         for fi, shift in hit:
-            before = t.figures[fi].status
-            strike(game, t, fi, impact, shift)
-            after = t.figures[fi].status
-            if before == OK and after in CASUALTY_STATUSES:
-                casualties += 1
-            if fi == t.leader and before != after and after != OK:
-                leader_hit = True
+            casualty, leader = _strike_counted(game, t, fi, impact, shift)
+            casualties += casualty
+            leader_hit = leader_hit or leader
         struck[t.uid] = HitsResult(casualties, leader_hit)
         targets.append(t)
     waiting = False
