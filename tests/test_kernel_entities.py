@@ -36,6 +36,18 @@ class MineStruck(Event):
     y: float
 
 
+@event
+class MinesLaid(Event):
+    """The owner's own record of laying a minefield: that side's alone (``only``), naming the entity."""
+    only: int
+    entity: int
+
+
+@event
+class EntityCleared(Event):
+    entity: int
+
+
 def _set_up(game):
     """Set-up: a beacon between the lines, known to both sides (and, with the option, side 1's minefield)."""
     table.add(game, "test_beacon", 24.0, 24.0)
@@ -58,7 +70,9 @@ def _clear_options(game, u, status):
 
 
 def _clear(game, u, opt):
-    table.remove(game, by_ref(game, u.side, opt[1])["id"])
+    e = by_ref(game, u.side, opt[1])
+    table.remove(game, e["id"])
+    game.emit(EntityCleared(e["id"]))
 
 
 MINES = Rule("Test minefields", "a test-only rule", init=(_set_up,),
@@ -70,7 +84,9 @@ MINES = Rule("Test minefields", "a test-only rule", init=(_set_up,),
 
 
 def lay_mines(g, x=30.0, y=10.0, r=2.0, owner=1):
-    return table.add(g, "test_minefield", x, y, owner=owner, shape={"shape": "circle", "r": r})
+    eid = table.add(g, "test_minefield", x, y, owner=owner, shape={"shape": "circle", "r": r})
+    g.emit(MinesLaid(owner, eid))
+    return eid
 
 
 def duel():
@@ -205,6 +221,31 @@ def test_a_walk_into_the_minefield_runs_the_point_and_reveals_it():
     assert struck and struck[0]["unit"] == 0 and g.units[0].x < 30.0
     assert [e["kind"] for e in g.view(0)["entities"]] == ["test_beacon", "test_minefield"]
     assert g.view(0)["entities"][1]["known"] == "revealed"
+
+
+def test_the_log_names_entities_by_ref_and_keeps_a_sides_own_events_from_the_other():
+    """An event with ``only`` is that side's alone; one naming an entity reaches a side that knows of the entity,
+    by that side's ref; so the logs of twin games that differ only in a hidden minefield read the same to the
+    other side."""
+    g = game(dice=[("d6", 6)])
+    mid = next(e["id"] for e in g.entities if e["kind"] == "test_minefield")
+    assert mid == 1
+    laid1 = [d for d in g.event_log(1) if d["type"] == "MinesLaid"]
+    assert laid1 == [{"type": "MinesLaid", "only": 1, "entity": 1}]  # side 1's ref for it is 1 (the beacon is 0)
+    assert not [d for d in g.event_log(0) if d["type"] == "MinesLaid"]
+    assert [d for d in g.event_log(None) if d["type"] == "MinesLaid"] == [{"type": "MinesLaid", "only": 1,
+                                                                           "entity": 1}]
+    later = table.add(g, "test_beacon", 10.0, 30.0)  # id 2; side 0 knows it as its ref 1
+    activate(g, 0)
+    g.apply(("test_clear", 1))
+    assert g.entities[later]["removed"]
+    assert [d for d in g.event_log(0) if d["type"] == "EntityCleared"] == [{"type": "EntityCleared", "entity": 1}]
+    assert [d for d in g.event_log(1) if d["type"] == "EntityCleared"] == [{"type": "EntityCleared", "entity": 2}]
+    twins = [game(seed=5, mines=m) for m in (True, False)]
+    for t in twins:
+        table.add(t, "test_beacon", 10.0, 30.0)
+    assert twins[0].event_log(0) == twins[1].event_log(0)
+    assert twins[0].event_log(1) != twins[1].event_log(1)
 
 
 def apc_duel():

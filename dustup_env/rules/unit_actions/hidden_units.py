@@ -215,17 +215,33 @@ def _refs(d: dict):
 def filtered_log(game, side: int) -> list[dict]:
     """The event log as ``side`` may read it: events naming an enemy unit while it was hidden become one
     ``{"type": "HiddenActivity", "side": enemy}`` per consecutive run, and the game's seed is not shown (it
-    would tell every die to come)."""
+    would tell every die to come).
+
+    Table entities (:mod:`dustup_env.rules.kernel.table`): an event with an ``only`` field (a side) is that
+    side's alone (a minefield laid, a dummy marker placed: the other side reads nothing of it); an event with
+    an ``entity`` field (an entity's id) is read only by a side that knows of the entity now, and names it by
+    that side's ref (its id would tell how many entities the side may not know of)."""
     spans = _hidden_spans(game, side)
     out: list[dict] = []
     secret = {"type": "HiddenActivity", "side": 1 - side}
     base = game.events_base  # events a copy made with clone(log=False) left out
+    entities = game.entities
     for i, e in enumerate(game.events, base):
         d = e.to_dict()
         if spans and any(a <= i < b for r in _refs(d) for a, b in spans.get(r, ())):
             if not out or out[-1] != secret:
                 out.append(dict(secret))
             continue
+        if entities or "only" in d:
+            only = d.get("only")
+            if isinstance(only, int) and only in (0, 1) and only != side:
+                continue
+            eid = d.get("entity")
+            if isinstance(eid, int) and not isinstance(eid, bool) and "entity" in d:
+                r = entities[eid]["refs"][side] if 0 <= eid < len(entities) else -1
+                if r < 0:
+                    continue
+                d["entity"] = r
         if d["type"] == "GameStarted":
             d["seed"] = None
         out.append(d)
