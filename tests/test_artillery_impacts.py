@@ -349,3 +349,32 @@ def test_seeded_rounds_follow_the_exact_odds():
     assert abs(got - mean) < 4.5 * math.sqrt(var / n)
     hours = [r[4] for r in res if not r[1]]
     assert set(hours) == set(range(1, 13))
+
+
+@pytest.mark.parametrize("argv,sides,leadership,guided", [
+    (["--equipment", "basic", "--leadership", "2"], 6, 2, False),
+    (["--equipment", "advanced", "--leadership", "3", "--laser"], 10, 3, True),
+    (["--equipment", "superior", "--leadership", "1", "--self-guided"], 12, 1, True),
+    (["--equipment", "none", "--leadership", "2"], 4, 2, False),
+    (["--equipment", "none", "--leadership", "0", "--self-guided"], 8, 0, True)])
+def test_the_odds_command_prints_the_exact_accuracy_odds(capsys, argv, sides, leadership, guided):
+    from dustup_cli.cli import main
+
+    assert main(["odds", "accuracy", *argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    on, scatter = exact_accuracy(sides, leadership, guided)
+    assert abs(out["on_target"] - float(on)) < 1e-9
+    assert set(out["scatter"]) == {str(k) for k in scatter}
+    assert all(abs(out["scatter"][str(k)] - float(v)) < 1e-9 for k, v in scatter.items())
+    assert abs(out["on_target"] + sum(out["scatter"].values()) - 1) < 1e-9
+
+
+def test_the_odds_command_refuses_bad_input_in_one_line(capsys):
+    from dustup_cli.cli import main
+
+    for argv in (["--laser", "--self-guided"], ["--equipment", "great"], ["--leadership", "-1"]):
+        with pytest.raises(SystemExit) as e:
+            main(["odds", "accuracy", *argv])
+        assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 3
