@@ -39,7 +39,7 @@ from ..vehicle_design.conversions import direct_fire_values
 from . import impacts
 
 STATE_KEY = "artillery_missions"
-HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl", "howitzer")  # RN-1460: the design's name says what it is
+HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl")  # RN-1460: the design's name says what it is
 DIRECT_FIRE_TYPE = "HVC"  # RN-1461: a gun over open sights fires as the conventional gun of its class
 
 
