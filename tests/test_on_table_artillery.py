@@ -151,3 +151,17 @@ def test_only_scenarios_with_artillery_have_the_rule():
     assert "On-Table Artillery Fire" in names
     plain = scenario([vehicle("T", (24, 5), "main_battle_tank")], [unit("R", (24, 40))])
     assert "On-Table Artillery Fire" not in [r.name for r in Game(plain, seed=0).rules.rules]
+
+
+def test_an_on_table_battery_is_fought_as_any_unit_on_the_table():
+    # L1598: "an artillery battery being directly assaulted": the crew of the field gun is a unit on the table that
+    # the enemy shoots at and assaults like any other (RN-1463)
+    red = [unit("R", (24, 9), figures=(("rifle", 5),)), unit("R2", (44, 68))]
+    g = Game(battery(red=red), seed=2)
+    g.apply(("second",) if g.initiative_winner == 0 else ("first",))
+    if g.decision().side != 1:
+        g.apply(("activate", 2))
+        g.apply(("end",))
+    g.apply(("activate", 3))
+    opts = g.decision().options
+    assert any(o[0] == "shoot" and o[1] == 0 for o in opts) and any(o[0] == "assault" and 0 in o[1:] for o in opts)
