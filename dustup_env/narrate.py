@@ -291,6 +291,8 @@ _OPTION = {
     "depart": lambda k, kind, unit: "leave the table with the wounded",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
+    "fire_artillery": lambda k, kind, unit, target: f"fire the gun over open sights at {k.unit(target)}",
+    "fire_indirect": lambda k, kind, unit, x, y: f"fire indirectly at {_point((x, y))} (lands at the next activation)",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
     "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",
     "shoot_passengers": lambda k, kind, unit, target, mode: (f"shoot at the passengers of {k.unit(target)} "
@@ -716,6 +718,9 @@ _EVENT = {
                                          f"({_plural(e['markers'], 'marker')})"),
     # artillery and air support (artillery_and_air_support/impacts.py)
     "FireMissionImpact": _mission_impact,
+    "IndirectFireCalled": lambda k, e: (f"{k.unit(e['unit'])} fires indirectly: its target marker at "
+                                        f"{_point((e['x'], e['y']))}, observed by {k.unit(e['observer'])}; the "
+                                        f"{SIZE_WORDS.get(e['size'], e['size'])} round lands when it next activates"),
     "RoundLanded": _round_landed,
     "BlastStruck": lambda k, e: (f"round {e['round']} catches {k.units(e['struck'])}" if e["struck"]
                                  else f"round {e['round']} catches no one"),
