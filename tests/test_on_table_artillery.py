@@ -165,3 +165,18 @@ def test_an_on_table_battery_is_fought_as_any_unit_on_the_table():
     g.apply(("activate", 3))
     opts = g.decision().options
     assert any(o[0] == "shoot" and o[1] == 0 for o in opts) and any(o[0] == "assault" and 0 in o[1:] for o in opts)
+
+
+def test_a_piece_caught_by_its_own_round_only_ends_its_activation():
+    # friendly fire (L1679): six anti-personnel rounds of a very large size land on the gun itself as its activation
+    # begins; with no able crew left it is out of play and may only end the activation
+    g = started(battery(), seed=5)
+    gun = g.units[0]
+    m = ot.mission_of(g, gun, -1, ot.pieces(g, gun)[0][1], gun.x, gun.y, g.units[2])
+    m.update(ammo="anti_personnel", size="very_large", rounds=6)
+    ot.store_mission(g, gun, m)
+    g.apply(("activate", 0))
+    assert len(events_of(g, "RoundLanded")) == 6 and not gun.in_play
+    assert g.decision().options == (("end",),)
+    g.apply(("end",))
+    assert g.decision().kind == "activate" and not g.over

@@ -245,6 +245,14 @@ def _on_activation(game, u: Unit) -> None:
         impacts.resolve_mission(game, m)
 
 
+def _caught_by_its_own_round(game, u: Unit, frame):
+    """A piece whose own round, landing as its activation began, left it out of play has nothing left to do but end
+    the activation (RN-1462)."""
+    if frame is not None and frame.type == "activation" and frame.unit == u.uid and not u.in_play:
+        return [("end",)]
+    return None
+
+
 def _init(game) -> None:
     game.extra.setdefault(STATE_KEY, {})
 
@@ -285,5 +293,6 @@ RULE = Rule(
     action_options=(_options,),
     actions={"fire_artillery": _fire_direct, "fire_indirect": _fire_indirect},
     on_activation=(_on_activation,),
+    option_overrides=(_caught_by_its_own_round,),
     services={"store_artillery_mission": store_mission},
 )
