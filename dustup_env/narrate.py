@@ -722,7 +722,7 @@ _EVENT = {
                                         f"{_point((e['x'], e['y']))}, observed by {k.unit(e['observer'])}; the "
                                         f"{SIZE_WORDS.get(e['size'], e['size'])} round lands when it next activates"),
     "RoundLanded": _round_landed,
-    "BlastStruck": lambda k, e: (f"round {e['round']} catches {k.units(e['struck'])}" if e["struck"]
+    "BlastStruck": lambda k, e: (f"round {e['round']} catches {k.units(e['units'])}" if e["units"]
                                  else f"round {e['round']} catches no one"),
     "AmmunitionWithoutEffect": lambda k, e: (f"{AMMUNITION_WORDS.get(e['ammo'], e['ammo'])} rounds land with no "
                                              f"effect (no rule of this game gives them one)"),

@@ -93,7 +93,7 @@ def test_on_target_only_when_the_roll_is_higher_than_the_observers_leadership():
     assert pts == [(24.0, 38.0)] and g.dice.remaining == 0  # 8" towards 12 o'clock: out of R's way
     r = last_event(g, "RoundLanded")
     assert (r["on_target"], r["multiplier"], r["distance"], r["hour"]) == (False, 4, 8.0, 12)
-    assert last_event(g, "BlastStruck")["struck"] == []
+    assert last_event(g, "BlastStruck")["units"] == []
 
 
 def test_an_observer_who_is_not_a_forward_observer_rolls_a_d4():
@@ -176,7 +176,7 @@ def test_a_figure_tests_its_armour_against_each_blast_and_the_unit_one_marker_an
     r = g.units[1]
     assert g.dice.remaining == 0 and r.figures[0].status == WOUNDED
     assert [(e["target"], e["figure"]) for e in events_of(g, "HitResolved")] == [(1, 0), (1, 1), (1, 0), (1, 1)]
-    assert [e["struck"] for e in events_of(g, "BlastStruck")] == [[1], [1]]
+    assert [e["units"] for e in events_of(g, "BlastStruck")] == [[1], [1]]
     assert r.suppression == 1 and len(events_of(g, "Suppressed")) == 1
     (t,) = events_of(g, "ConfidenceTested")
     assert (t["unit"], t["reason"], t["needed"], t["levels_dropped"]) == (1, "leader_casualty", 3, 0)
@@ -209,7 +209,7 @@ def test_friendly_fire_and_the_cover_between_the_point_and_the_figure():
     impacts.resolve_mission(g, mission(size="small"))
     assert g.dice.remaining == 0
     assert g.units[1].figures[0].status == KILLED and g.units[2].figures[0].status == WOUNDED
-    assert last_event(g, "BlastStruck")["struck"] == [1, 2]
+    assert last_event(g, "BlastStruck")["units"] == [1, 2]
     assert not events_of(g, "ConfidenceTested")  # neither has an able figure left: out of play, no test
 
 
@@ -280,7 +280,8 @@ def test_a_bad_mission_is_one_clear_error():
     g = game(field())
     for bad, msg in [({"ammo": "nerve_gas"}, "unknown ammunition 'nerve_gas'"), ({"size": "huge"}, "round size"),
                      ({"rounds": 0}, "1 or more rounds"), ({"side": 2}, "side is 0 or 1"),
-                     ({"guidance": "magic"}, "unknown guidance"), ({"observer": 99}, "observer must be a unit id")]:
+                     ({"guidance": "magic"}, "unknown guidance"), ({"observer": 99}, "observer must be a unit id"),
+                     ({"observer": 1}, "observer must be a unit of side 0")]:
         with pytest.raises(ValueError, match=msg):
             impacts.resolve_mission(g, mission(**bad))
 
@@ -378,3 +379,16 @@ def test_the_odds_command_refuses_bad_input_in_one_line(capsys):
         assert e.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 3
+
+
+def test_a_hidden_enemy_in_the_blast_is_not_named_in_the_firers_log():
+    red = [unit("R", (4, 46), figures=(("rifle", 1),)), unit("H", AIM, figures=(("rifle", 5),), hidden=True)]
+    scn = field(red=red, terrain=[rect("light_woods", 20, 26, 28, 34)])
+    g = Game(scn, seed=1)
+    assert g.units[2].hidden
+    impacts.resolve_mission(g, mission(observer_role="fo", equipment="superior", guidance="self"))  # D12 vs 2
+    assert 2 in [u for e in events_of(g, "BlastStruck") for u in e["units"]]  # the full log names it
+    mine = g.event_log(0)
+    assert not any(e["type"] == "BlastStruck" and 2 in e["units"] for e in mine)
+    assert not any(e.get("target") == 2 or e.get("unit") == 2 for e in mine)
+    assert any(e["type"] == "HiddenActivity" for e in mine) and any(e["type"] == "RoundLanded" for e in mine)

@@ -149,10 +149,11 @@ class RoundLanded(Event):
 
 @event
 class BlastStruck(Event):
-    """The units with a figure or vehicle in one round's blast (their armour rolls are the events before)."""
+    """The units with a figure or vehicle in one round's blast (their armour rolls are the events before); the field
+    is ``units`` so that a side's filtered log hides the event while it names an enemy unit that is hidden."""
     side: int
     round: int
-    struck: tuple
+    units: tuple
 
 
 @event
@@ -251,6 +252,8 @@ def check_mission(game, mission: dict) -> None:
         uid = mission.get(key)
         if uid is not None and not (isinstance(uid, int) and 0 <= uid < len(game.units)):
             raise ValueError(f"a fire mission's {key} must be a unit id, not {uid!r}")
+        if uid is not None and game.units[uid].side != mission["side"]:
+            raise ValueError(f"a fire mission's {key} must be a unit of side {mission['side']}, not unit {uid}")
 
 
 def observer_role(game, u: Unit, mission: dict) -> str:
