@@ -24,6 +24,7 @@ The pending missions are plain data in ``game.extra["artillery_missions"]`` (fir
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -258,22 +259,35 @@ def _init(game) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- applies
-def _spec_has_artillery(spec: dict, where: str) -> bool:
-    if "heavy_weapon" in spec:
-        return hw.design_profile(spec["heavy_weapon"], where).weapon.category == "artillery"
-    if "design" in spec:
-        from ..armoured_dustup.vehicles import design_profile
-        return any(w.category == "artillery" for w in design_profile(spec["design"], where).weapons)
-    return False
+_ARTILLERY_DESIGNS: dict = {}  # (field, design name or JSON text) -> whether it has artillery
+
+
+def _design_has_artillery(field: str, design, where: str) -> bool:
+    key = (field, design if isinstance(design, str) else json.dumps(design, sort_keys=True))
+    hit = _ARTILLERY_DESIGNS.get(key)
+    if hit is None:
+        if field == "heavy_weapon":
+            hit = hw.design_profile(design, where).weapon.category == "artillery"
+        else:
+            from ..armoured_dustup.vehicles import design_profile
+            hit = any(w.category == "artillery" for w in design_profile(design, where).weapons)
+        if len(_ARTILLERY_DESIGNS) > 4096:
+            _ARTILLERY_DESIGNS.clear()
+        _ARTILLERY_DESIGNS[key] = hit
+    return hit
 
 
 def has_artillery(scenario: dict, options: dict) -> bool:
     """The scenario fields an on-table artillery piece (a heavy weapon or a vehicle whose design has artillery)."""
     try:
-        return any(_spec_has_artillery(spec, f"unit {spec.get('name')!r}") for side in scenario["sides"]
-                   for spec in side["units"])
+        for side in scenario["sides"]:
+            for spec in side["units"]:
+                for field in ("heavy_weapon", "design"):
+                    if field in spec and _design_has_artillery(field, spec[field], f"unit {spec.get('name')!r}"):
+                        return True
     except ScenarioError:
         return False  # the design's own rule reports it
+    return False
 
 
 FAMILIES = (
