@@ -180,3 +180,24 @@ def test_a_piece_caught_by_its_own_round_only_ends_its_activation():
     assert g.decision().options == (("end",),)
     g.apply(("end",))
     assert g.decision().kind == "activate" and not g.over
+
+
+def test_random_games_with_on_table_artillery_keep_the_invariants_and_replay_alike():
+    """40 random games of the battery scenario (both options), each checked by the property tests' invariants after
+    every decision; every tenth game replayed from a snapshot taken halfway ends in the same state."""
+    from test_properties import play_checked
+
+    impacts_seen = 0
+    for seed in range(40):
+        opts = {"artillery_indirect": seed % 4 != 3}
+        g, taken = play_checked(battery(), seed, 1000 + seed, options=opts)
+        impacts_seen += len(events_of(g, "FireMissionImpact"))
+        if seed % 10 == 0:
+            h = Game(battery(), seed=seed, options=opts)
+            for opt in taken[:len(taken) // 2]:
+                h.apply(opt)
+            s = Game.from_snapshot(json.loads(json.dumps(h.snapshot())))
+            for opt in taken[len(taken) // 2:]:
+                s.apply(opt)
+            assert s.state_digest() == g.state_digest()
+    assert impacts_seen > 20
