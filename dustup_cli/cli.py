@@ -193,6 +193,26 @@ def _cmd_simulate(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- odds
+def _cmd_odds_accuracy(args) -> int:
+    """`dustup odds accuracy`: one fire-support round through the engine's own roll (artillery impacts)."""
+    from dustup_env.rules.artillery_and_air_support.impacts import accuracy_distribution
+
+    guidance = "laser" if args.laser else "self" if args.self_guided else "none"
+    try:
+        on, scatter = accuracy_distribution(None if args.equipment == "none" else args.equipment, args.leadership,
+                                            guidance)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    out = {"on_target": float(on), "scatter": {str(k): float(v) for k, v in scatter.items()}}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"on_target: {out['on_target']:.6f}")
+        for k, v in out["scatter"].items():
+            print(f"  scatter {k}\": {v:.6f}")
+    return 0
+
+
 def _cmd_odds(args) -> int:
     from evaluation.odds import guided_odds, impact_odds, shoot_odds, to_float, vehicle_impact_odds
 
@@ -673,6 +693,24 @@ def build_parser() -> argparse.ArgumentParser:
     gu.add_argument("--armour", default="d12x2", help="the vehicle's armour die (the facing hit)")
     gu.add_argument("--json", action="store_true", help="print JSON")
     gu.set_defaults(func=_cmd_odds)
+
+    ac = osub.add_parser("accuracy", help="one fire-support round: on target, or how far it scatters",
+                         formatter_class=_Help,
+                         description="Odds of one round of fire support (Artillery and Air Support › Fire Support "
+                                     "Accuracy): the observer's range-finding die (basic D6, advanced D8, superior "
+                                     "D10; none: an observer who is not a forward observer, D4), one up for a "
+                                     "laser-guided round (the observer sees the target), two for a self-guided one; "
+                                     "on target when the roll is higher than the observer's leadership, otherwise "
+                                     "the round scatters the roll times a D8 inches (the roll alone for guided "
+                                     "rounds). on_target plus every scatter distance sum to 1.")
+    ac.add_argument("--equipment", choices=("basic", "advanced", "superior", "none"), default="basic",
+                    help="the forward observer's range-finding equipment (none: not a forward observer)")
+    ac.add_argument("--leadership", type=NON_NEGATIVE, default=2, help="the observing unit's leadership")
+    guide = ac.add_mutually_exclusive_group()
+    guide.add_argument("--laser", action="store_true", help="a laser-guided round (the observer sees the target)")
+    guide.add_argument("--self-guided", action="store_true", help="a self-guided round")
+    ac.add_argument("--json", action="store_true", help="print JSON")
+    ac.set_defaults(func=_cmd_odds_accuracy)
 
     sc = add("scenarios", "list the built-in scenarios, or check your own", "List the built-in scenarios (name, "
              "table size in inches, turn limit, units per side, objectives), or check scenario files you wrote "

@@ -291,6 +291,8 @@ _OPTION = {
     "depart": lambda k, kind, unit: "leave the table with the wounded",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
+    "fire_artillery": lambda k, kind, unit, target: f"fire the gun over open sights at {k.unit(target)}",
+    "fire_indirect": lambda k, kind, unit, x, y: f"fire indirectly at {_point((x, y))} (lands at the next activation)",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
     "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",
     "shoot_passengers": lambda k, kind, unit, target, mode: (f"shoot at the passengers of {k.unit(target)} "
@@ -525,6 +527,33 @@ def _seize_award(k, e):
     return f"{k.side_name(e['side'])} earns a seize token ({why}); {e['tokens']} now"
 
 
+AMMUNITION_WORDS = {"general": "general purpose", "anti_personnel": "anti-personnel", "anti_armour": "anti-armour",
+                    "smoke": "smoke", "incendiary": "incendiary"}
+SIZE_WORDS = {"small": "small", "medium": "medium", "large": "large", "very_large": "very large"}
+
+
+def _mission_impact(k, e):
+    who = "" if e["firer"] < 0 else f" of {k.unit(e['firer'])}"
+    seen = "no observer" if e["observer"] < 0 else f"observed by {k.unit(e['observer'])}"
+    return (f"{k.side_name(e['side'])}'s fire mission{who} arrives ({_words(e['asset'])}): "
+            f"{_plural(e['rounds'], SIZE_WORDS.get(e['size'], e['size']) + ' round')} of "
+            f"{AMMUNITION_WORDS.get(e['ammo'], e['ammo'])} aimed at {_point((e['x'], e['y']))}, {seen}")
+
+
+def _round_landed(k, e):
+    if e["leadership"] < 0:
+        acc = f"accuracy {die(e['die'])} {e['roll']} (no observer: not on target)"
+    else:
+        acc = f"accuracy {die(e['die'])} {_test(e['roll'], e['leadership'])}"
+    if e["on_target"]:
+        where = f"on target at {_point(e['at'])}"
+    else:
+        times = f"{e['roll']} x {e['multiplier']}" if e["multiplier"] > 1 else f"{e['roll']}"
+        where = (f"scatters {times} = {k.dist(e['distance'])} towards {e['hour']} o'clock from "
+                 f"{_point(e['origin'])} to {_point(e['at'])}")
+    return f"round {e['round']}: {acc}: {where} (burst radius {k.dist(e['radius'])})"
+
+
 _EVENT = {
     "GameStarted": lambda k, e: f"game starts: scenario {e['scenario']}, " + _seed_text(e.get("seed")),
     "TurnStarted": lambda k, e: f"turn {e['turn']} begins",
@@ -687,6 +716,16 @@ _EVENT = {
     # vehicle combat (armoured_dustup: firing_at_vehicles, fire_by_vehicles)
     "SuppressionResisted": lambda k, e: (f"small arms cannot add a suppression marker to {k.unit(e['unit'])} "
                                          f"({_plural(e['markers'], 'marker')})"),
+    # artillery and air support (artillery_and_air_support/impacts.py)
+    "FireMissionImpact": _mission_impact,
+    "IndirectFireCalled": lambda k, e: (f"{k.unit(e['unit'])} fires indirectly: its target marker at "
+                                        f"{_point((e['x'], e['y']))}, observed by {k.unit(e['observer'])}; the "
+                                        f"{SIZE_WORDS.get(e['size'], e['size'])} round lands when it next activates"),
+    "RoundLanded": _round_landed,
+    "BlastStruck": lambda k, e: (f"round {e['round']} catches {k.units(e['units'])}" if e["units"]
+                                 else f"round {e['round']} catches no one"),
+    "AmmunitionWithoutEffect": lambda k, e: (f"{AMMUNITION_WORDS.get(e['ammo'], e['ammo'])} rounds land with no "
+                                             f"effect (no rule of this game gives them one)"),
     "VehicleAssaulted": lambda k, e: (f"{k.unit(e['unit'])} and {k.unit(e['vehicle'])}: courage {die(e['attacker_die'])} "
                                       f"{e['attacker_roll']} against {die(e['defender_die'])} {e['defender_roll']}: "
                                       f"{_words(e['result'])}"),

@@ -23,7 +23,7 @@ def test_layout_is_the_trained_one():
     assert layout_description()["pieces"][0]["features"][:3] == ["present", "in_play", "x"]
     # the layout hash stored in the shipped model's metadata
     from agents.policy import layout_fingerprint
-    assert layout_fingerprint() == {"obs_size": 1569, "n_actions": 1012, "layout_hash": "787a58ec5c79702f"}
+    assert layout_fingerprint() == {"obs_size": 1569, "n_actions": 1120, "layout_hash": "d5252b45b585af65"}
 
 
 def test_named_views_are_views_of_the_flat_tensor():

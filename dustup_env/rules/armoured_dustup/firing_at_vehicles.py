@@ -96,17 +96,17 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     return 0
 
 
-def point_hit_top(game, v: Unit, source, impact: int) -> str:
+def point_hit_top(game, v: Unit, source, impact: int, test_confidence: bool = True) -> str:
     """A point attack over vehicle ``v`` (``kernel.attack.burst``): one hit against its top armour (L1685, RN-981).
     The result: none, damaged or destroyed (Indicating Damaged Vehicles: markers, wreck, passengers' armour rolls
-    and the vehicle's confidence test)."""
-    return resolve_hits(game, v, impact, 1, source.x, source.y, facing="top")[0]
+    and the vehicle's confidence test, unless ``test_confidence=False``: the attack's rule tests once)."""
+    return resolve_hits(game, v, impact, 1, source.x, source.y, facing="top", test_confidence=test_confidence)[0]
 
 
-def point_hit_facing(game, v: Unit, source, impact: int) -> str:
+def point_hit_facing(game, v: Unit, source, impact: int, test_confidence: bool = True) -> str:
     """A point attack within the radius of vehicle ``v``: one hit against the armour of the facing towards the point
     (L1685, RN-981)."""
-    return resolve_hits(game, v, impact, 1, source.x, source.y)[0]
+    return resolve_hits(game, v, impact, 1, source.x, source.y, test_confidence=test_confidence)[0]
 
 
 def party_plan(game, u: Unit, t: Unit, mode: str, geo, shift: int = 0, origin=None):

@@ -254,7 +254,8 @@ def point_cover(game, x: float, y: float, fx: float, fy: float) -> int:
     return max(line, bf.cover_at(fx, fy))
 
 
-def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True) -> BurstResult:
+def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True, vehicle_impact: int | None = None,
+          air_burst: bool = False, vehicle_test: bool = True) -> BurstResult:
     """A point attack (seed 000 "Resolving Impacts", L1683-1687): every figure and vehicle within ``source``'s
     radius of its point is struck once, whichever side it is on (L1679: the firer's own units too).
 
@@ -267,7 +268,10 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
     * then the ``after_attack`` window once per unit struck (``f(game, attacker, target)``, the attacker being
       ``source.attacker(game)``).
 
-    ``sides``: the sides whose units may be struck.  What the attack makes of the units struck (suppression,
+    ``sides``: the sides whose units may be struck.  ``vehicle_impact``: the impact die against a vehicle (default
+    ``impact``: an artillery round's "Impact vs Armoured Target", L1577); ``air_burst``: air-bursting cluster
+    munitions, every vehicle within the radius by its top armour (L1685); ``vehicle_test=False``: the vehicle's
+    damage takes no confidence test of its own (the caller tests once for every trigger).  What the attack makes of the units struck (suppression,
     confidence tests, L1689) is the rule's that made it: it reads :attr:`BurstResult.struck`."""
     if source.kind == OFF_TABLE:
         raise ValueError("an off-table asset strikes a point on the table: give its burst a point source")
@@ -284,8 +288,10 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
             d = math.hypot(t.x - x, t.y - y)
             if d > r + reach + 1e-9:
                 continue
-            kind = VEHICLE_TOP if d <= reach + 1e-9 else VEHICLE_FACING
-            struck[t.uid] = game.rules.damage[kind](game, t, source, impact)
+            kind = VEHICLE_TOP if air_burst or d <= reach + 1e-9 else VEHICLE_FACING
+            vi = impact if vehicle_impact is None else vehicle_impact
+            struck[t.uid] = (game.rules.damage[kind](game, t, source, vi) if vehicle_test
+                             else game.rules.damage[kind](game, t, source, vi, test_confidence=False))
             targets.append(t)
             continue
         lf = t.figures[t.leader]

@@ -1,0 +1,312 @@
+"""On-Table Artillery Fire (seed 000 "Artillery and Air Support › On-Table Artillery Fire": "Restrictions",
+"Direct Fire", "Indirect Fire", L1594-1610).
+
+An on-table artillery piece is a heavy weapon whose design's weapon is artillery (a towed or man-packed piece,
+``heavy_weapon``: e.g. ``towed_field_gun``) or a vehicle's artillery weapon (``sp_artillery``, ``sp_mortar``).  Its
+weapon profile gives the round size (the design's class: light 2 medium rounds, medium 4 large, heavy 6 very large,
+RN-616).
+
+* **Direct fire** (L1604-1606): ``("fire_artillery", target)``: a gun (not a high-angle piece, RN-1460) fires over open
+  sights at a visible enemy as a heavy weapon of its size: the heavy-weapon target die and range (size x 48"), the
+  firepower and impacts of the conventional gun of its class (RN-1461), the result through the heavy-weapon rules
+  (``heavy_weapons.fire_weapon``).  The piece must be able to fire as a heavy weapon (set up, working, crewed, not fired
+  this activation; a vehicle's weapon in its arc, not after a move with poor stabilisation).
+* **Indirect fire** (L1608-1610): ``("fire_indirect", x, y)``: the piece fires at a point of the table's point grid by
+  the procedure of indirect fire: its target marker is placed now and the round lands when the firing unit next
+  activates (the delay table, L1648), resolved by ``impacts.resolve_mission`` at the start of that activation (one
+  round per piece, general purpose ammunition, the piece's round size, asset ``on_table``).  The observer is the
+  firing unit when it sees the point, else the nearest other friendly unit in play that does (RN-1462); a point no
+  friendly unit sees is not offered.  High-angle pieces may not fire indirectly below their minimum range (L1600-1602:
+  24" for light mortars, 48" for every other rocket or mortar; guns none, RN-148); the option
+  ``artillery_indirect: false`` is the footnote's choice that no on-table piece fires indirectly (L1603 fn 12).
+
+The pending missions are plain data in ``game.extra["artillery_missions"]`` (firing uid -> the mission).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+from ..armoured_dustup import heavy_weapons as hw
+from ..kernel.battlefield import observer_of
+from ..kernel.entities import Unit
+from ..kernel.errors import IllegalOptionError, ScenarioError
+from ..kernel.events import Event, event
+from ..kernel.measurement import grid_points
+from ..kernel.ruleset import Family, Option, Rule
+from ..unit_actions.shoot_action import may_shoot
+from ..vehicle_design.conversions import direct_fire_values
+from . import impacts
+
+STATE_KEY = "artillery_missions"
+HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl")  # RN-1460: the design's name says what it is
+DIRECT_FIRE_TYPE = "HVC"  # RN-1461: a gun over open sights fires as the conventional gun of its class
+
+
+@event
+class IndirectFireCalled(Event):
+    """An on-table piece fires indirectly: its target marker at (x, y); the round lands when it next activates."""
+    unit: int
+    x: float
+    y: float
+    observer: int
+    size: str
+
+
+# ---------------------------------------------------------------------------------------------- the pieces
+def _names(*names) -> str:
+    return " ".join(n for n in names if n).lower()
+
+
+def high_angle(name: str) -> bool:
+    """A high-angle system (rockets and mortars, L1600) by its design's name (RN-1460)."""
+    n = name.lower()
+    return any(w in n for w in HIGH_ANGLE_WORDS)
+
+
+def minimum_range(weapon, name: str = "") -> float:
+    """The minimum range of indirect fire (L1600-1602, RN-148): none for a gun; 24" for a light mortar (a high-angle
+    piece of small rounds); 48" for every other high-angle piece."""
+    mins = impacts.artillery_data().minimum_range
+    if not high_angle(_names(name, weapon.name)):
+        return mins["direct"]
+    return mins["light_mortar"] if weapon.round_size == "small" else mins["high_angle"]
+
+
+def pieces(game, u: Unit) -> list:
+    """``u``'s artillery: ``[(k, weapon, name)]``: a heavy-weapon unit's piece (k = -1) or a vehicle's artillery
+    weapons (k: the weapon's index in the design)."""
+    v = u.profile.vehicle
+    if v is not None:
+        return [(k, w, v.name if hasattr(v, "name") else "") for k, w in enumerate(v.weapons)
+                if w.category == "artillery"]
+    prof = hw.weapon_of(game, u)
+    if prof is not None and prof.weapon.category == "artillery":
+        return [(-1, prof.weapon, prof.name)]
+    return []
+
+
+def _vehicle_fired(game, v: Unit) -> list:
+    from ..armoured_dustup.fire_by_vehicles import fired
+    return fired(game, v)
+
+
+def ready(game, u: Unit, k: int, w) -> bool:
+    """The piece may fire now (as a heavy weapon: set up, working, crewed, not fired this activation; a vehicle's
+    weapon not fired this activation and not after a move with poor stabilisation)."""
+    if k < 0:
+        st = hw.state(game, u)
+        return st is not None and hw.can_fire(game, u, hw.weapon_of(game, u), st)
+    from ..armoured_dustup.fire_by_vehicles import own_shift
+    return k not in _vehicle_fired(game, u) and own_shift(u, w) is not None
+
+
+def _mark_fired(game, u: Unit, k: int) -> None:
+    if k < 0:
+        prof = hw.weapon_of(game, u)
+        hw.state(game, u)["fired"] = True
+        for i in hw.crew_figures(prof, u):
+            u.fired.add(i)
+    else:
+        from ..armoured_dustup.fire_by_vehicles import _mark_fired as mark
+        mark(game, u, k)
+
+
+def direct_profile(w):
+    """The piece over open sights as a heavy weapon of its size (L1606, RN-1461)."""
+    return replace(w, category="direct_fire", fire_control="average", **direct_fire_values(DIRECT_FIRE_TYPE, w.size))
+
+
+# ---------------------------------------------------------------------------------------------- options
+def _direct_options(game, u: Unit, status) -> list:
+    out = []
+    if not may_shoot(u, status):
+        return out
+    for k, w, name in pieces(game, u):
+        if high_angle(_names(name, w.name)) or not ready(game, u, k, w):
+            continue
+        d = direct_profile(w)
+        for t in game.enemy_units(u.side):
+            if t.routed_off or t.uid in {o[1] for o in out}:
+                continue
+            if k >= 0:
+                from ..armoured_dustup.fire_by_vehicles import in_arc
+                if not in_arc(u, w, t):
+                    continue
+            if hw.heavy_plan(game, u, t, d) is not None:
+                out.append(("fire_artillery", t.uid))
+        break  # the first ready gun
+    return out
+
+
+def observer_for(game, u: Unit, x: float, y: float):
+    """The unit observing a point for ``u``'s indirect fire (RN-1462): ``u`` when it sees the point, else the nearest
+    other friendly unit in play that does (ties: the lowest uid); None when no friendly unit sees it."""
+    best = None
+    for o in game.units:
+        if o.side != u.side or not o.in_play or o.carrier >= 0:
+            continue
+        if not game.bf.sight_for(observer_of(o), o.x, o.y, x, y).visible:
+            continue
+        if o.uid == u.uid:
+            return o
+        d = math.hypot(o.x - u.x, o.y - u.y)
+        if best is None or d < best[0] - 1e-9:
+            best = (d, o)
+    return None if best is None else best[1]
+
+
+def _indirect_piece(game, u: Unit):
+    if not game.options["artillery_indirect"] or str(u.uid) in game.extra.get(STATE_KEY, {}):
+        return None
+    for k, w, name in pieces(game, u):
+        if ready(game, u, k, w):
+            return k, w, name
+    return None
+
+
+def indirect_points(game, u: Unit) -> list:
+    """The grid points ``u`` may fire at indirectly: beyond its minimum range and seen by a friendly unit."""
+    got = _indirect_piece(game, u)
+    if got is None:
+        return []
+    k, w, name = got
+    least = minimum_range(w, name)
+    out = []
+    for x, y in grid_points(game.bf.width, game.bf.height):
+        if math.hypot(x - u.x, y - u.y) < least - 1e-9:
+            continue
+        if observer_for(game, u, x, y) is not None:
+            out.append((x, y))
+    return out
+
+
+def _indirect_options(game, u: Unit, status) -> list:
+    if status.disorganised or not pieces(game, u):
+        return []
+    return [("fire_indirect", x, y) for x, y in indirect_points(game, u)]
+
+
+def _options(game, u: Unit, status) -> list:
+    if not pieces(game, u):
+        return []
+    return _direct_options(game, u, status) + _indirect_options(game, u, status)
+
+
+# ---------------------------------------------------------------------------------------------- actions
+def _fire_direct(game, u: Unit, opt) -> None:
+    t = game.units[opt[1]]
+    for k, w, name in pieces(game, u):
+        if high_angle(_names(name, w.name)) or not ready(game, u, k, w):
+            continue
+        d = direct_profile(w)
+        plan = hw.heavy_plan(game, u, t, d)
+        if plan is None:
+            break
+        _mark_fired(game, u, k)
+        hw.fire_weapon(game, u, t, d, plan)
+        return None
+    raise IllegalOptionError(f"{opt!r}: no gun of this unit can fire at that target over open sights")
+
+
+def mission_of(game, u: Unit, k: int, w, x: float, y: float, observer: Unit) -> dict:
+    """The plain-data fire mission of ``u``'s piece at (x, y) (the interface of ``impacts.resolve_mission``)."""
+    return {"side": u.side, "x": float(x), "y": float(y), "ammo": "general", "size": w.round_size or "medium",
+            "rounds": 1, "observer": observer.uid, "guidance": "none", "asset": "on_table", "firer": u.uid,
+            "requestor": u.uid}
+
+
+def store_mission(game, firer: Unit, mission: dict) -> None:
+    """Keep ``mission`` with the on-table ``firer``: it lands at the start of the unit's next activation (L1648).  The
+    request rules call this for an on-table piece answering a request."""
+    impacts.check_mission(game, mission)
+    game.extra.setdefault(STATE_KEY, {})[str(firer.uid)] = dict(mission)
+
+
+def _fire_indirect(game, u: Unit, opt) -> None:
+    x, y = float(opt[1]), float(opt[2])
+    got = _indirect_piece(game, u)
+    if got is None or (x, y) not in indirect_points(game, u):
+        raise IllegalOptionError(f"{opt!r}: this unit cannot fire indirectly at that point")
+    k, w, name = got
+    observer = observer_for(game, u, x, y)
+    _mark_fired(game, u, k)
+    store_mission(game, u, mission_of(game, u, k, w, x, y, observer))
+    game.emit(IndirectFireCalled(u.uid, x, y, observer.uid, w.round_size or "medium"))
+
+
+def _on_activation(game, u: Unit) -> None:
+    """The round of ``u``'s indirect fire lands as its next activation begins (L1648)."""
+    missions = game.extra.get(STATE_KEY)
+    if not missions:
+        return
+    m = missions.pop(str(u.uid), None)
+    if m is not None:
+        impacts.resolve_mission(game, m)
+
+
+def _caught_by_its_own_round(game, u: Unit, frame):
+    """A piece whose own round, landing as its activation began, left it out of play has nothing left to do but end
+    the activation (RN-1462)."""
+    if frame is not None and frame.type == "activation" and frame.unit == u.uid and not u.in_play:
+        return [("end",)]
+    return None
+
+
+def _init(game) -> None:
+    game.extra.setdefault(STATE_KEY, {})
+
+
+# ---------------------------------------------------------------------------------------------- applies
+_ARTILLERY_DESIGNS: dict = {}  # (field, design name or JSON text) -> whether it has artillery
+
+
+def _design_has_artillery(field: str, design, where: str) -> bool:
+    key = (field, design if isinstance(design, str) else json.dumps(design, sort_keys=True))
+    hit = _ARTILLERY_DESIGNS.get(key)
+    if hit is None:
+        if field == "heavy_weapon":
+            hit = hw.design_profile(design, where).weapon.category == "artillery"
+        else:
+            from ..armoured_dustup.vehicles import design_profile
+            hit = any(w.category == "artillery" for w in design_profile(design, where).weapons)
+        if len(_ARTILLERY_DESIGNS) > 4096:
+            _ARTILLERY_DESIGNS.clear()
+        _ARTILLERY_DESIGNS[key] = hit
+    return hit
+
+
+def has_artillery(scenario: dict, options: dict) -> bool:
+    """The scenario fields an on-table artillery piece (a heavy weapon or a vehicle whose design has artillery)."""
+    try:
+        for side in scenario["sides"]:
+            for spec in side["units"]:
+                for field in ("heavy_weapon", "design"):
+                    if field in spec and _design_has_artillery(field, spec[field], f"unit {spec.get('name')!r}"):
+                        return True
+    except ScenarioError:
+        return False  # the design's own rule reports it
+    return False
+
+
+FAMILIES = (
+    Family("fire_artillery", ("enemy",), 110, "an on-table gun fires over open sights as a heavy weapon of its size"),
+    Family("fire_indirect", ("point",), 111, "an on-table artillery piece fires indirectly: the round lands when it "
+                                             "next activates"),
+)
+
+RULE = Rule(
+    "On-Table Artillery Fire", 'seed 000 "Artillery and Air Support › On-Table Artillery Fire" (Restrictions, Direct '
+    'Fire, Indirect Fire)',
+    applies=has_artillery,
+    options=(Option("artillery_indirect", True, "on-table artillery may fire indirectly (L1603 fn 12: players may "
+                                                "decide that no on-table piece does)", kind="bool"),),
+    families=FAMILIES,
+    init=(_init,),
+    action_options=(_options,),
+    actions={"fire_artillery": _fire_direct, "fire_indirect": _fire_indirect},
+    on_activation=(_on_activation,),
+    option_overrides=(_caught_by_its_own_round,),
+    services={"store_artillery_mission": store_mission},
+)
