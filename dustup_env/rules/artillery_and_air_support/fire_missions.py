@@ -162,6 +162,7 @@ RULE = Rule(
     pending_activations=(_pending,),
     activation_options=(_activation_options,),
     activations={"fire_mission": _fire, "hold_mission": _hold},
+    services={"add_fire_mission": add_mission},
 )
 
 __all__ = ["DELAY", "FIRERS", "ON_TABLE", "RULE", "add_mission", "due", "mission_data", "TargetMarkersPlaced"]

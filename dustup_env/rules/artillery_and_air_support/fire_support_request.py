@@ -269,8 +269,9 @@ class PlaceMarkers:
         if len(d["points"]) < markers_per_request(game):
             game.invalidate()
             return
-        from . import fire_missions
-        fire_missions.add_mission(game, d["side"], d["asset"], frame.unit, [tuple(p) for p in d["points"]])
+        # the mission's counter goes on the inbound track (fire_missions, through its service: no import cycle)
+        game.rules.services["add_fire_mission"](game, d["side"], d["asset"], frame.unit,
+                                                [tuple(p) for p in d["points"]])
         pop(game, frame)
 
 
