@@ -267,3 +267,50 @@ def test_dummies_are_placed_after_the_target_and_all_three_show_together():
     assert list(map(tuple, last_event(g, "TargetMarkersPlaced")["points"])) == sorted([pts[0], pts[5], pts[9]])
     m = g.extra["fire_support"]["missions"][0]
     assert (g.entities[m["real"]]["x"], g.entities[m["real"]]["y"]) == pts[5]
+
+
+# ---------------------------------------------------------------------------------------------- activation sequences
+def _granted_company_mission(options, seed):
+    """A game whose side 0 got a company mission in turn 1 (due in turn 2), played to turn 2's first decision."""
+    scn = scenario([unit("HQ", (24, 5), leadership=1, observer="fo"), unit("Alpha", (12, 6))],
+                   [unit("Red", (24, 40)), unit("Yankee", (36, 40))])
+    scn["sides"][0]["fire_support"] = [asset("company")]
+    g = Game(scn, seed=seed, options=options)
+    rng = __import__("random").Random(seed)
+    while g.turn == 1:
+        d = g.decision()
+        req = [o for o in d.options if o[0] in ("request_fire", "fire_target")]
+        g.apply(req[0] if req else d.options[rng.randrange(len(d.options))])
+    return g, rng
+
+
+@pytest.mark.parametrize("options", [{"activation": "alternate"}, {"activation": "chits"}, {"activation": "cards"}])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_due_mission_is_an_activation_of_every_sequence(options, seed, impacts_seen):
+    g, rng = _granted_company_mission(options, seed)
+    m = g.extra["fire_support"]["missions"]
+    assert len(m) == 1 and m[0]["state"] == "due" and g.turn == 2
+    while g.turn == 2:
+        d = g.decision()
+        if d.kind == "activate" and "card_side" in g.extra and any(o[0] == "fire_mission" for o in d.options):
+            assert {o[0] for o in d.options} == {"fire_mission", "hold_mission"}  # its own card
+        g.apply(d.options[rng.randrange(len(d.options))])
+    used = [e for e in events_of(g, "FireMissionImpact") + events_of(g, "FireMissionHeld")]
+    assert len(used) == 1  # the turn did not end before the mission took its activation
+    if options["activation"] == "chits":
+        assert events_of(g, "ChitDrawn")
+    if options["activation"] == "cards":
+        assert events_of(g, "ActivationCardDrawn")
+
+
+def test_a_due_mission_may_seize_the_initiative(impacts_seen):
+    for seed in range(40):
+        g, rng = _granted_company_mission({"seize_tokens": 2}, seed)
+        while g.turn == 2:
+            d = g.decision()
+            if d.kind == "seize" and d.side == 0 and ("fire_mission", 0) in d.options:
+                g.apply(("fire_mission", 0))
+                assert last_event(g, "InitiativeSeized")["unit"] == -1 and len(impacts_seen) == 1
+                return
+            g.apply(d.options[rng.randrange(len(d.options))])
+    raise AssertionError("the seize window never offered the due mission")
