@@ -116,11 +116,14 @@ def _granted(seed=0):
     raise AssertionError("no request was granted")
 
 
-def test_every_fire_support_option_has_one_index_of_the_action_layout():
-    g = _granted()
+@pytest.mark.parametrize("seed", range(3))
+def test_every_fire_support_option_has_one_index_of_the_action_layout(seed):
+    scn = _scn()
+    scn["sides"][1]["fire_support"] = [{"name": "Red battery", "firer": "company", "missions": 2}]  # a flipped side
+    g = Game(scn, seed=seed, options=OPTIONS)
     codec = ActionCodec(layout_for_game(g))
     seen = set()
-    rng = random.Random(0)
+    rng = random.Random(seed)
     while not g.over:
         d = g.decision()
         mask = codec.mask(g, d)
@@ -128,9 +131,11 @@ def test_every_fire_support_option_has_one_index_of_the_action_layout():
         for o in d.options:
             i = codec.encode(g, d.side, o)
             assert mask[i] and codec.decode(g, d.side, i, d.kind) == o
-            seen.add(o[0])
-        g.apply(d.options[rng.randrange(len(d.options))])
-    assert {"fire_target", "fire_dummy", "fire_mission"} <= seen or {"fire_target", "fire_dummy", "hold_mission"} <= seen
+            seen.add((d.side, o[0]))
+        fs = [o for o in d.options if o[0] in ("request_fire", "fire_mission")]
+        g.apply(fs[0] if fs and rng.random() < 0.7 else d.options[rng.randrange(len(d.options))])
+    assert {(s, k) for s in (0, 1) for k in ("request_fire", "fire_target", "fire_dummy", "fire_mission",
+                                             "hold_mission")} <= seen
     from dustup_env import codec as C
     names = [n for n, _ in C.FAMILIES]
     assert names[-5:] == ["request_fire", "fire_target", "fire_dummy", "fire_mission", "hold_mission"]  # appended
