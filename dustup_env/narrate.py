@@ -731,6 +731,8 @@ _EVENT.update({
     "FireSupportCounterMoved": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} "
                                              + _counter_box(e["box"])),
     "FireMissionHeld": lambda k, e: f"{k.side_name(e['side'])} holds fire mission {e['mission'] + 1}",
+    "FireMissionCancelled": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} is cancelled "
+                                          "(its firing unit has left play)"),
     "FireMissionImpact": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} comes in "
                                        f"at {_point((e['x'], e['y']))}"),
 })

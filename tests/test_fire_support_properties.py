@@ -54,20 +54,23 @@ class Missions:
         for m in ms:
             on = [eid for eid in m["markers"] if not g.entities[eid]["removed"]]
             assert len(m["markers"]) == per and m["real"] in m["markers"]
-            assert len(on) == (0 if m["state"] == fire_missions.FIRED else per)
+            assert len(on) == (0 if m["state"] in (fire_missions.FIRED, fire_missions.CANCELLED) else per)
+            firer = fsr.assets(g, m["side"])[m["asset"]]["firer"]
+            assert (m["state"] in (fire_missions.WAITING, fire_missions.FIRED, fire_missions.CANCELLED)) or firer != "on_table"
             if m["state"] == fire_missions.INBOUND:
                 assert 1 <= m["box"] <= fire_missions.DELAY[fsr.assets(g, m["side"])[m["asset"]]["firer"]]
             if m["state"] == fire_missions.FIRED and (m["side"], m["n"]) not in self.fired:
                 self.fired.add((m["side"], m["n"]))
-                delay = fire_missions.DELAY[fsr.assets(g, m["side"])[m["asset"]]["firer"]]
-                assert g.turn >= m["turn"] + delay, "a mission came in before its delay"
+                if firer != "on_table":
+                    assert g.turn >= m["turn"] + fire_missions.DELAY[firer], "a mission came in before its delay"
         for s in (0, 1):  # a side sees the markers, never which one is real (nor the rules' data)
             for e in known_entities(g, s):
                 assert e["kind"] == fsr.MARKER and e["known"] == "public" and set(e["state"]) == {"mission"}
         assert len(self.fired) == sum(1 for m in ms if m["state"] == fire_missions.FIRED)
         for mission in fired_now:
             assert set(mission) == KEYS and 0 <= mission["x"] <= g.bf.width and 0 <= mission["y"] <= g.bf.height
-            assert mission["rounds"] >= 1 and mission["firer"] is None
+            assert mission["rounds"] >= 1
+            assert (mission["firer"] is None) == (mission["asset"] != "on_table")
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -100,4 +103,4 @@ def test_invariants_of_random_fire_support_games_with_every_option_on(chunk, mon
     assert {"request_fire", "fire_target", "fire_dummy", "fire_mission", "hold_mission"} <= kinds, kinds
     assert {"FireSupportRequested", "TargetMarkersPlaced", "FireSupportCounterMoved", "FireMissionImpact",
             "FireMissionHeld"} <= events
-    assert handed
+    assert {m["asset"] for m in handed} >= {"on_table", "battalion"}

@@ -314,3 +314,63 @@ def test_a_due_mission_may_seize_the_initiative(impacts_seen):
                 return
             g.apply(d.options[rng.randrange(len(d.options))])
     raise AssertionError("the seize window never offered the due mission")
+
+
+# ---------------------------------------------------------------------------------------------- on-table artillery
+def _on_table_game(dice=()):
+    scn = scenario([unit("HQ", (24, 5), leadership=1, observer="fo"),
+                    unit("Mortar", (30, 3), figures=(("rifle", 3),), heavy_weapon="towed_field_gun")],
+                   [unit("Red", (24, 40))])
+    scn["sides"][0]["fire_support"] = [asset("on_table", unit="Mortar", size="small", rounds=2)]
+    return begin(scn, dice)
+
+
+def test_on_table_artillery_lands_when_the_firing_unit_next_activates(impacts_seen):
+    g = _on_table_game([("d8", 2)])
+    request(g)
+    g.apply(("fire_target", 22.0, 9.0))
+    m = g.extra["fire_support"]["missions"][0]
+    assert m["state"] == "waiting" and not events_of(g, "FireSupportCounterMoved")  # no counter on the track
+    g.apply(("end",))
+    activate(g, 2)  # red
+    g.apply(("end",))
+    activate(g, 1)  # the firing unit's next activation: the rounds land, one of its two actions
+    assert [(t, mm["asset"], mm["firer"], mm["size"], mm["rounds"]) for t, mm in impacts_seen] == [
+        (1, "on_table", 1, "small", 2)]
+    assert g.decision().kind == "action" and g.actions_left == 1
+    assert m["state"] == "fired" and known_entities(g, 1) == []
+
+
+def test_on_table_artillery_requested_by_its_own_unit_waits_for_its_next_activation(impacts_seen):
+    g = _on_table_game([("d8", 8)])
+    request(g, uid=1)  # the mortar requests for itself (its crew observes)
+    g.apply(("fire_target", 22.0, 9.0))
+    g.apply(("end",))
+    assert impacts_seen == []
+    finish_turn(g)
+    activate(g, 1)
+    assert len(impacts_seen) == 1 and impacts_seen[0][0] == 2
+
+
+def test_on_table_artillery_is_cancelled_when_its_firing_unit_leaves_play(impacts_seen):
+    g = _on_table_game([("d8", 2)])
+    request(g)
+    g.apply(("fire_target", 22.0, 9.0))
+    g.units[1].location = "routed_off"
+    g.invalidate()
+    finish_turn(g)
+    assert events_of(g, "FireMissionCancelled") and g.extra["fire_support"]["missions"][0]["state"] == "cancelled"
+    assert known_entities(g, 1) == [] and impacts_seen == []
+
+
+def test_an_on_table_asset_names_a_unit_of_its_side_with_a_heavy_weapon():
+    for bad, words in (({"unit": "Nobody"}, "no unit of that name"), ({"unit": "HQ"}, "heavy weapon"),
+                       ({}, "names its firing unit")):
+        scn = scenario([unit("HQ", (24, 5)), unit("Mortar", (30, 3), heavy_weapon="towed_field_gun")],
+                       [unit("Red", (24, 40))])
+        scn["sides"][0]["fire_support"] = [{"name": "Guns", "firer": "on_table", **bad}]
+        with pytest.raises(ScenarioError, match=words):
+            Game(scn, seed=0)
+    scn["sides"][0]["fire_support"] = [{"name": "Guns", "firer": "company", "unit": "Mortar"}]
+    with pytest.raises(ScenarioError, match="only it"):
+        Game(scn, seed=0)

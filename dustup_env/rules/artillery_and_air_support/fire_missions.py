@@ -3,8 +3,10 @@ Inbound Chart"; "Dummy Targets", L1658-1660).
 
 * **The delay table** (:data:`DELAY`, L1648-1654): a successful request's counter goes on the inbound track in the
   box of its delay: company or platoon support in box 1 ("on the next turn"), battalion in box 2 ("after two
-  turns"), regimental, orbital and air in box 3 ("after three turns").  On-table artillery lands "when the firing
-  unit next activates": its firing is the on-table artillery rules' (RN-1405).
+  turns"), regimental, orbital and air in box 3 ("after three turns").  On-table artillery (an asset whose firer is
+  ``on_table``, naming its firing unit) has no counter: its mission waits for the firing unit's next activation
+  ("When the firing unit next activates"), and lands at its start, as one of its two actions; a mission whose
+  firing unit has left play is cancelled at the turn's end (RN-1405).
 * **The counters** (RN-006, RN-1407): at the start of every turn each fire-support counter moves one box (3 -> 2
   -> 1 -> the battle area) by itself (the delay is a time, unlike a reinforcement's counter, which moves instead
   of an activation, RN-360); a counter in the battle area is a **due** mission.  A due mission is one activation
@@ -31,6 +33,7 @@ DELAY = {"company": 1, "battalion": 2, "regimental": 3, "orbital": 3, "air": 3}
 ON_TABLE = "on_table"  # the delay table's first row: "When the firing unit next activates" (RN-1405)
 MAX_DUE = 4  # due missions a decision names (the action layout's slots)
 INBOUND, DUE, LOITER, FIRED = "inbound", "due", "loiter", "fired"
+WAITING, CANCELLED = "waiting", "cancelled"  # on-table artillery: for the firing unit's next activation
 
 
 @event
@@ -44,6 +47,12 @@ class FireSupportCounterMoved(Event):
 class FireMissionHeld(Event):
     side: int
     mission: int
+
+
+@event
+class FireMissionCancelled(Event):
+    side: int
+    mission: int  # on-table artillery whose firing unit left play before it fired
 
 
 @event
@@ -72,11 +81,14 @@ def add_mission(game, side: int, asset: int, requestor: int, points: list) -> di
         eids.append(eid)
         if tuple(p) == tuple(real):
             real_eid = eid
-    m = {"side": side, "n": n, "asset": asset, "requestor": requestor, "turn": game.turn, "box": DELAY[firer],
-         "state": INBOUND, "markers": eids, "real": real_eid}
+    on_table = firer == ON_TABLE
+    m = {"side": side, "n": n, "asset": asset, "requestor": requestor, "turn": game.turn,
+         "box": 0 if on_table else DELAY[firer], "state": WAITING if on_table else INBOUND, "markers": eids,
+         "real": real_eid}
     ms.append(m)
     game.emit(TargetMarkersPlaced(side, n, tuple((round(p[0], 3), round(p[1], 3)) for p in sorted(points))))
-    game.emit(FireSupportCounterMoved(side, n, m["box"]))
+    if not on_table:
+        game.emit(FireSupportCounterMoved(side, n, m["box"]))
     return m
 
 
@@ -101,6 +113,11 @@ def _turn_end(game) -> None:
     for m in _missions(game):
         if m["state"] == DUE:  # not resolved in its turn (a turn-end card, say): it waits in the loiter box
             _to_loiter(game, m)
+        elif m["state"] == WAITING and not game.units[assets(game, m["side"])[m["asset"]]["unit"]].in_play:
+            m["state"] = CANCELLED
+            for eid in m["markers"]:
+                table.remove(game, eid)
+            game.emit(FireMissionCancelled(m["side"], m["n"]))
 
 
 def _to_loiter(game, m) -> None:
@@ -124,19 +141,33 @@ def mission_data(game, m: dict) -> dict:
     req = game.units[m["requestor"]]
     return {"side": m["side"], "x": e["x"], "y": e["y"], "ammo": a["ammo"], "size": a["size"],
             "rounds": a["rounds"], "observer": req.uid if req.in_play else None, "guidance": a["guidance"],
-            "asset": a["firer"], "firer": None, "requestor": req.uid}
+            "asset": a["firer"], "firer": a["unit"], "requestor": req.uid}
 
 
-def _fire(game, side: int, opt) -> None:
-    m = due(game, side)[opt[1]]
+def _impact(game, m) -> None:
+    """The mission lands: its markers come off the table (the real one's place told) and the impact resolves."""
     data = mission_data(game, m)
     m["state"] = FIRED
     for eid in m["markers"]:
         table.remove(game, eid)
-    game.emit(FireMissionImpact(side, m["n"], m["asset"], round(data["x"], 3), round(data["y"], 3)))
+    game.emit(FireMissionImpact(m["side"], m["n"], m["asset"], round(data["x"], 3), round(data["y"], 3)))
     impacts.resolve_mission(game, data)
+
+
+def _fire(game, side: int, opt) -> None:
+    _impact(game, due(game, side)[opt[1]])
     if not game.stack and game.phase != "over":
         game.check_decisive()
+
+
+def _on_activation(game, u) -> None:
+    """On-table artillery: the firing unit's activation begins; its oldest waiting mission lands, one action."""
+    st = game.extra.get(STATE_KEY)
+    for m in st["missions"] if st else ():
+        if m["state"] == WAITING and m["side"] == u.side and assets(game, u.side)[m["asset"]]["unit"] == u.uid:
+            game.activation_frame().actions_left -= 1  # the firing is one of the unit's two actions
+            _impact(game, m)
+            return
 
 
 def _hold(game, side: int, opt) -> None:
@@ -159,6 +190,7 @@ RULE = Rule(
     families=FAMILIES,
     turn_start=(_turn_start,),
     turn_end=(_turn_end,),
+    on_activation=(_on_activation,),
     pending_activations=(_pending,),
     activation_options=(_activation_options,),
     activations={"fire_mission": _fire, "hold_mission": _hold},

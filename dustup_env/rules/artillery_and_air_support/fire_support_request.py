@@ -47,8 +47,8 @@ MAX_CHITS = 4  # chits one request may spend (the layout's slots)
 DUMMIES = 2  # dummy markers beside the real one (L1660: "the player may place three")
 
 # the delay table's firers (L1648-1654) and the support each is, for the difficulty table
-FIRERS = {"company": "artillery", "battalion": "artillery", "regimental": "artillery", "orbital": "orbital",
-          "air": "air"}
+FIRERS = {"on_table": "artillery", "company": "artillery", "battalion": "artillery", "regimental": "artillery",
+          "orbital": "orbital", "air": "air"}
 REQUESTORS = ("fo", "lo", "other")
 SUPPORTS = ("artillery", "air", "orbital")
 # L1626-1632, the suggested difficulty by requestor and support; the pairings the table leaves out are "other"
@@ -110,20 +110,31 @@ def observer_role(game, uid: int) -> str:
 
 
 def assets(game, side: int) -> list:
-    """The side's fire-support assets (scenario data, defaults filled in)."""
+    """The side's fire-support assets (scenario data, defaults filled in; an on-table asset's ``unit`` is the uid of
+    its firing unit, -1 if the side has no unit of that name)."""
+    sides = game.scenario["sides"]
+    first = sum(len(sides[s]["units"]) for s in range(side))
+    names = {u["name"]: first + i for i, u in enumerate(sides[side]["units"])}
     out = []
-    for a in game.scenario["sides"][side].get("fire_support", ()):
+    for a in sides[side].get("fire_support", ()):
         out.append({"name": a["name"], "firer": a["firer"], "ammo": a.get("ammo", "general"),
                     "size": a.get("size", "medium"), "rounds": int(a.get("rounds", 1)),
                     "missions": int(a.get("missions", 1)), "from": a.get("from", "platoon"),
-                    "guidance": a.get("guidance", "none"), "difficulty": a.get("difficulty")})
+                    "guidance": a.get("guidance", "none"), "difficulty": a.get("difficulty"),
+                    "unit": names.get(a["unit"], -1) if "unit" in a else None})
     return out
 
 
-def _check_asset(a: dict, where: str) -> None:
+def _check_asset(game, a: dict, where: str) -> None:
     if a["firer"] not in FIRERS:
-        raise ScenarioError(f"{where}: firer: one of {', '.join(FIRERS)}, not {a['firer']!r} (on-table artillery "
-                            "is a unit with a heavy weapon)")
+        raise ScenarioError(f"{where}: firer: one of {', '.join(FIRERS)}, not {a['firer']!r}")
+    if (a["firer"] == "on_table") != (a["unit"] is not None):
+        raise ScenarioError(f"{where}: unit: an on-table asset (firer on_table) names its firing unit, and only it")
+    if a["unit"] is not None:
+        if a["unit"] < 0:
+            raise ScenarioError(f"{where}: unit: the side has no unit of that name")
+        if "heavy_weapon" not in _specs(game.scenario)[a["unit"]]:
+            raise ScenarioError(f"{where}: unit: the firing unit of on-table artillery has a heavy weapon")
     for key, allowed in (("ammo", AMMO), ("size", SIZES), ("from", tuple(FROM_SHIFT)), ("guidance", GUIDANCE)):
         if a[key] not in allowed:
             raise ScenarioError(f"{where}: {key}: one of {', '.join(allowed)}, not {a[key]!r}")
@@ -145,7 +156,7 @@ def _init(game) -> None:
             raise ScenarioError(f"side {side['name']!r}: fire_support: at most {MAX_ASSETS} assets, not {len(raw)}")
         al = assets(game, s)
         for a in al:
-            _check_asset(a, f"side {side['name']!r}: fire_support {a['name']!r}")
+            _check_asset(game, a, f"side {side['name']!r}: fire_support {a['name']!r}")
         left.append([a["missions"] for a in al])
         total += sum(a["missions"] for a in al) * markers
     if total > table.MAX_ENTITIES:
