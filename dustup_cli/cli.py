@@ -214,7 +214,7 @@ def _cmd_odds_accuracy(args) -> int:
 
 
 def _cmd_odds(args) -> int:
-    from evaluation.odds import guided_odds, impact_odds, shoot_odds, to_float, vehicle_impact_odds
+    from evaluation.odds import guided_odds, impact_odds, request_odds, shoot_odds, to_float, vehicle_impact_odds
 
     try:
         if args.what == "shoot":
@@ -224,6 +224,9 @@ def _cmd_odds(args) -> int:
                              extra_hits=not args.no_extra_hits)
         elif args.what == "guided":
             res = guided_odds(args.quality, args.guidance, args.ecm, args.impact, args.armour, cover=args.cover)
+        elif args.what == "request":
+            res = request_odds(args.requestor, args.support, args.leadership, chits=args.chits,
+                               down=2 if args.other_company else (1 if args.other_platoon else 0))
         elif args.vehicle:
             if args.no_armour:
                 raise UsageError("--no-armour is for infantry; a vehicle always has an armour die")
@@ -693,6 +696,25 @@ def build_parser() -> argparse.ArgumentParser:
     gu.add_argument("--armour", default="d12x2", help="the vehicle's armour die (the facing hit)")
     gu.add_argument("--json", action="store_true", help="print JSON")
     gu.set_defaults(func=_cmd_odds)
+    rq = osub.add_parser("request", help="one Request Fire Support roll: P(success)", formatter_class=_Help,
+                         description="Odds of one Request Fire Support action (Artillery and Air Support): a D8, "
+                                     "one type down for support of another platoon (two: another company), one up "
+                                     "per fire-support chit spent, must exceed the requestor's leadership plus the "
+                                     "difficulty (FO artillery +0, other artillery +2, LO air +2, other air +4, LO "
+                                     "orbital +3, other orbital +6; an FO calling air or orbital support and an LO "
+                                     "calling artillery count as other).")
+    rq.add_argument("--requestor", required=True, choices=("fo", "lo", "other"),
+                    help="a forward observer, a liaison officer or any other unit")
+    rq.add_argument("--support", required=True, choices=("artillery", "air", "orbital"), help="the support called")
+    rq.add_argument("--leadership", required=True, type=NON_NEGATIVE, help="the requesting unit's leadership value")
+    rq.add_argument("--chits", type=NON_NEGATIVE, default=0, help="fire-support chits spent (each shifts the die up)")
+    whose = rq.add_mutually_exclusive_group()
+    whose.add_argument("--other-platoon", action="store_true",
+                       help="support of another platoon of the same company (the die one type down)")
+    whose.add_argument("--other-company", action="store_true",
+                       help="support of another company (the die two types down)")
+    rq.add_argument("--json", action="store_true", help="print JSON")
+    rq.set_defaults(func=_cmd_odds)
 
     ac = osub.add_parser("accuracy", help="one fire-support round: on target, or how far it scatters",
                          formatter_class=_Help,

@@ -738,5 +738,43 @@ def _fired(k, e, what):
            f"{e['target_roll']}, firer {_rolls(e['dice'], e['rolls'])}: {_successes(e['successes'])}, {res}")
     return out + (f", {_plural(e['hits'], 'hit')}" if e.get("hits") else "")
 
+# fire support (artillery_and_air_support: fire_support_request, fire_missions)
+_OPTION.update({
+    "request_fire": lambda k, kind, unit, a, chits: (f"request fire support (asset {int(a) + 1}"
+                                                     + (f", spending {_plural(chits, 'chit')})" if chits else ")")),
+    "fire_target": lambda k, kind, unit, x, y: f"place the target marker at {_point((x, y))}",
+    "fire_dummy": lambda k, kind, unit, x, y: f"place a dummy target marker at {_point((x, y))}",
+    "fire_mission": lambda k, kind, unit, n: f"resolve due fire mission {int(n) + 1} (instead of a unit)",
+    "hold_mission": lambda k, kind, unit, n: f"hold due fire mission {int(n) + 1} in the loiter box",
+})
+DECISION_KINDS.update({"fire_target": "fire support granted: place the target marker",
+                       "fire_dummy": "place a dummy target marker"})
+
+
+def _points(ps) -> str:
+    ps = list(ps or ())
+    if ps and not isinstance(ps[0], (list, tuple)):
+        ps = [ps]
+    return ", ".join(_point(p) for p in ps)
+
+
+def _counter_box(box) -> str:
+    return {0: "reaches the battle area (due)", -1: "goes to the loiter box"}.get(box, f"moves to box {box}")
+
+
+_EVENT.update({
+    "FireSupportRequested": lambda k, e: (f"{k.unit(e['unit'])} requests {e['support']} support: "
+                                          f"{die(e['die'])} " + _test(e['roll'], e['needed'], e['success'])),
+    "TargetMarkersPlaced": lambda k, e: (f"{k.side_name(e['side'])} places target markers at "
+                                         + _points(e["points"])),
+    "FireSupportCounterMoved": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} "
+                                             + _counter_box(e["box"])),
+    "FireMissionHeld": lambda k, e: f"{k.side_name(e['side'])} holds fire mission {e['mission'] + 1}",
+    "FireMissionCancelled": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} is cancelled "
+                                          "(its firing unit has left play)"),
+    "FireMissionImpact": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} comes in "
+                                       f"at {_point((e['x'], e['y']))}"),
+})
+
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
 OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)

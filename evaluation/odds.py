@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from dustup_env.rules.armoured_dustup.guided_weapons import guided_ecm, resolve_guided
 from dustup_env.rules.armoured_dustup.heavy_weapons import vehicle_impact
+from dustup_env.rules.artillery_and_air_support.fire_support_request import resolve_request
 from dustup_env.rules.kernel.dice import exact_distribution, parse_die
 from dustup_env.rules.unit_actions.shoot_action import resolve_fire, resolve_impact
 
@@ -61,6 +62,18 @@ def guided_odds(quality: str, guidance: str, ecm: str, impact: str, armour: str,
         if effect in ("damaged", "destroyed"):
             out[effect] += p
     return out
+
+
+def request_odds(requestor: str, support: str, leadership: int, *, chits: int = 0, down: int = 0) -> dict:
+    """One Request Fire Support roll (Artillery and Air Support): P(success), by the engine's own resolution
+    (``down``: die types down for another platoon (1) or company (2); ``chits``: fire-support chits spent)."""
+    if isinstance(leadership, bool) or not isinstance(leadership, int) or leadership < 0:
+        raise ValueError(f"leadership must be a whole number of at least 0, not {leadership!r}")
+    if chits < 0:
+        raise ValueError(f"chits must be at least 0, not {chits!r}")
+    dist = exact_distribution(lambda d: resolve_request(d, leadership=leadership, requestor=requestor,
+                                                        support=support, chits=chits, down=down).success)
+    return {"success": dist.get(True, Fraction(0))}
 
 
 def to_float(obj):

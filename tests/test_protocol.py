@@ -143,7 +143,8 @@ def bad_requests(tmp_path, good_save: dict) -> list[tuple[str, bytes | str, str]
         ("option a string", J({"cmd": "play", "option": "end"}), "field 'option' must be an array"),
         ("option empty", J({"cmd": "play", "option": []}), "must not be empty"),
         ("option without a name", J({"cmd": "play", "option": [1, 2]}), "must start with the option's name"),
-        ("option with a float", J({"cmd": "play", "option": ["move", 1.5, 1]}), "option element 1"),
+        ("option with a float", J({"cmd": "play", "option": ["move", 1.5, 1]}), "is not one of the"),  # a point's coordinate
+        ("option with an array", J({"cmd": "play", "option": ["move", [1], 1]}), "option element 1"),
         ("option with a boolean", J({"cmd": "play", "option": ["move", True, 1]}), "option element 1"),
         ("option with an object", J({"cmd": "play", "option": ["move", {}, 1]}), "option element 1"),
         ("unknown option", J({"cmd": "play", "option": ["fly", 1]}), "is not one of the"),

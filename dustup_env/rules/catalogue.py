@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
 from .artillery_and_air_support import on_table_artillery
+from .artillery_and_air_support import fire_missions, fire_support_request
 from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
                               heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
@@ -73,6 +74,8 @@ STANDARD = (
     close_assault.RULE,
     tank_shock.RULE,
     on_table_artillery.RULE,  # Artillery and Air Support (a game with no on-table artillery piece is unchanged)
+    fire_support_request.RULE,  # Artillery and Air Support (only games whose sides have fire support)
+    fire_missions.RULE,
 )
 
 set_standard_rules(STANDARD)

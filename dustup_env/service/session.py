@@ -19,6 +19,7 @@ AI's internal state (the AI is asked again for each of its decisions, in order, 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import threading
 import time
@@ -85,7 +86,8 @@ def short(v, n: int = 60) -> str:
 
 
 def parse_option(value) -> tuple:
-    """A JSON option (an array: a name, then integers or strings) as the engine's tuple."""
+    """A JSON option (an array: a name, then integers, strings or finite numbers: a point's coordinates) as the
+    engine's tuple."""
     if not isinstance(value, list):
         raise ServiceError(f"option must be an array such as [\"move\", 0, 1], not {json_type(value)} {short(value)}")
     if not value:
@@ -93,7 +95,10 @@ def parse_option(value) -> tuple:
     if not isinstance(value[0], str):
         raise ServiceError(f"option must start with the option's name (a string), not {short(value[0])}")
     for i, a in enumerate(value[1:], 1):
-        if isinstance(a, bool) or not isinstance(a, (int, str)):
+        if isinstance(a, float):  # a point's coordinate (the fire-support target markers)
+            if not math.isfinite(a):
+                raise ServiceError(f"option element {i} must be a finite number (a point's coordinate), not {short(a)}")
+        elif isinstance(a, bool) or not isinstance(a, (int, str)):
             raise ServiceError(f"option element {i} must be an integer or a string, not {json_type(a)} {short(a)}")
     return tuple(value)
 

@@ -250,6 +250,10 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
         "score": vp, "score_exact": exact is not None,
         "public": base.get("public", {}),
     }
+    if game.rules.entity_kinds:  # table entities (target markers): what the side may know, by its refs
+        out["entities"] = base.get("entities", []) if side is not None else [
+            {k: e[k] for k in ("id", "kind", "owner", "x", "y", "shape", "state")} for e in game.entities
+            if not e["removed"]]
     return out
 
 
