@@ -206,7 +206,8 @@ def off_table(game, side: int) -> list:
     return out
 
 
-def _pending(game, side: int) -> int:
+def pending_activations(game, side: int) -> int:
+    """The activations ``side``'s aircraft off the table still have this turn."""
     return len(off_table(game, side))
 
 
@@ -308,7 +309,7 @@ RULE = Rule(
     applies=has_aircraft,
     init=(_init,),
     turn_start=(_turn_start,),
-    pending_activations=(_pending,),
+    pending_activations=(pending_activations,),
     activation_options=(_activation_options,),
     activations={"air_arrive": _arrive_activation},
     procedures={ABORT_FRAME: AbortDecision()},

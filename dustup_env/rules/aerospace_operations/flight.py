@@ -120,9 +120,10 @@ def landing_zone(game, u: Unit) -> str:
             return "heavy"
     bf = game.bf
     light = False
-    pts = [(u.x, u.y)] + [(u.x + r * math.sin(a), u.y + r * math.cos(a)) for a in
-                          (k * math.pi / 4 for k in range(8))]
-    for x, y in pts:
+    n = int(r)
+    pts = [(u.x + i, u.y + j) for i in range(-n, n + 1) for j in range(-n, n + 1) if i * i + j * j <= r * r]
+    pts += [(u.x + r * math.sin(a), u.y + r * math.cos(a)) for a in (k * math.pi / 8 for k in range(16))]
+    for x, y in pts:  # the zone sampled every inch and around its edge
         if not (0.0 <= x <= bf.width and 0.0 <= y <= bf.height):
             return "heavy"
         t = bf.terrain_at(x, y)
@@ -190,7 +191,7 @@ def _names_flying(game, u: Unit, o: tuple) -> bool:
 def _unit_arg(o: tuple) -> bool:
     """Options whose integer arguments are unit ids (fire and assault at a target, mount, approach, ...), not
     directions, distances, points or slots."""
-    return o[0] not in ("move", "dismount", "turn", "air_hover", "air_fly", "inbound") and not o[0].startswith("air_")
+    return o[0] not in ("move", "dismount", "turn", "air_hover", "air_fly", "inbound") and not o[0].startswith(("air_", "aa_"))
 
 
 # ---------------------------------------------------------------------------------------------- actions

@@ -1,0 +1,156 @@
+"""Aerospace Operations: aircraft on the table (seed 000 L1732-1768; aerospace_operations/flight.py): flying with at
+most a 90 degree turn, non-VTOL at least 24" and at least one move, VTOL free slow movement, hovering, landing
+zones, taking off, leaving the table, and what other units may do to an aircraft in the air.  Forced dice."""
+import math
+
+from aerospace_helpers import air_scenario, aircraft
+from conftest import activate, begin, last_event, rect, unit
+
+from dustup_env.rules.aerospace_operations import air
+from dustup_env.rules.aerospace_operations.flight import landing_zone, may_fly_to
+
+A = 1  # the aircraft (uid 1); Red's first unit follows it
+
+
+def _fly_opts(g):
+    return [o for o in g.decision().options if o[0] == "air_fly"]
+
+
+def test_a_fighter_flies_at_least_24_inches_turning_at_most_90_degrees():
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design="aerospace_fighter", facing=0)]))
+    activate(g, A)
+    u = g.units[A]
+    opts = _fly_opts(g)
+    assert opts
+    for _, x, y in opts:
+        assert math.hypot(x - 24, y - 10) >= 24.0
+        assert y >= 10 - 1e-9 or abs(x - 24) > 0  # nothing behind it: at most 90 degrees off its facing (north)
+    assert not may_fly_to(g, u, 24, 3)  # straight behind
+    assert not may_fly_to(g, u, 24, 30)  # ahead but only 20"
+    assert may_fly_to(g, u, 24, 34) and may_fly_to(g, u, 48, 10)  # 24" ahead; 24" at exactly 90 degrees
+
+
+def test_a_fighter_must_move_in_one_action_of_its_activation():
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design="aerospace_fighter", facing=0)]))
+    activate(g, A)
+    opts = g.decision().options
+    assert ("end",) not in opts and ("air_hover", 0) not in opts and ("air_land",) not in opts
+    # on its first action it may do something else (a move must follow): fire, spot, communicate...
+    first = [o for o in opts if o[0] not in ("air_fly", "air_leave")]
+    assert all(o[0] in ("fire_vehicle", "fire_slaved", "detect", "communicate", "recover", "rally", "order")
+               for o in first)
+
+
+def test_the_last_action_of_a_fighter_that_has_not_flown_is_a_move():
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design="aerospace_fighter", facing=0)]))
+    activate(g, A)
+    g.stack[-1].actions_left = 1
+    g.pending_decision = None
+    assert {o[0] for o in g.decision().options} == {"air_fly", "air_leave"}
+
+
+def test_a_flight_goes_straight_to_the_point_and_faces_its_movement():
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design="aerospace_fighter", facing=0)]))
+    activate(g, A)
+    g.apply(("air_fly", 46.0, 39.0))
+    u = g.units[A]
+    assert (u.x, u.y) == (46.0, 39.0)
+    e = last_event(g, "AircraftFlew")
+    assert e["start"] == [24.0, 10.0] or tuple(e["start"]) == (24.0, 10.0)
+    assert abs(u.facing - math.degrees(math.atan2(22, 29))) < 1e-6
+    assert ("end",) in g.decision().options  # it has flown: it may end now
+
+
+def test_a_vtol_moving_12_inches_or_less_may_go_any_way_and_faces_its_movement():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), facing=0)]))
+    activate(g, A)
+    u = g.units[A]
+    assert may_fly_to(g, u, 22, 3)  # 7" straight behind
+    assert not may_fly_to(g, u, 10, 3)  # 13.9" behind-left: over 12", so at most 90 degrees off its facing
+    g.apply(("air_fly", 22.0, 3.0))
+    assert (u.x, u.y) == (22.0, 3.0) and abs(u.facing - 180.0) < 1e-6
+
+
+def test_a_vtol_that_does_not_move_during_its_activation_is_hovering():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), facing=0)]))
+    activate(g, A)
+    g.apply(("end",))
+    assert air.air_state(g, g.units[A])["mode"] == "hovering"
+    assert last_event(g, "AircraftHovering")["unit"] == A
+
+
+def test_hovering_rotates_to_face_any_direction():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), facing=0)]))
+    activate(g, A)
+    g.apply(("air_hover", 4))
+    assert air.air_state(g, g.units[A])["mode"] == "hovering" and g.units[A].facing == 90.0
+
+
+def test_landing_on_a_clear_zone_then_unloading_and_taking_off():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), air="hovering")], passengers=True))
+    activate(g, A)
+    assert landing_zone(g, g.units[A]) == "clear"
+    g.apply(("air_land",))
+    assert air.air_state(g, g.units[A])["mode"] == "grounded"
+    assert last_event(g, "AircraftLanded")["zone"] == "clear"
+    assert set(g.decision().options) >= {("air_take_off",)}
+    assert not any(o[0] in ("move", "turn", "air_fly") for o in g.decision().options)  # L1756
+    g.apply(("air_take_off",))
+    assert air.air_state(g, g.units[A])["mode"] == "hovering"
+
+
+def test_passengers_dismount_only_from_a_grounded_aircraft():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), air="hovering")], passengers=True))
+    activate(g, 2)
+    assert not any(o[0] == "dismount" for o in g.decision().options)
+    g = begin(air_scenario([aircraft("Dropship", (22, 10), air="grounded")], passengers=True))
+    activate(g, 2)
+    assert any(o[0] == "dismount" for o in g.decision().options)
+
+
+def test_a_lightly_obstructed_zone_needs_the_quality_die_to_score_3():
+    scn = air_scenario([aircraft("Dropship", (22, 10), air="hovering")], terrain=[rect("rough", 26, 8, 30, 12)])
+    g = begin(scn, [("d8", 2)])
+    activate(g, A)
+    assert landing_zone(g, g.units[A]) == "light"
+    g.apply(("air_land",))
+    e = last_event(g, "AircraftLanded")
+    assert (e["zone"], e["roll"], e["heavy"]) == ("light", 2, True)
+    assert air.air_state(g, g.units[A])["heavy"] and ("air_take_off",) not in g.decision().options  # never again
+    g2 = begin(scn, [("d8", 3)])
+    activate(g2, A)
+    g2.apply(("air_land",))
+    assert last_event(g2, "AircraftLanded")["heavy"] is False
+    assert ("air_take_off",) in g2.decision().options
+
+
+def test_a_heavily_obstructed_zone_is_not_offered():
+    scn = air_scenario([aircraft("Dropship", (22, 10), air="hovering")], blue=[unit("Team", (26, 10), figures=(("rifle", 2),))])
+    g = begin(scn)
+    activate(g, A)
+    assert landing_zone(g, g.units[A]) == "heavy"  # troops inside the 12" LZ (L1826)
+    assert ("air_land",) not in g.decision().options
+    scn = air_scenario([aircraft("Dropship", (22, 10), air="hovering")], terrain=[rect("building", 24, 8, 28, 12)])
+    g = begin(scn)
+    activate(g, A)
+    assert ("air_land",) not in g.decision().options
+
+
+def test_leaving_the_table_to_the_loiter_box_and_back():
+    g = begin(air_scenario([aircraft("Dropship", (22, 10))], passengers=True))
+    activate(g, A)
+    g.apply(("air_leave", "loiter"))
+    u = g.units[A]
+    assert u.location == "loiter" and g.units[2].location == "loiter" and not u.in_play
+    e = last_event(g, "AircraftLeft")
+    assert (e["where"], e["reason"]) == ("loiter", "left")
+
+
+def test_no_fire_or_assault_names_an_aircraft_in_the_air_but_a_grounded_one_is_a_target():
+    red = [unit("Squad", (22, 20), figures=(("rifle", 5),))]
+    g = begin(air_scenario([aircraft("Dropship", (22, 14))], red=red), first=1)
+    activate(g, 2)
+    assert not any(A in o[1:] for o in g.decision().options if o[0] not in ("move", "dismount", "turn"))
+    g = begin(air_scenario([aircraft("Dropship", (22, 14), air="grounded")], red=red), first=1)
+    activate(g, 2)
+    assert any(o[0] == "shoot" and o[1] == A for o in g.decision().options)
