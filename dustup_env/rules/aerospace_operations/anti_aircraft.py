@@ -40,7 +40,7 @@ from ..kernel.entities import BROKEN, KILLED, OK, WOUNDED, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, push
-from ..kernel.table import place
+from ..kernel.table import place, register_location
 from ..morale.confidence_test import confidence_test
 from . import air
 from .air import AIRBORNE, BASE, GROUNDED, HOVERING, LOITER, air_state, airborne
@@ -52,6 +52,7 @@ EVADE_MOVE = 24.0  # L1796
 CRASH_RADIUS = 6.0  # L1802
 MAX_SUPPRESSION = 3
 AIRBORNE_SIGHT = observer(airborne=True)
+ALOFT = register_location("air_aloft")  # only while a blast on the ground strikes (ground_burst)
 
 
 @event
@@ -306,7 +307,21 @@ def explode(game, t: Unit) -> None:
         game.units[uid].carrier = -1
     t.passengers = []
     game.emit(AircraftCrashed(t.uid, round(x, 3), round(y, 3), 0, "exploded"))
-    burst(game, Source.at_point(x, y, CRASH_RADIUS, "falling aircraft"), D8)
+    ground_burst(game, Source.at_point(x, y, CRASH_RADIUS, "falling aircraft"), D8)
+
+
+def ground_burst(game, source, impact: int):
+    """The kernel's point attack on the ground: aircraft in the air are above the blast (RN-1509), so they are
+    lifted out of it (a location of their own) while it strikes, and put back."""
+    aloft = [game.units[int(k)] for k, a in air.state(game)["air"].items() if a["mode"] in (AIRBORNE, HOVERING)]
+    aloft = [u for u in aloft if u.location == "table"]
+    for u in aloft:
+        u.location = ALOFT
+    try:
+        return burst(game, source, impact)
+    finally:
+        for u in aloft:
+            u.location = "table"
 
 
 def _hard(game, t: Unit, x: float, y: float) -> bool:
