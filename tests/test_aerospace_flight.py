@@ -154,3 +154,31 @@ def test_no_fire_or_assault_names_an_aircraft_in_the_air_but_a_grounded_one_is_a
     g = begin(air_scenario([aircraft("Dropship", (22, 14), air="grounded")], red=red), first=1)
     activate(g, 2)
     assert any(o[0] == "shoot" and o[1] == A for o in g.decision().options)
+
+
+def test_fixed_weapons_fire_only_in_the_6_inch_corridor_ahead_and_beyond_24_inches():
+    # the fighter's RFAC-2 is fixed forward (k = 0); its APSW (k = 1) is a remote mount
+    red = [unit("Ahead", (24, 40), figures=(("rifle", 5),)), unit("Close", (24, 26), figures=(("rifle", 5),)),
+           unit("Wide", (30, 40), figures=(("rifle", 5),))]
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design="aerospace_fighter", facing=0)], red=red))
+    activate(g, A)
+    from dustup_env.rules.aerospace_operations.flight import weapon_may_fire
+    u, w = g.units[A], g.units[A].profile.vehicle.weapons[0]
+    assert w.mount == "fixed"
+    assert weapon_may_fire(g, u, w, g.units[2])  # 30" straight ahead
+    assert not weapon_may_fire(g, u, w, g.units[3])  # 16" ahead: under 24" for a non-VTOL aircraft
+    assert not weapon_may_fire(g, u, w, g.units[4])  # 6" to the side: outside the 6" corridor
+    assert all(o[1] == 2 for o in g.decision().options if o[0] == "fire_vehicle" and o[2] == 0)
+
+
+def test_a_turret_weapon_does_not_fire_within_6_inches_of_under_an_aircraft_in_the_air():
+    red = [unit("Near", (24, 14), figures=(("rifle", 5),)), unit("Mid", (24, 24), figures=(("rifle", 5),))]
+    g = begin(air_scenario([aircraft("Gunship", (24, 10), design="vtol_gunship", facing=0)], red=red))
+    from dustup_env.rules.aerospace_operations.flight import weapon_may_fire
+    u = g.units[A]
+    chin = u.profile.vehicle.weapons[0]
+    assert chin.mount == "turret"
+    assert not weapon_may_fire(g, u, chin, g.units[2])  # 4" from under it (L1770)
+    assert weapon_may_fire(g, u, chin, g.units[3])
+    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    assert weapon_may_fire(g, u, chin, g.units[2])  # on the ground it may (no mount is under-slung, RN-1511)

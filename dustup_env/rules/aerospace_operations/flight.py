@@ -46,6 +46,9 @@ MIN_FAST_MOVE = 24.0  # L1744
 FREE_MOVE = 12.0  # L1750
 MAX_TURN = 90.0  # L1738
 TURN_STEP = 360.0 / 16
+FIXED_CORRIDOR = 6.0  # L1772
+FIXED_MIN_FAST, FIXED_MIN_VTOL = 24.0, 12.0  # L1772
+TURRET_DEAD_ZONE = 6.0  # L1770
 AIRBORNE_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "air_fly", "air_hover", "air_land", "air_leave",
                               "air_drop"})
@@ -165,13 +168,44 @@ def _filter(game, u: Unit, opts: list) -> list:
     if a["mode"] == GROUNDED:
         if air.kind(u) == "grav":
             return opts
-        return [o for o in opts if o[0] in GROUNDED_ACTIONS]
-    kept = [o for o in opts if o[0] in AIRBORNE_ACTIONS]
+        return [o for o in opts if o[0] in GROUNDED_ACTIONS and (o[0] not in ("fire_vehicle", "fire_slaved")
+                                                                 or _may_fire(game, u, o))]
+    kept = [o for o in opts if o[0] in AIRBORNE_ACTIONS and (o[0] not in ("fire_vehicle", "fire_slaved")
+                                                             or _may_fire(game, u, o))]
     if _must_fly(game, u):
         kept = [o for o in kept if o[0] in ("air_fly", "air_leave")]
     elif not vtol(u) and not a["flown"]:
         kept = [o for o in kept if o[0] != "end"]
     return kept
+
+
+def weapon_may_fire(game, u: Unit, w, t: Unit) -> bool:
+    """Firing from Aircraft (L1768-1776): a fixed weapon (unguided rockets too) fires only in the air, at a target
+    in the 6" corridor straight ahead, 24" or more away (a VTOL aircraft, which can pitch, 12"); a turret weapon
+    cannot fire at a target within 6" of the point under an aircraft in the air.  (Guided weapons keep their
+    forward 180 degree arc; other weapons their arcs.)"""
+    grounded = air_state(game, u)["mode"] == GROUNDED
+    dx, dy = t.x - u.x, t.y - u.y
+    dist = math.hypot(dx, dy)
+    if w.mount == "fixed" and w.category != "guided":
+        if grounded and air.kind(u) != "grav":
+            return False
+        h = math.radians(u.facing)
+        ahead = dx * math.sin(h) + dy * math.cos(h)
+        across = abs(dx * math.cos(h) - dy * math.sin(h))
+        return ahead > 0.0 and across <= FIXED_CORRIDOR / 2.0 and dist >= (FIXED_MIN_VTOL if vtol(u) else
+                                                                             FIXED_MIN_FAST)
+    if w.mount == "turret" and not grounded:
+        return dist > TURRET_DEAD_ZONE
+    return True
+
+
+def _may_fire(game, u: Unit, o: tuple) -> bool:
+    t = game.units[o[1]]
+    ws = u.profile.vehicle.weapons
+    if o[0] == "fire_vehicle":
+        return o[2] < len(ws) and weapon_may_fire(game, u, ws[o[2]], t)
+    return all(weapon_may_fire(game, u, w, t) for w in ws if w.slaved)
 
 
 _TARGETING = frozenset({"mount", "approach", "regroup", "treat"})  # options naming a friendly unit
