@@ -290,6 +290,21 @@ _OPTION = {
     "transfer": lambda k, kind, unit, uid: f"transfer the wounded to {k.unit(uid)}",
     "depart": lambda k, kind, unit: "leave the table with the wounded",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
+    # Aerospace Operations
+    "air_arrive": lambda k, kind, unit, uid, where: (f"{k.unit(uid)} holds off the table" if where == "hold" else
+                                                     f"{k.unit(uid)} flies in to the {'table' if where == 'table' else 'loiter box'}"),
+    "air_pilot": lambda k, kind, unit, what: {"abort": "the pilot aborts (returns to base)", "evade": "the pilot evades",
+                                              "continue": "the pilot continues"}[what],
+    "air_fly": lambda k, kind, unit, x, y: f"fly to ({x:g}, {y:g})",
+    "air_hover": lambda k, kind, unit, d: f"hover facing {compass(d)}",
+    "air_land": lambda k, kind, unit: "land",
+    "air_take_off": lambda k, kind, unit: "take off",
+    "air_leave": lambda k, kind, unit, where: f"leave the table for {'the loiter box' if where == 'loiter' else 'box one'}",
+    "aa_fire": lambda k, kind, unit: "fire at the aircraft",
+    "aa_hold": lambda k, kind, unit: "hold fire",
+    "aa_fire_at": lambda k, kind, unit, uid: f"anti-aircraft fire at {k.unit(uid)}",
+    "air_drop": lambda k, kind, unit, how, d: (f"{'fast-rope' if how == 'rope' else 'grav-pack'} drop on the "
+                                               f"{compass(d)} side"),
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
     "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",

@@ -169,6 +169,8 @@ def test_fixed_weapons_fire_only_in_the_6_inch_corridor_ahead_and_beyond_24_inch
     assert not weapon_may_fire(g, u, w, g.units[3])  # 16" ahead: under 24" for a non-VTOL aircraft
     assert not weapon_may_fire(g, u, w, g.units[4])  # 6" to the side: outside the 6" corridor
     assert all(o[1] == 2 for o in g.decision().options if o[0] == "fire_vehicle" and o[2] == 0)
+    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    assert not weapon_may_fire(g, u, w, g.units[2])  # fixed weapons may not fire while grounded (L1774)
 
 
 def test_a_turret_weapon_does_not_fire_within_6_inches_of_under_an_aircraft_in_the_air():
@@ -182,3 +184,15 @@ def test_a_turret_weapon_does_not_fire_within_6_inches_of_under_an_aircraft_in_t
     assert weapon_may_fire(g, u, chin, g.units[3])
     g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
     assert weapon_may_fire(g, u, chin, g.units[2])  # on the ground it may (no mount is under-slung, RN-1511)
+
+
+def test_a_grav_vehicle_flies_like_a_vtol_aircraft_and_moves_as_a_ground_vehicle_when_grounded():
+    g = begin(air_scenario([aircraft("Grav", (22, 10), design="grav_apc", facing=0)]))
+    activate(g, A)
+    u = g.units[A]
+    assert may_fly_to(g, u, 22, 3)  # 7" behind: slow free movement (L1758, RN-158)
+    assert ("air_hover", 0) in g.decision().options and not any(o[0] == "move" for o in g.decision().options)
+    g = begin(air_scenario([aircraft("Grav", (22, 10), design="grav_apc", air="grounded")]))
+    activate(g, A)
+    opts = g.decision().options
+    assert any(o[0] == "move" for o in opts) and ("air_take_off",) in opts
