@@ -303,6 +303,8 @@ _OPTION = {
     "aa_fire": lambda k, kind, unit: "fire at the aircraft",
     "aa_hold": lambda k, kind, unit: "hold fire",
     "aa_fire_at": lambda k, kind, unit, uid: f"anti-aircraft fire at {k.unit(uid)}",
+    "air_bomb": lambda k, kind, unit, how: {"one": "drop a bomb", "same": "drop every bomb on one target",
+                                            "stick": "drop every bomb in a stick"}[how],
     "air_drop": lambda k, kind, unit, how, d: (f"{'fast-rope' if how == 'rope' else 'grav-pack'} drop on the "
                                                f"{compass(d)} side"),
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
@@ -339,6 +341,9 @@ DECISION_KINDS = {
     "seize": "may seize the initiative",
     "intercept": "is targeted by a guided missile: try a decoy or area protection?",
     "move_fire": "fired on the move: now move (or halt)",
+    "air_abort": "is acquired by the air defences: abort or continue?",
+    "anti_aircraft": "may fire at the aircraft flying past",
+    "air_pilot": "is acquired by anti-aircraft fire: abort, evade or continue?",
 }
 
 

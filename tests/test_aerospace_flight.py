@@ -37,7 +37,7 @@ def test_a_fighter_must_move_in_one_action_of_its_activation():
     assert ("end",) not in opts and ("air_hover", 0) not in opts and ("air_land",) not in opts
     # on its first action it may do something else (a move must follow): fire, spot, communicate...
     first = [o for o in opts if o[0] not in ("air_fly", "air_leave")]
-    assert all(o[0] in ("fire_vehicle", "fire_slaved", "detect", "communicate", "recover", "rally", "order")
+    assert all(o[0] in ("fire_vehicle", "fire_slaved", "detect", "communicate", "recover", "rally", "order", "air_bomb")
                for o in first)
 
 

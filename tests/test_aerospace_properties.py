@@ -14,7 +14,8 @@ from dustup_env.rules.aerospace_operations import air
 from dustup_env.rules.aerospace_operations.flight import _unit_arg
 
 AA_KINDS = ("air_abort", "anti_aircraft", "air_pilot")
-AIR_OPTIONS = ("air_fly", "air_land", "air_take_off", "dismount", "air_drop", "aa_fire", "aa_fire_at", "air_hover")
+AIR_OPTIONS = ("air_fly", "air_land", "air_take_off", "dismount", "air_drop", "air_bomb", "aa_fire", "aa_fire_at",
+               "air_hover")
 
 
 class AirInvariants(tp.Invariants):
@@ -105,7 +106,7 @@ def test_invariants_air_assault(chunk):
         g, taken = play(seed, biased if k % 2 else tp.uniform)
         kinds.update(o[0] for o in taken)
         events.update(type(e).__name__ for e in g.events)
-    assert {"air_arrive", "air_fly", "air_land", "air_pilot", "aa_fire", "aa_fire_at", "air_drop"} <= kinds, kinds
+    assert {"air_arrive", "air_fly", "air_land", "air_pilot", "aa_fire", "aa_fire_at", "air_drop", "air_bomb"} <= kinds, kinds
     assert {"AdeAcquisition", "AntiAircraftFire", "AircraftLanded", "AircraftFlew"} <= events, events
 
 

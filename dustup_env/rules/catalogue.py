@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .aerospace_operations import air, anti_aircraft, flight, passengers
+from .aerospace_operations import air, anti_aircraft, flight, ordnance, passengers
 from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
                               heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
@@ -76,6 +76,7 @@ STANDARD = (
     flight.RULE,
     anti_aircraft.RULE,
     passengers.RULE,
+    ordnance.RULE,
 )
 
 set_standard_rules(STANDARD)

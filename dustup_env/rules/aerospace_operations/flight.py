@@ -51,7 +51,7 @@ FIXED_MIN_FAST, FIXED_MIN_VTOL = 24.0, 12.0  # L1772
 TURRET_DEAD_ZONE = 6.0  # L1770
 AIRBORNE_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "air_fly", "air_hover", "air_land", "air_leave",
-                              "air_drop"})
+                              "air_bomb"})
 GROUNDED_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "hatches", "reorganise", "air_take_off"})
 LZ_HEAVY = frozenset({"building", "dense_woods", "light_woods", "river", "open_water", "swamp", "ford"})
