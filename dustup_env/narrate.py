@@ -305,6 +305,8 @@ _OPTION = {
     "aa_fire_at": lambda k, kind, unit, uid: f"anti-aircraft fire at {k.unit(uid)}",
     "air_bomb": lambda k, kind, unit, how: {"one": "drop a bomb", "same": "drop every bomb on one target",
                                             "stick": "drop every bomb in a stick"}[how],
+    "insert": lambda k, kind, unit, uid, what: (f"{k.unit(uid)} drops onto its landing zone" if what == "drop" else
+                                               f"{k.unit(uid)} waits to be inserted"),
     "air_drop": lambda k, kind, unit, how, d: (f"{'fast-rope' if how == 'rope' else 'grav-pack'} drop on the "
                                                f"{compass(d)} side"),
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",

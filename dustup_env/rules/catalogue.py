@@ -9,7 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
-from .aerospace_operations import air, anti_aircraft, flight, ordnance, passengers
+from .aerospace_operations import air, anti_aircraft, flight, insertion, ordnance, passengers
 from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
                               heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
@@ -77,6 +77,7 @@ STANDARD = (
     anti_aircraft.RULE,
     passengers.RULE,
     ordnance.RULE,
+    insertion.RULE,
 )
 
 set_standard_rules(STANDARD)
