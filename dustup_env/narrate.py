@@ -689,6 +689,35 @@ _EVENT = {
     "CrewDismounted": lambda k, e: (f"the crew of {k.unit(e['vehicle'])}, {k.unit(e['crew'])}, dismounts to fight "
                                     f"{k.unit(e['attacker'])}"),
     "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
+    # Aerospace Operations
+    "AdeAcquisition": lambda k, e: (f"the air defences roll {e['ade']} against {k.unit(e['unit'])}'s ECM {e['ecm']}: "
+                                    f"{'acquired' if e['acquired'] else 'not acquired'}"),
+    "AdeEngagement": lambda k, e: (f"the air defences engage {k.unit(e['unit'])}: {e['ade']}"
+                                   f"{' (doubled)' if e['doubled'] else ''} against armour {e['armour']}: "
+                                   f"{'shot down' if e['shot_down'] else 'it gets through'}"),
+    "AircraftArrived": lambda k, e: (f"{k.unit(e['unit'])} arrives "
+                                     f"{'in the loiter box' if e['where'] == 'loiter' else 'at ' + _point((e['x'], e['y']))}"),
+    "AircraftHeld": lambda k, e: f"{k.unit(e['unit'])} holds off the table",
+    "AircraftLeft": lambda k, e: f"{k.unit(e['unit'])} leaves the table ({e['where'].replace('_', ' ')}, {e['reason']})",
+    "AircraftShotDown": lambda k, e: f"{k.unit(e['unit'])} is shot down with everyone aboard",
+    "AircraftFlew": lambda k, e: f"{k.unit(e['unit'])} flies to {_point(tuple(e['end']))}",
+    "AircraftHovering": lambda k, e: f"{k.unit(e['unit'])} hovers",
+    "AircraftLanded": lambda k, e: (f"{k.unit(e['unit'])} lands ({e['zone']} landing zone)"
+                                    f"{': a heavy landing, it cannot take off again' if e['heavy'] else ''}"),
+    "AircraftTookOff": lambda k, e: f"{k.unit(e['unit'])} takes off",
+    "AntiAircraftFire": lambda k, e: (f"{k.unit(e['unit'])} fires at {k.unit(e['aircraft'])} ({e['stage']}): guidance "
+                                      f"{e['guidance']}{', firepower ' + str(e['firepower']) if e['firepower'] else ''}"
+                                      f" against ECM {e['ecm']}: {e['result']}"),
+    "PilotChoice": lambda k, e: f"the pilot of {k.unit(e['unit'])} chooses to {e['choice']}",
+    "AircraftHit": lambda k, e: (f"{k.unit(e['unit'])} hit: impact {e['impact']} against armour {e['armour']}: "
+                                 f"{e['result']}"),
+    "AircraftCrashed": lambda k, e: f"{k.unit(e['unit'])} comes down at {_point((e['x'], e['y']))}: {e['result']}",
+    "OccupantHurt": lambda k, e: f"an occupant of {k.unit(e['unit'])} rolls {e['roll']}: {e['result']}",
+    "TroopsDropped": lambda k, e: (f"{k.unit(e['unit'])} drops from {k.unit(e['vehicle'])} "
+                                   f"({'fast-rope' if e['method'] == 'rope' else 'grav-packs'}): {e['wounded']} wounded"),
+    "BombDropped": lambda k, e: f"{k.unit(e['unit'])} drops a bomb at {_point((e['x'], e['y']))}",
+    "InsertionLanded": lambda k, e: (f"{k.unit(e['unit'])} is inserted: {'lost off the table' if e['lost'] else 'lands at ' + _point((e['x'], e['y']))}"),
+    "ModelLanded": lambda k, e: f"a model of {k.unit(e['unit'])} lands at {_point((e['x'], e['y']))}: {e['result']}",
     "VehicleHit": lambda k, e: (f"{k.unit(e['unit'])} hit on the {e['facing']}: impact {e['impact']} against armour "
                                 f"{e['armour']}: {'no effect' if e['result'] == 'none' else e['result']}"),
     "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['damage'], 'damage marker')})",

@@ -137,3 +137,30 @@ def test_games_paused_inside_a_flight_copy_save_and_replay_alike():
         if found >= 3:
             break
     assert found >= 3
+
+
+def test_every_aerospace_choice_is_an_action_of_the_environment_layout():
+    """Every option of every decision of air-assault games encodes to one index of the environment's layout and
+    decodes back (the legal-option API the env, the protocol and the terminal share); the aerospace families are
+    appended after the earlier ones, so the earlier indices keep their meaning."""
+    from dustup_env.codec import ActionCodec, rule_families
+    from dustup_env.rules.catalogue import STANDARD
+
+    orders = {f.name: f.order for f in rule_families(STANDARD)}
+    aero = ("air_arrive", "air_pilot", "air_fly", "air_hover", "air_land", "air_take_off", "air_leave", "aa_fire",
+            "aa_hold", "aa_fire_at", "air_drop", "air_bomb", "insert")
+    assert min(orders[n] for n in aero) > max(o for n, o in orders.items() if n not in aero)
+    seen = set()
+    for seed in range(6):
+        g = Game("air-assault", seed=seed)
+        c = ActionCodec.for_game(g)
+        rng = random.Random(seed)
+        while not g.over:
+            d = g.decision()
+            idx = c.indices(g, d)
+            assert len(set(idx)) == len(d.options)
+            for o in d.options:
+                assert tuple(c.decode(g, d.side, c.encode(g, d.side, o), d.kind)) == tuple(o)
+                seen.add(o[0])
+            g.apply(biased(g, rng))
+    assert {"air_arrive", "air_fly", "air_pilot"} <= seen
