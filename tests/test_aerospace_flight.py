@@ -196,3 +196,22 @@ def test_a_grav_vehicle_flies_like_a_vtol_aircraft_and_moves_as_a_ground_vehicle
     activate(g, A)
     opts = g.decision().options
     assert any(o[0] == "move" for o in opts) and ("air_take_off",) in opts
+
+
+def test_spotting_from_an_aircraft_sees_over_the_terrain():
+    # a hidden Red unit in a copse behind a dense wood: a team on the ground beside the aircraft cannot see its
+    # marker, the aircraft can (L1762)
+    from dustup_env.rules.kernel.actions import status
+    from dustup_env.rules.unit_actions.detect_action import detect_options
+    scn = air_scenario([aircraft("Dropship", (20, 20), air="hovering")], blue=[unit("Team", (22, 20), figures=(("rifle", 2),))],
+                       red=[unit("Far", (44, 46), figures=(("rifle", 3),)), unit("Hidden", (20, 38), hidden=True)],
+                       terrain=[rect("dense_woods", 10, 26, 34, 32), rect("light_woods", 16, 36, 24, 40)])
+    g = begin(scn, [1, 8, 4])  # the range die, the crew's quality D8 and its sensor D4
+    m = next(i for i, mk in enumerate(g.markers) if mk["unit"] == 4)
+    team = g.units[2]
+    assert ("detect", m) not in detect_options(g, team, status(g, team))  # the ground line is blocked
+    activate(g, A)
+    assert g.decision().options.count(("detect", m)) == 1  # offered once, by the airborne line
+    g.apply(("detect", m))
+    e = last_event(g, "DetectionAttempted")
+    assert e["observer"] == A and e["result"] == "major" and not g.units[4].hidden

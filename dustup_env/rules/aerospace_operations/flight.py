@@ -22,7 +22,8 @@ Grounded, an aircraft does not move (L1756: without wheels on a paved surface, R
 like any vehicle (the transport rules, L1818-1820); a grounded grav vehicle moves as a ground vehicle (L1758).
 Passengers cannot mount or dismount an aircraft in the air (L1818: "Grounded aircraft can load and unload").
 Spotting: an aircraft's line of sight ignores the terrain except smoke (L1762; the kernel's airborne observer,
-RN-159, RN-990).  Only anti-aircraft weapons fire at an aircraft in the air (L1792): no other option names one.
+RN-159, RN-990): it may try to detect a marker only that line reaches (:func:`_spot_options`, the Detect Action's
+attempt).  Only anti-aircraft weapons fire at an aircraft in the air (L1792): no other option names one.
 """
 from __future__ import annotations
 
@@ -30,13 +31,16 @@ import math
 
 from ..armoured_dustup.vehicle_movement import carry_along
 from ..armoured_dustup.vehicles import bearing
+from ..kernel.battlefield import observer, observer_of
 from ..kernel.decisions import Frame
+from ..kernel.dice import D8
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.measurement import grid_points
 from ..kernel.sequence import pop, window
 from ..kernel.table import place
+from ..unit_actions.detect_action import max_range
 from . import air
 from .air import AIRBORNE, BASE, GROUNDED, HOVERING, LOITER, TRACK, air_state, airborne, is_aircraft, vtol
 
@@ -228,6 +232,26 @@ def _unit_arg(o: tuple) -> bool:
     return o[0] not in ("move", "dismount", "turn", "air_hover", "air_fly", "inbound") and not o[0].startswith(("air_", "aa_"))
 
 
+def _spot_options(game, u: Unit, status) -> list:
+    """Spotting from Aircraft (L1760-1762): one Detect attempt an action, "all areas of the table" in sight unless
+    smoke: an aircraft in the air is also offered the markers that only its airborne line of sight reaches (the
+    Detect Action offers those its ground line reaches; the attempt itself is the Detect Action's, RN-159)."""
+    a = air_state(game, u)
+    markers = game.markers
+    if a is None or a["mode"] not in (AIRBORNE, HOVERING) or not markers or status.disorganised:
+        return []
+    reach = max_range(game, u)
+    ground = game.bf.sight_fn(observer_of(u))
+    aloft = game.bf.sight_fn(observer(u.sensor >= D8, airborne=True))
+    out = []
+    for i, m in enumerate(markers):
+        if m["removed"] or m["side"] == u.side or math.hypot(m["x"] - u.x, m["y"] - u.y) >= reach:
+            continue
+        if aloft(u.x, u.y, m["x"], m["y"]).visible and not ground(u.x, u.y, m["x"], m["y"]).visible:
+            out.append(("detect", i))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------- actions
 def _fly(game, u: Unit, opt) -> bool:
     x, y = float(opt[1]), float(opt[2])
@@ -351,7 +375,7 @@ RULE = Rule(
     "Aerospace Operations: aircraft on the table",
     'seed 000 "Aircraft on the Table", "Non-VTOL Aircraft", "VTOL Aircraft", "Grav Vehicles", "Landing Zones"',
     applies=air.has_aircraft,
-    action_options=(_options,),
+    action_options=(_options, _spot_options),
     action_filters=(_filter,),
     actions={"air_fly": _fly, "air_hover": _hover, "air_land": _land, "air_take_off": _take_off, "air_leave": _leave},
     procedures={FLIGHT: Flight()},
