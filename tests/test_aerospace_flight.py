@@ -215,3 +215,19 @@ def test_spotting_from_an_aircraft_sees_over_the_terrain():
     g.apply(("detect", m))
     e = last_event(g, "DetectionAttempted")
     assert e["observer"] == A and e["result"] == "major" and not g.units[4].hidden
+
+
+def test_a_guided_weapon_outside_the_central_90_degrees_shifts_its_guidance_down():
+    # the gunship's heavy missiles (guidance D8) fire in the forward 180 degrees (L1786-1788)
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
+    from dustup_env.rules.kernel.dice import D6, D8
+    red = [unit("Ahead", (30, 40), figures=(("rifle", 5),)), unit("Wide", (44, 14), figures=(("rifle", 5),)),
+           unit("Behind", (24, 2), figures=(("rifle", 5),))]
+    g = begin(air_scenario([aircraft("Gunship", (24, 10), design="vtol_gunship", facing=0)], red=red))
+    u = g.units[A]
+    k = next(i for i, w in enumerate(u.profile.vehicle.weapons) if w.category == "guided")
+    assert weapon_plan(g, u, g.units[2], k)["guidance"] == D8  # 11 degrees off: in the central 90
+    assert weapon_plan(g, u, g.units[3], k)["guidance"] == D6  # 79 degrees off: outside it, one lower
+    assert weapon_plan(g, u, g.units[4], k) is None  # behind: outside the forward 180
+    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    assert weapon_plan(g, u, g.units[3], k)["guidance"] == D8  # (the rule is the aircraft's in the air)

@@ -33,7 +33,7 @@ from ..armoured_dustup.vehicle_movement import carry_along
 from ..armoured_dustup.vehicles import bearing
 from ..kernel.battlefield import observer, observer_of
 from ..kernel.decisions import Frame
-from ..kernel.dice import D8
+from ..kernel.dice import D4, D8
 from ..kernel.entities import BROKEN, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
@@ -53,6 +53,7 @@ TURN_STEP = 360.0 / 16
 FIXED_CORRIDOR = 6.0  # L1772
 FIXED_MIN_FAST, FIXED_MIN_VTOL = 24.0, 12.0  # L1772
 TURRET_DEAD_ZONE = 6.0  # L1770
+CENTRAL_ARC = 90.0  # L1788
 AIRBORNE_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "air_fly", "air_hover", "air_land", "air_leave",
                               "air_bomb"})
@@ -202,6 +203,18 @@ def weapon_may_fire(game, u: Unit, w, t: Unit) -> bool:
     if w.mount == "turret" and not grounded:
         return dist > TURRET_DEAD_ZONE
     return True
+
+
+def aircraft_guidance(game, u: Unit, t: Unit, w, plan: dict) -> dict:
+    """L1788: a guided weapon fired from an aircraft in the air at a target outside the central 90 degrees of its
+    facing has its guidance die shifted down by one (closed at D4); the forward 180 degrees is the weapon's arc (the
+    ``aircraft_guidance`` service the vehicle fire rules call)."""
+    a = air_state(game, u)
+    if a is None or a["mode"] not in (AIRBORNE, HOVERING):
+        return plan
+    if turn_off(u.facing, bearing(u.x, u.y, t.x, t.y)) <= CENTRAL_ARC / 2.0 + 1e-9:
+        return plan
+    return dict(plan, guidance=max(plan["guidance"] - 1, D4))
 
 
 def _may_fire(game, u: Unit, o: tuple) -> bool:
@@ -379,6 +392,7 @@ RULE = Rule(
     action_filters=(_filter,),
     actions={"air_fly": _fly, "air_hover": _hover, "air_land": _land, "air_take_off": _take_off, "air_leave": _leave},
     procedures={FLIGHT: Flight()},
+    services={"aircraft_guidance": aircraft_guidance},
     on_activation=(_on_activation,),
     activation_end=(_activation_end,),
     after_apply=(_after_apply,),

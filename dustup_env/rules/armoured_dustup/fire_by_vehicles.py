@@ -139,6 +139,9 @@ def guided_weapon_plan(game, v: Unit, t: Unit, w, extra: int) -> dict | None:
     plan = svc(game, v, t, w)
     if plan is None:
         return None
+    aircraft = game.rules.services.get("aircraft_guidance")  # Aerospace Operations: fired from an aircraft
+    if aircraft is not None:
+        plan = aircraft(game, v, t, w, plan)
     if extra:
         if plan["ecm"] + extra > D12:
             return None
