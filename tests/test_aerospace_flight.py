@@ -231,3 +231,16 @@ def test_a_guided_weapon_outside_the_central_90_degrees_shifts_its_guidance_down
     assert weapon_plan(g, u, g.units[4], k) is None  # behind: outside the forward 180
     g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
     assert weapon_plan(g, u, g.units[3], k)["guidance"] == D8  # (the rule is the aircraft's in the air)
+
+
+def test_an_aircraft_in_the_air_fires_over_the_terrain():
+    # a Red squad behind a dense wood: the gunship's chin turret reaches it from the air, not from the ground
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
+    red = [unit("Behind wood", (24, 30), figures=(("rifle", 5),))]
+    scn = air_scenario([aircraft("Gunship", (24, 10), design="vtol_gunship", facing=0)], red=red,
+                       terrain=[rect("dense_woods", 14, 16, 34, 22)])
+    g = begin(scn)
+    u = g.units[A]
+    assert weapon_plan(g, u, g.units[2], 0) is not None  # the RFAC-1 chin turret, in the air
+    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    assert weapon_plan(g, u, g.units[2], 0) is None  # on the ground the wood blocks the line

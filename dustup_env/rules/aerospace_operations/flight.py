@@ -41,6 +41,7 @@ from ..kernel.measurement import grid_points
 from ..kernel.sequence import pop, window
 from ..kernel.table import place
 from ..unit_actions.detect_action import max_range
+from ..unit_actions.shoot_action import shoot_geometry
 from . import air
 from .air import AIRBORNE, BASE, GROUNDED, HOVERING, LOITER, TRACK, air_state, airborne, is_aircraft, vtol
 
@@ -215,6 +216,21 @@ def aircraft_guidance(game, u: Unit, t: Unit, w, plan: dict) -> dict:
     if turn_off(u.facing, bearing(u.x, u.y, t.x, t.y)) <= CENTRAL_ARC / 2.0 + 1e-9:
         return plan
     return dict(plan, guidance=max(plan["guidance"] - 1, D4))
+
+
+def aircraft_geometry(game, u: Unit, t: Unit):
+    """(concealment, cover) of a direct-fire shot from ``u`` at ``t``, or None without a line of sight: from an
+    aircraft in the air the line ignores the terrain except smoke (L1762, RN-159), the target's own concealing
+    terrain and cover still count; otherwise the Shoot Action's (the ``aircraft_geometry`` service)."""
+    a = air_state(game, u)
+    if a is None or a["mode"] not in (AIRBORNE, HOVERING):
+        return shoot_geometry(game, u, t)
+    bf = game.bf
+    s = bf.sight_for(observer(u.sensor >= D8, airborne=True), u.x, u.y, t.x, t.y)
+    if not s.visible:
+        return None
+    conc = 2 if t.complete_concealment else (1 if s.concealed or bf.conceals(t.x, t.y) else 0)
+    return conc, max(s.cover, bf.cover_at(t.x, t.y))
 
 
 def _may_fire(game, u: Unit, o: tuple) -> bool:
@@ -392,7 +408,7 @@ RULE = Rule(
     action_filters=(_filter,),
     actions={"air_fly": _fly, "air_hover": _hover, "air_land": _land, "air_take_off": _take_off, "air_leave": _leave},
     procedures={FLIGHT: Flight()},
-    services={"aircraft_guidance": aircraft_guidance},
+    services={"aircraft_guidance": aircraft_guidance, "aircraft_geometry": aircraft_geometry},
     on_activation=(_on_activation,),
     activation_end=(_activation_end,),
     after_apply=(_after_apply,),

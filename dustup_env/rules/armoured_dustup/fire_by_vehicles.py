@@ -113,7 +113,8 @@ def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: i
     fp = w.firepower if vp is not None else w.firepower_vs_infantry
     if not fp:
         return None
-    geo = shoot_geometry(game, v, t)
+    aloft = game.rules.services.get("aircraft_geometry")  # Aerospace Operations: the line from an aircraft
+    geo = shoot_geometry(game, v, t) if aloft is None else aloft(game, v, t)
     if geo is None:
         return None
     dist = math.hypot(t.x - v.x, t.y - v.y)
