@@ -244,3 +244,14 @@ def test_an_aircraft_in_the_air_fires_over_the_terrain():
     assert weapon_plan(g, u, g.units[2], 0) is not None  # the RFAC-1 chin turret, in the air
     g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
     assert weapon_plan(g, u, g.units[2], 0) is None  # on the ground the wood blocks the line
+
+
+def test_only_unit_arguments_are_read_as_targets():
+    # a weapon slot equal to the aircraft's uid (1) is not a target: only the families' unit arguments are
+    from dustup_env.rules.aerospace_operations.flight import names_flying
+    red = [{"name": "Tank", "position": [24.0, 40.0], "design": "main_battle_tank", "facing": 180}]
+    g = begin(air_scenario([aircraft("Dropship", (22, 14))], red=red, blue=[unit("Team", (30, 10))]))
+    tank = g.units[3]
+    assert names_flying(g, tank, ("fire_vehicle", A, 0))
+    assert not names_flying(g, tank, ("fire_vehicle", 2, 1))  # at the team with weapon 1
+    assert not names_flying(g, tank, ("detect", A))  # a marker index

@@ -11,7 +11,7 @@ import test_properties as tp
 
 from dustup_env.rules import Game
 from dustup_env.rules.aerospace_operations import air
-from dustup_env.rules.aerospace_operations.flight import _unit_arg
+from dustup_env.rules.aerospace_operations.flight import unit_arguments
 
 AA_KINDS = ("air_abort", "anti_aircraft", "air_pilot")
 AIR_OPTIONS = ("air_fly", "air_land", "air_take_off", "dismount", "air_drop", "air_bomb", "aa_fire", "aa_fire_at",
@@ -53,13 +53,13 @@ class AirInvariants(tp.Invariants):
             d = g.decision()
             flying = {int(k) for k, a in st["air"].items() if a["mode"] in ("airborne", "hovering")}
             if d.kind == "action":
+                args = unit_arguments(g)
                 for o in d.options:
-                    if o[0] in ("aa_fire_at",) or not _unit_arg(o):
+                    if o[0] == "aa_fire_at":
+                        assert g.units[o[1]].side != d.side and o[1] in flying
                         continue
-                    named = [v for v in o[1:] if isinstance(v, int) and not isinstance(v, bool)
-                             and 0 <= v < len(g.units) and v in flying]
-                    assert not named or g.units[named[0]].side == d.side and o[0] not in ("mount", "approach"), \
-                        (o, d)
+                    for i in args.get(o[0], ()):
+                        assert i >= len(o) or o[i] not in flying, (o, d)
 
 
 def biased(g, rng):

@@ -170,7 +170,7 @@ def _filter(game, u: Unit, opts: list) -> list:
             c = air_state(game, game.units[u.carrier])
             if c is not None and c["mode"] != GROUNDED:
                 return [o for o in opts if o[0] != "dismount" or o[0] in ("air_drop",)]
-        return [o for o in opts if not _names_flying(game, u, o)]
+        return [o for o in opts if not names_flying(game, u, o)]
     if a["mode"] == GROUNDED:
         if air.kind(u) == "grav":
             return opts
@@ -241,24 +241,42 @@ def _may_fire(game, u: Unit, o: tuple) -> bool:
     return all(weapon_may_fire(game, u, w, t) for w in ws if w.slaved)
 
 
-_TARGETING = frozenset({"mount", "approach", "regroup", "treat"})  # options naming a friendly unit
+_TARGETING = frozenset({"mount", "approach", "regroup", "treat"})  # options naming a friendly unit to reach it
+_UNIT_ARGS: dict = {}  # id(rule set) -> (rule set, {option name: positions of its unit arguments})
 
 
-def _names_flying(game, u: Unit, o: tuple) -> bool:
-    """Whether option ``o`` names an aircraft in the air (only anti-aircraft weapons reach it, L1792; no one
-    mounts it, L1818)."""
-    for v in o[1:]:
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(game.units):
-            t = game.units[v]
-            if (t.side != u.side or o[0] in _TARGETING) and airborne(game, t) and _unit_arg(o):
+def unit_arguments(game) -> dict:
+    """Option name -> the positions (1-based) of its ``own`` and ``enemy`` arguments, from the families the game's
+    rules declare (so a weapon slot, a marker or a direction is never read as a unit)."""
+    hit = _UNIT_ARGS.get(id(game.rules))
+    if hit is not None and hit[0] is game.rules:
+        return hit[1]
+    m: dict = {}
+    for r in game.rules:
+        for f in r.families:
+            for i, k in enumerate(f.args):
+                if k == "enemy" or (k == "own" and f.name in _TARGETING):
+                    m.setdefault(f.name, set()).add(i + 1)
+    if len(_UNIT_ARGS) > 64:
+        _UNIT_ARGS.clear()
+    _UNIT_ARGS[id(game.rules)] = (game.rules, m)
+    return m
+
+
+def names_flying(game, u: Unit, o: tuple) -> bool:
+    """Whether option ``o`` of unit ``u`` names an aircraft in the air as its target (only anti-aircraft fire reaches
+    one, L1792, RN-1514; no one mounts or approaches one, L1818)."""
+    if o[0] == "aa_fire_at":
+        return False
+    pos = unit_arguments(game).get(o[0])
+    if not pos:
+        return False
+    for i in pos:
+        if i < len(o):
+            v = o[i]
+            if isinstance(v, int) and 0 <= v < len(game.units) and airborne(game, game.units[v]):
                 return True
     return False
-
-
-def _unit_arg(o: tuple) -> bool:
-    """Options whose integer arguments are unit ids (fire and assault at a target, mount, approach, ...), not
-    directions, distances, points or slots."""
-    return o[0] not in ("move", "dismount", "turn", "air_hover", "air_fly", "inbound") and not o[0].startswith(("air_", "aa_"))
 
 
 def _spot_options(game, u: Unit, status) -> list:
