@@ -125,3 +125,12 @@ def test_an_aircraft_design_needs_an_air_start_and_a_ground_vehicle_cannot_have_
     doc = air_scenario([aircraft("Fighter", (20, 2), design="aerospace_fighter", air="hovering")])
     with pytest.raises(ScenarioError, match="non-VTOL"):
         Game(doc, seed=0)
+
+
+def test_aircraft_waiting_off_the_table_are_not_lost_but_one_that_aborted_is():
+    g = game("loiter")
+    assert g.victory_points() == (0, 0)  # the dropship and its squad in the loiter box count for no one
+    g = game(dice=[("d8", 6), ("d8", 5)])
+    g.apply(("air_arrive", D, "table"))
+    g.apply(("air_pilot", "abort"))
+    assert g.victory_points() == (0, 2)  # returned to base with its squad: out of the fight

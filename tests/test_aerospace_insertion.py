@@ -24,6 +24,7 @@ def test_the_unit_waits_off_the_table_and_drops_as_its_activation():
     assert u.location == "insertion" and not u.in_play
     opts = g.decision().options
     assert ("insert", U, "drop") in opts and ("insert", U, "hold") in opts and ("activate", U) not in opts
+    assert g.victory_points() == (0, 0)  # waiting to drop is not lost (RN-1518)
 
 
 def test_a_successful_parachute_drop_lands_d6_inches_away_and_each_model_d10_inches():

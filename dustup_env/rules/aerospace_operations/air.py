@@ -168,6 +168,15 @@ def _turn_start(game) -> None:
     st["aa_fired"].clear()
 
 
+def _victory_points(game, vp: list) -> None:
+    """An aircraft waiting in box one or the loiter box, and its passengers, are not lost: the Victory rule's count
+    of units out of play (before this hook) is taken back for them, as for a reinforcement on the inbound track
+    (RN-1518).  One that returned to base or was shot down is lost."""
+    for u in game.units:
+        if u.location in (TRACK, LOITER) and not u.destroyed:
+            vp[1 - u.side] -= 1
+
+
 # ---------------------------------------------------------------------------------------------- leaving
 def leave(game, u: Unit, where: str, reason: str) -> None:
     """``u`` leaves the table for ``where`` (the loiter box, box one or base, L1738, L1794)."""
@@ -309,6 +318,7 @@ RULE = Rule(
     applies=has_aircraft,
     init=(_init,),
     turn_start=(_turn_start,),
+    victory_points=(_victory_points,),
     pending_activations=(pending_activations,),
     activation_options=(_activation_options,),
     activations={"air_arrive": _arrive_activation},

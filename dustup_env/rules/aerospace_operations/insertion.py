@@ -90,6 +90,13 @@ def waiting(game, side: int) -> list:
             if game.units[uid].location == WAITING and uid not in st["acted"]]
 
 
+def _victory_points(game, vp: list) -> None:
+    """A unit still waiting to be inserted is not lost (RN-1518): the Victory rule's count is taken back."""
+    for u in game.units:
+        if u.location == WAITING and not u.destroyed:
+            vp[1 - u.side] -= 1
+
+
 def _pending(game, side: int) -> int:
     return len(waiting(game, side))
 
@@ -175,6 +182,7 @@ RULE = Rule(
     applies=has_insertion,
     init=(_init,),
     turn_start=(_turn_start,),
+    victory_points=(_victory_points,),
     pending_activations=(_pending,),
     activation_options=(_activation_options,),
     activations={"insert": _insert},
