@@ -224,3 +224,15 @@ def test_only_designated_anti_air_weapons_fire_and_once_a_turn():
     assert activate_again.kind == "action" and activate_again.unit == A
     g.apply(("air_fly", 22.0, 27.0))
     assert g.decision().kind != "anti_aircraft"  # it has fired this turn
+
+
+def test_a_hidden_anti_aircraft_team_that_fires_is_revealed():
+    red = [aa_team("AA", (22, 45), hidden=True)]
+    g = begin(air_scenario([aircraft("Dropship", (22, 3), facing=0)], red=red,
+                           terrain=[rect("light_woods", 18, 42, 26, 47)]), [("d8", 4), ("d8", 4)])
+    activate(g, A)
+    assert g.units[2].hidden
+    fly_north(g)
+    assert g.decision().kind == "anti_aircraft"
+    g.apply(("aa_fire",))
+    assert not g.units[2].hidden and last_event(g, "UnitRevealed")["unit"] == 2
