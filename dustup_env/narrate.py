@@ -290,6 +290,25 @@ _OPTION = {
     "transfer": lambda k, kind, unit, uid: f"transfer the wounded to {k.unit(uid)}",
     "depart": lambda k, kind, unit: "leave the table with the wounded",
     # vehicle combat (armoured_dustup: fire_by_vehicles, firing_at_vehicles)
+    # Aerospace Operations
+    "air_arrive": lambda k, kind, unit, uid, where: (f"{k.unit(uid)} holds off the table" if where == "hold" else
+                                                     f"{k.unit(uid)} flies in to the {'table' if where == 'table' else 'loiter box'}"),
+    "air_pilot": lambda k, kind, unit, what: {"abort": "the pilot aborts (returns to base)", "evade": "the pilot evades",
+                                              "continue": "the pilot continues"}[what],
+    "air_fly": lambda k, kind, unit, x, y: f"fly to ({x:g}, {y:g})",
+    "air_hover": lambda k, kind, unit, d: f"hover facing {compass(d)}",
+    "air_land": lambda k, kind, unit: "land",
+    "air_take_off": lambda k, kind, unit: "take off",
+    "air_leave": lambda k, kind, unit, where: f"leave the table for {'the loiter box' if where == 'loiter' else 'box one'}",
+    "aa_fire": lambda k, kind, unit: "fire at the aircraft",
+    "aa_hold": lambda k, kind, unit: "hold fire",
+    "aa_fire_at": lambda k, kind, unit, uid: f"anti-aircraft fire at {k.unit(uid)}",
+    "air_bomb": lambda k, kind, unit, how: {"one": "drop a bomb", "same": "drop every bomb on one target",
+                                            "stick": "drop every bomb in a stick"}[how],
+    "insert": lambda k, kind, unit, uid, what: (f"{k.unit(uid)} drops onto its landing zone" if what == "drop" else
+                                               f"{k.unit(uid)} waits to be inserted"),
+    "air_drop": lambda k, kind, unit, how, d: (f"{'fast-rope' if how == 'rope' else 'grav-pack'} drop on the "
+                                               f"{compass(d)} side"),
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_artillery": lambda k, kind, unit, target: f"fire the gun over open sights at {k.unit(target)}",
     "fire_indirect": lambda k, kind, unit, x, y: f"fire indirectly at {_point((x, y))} (lands at the next activation)",
@@ -326,6 +345,9 @@ DECISION_KINDS = {
     "seize": "may seize the initiative",
     "intercept": "is targeted by a guided missile: try a decoy or area protection?",
     "move_fire": "fired on the move: now move (or halt)",
+    "air_abort": "is acquired by the air defences: abort or continue?",
+    "anti_aircraft": "may fire at the aircraft flying past",
+    "air_pilot": "is acquired by anti-aircraft fire: abort, evade or continue?",
 }
 
 
@@ -696,6 +718,35 @@ _EVENT = {
     "CrewDismounted": lambda k, e: (f"the crew of {k.unit(e['vehicle'])}, {k.unit(e['crew'])}, dismounts to fight "
                                     f"{k.unit(e['attacker'])}"),
     "TowAttached": lambda k, e: f"{k.unit(e['unit'])} {'lines up to push' if e['pushing'] else 'takes in tow'} {k.unit(e['towed'])}",
+    # Aerospace Operations
+    "AdeAcquisition": lambda k, e: (f"the air defences roll {e['ade']} against {k.unit(e['unit'])}'s ECM {e['ecm']}: "
+                                    f"{'acquired' if e['acquired'] else 'not acquired'}"),
+    "AdeEngagement": lambda k, e: (f"the air defences engage {k.unit(e['unit'])}: {e['ade']}"
+                                   f"{' (doubled)' if e['doubled'] else ''} against armour {e['armour']}: "
+                                   f"{'shot down' if e['shot_down'] else 'it gets through'}"),
+    "AircraftArrived": lambda k, e: (f"{k.unit(e['unit'])} arrives "
+                                     f"{'in the loiter box' if e['where'] == 'loiter' else 'at ' + _point((e['x'], e['y']))}"),
+    "AircraftHeld": lambda k, e: f"{k.unit(e['unit'])} holds off the table",
+    "AircraftLeft": lambda k, e: f"{k.unit(e['unit'])} leaves the table ({e['where'].replace('_', ' ')}, {e['reason']})",
+    "AircraftShotDown": lambda k, e: f"{k.unit(e['unit'])} is shot down with everyone aboard",
+    "AircraftFlew": lambda k, e: f"{k.unit(e['unit'])} flies to {_point(tuple(e['end']))}",
+    "AircraftHovering": lambda k, e: f"{k.unit(e['unit'])} hovers",
+    "AircraftLanded": lambda k, e: (f"{k.unit(e['unit'])} lands ({e['zone']} landing zone)"
+                                    f"{': a heavy landing, it cannot take off again' if e['heavy'] else ''}"),
+    "AircraftTookOff": lambda k, e: f"{k.unit(e['unit'])} takes off",
+    "AntiAircraftFire": lambda k, e: (f"{k.unit(e['unit'])} fires at {k.unit(e['aircraft'])} ({e['stage']}): guidance "
+                                      f"{e['guidance']}{', firepower ' + str(e['firepower']) if e['firepower'] else ''}"
+                                      f" against ECM {e['ecm']}: {e['result']}"),
+    "PilotChoice": lambda k, e: f"the pilot of {k.unit(e['unit'])} chooses to {e['choice']}",
+    "AircraftHit": lambda k, e: (f"{k.unit(e['unit'])} hit: impact {e['impact']} against armour {e['armour']}: "
+                                 f"{e['result']}"),
+    "AircraftCrashed": lambda k, e: f"{k.unit(e['unit'])} comes down at {_point((e['x'], e['y']))}: {e['result']}",
+    "OccupantHurt": lambda k, e: f"an occupant of {k.unit(e['unit'])} rolls {e['roll']}: {e['result']}",
+    "TroopsDropped": lambda k, e: (f"{k.unit(e['unit'])} drops from {k.unit(e['vehicle'])} "
+                                   f"({'fast-rope' if e['method'] == 'rope' else 'grav-packs'}): {e['wounded']} wounded"),
+    "BombDropped": lambda k, e: f"{k.unit(e['unit'])} drops a bomb at {_point((e['x'], e['y']))}",
+    "InsertionLanded": lambda k, e: (f"{k.unit(e['unit'])} is inserted: {'lost off the table' if e['lost'] else 'lands at ' + _point((e['x'], e['y']))}"),
+    "ModelLanded": lambda k, e: f"a model of {k.unit(e['unit'])} lands at {_point((e['x'], e['y']))}: {e['result']}",
     "VehicleHit": lambda k, e: (f"{k.unit(e['unit'])} hit on the {e['facing']}: impact {e['impact']} against armour "
                                 f"{e['armour']}: {'no effect' if e['result'] == 'none' else e['result']}"),
     "VehicleDamaged": lambda k, e: f"{k.unit(e['unit'])} is damaged ({_plural(e['damage'], 'damage marker')})",

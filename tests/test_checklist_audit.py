@@ -9,7 +9,7 @@ AUDIT = ROOT / "docs" / "checklist-audit.md"
 NOTES = ROOT / "docs" / "rules-notes.md"
 TEST_REF = re.compile(r"\b(test_\w+\.py)::(test_\w+)\b")
 RN_REF = re.compile(r"\bRN-(\d{3})\b")
-OWNERS = ("vehicle combat", "close assault")
+OWNERS = ("vehicle combat", "close assault", "aerospace")
 
 
 def _cells(line: str) -> list[str]:

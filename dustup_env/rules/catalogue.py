@@ -11,6 +11,7 @@ from __future__ import annotations
 from .additional_rules import casualty_evacuation
 from .artillery_and_air_support import on_table_artillery
 from .artillery_and_air_support import fire_missions, fire_support_request
+from .aerospace_operations import air, anti_aircraft, flight, insertion, ordnance, passengers
 from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
                               heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
@@ -76,6 +77,12 @@ STANDARD = (
     on_table_artillery.RULE,  # Artillery and Air Support (a game with no on-table artillery piece is unchanged)
     fire_support_request.RULE,  # Artillery and Air Support (only games whose sides have fire support)
     fire_missions.RULE,
+    air.RULE,  # Aerospace Operations (after the vehicle rules: aircraft are vehicles)
+    flight.RULE,
+    anti_aircraft.RULE,
+    passengers.RULE,
+    ordnance.RULE,
+    insertion.RULE,
 )
 
 set_standard_rules(STANDARD)

@@ -113,7 +113,8 @@ def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: i
     fp = w.firepower if vp is not None else w.firepower_vs_infantry
     if not fp:
         return None
-    geo = shoot_geometry(game, v, t)
+    aloft = game.rules.services.get("aircraft_geometry")  # Aerospace Operations: the line from an aircraft
+    geo = shoot_geometry(game, v, t) if aloft is None else aloft(game, v, t)
     if geo is None:
         return None
     dist = math.hypot(t.x - v.x, t.y - v.y)
@@ -139,6 +140,9 @@ def guided_weapon_plan(game, v: Unit, t: Unit, w, extra: int) -> dict | None:
     plan = svc(game, v, t, w)
     if plan is None:
         return None
+    aircraft = game.rules.services.get("aircraft_guidance")  # Aerospace Operations: fired from an aircraft
+    if aircraft is not None:
+        plan = aircraft(game, v, t, w, plan)
     if extra:
         if plan["ecm"] + extra > D12:
             return None

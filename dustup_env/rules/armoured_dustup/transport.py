@@ -203,7 +203,8 @@ def _after_apply(game, decision, option) -> None:
 
 
 PASSENGER_ACTIONS = frozenset({"end", "dismount", "recover", "order", "rally", "communicate", "panic_test",
-                               "passenger_shoot"})  # Fire by Passengers: open_top_and_soft_skinned_vehicles.py
+                               "passenger_shoot",  # Fire by Passengers: open_top_and_soft_skinned_vehicles.py
+                               "air_drop"})  # drops from a hovering aircraft: aerospace_operations/passengers.py
 
 
 OUTSIDE_ONLY = frozenset({"regroup", "treat"})  # options naming a friendly unit that need it on the table

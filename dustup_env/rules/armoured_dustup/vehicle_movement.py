@@ -41,7 +41,8 @@ def movement_column(v: Unit) -> int:
     p = v.profile.vehicle
     if p is None:
         return vehicle_column(v.mobility, v.amphibious, 0)
-    return vehicle_column(p.mobility_type, v.amphibious, terrain_shift(v))
+    mobility = p.mobility_type if p.movement_die is not None else "grav"  # a grounded aircraft (RN-1503)
+    return vehicle_column(mobility, v.amphibious, terrain_shift(v))
 
 
 def refresh_columns(game, *_args) -> None:

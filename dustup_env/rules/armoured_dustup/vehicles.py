@@ -60,9 +60,10 @@ def _inline(text: str):
     return check(json.loads(text))
 
 
-def design_profile(design, where: str) -> VehicleProfile:
+def design_profile(design, where: str, aircraft: bool = False) -> VehicleProfile:
     """The VehicleProfile of a scenario unit's ``design`` (a library name or an inline design); a bad design is a
-    ScenarioError naming the field (``where``: the unit's place in the scenario)."""
+    ScenarioError naming the field (``where``: the unit's place in the scenario).  ``aircraft``: the unit is an
+    aircraft (it has an ``air`` field: the aerospace rules fly it)."""
     try:
         if isinstance(design, str):
             if design not in library_names():
@@ -83,22 +84,28 @@ def design_profile(design, where: str) -> VehicleProfile:
     if not isinstance(p, VehicleProfile):
         raise ScenarioError(f"{where}: design: {getattr(p, 'name', design)!r} is a heavy-weapon design, not a vehicle "
                             "(heavy weapons are fielded by the heavy-weapon rules)")
+    if aircraft:
+        if p.air is None and p.mobility_type != "grav":
+            raise ScenarioError(f"{where}: air: {p.name!r} is a ground vehicle ({p.mobility_type}); only aircraft and "
+                                "grav vehicles fly")
+        return p
     if p.movement_die is None or p.mobility_type not in GROUND_MOBILITY:
-        raise ScenarioError(f"{where}: design: {p.name!r} is an aircraft ({p.mobility_type}); aircraft are not ground "
-                            "units (the aerospace rules place them)")
+        raise ScenarioError(f"{where}: design: {p.name!r} is an aircraft ({p.mobility_type}); an aircraft needs an "
+                            "'air' field (where it starts: the aerospace rules fly it)")
     return p
 
 
 def vehicle_fields(spec: dict, where: str) -> dict:
     """The profile and state fields of a vehicle unit built from its scenario entry (the Forces rule adds the
     crew's quality, leadership, confidence and commitment)."""
-    p = design_profile(spec["design"], where)
+    p = design_profile(spec["design"], where, aircraft="air" in spec)
     facing = float(spec.get("facing", 0.0)) % 360.0
     amphibious = bool(spec.get("amphibious", False))
     if amphibious and p.mobility_type not in VEHICLE_AMPHIBIOUS_WATER:
         raise ScenarioError(f"{where}: amphibious: only wheeled and tracked vehicles have an amphibious entry "
                             f"(open water is already in the {p.mobility_type} table)")
-    return dict(amphibious=amphibious, terrain_column=vehicle_column(p.mobility_type, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die), armour="none",
+    ground = p.mobility_type if p.movement_die is not None else "grav"  # a grounded aircraft (RN-1503)
+    return dict(amphibious=amphibious, terrain_column=vehicle_column(ground, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die or "d6"), armour="none",
                 figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
                 facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches)
 
@@ -197,7 +204,8 @@ FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all"
                           "fire_artillery", "fire_indirect"})  # vehicle combat (RN-800); on-table artillery
 # RN-750: the infantry actions a vehicle may take, with the vehicle-combat ones (RN-800, RN-807, RN-814)
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
-                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS
+                             "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS \
+    | frozenset({"air_fly", "air_hover", "air_land", "air_take_off", "air_leave", "air_bomb", "aa_fire_at"})  # Aerospace Operations
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"}) | FIRE_ACTIONS
 # option names of infantry close combat withheld at vehicles (they take the Infantry Assaulting Vehicles rules'

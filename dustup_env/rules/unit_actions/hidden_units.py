@@ -57,6 +57,7 @@ REVEALING = {
     "move": "moved", "withdraw": "moved", "occupy": "moved", "contact": "moved", "evacuate": "moved",
     "shoot": "fired", "fire": "fired", "shoot_weapon": "fired", "throw": "fired",
     "fire_heavy": "fired", "fire_iavr": "fired", "fire_guided": "fired",
+    "aa_fire": "fired", "aa_fire_at": "fired",  # anti-aircraft fire (aerospace_operations/anti_aircraft.py)
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }
