@@ -277,3 +277,41 @@ def test_the_maximums_are_refused_with_one_line_naming_the_limit():
         table.add(g, "test_beacon", 1.0, 1.0)
     with pytest.raises(ScenarioError, match=f"at most {table.MAX_ENTITIES} table entities"):
         table.add(g, "test_beacon", 1.0, 1.0)
+
+
+def test_twin_games_differing_only_in_which_hidden_unit_acts_look_the_same_to_the_other_side():
+    """Red has two hidden squads; the twins differ only in which of them red activates.  Blue's observation (the
+    decision piece included: the pending decision is about a unit blue cannot see) is the same in both."""
+    from test_hidden_info import SPOTS, WOOD
+
+    scn = scenario([unit("A", (20, 8)), unit("A2", (8, 6))],
+                   [unit("B", (40, 44)), unit("H1", SPOTS[0], hidden=True), unit("H2", SPOTS[1], hidden=True)],
+                   terrain=[WOOD], turn_limit=4)
+    scn["sides"][1]["dummies"] = [list(SPOTS[2])]
+    twins = [Game(scn, seed=s) for s in (3, 3)]
+    obs = [Observer.for_game(g) for g in twins]
+    hidden = [uid for uid in twins[0].side_units[1] if twins[0].units[uid].hidden]
+    assert len(hidden) == 2
+    acted = 0
+    for _ in range(200):
+        if twins[0].over or acted:
+            break
+        ds = [g.decision() for g in twins]
+        assert ds[0].options == ds[1].options
+        if ds[0].side == 1 and ds[0].kind == "activate" and all(("activate", h) in ds[0].options for h in hidden):
+            for g, h in zip(twins, hidden):  # each twin activates the other hidden squad
+                g.apply(("activate", h))
+            ds = [g.decision() for g in twins]
+            assert [d.unit for d in ds] == hidden and ds[0].kind == "action"
+            a, b = (ob.observation(g, 0) for ob, g in zip(obs, twins))
+            assert np.array_equal(a, b), "blue can tell which hidden squad acts"
+            for g in twins:
+                g.apply(("end",))
+            a, b = (ob.observation(g, 0) for ob, g in zip(obs, twins))
+            assert np.array_equal(a, b)
+            acted += 1
+            continue
+        opt = ds[0].options[0]
+        for g in twins:
+            g.apply(opt)
+    assert acted >= 1
