@@ -67,7 +67,8 @@ class Piece:
     ``needs`` (pieces whose ``write`` must run before this one's in the same observation: they leave
     shared facts on the observer).  The observer makes one instance per observer (instances keep caches)
     and calls ``start(obs, buf, off)`` when it is pointed at a game and side (the buffer is all zero
-    then), ``write(obs, buf, off)`` for each observation.  ``buf`` is the observer's flat ``array('f')``
+    then), ``write(obs, buf, off)`` for each observation (unless ``writes(obs)``, asked after ``start``, says it
+    has nothing to write in that game).  ``buf`` is the observer's flat ``array('f')``
     and ``off`` the piece's first index; ``obs`` is the :class:`Observer` (``game``, ``side``, ``flip``,
     ``width``, ``height``, ``decision``).
     """
@@ -96,6 +97,11 @@ class Piece:
 
     def write(self, obs: "Observer", buf: array, off: int) -> None:
         pass
+
+    def writes(self, obs: "Observer") -> bool:
+        """Whether :meth:`write` has anything to write in the game ``obs`` was just pointed at (asked after
+        :meth:`start`; a piece that never does in that game costs nothing per observation)."""
+        return True
 
 
 # ---------------------------------------------------------------------------------------------- units
@@ -663,6 +669,7 @@ DECISION_KINDS = (
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 N_KINDS = len(DECISION_KINDS) + 1  # and "other"
 _ACTION_KIND = _KIND_INDEX["action"]
+_REWRITE = object()  # a decision piece key never equal to the last one
 
 
 def decision_features(slots: int = PLATOON_SLOTS) -> tuple:
@@ -692,42 +699,81 @@ class DecisionPiece(Piece):
 
     def start(self, obs, buf, off):
         self._d = None
-        self._set: list = []  # the indices written 1.0 for the decision self._d
+        self._key = None  # what the written values depend on: (kind, unit, side, concealed) or an entity decision
+        self._set: tuple = ()  # the indices written 1.0
+        self._rows: dict = {}  # uid -> (unit, its row among the unit one-hots: own k, enemy slots + k)
+        self._me = obs.side
 
     def write(self, obs, b, off):
         d = obs.decision
         if d is self._d:
             return  # the same pending decision as last time (a new state makes a new Decision object)
         self._d = d
+        if d is None:
+            key = None
+        elif d.entity >= 0:
+            key = _REWRITE  # (rare: the entity's ref and whether it was removed are read below)
+        else:
+            uid = d.unit
+            if uid < 0:
+                key = d.kind
+            else:
+                hit = self._rows.get(uid)
+                if hit is None:  # a unit that joined the game (a detachment, a reinforcement): the slots again
+                    self._slot_rows(obs)
+                    hit = self._rows[uid]
+                u, row = hit
+                # a unit of the other side concealed from the observer (hidden, or mounted) is as its (empty) row
+                # in ``units``: its side's decision about it shows as an "action" decision about no unit
+                me = self._me
+                key = (d.kind, row, d.side) if u.side == me or not (u.hidden or u.carrier >= 0) else (
+                    ("action" if d.side != me else d.kind), -1, d.side)
+        if key is not _REWRITE and key == self._key:
+            return
+        self._key = key
         for i in self._set:
             b[i] = 0.0
-        if d is None:
-            self._set = []
+        if key is None:
+            self._set = ()
             return
-        g = obs.game
-        me = obs.side
-        kind = _KIND_INDEX.get(d.kind, N_KINDS - 1)
-        slot = -1
-        if d.unit >= 0:
-            u = g.units[d.unit]
-            if u.side == me:
-                slot = obs.own_slot(d.unit)
-            elif u.hidden or u.carrier >= 0:  # concealed from the observer: as its (empty) row in ``units``
-                if d.side != me:
-                    kind = _ACTION_KIND
-            else:
-                k = obs.enemy_slot(d.unit)
-                slot = k + self.slots if k >= 0 else -1
-        s = [off + kind]
-        if slot >= 0:
-            s.append(off + N_KINDS + slot)
-        if d.entity >= 0:
-            r = g.entities[d.entity]["refs"][me]
-            if 0 <= r < MAX_ENTITIES and not g.entities[d.entity]["removed"]:
-                s.append(off + N_KINDS + 2 * self.slots + r)
+        if key is _REWRITE:
+            s = self._entity_decision(obs, d, off)
+        elif type(key) is str:  # an initiative or activate decision: the kind alone
+            s = (off + _KIND_INDEX.get(key, N_KINDS - 1),)
+        elif type(key) is tuple:
+            kind, row, _side = key
+            s = (off + _KIND_INDEX.get(kind, N_KINDS - 1),) if row < 0 else (
+                off + _KIND_INDEX.get(kind, N_KINDS - 1), off + N_KINDS + row)
         for i in s:
             b[i] = 1.0
         self._set = s
+
+    def _slot_rows(self, obs):
+        g = obs.game
+        su, units, me = g.side_units, g.units, obs.side
+        self._rows = {u: (units[u], k) for k, u in enumerate(su[me])}
+        self._rows.update({u: (units[u], self.slots + k) for k, u in enumerate(su[1 - me])})
+
+    def _entity_decision(self, obs, d, off) -> tuple:
+        """The indices of a decision about a table entity (and perhaps a unit)."""
+        g = obs.game
+        me = obs.side
+        kind = _KIND_INDEX.get(d.kind, N_KINDS - 1)
+        s = []
+        if d.unit >= 0:
+            self._slot_rows(obs)
+            u, row = self._rows[d.unit]
+            if u.side != me and (u.hidden or u.carrier >= 0):
+                if d.side != me:
+                    kind = _ACTION_KIND
+            else:
+                s.append(off + N_KINDS + row)
+        e = g.entities[d.entity]
+        r = e["refs"][me]
+        if 0 <= r < MAX_ENTITIES and not e["removed"]:
+            s.append(off + N_KINDS + 2 * self.slots + r)
+        s.append(off + kind)
+        return tuple(s)
 
 
 # ---------------------------------------------------------------------------------------------- entities
@@ -754,6 +800,9 @@ class EntitiesPiece(Piece):
 
     def start(self, obs, buf, off):
         self._written = False
+
+    def writes(self, obs) -> bool:
+        return bool(obs.game.rules.entity_kinds)  # no entity kind in the rule set: no entity is ever placed
 
     def write(self, obs, b, off):
         g = obs.game
@@ -1041,7 +1090,8 @@ class Observer:
                      .reshape(p.shape) for p in self.layout.pieces}
         self._starters = [(p(), self.layout.offset[p.name]) for p in self.layout.write_order]
         # only the pieces that write per observation (the static ones, e.g. the terrain, only start)
-        self._writers = [(w, off) for w, off in self._starters if type(w).write is not Piece.write]
+        self._all_writers = [(w, off) for w, off in self._starters if type(w).write is not Piece.write]
+        self._writers: list = []  # (bound write, offset) of the pieces that write in the current game (start)
         self.game = None
         self.side = -1
         self.flip = False
@@ -1067,16 +1117,6 @@ class Observer:
                 enemy = s == 1
                 yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
 
-    def own_slot(self, uid: int) -> int:
-        """The observing side's slot of its unit ``uid`` (-1: none)."""
-        units = self.game.side_units[self.side]
-        return units.index(uid) if uid in units else -1
-
-    def enemy_slot(self, uid: int) -> int:
-        """The enemy slot of the other side's unit ``uid`` (-1: none)."""
-        units = self.game.side_units[1 - self.side]
-        return units.index(uid) if uid in units else -1
-
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset
         the caches (done by :meth:`set_from` by itself when the game object or the side changes)."""
@@ -1091,6 +1131,7 @@ class Observer:
         buf = self.buf
         for w, off in self._starters:
             w.start(self, buf, off)
+        self._writers = [(w.write, off) for w, off in self._all_writers if w.writes(self)]
 
     def set_from(self, game, side: int) -> np.ndarray:
         """Write ``side``'s observation of ``game`` into :attr:`tensor` (returned, not copied)."""
@@ -1099,8 +1140,8 @@ class Observer:
         # the pending decision first: the engine's option generation warms the line-of-sight cache
         self.decision = None if game.over else game.decision()
         buf = self.buf
-        for w, off in self._writers:
-            w.write(self, buf, off)
+        for write, off in self._writers:
+            write(self, buf, off)
         return self.tensor
 
     def observation(self, game, side: int) -> np.ndarray:
