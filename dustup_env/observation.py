@@ -70,7 +70,8 @@ class Piece:
     then), ``write(obs, buf, off)`` for each observation (unless ``writes(obs)``, asked after ``start``, says it
     has nothing to write in that game).  ``buf`` is the observer's flat ``array('f')``
     and ``off`` the piece's first index; ``obs`` is the :class:`Observer` (``game``, ``side``, ``flip``,
-    ``width``, ``height``, ``decision``).
+    ``width``, ``height``, ``slots``, ``decision``, ``slot_rows``).  A declared piece (an ``ObservationPiece`` of
+    the environment or of a rule) becomes a subclass through :func:`piece_class`.
     """
 
     name: str = ""

@@ -285,7 +285,8 @@ class Trainer:
                                     device="cpu", verbose=0)
                 if cfg["policy"]["init"]:
                     self._warm_start(model, cfg["policy"]["init"])
-            model.dustup_meta = dict(layout_fingerprint(layout=run_layout(cfg["scenarios"])), scenarios=cfg["scenarios"],
+            model.dustup_meta = dict(layout_fingerprint(layout=run_layout(cfg["scenarios"])),
+                                     scenarios=cfg["scenarios"],
                                      extractor=cfg["policy"]["extractor"])
             self.model, self.venv = model, venv
             self._timers(model, venv)
