@@ -11,10 +11,12 @@ arg-max: deterministic (tournaments are
 reproducible, the agent's seed is unused) and never illegal.  Loaded networks are cached per process
 (path and modification time), so building an agent per game (as tournaments do) is cheap.
 
-The policy gets the observation it was trained on, read from the model's observation space: a model trained
-on an armoured scenario (2,745 values) gets the whole observation of a game with vehicles, and all-zero
-armoured pieces in a game without (what they hold there); a model trained on the infantry layout (1,569
-values, the shipped ``ppo``) gets the infantry pieces of any game, the first 1,569 values.
+The policy gets the observation it was trained on, read from the model's observation space
+(``observation.layout_of_size``): each piece of that layout taken by name from the game's observation
+(``observation.project``).  The shipped ``ppo`` (1,569 values: the pieces from before the decision and entities
+pieces were appended) gets those pieces of any game, the first 1,569 values, so its decisions do not depend on
+the appended pieces; a model trained on an armoured layout gets all-zero armoured pieces in a game without
+vehicles (what they hold there).
 
 A model whose observation or action space does not match the current environment (e.g. the codec
 gained option families after it was trained) is refused with :class:`ModelMismatchError`.
@@ -38,38 +40,49 @@ class ModelMismatchError(ValueError):
     """The model was trained for other observation/action spaces than the current environment's."""
 
 
-def layout_fingerprint(armoured: bool = False) -> dict:
-    """Sizes and a hash of the observation and action layouts the current code produces: the infantry
-    observation, or (``armoured``) the observation of games with vehicles or heavy weapons, whose hash also
-    covers the features of the armoured pieces."""
+def layout_fingerprint(armoured: bool = False, layout=None) -> dict:
+    """Sizes and a hash of an observation layout and the action layout the current code produces.
+
+    ``layout`` (a ``dustup_env.observation.Layout``): that layout; without it, the layout the shipped ``ppo``
+    takes (the infantry pieces, ``LEGACY_LAYOUT``) or, with ``armoured``, those and the Armoured Dustup pieces.
+    The hash of those two is computed exactly as when they were the only layouts (the shipped ``ppo``'s recorded
+    hash); any other layout's also covers its pieces (names, shapes, features)."""
     from dustup_env import codec
     from dustup_env import env as E
     from dustup_env import observation as O
 
-    layout = {
+    if layout is None:
+        layout = O.LEGACY_ARMOURED_LAYOUT if armoured else O.LEGACY_LAYOUT
+    desc = {
         "families": [[name, [list(k) if isinstance(k, tuple) else k for k in kinds]] for name, kinds in codec.FAMILIES],
         "max_units": codec.MAX_UNITS, "max_markers": codec.MAX_MARKERS,
         "unit": list(E.UNIT_FEATURES), "global": list(E.GLOBAL_FEATURES), "objective": list(E.OBJ_FEATURES),
         "terrain": [list(E.TERRAIN_CHANNELS), E.GRID_H, E.GRID_W], "marker": list(E.MARKER_FEATURES),
     }
-    size = E.OBS_SIZE
-    if armoured:  # (the infantry dict above stays exactly as it was: the shipped ppo's recorded hash)
-        layout["armoured"] = [[p.name, list(p.shape), list(p.features or ())] for p in O.ARMOURED_PIECES]
-        size = O.ARMOURED_OBS_SIZE
-    digest = hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]
-    return {"obs_size": int(size), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
+    if layout is O.LEGACY_ARMOURED_LAYOUT:  # (the infantry dict above stays exactly as it was: the ppo's hash)
+        desc["armoured"] = [[p.name, list(p.shape), list(p.features or ())] for p in O.ARMOURED_PIECES]
+    elif layout is not O.LEGACY_LAYOUT:
+        desc["pieces"] = [[p.name, list(p.shape), list(p.features or ())] for p in layout.pieces]
+    digest = hashlib.sha256(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:16]
+    return {"obs_size": int(layout.size), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
 
 
 def check_spaces(obs_shape, n_actions, meta: dict | None, where: str) -> None:
-    """Raise :class:`ModelMismatchError` unless a model's spaces (and layout hash, if recorded) match the
-    infantry observation or the armoured one (games with vehicles or heavy weapons)."""
-    from dustup_env.observation import ARMOURED_OBS_SIZE
+    """Raise :class:`ModelMismatchError` unless a model's spaces (and layout hash, if recorded) match one of the
+    environment's observation layouts (the current ones, or one from before pieces were appended: a policy agent
+    gives such a model its pieces of a game's observation) and the action layout."""
+    from dustup_env.observation import layout_of_size
 
-    cur = layout_fingerprint(armoured=tuple(obs_shape) == (ARMOURED_OBS_SIZE,))
     problems = []
-    if tuple(obs_shape) != (cur["obs_size"],):
-        problems.append(f"observation shape {tuple(obs_shape)} != the environment's ({cur['obs_size']},) "
-                        f"or, with vehicles, ({ARMOURED_OBS_SIZE},)")
+    try:
+        layout = layout_of_size(int(obs_shape[0])) if len(obs_shape) == 1 else None
+    except ValueError:
+        layout = None
+    if layout is None:
+        problems.append(f"observation shape {tuple(obs_shape)} is none of the environment's observation layouts")
+        cur = layout_fingerprint()
+    else:
+        cur = layout_fingerprint(layout=layout)
     if int(n_actions) != cur["n_actions"]:
         problems.append(f"action space Discrete({int(n_actions)}) != the environment's Discrete({cur['n_actions']})")
     if not problems and meta and meta.get("layout_hash") not in (None, cur["layout_hash"]):
@@ -127,6 +140,7 @@ class PolicyAgent(Agent):
         self.model = load_model(path)
         self._policy = self.model.policy
         self._views: dict = {}
+        self._target = None  # (input size, the observation layout of the model's input)
 
     def _view(self, game, side: int):
         v = self._views.get(side)
@@ -147,16 +161,18 @@ class PolicyAgent(Agent):
         """Raw action logits of the policy for ``side``'s view of ``game``."""
         import torch
 
-        obs = self._view(game, side).observe()
+        from dustup_env.observation import layout_of_size, project
+
+        v = self._view(game, side)
+        obs = v.observe()
         n = self.model.observation_space.shape[0]
-        if len(obs) > n:
-            # a game with vehicles or heavy weapons appends the armoured pieces: a policy trained on the infantry
-            # layout sees its first pieces, exactly as laid out for it
-            obs = obs[:n]
-        elif len(obs) < n:
-            # a policy trained on the armoured layout in a game without vehicles or heavy weapons: the armoured
-            # pieces of such a game are all zero (no unit has any of their features), so they are zeros here
-            obs = np.concatenate([obs, np.zeros(n - len(obs), dtype=obs.dtype)])
+        target = getattr(self, "_target", None)
+        if target is None or target[0] != n:
+            target = self._target = (n, layout_of_size(n))
+        # the model's pieces of the game's observation, by name: a model trained before the decision and entities
+        # pieces were appended (the shipped ppo) sees its first pieces exactly as laid out for it; one trained on
+        # the armoured layout gets all-zero armoured pieces in a game without vehicles (what they hold there)
+        obs = project(obs, v.observer.layout, target[1])
         pol = self._policy
         with torch.inference_mode():
             t = torch.as_tensor(obs).unsqueeze(0)

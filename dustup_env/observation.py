@@ -4,29 +4,35 @@ As OpenSpiel's observers do, the observation is a list of *pieces*, each with a 
 names of its features (its last axis) and a writer; :class:`Observer` lays them out one after the
 other in one flat tensor and gives a named view of each (``observer.dict["units"]`` has shape
 ``(24, 37)``).  Gymnasium (``Dustup-v0``), PettingZoo (``dustup_env.pettingzoo``) and OpenSpiel
-(``dustup_env.openspiel``) all observe through :class:`Observer`.  A new rules area (vehicles, fire
-support, terrain effects) adds a piece: a subclass of :class:`Piece` appended to :data:`PIECES`.
+(``dustup_env.openspiel``) all observe through :class:`Observer`.
 
-The pieces of :data:`PIECES` (the layout the shipped ``ppo`` was trained on; docs/observation.md
-describes every feature):
+The pieces are declared as the action families are: each an ``ObservationPiece`` (name, order, shape, features,
+writer; :mod:`dustup_env.rules.kernel.ruleset`).  The environment declares its own (:data:`CORE_PIECES`), a rule
+declares the pieces it adds (``Rule.observation``: the Armoured Dustup rules declare ``vehicles`` and
+``heavy_weapons``), and a game's observation is those of its rule set laid out by order (:func:`pieces_for`):
 
-=============  ============  ===================================================================
-``units``      (24, 37)      own unit slots 0..11, then the enemy's (hidden enemy units: empty)
-``globals``    (15,)         turn, actions, decision kind, initiative, counts, victory points
-``objectives`` (6, 7)        objectives: place, value, who holds them
-``terrain``    (5, 8, 12)    coarse terrain raster (the scenario's and the dynamic terrain)
-``markers``    (24, 6)       hidden-unit markers (which of its own markers are real: owner only)
-=============  ============  ===================================================================
+=============  ============  =====  ============================================================
+``units``      (24, 37)      0      own unit slots 0..11, then the enemy's (hidden enemy units: empty)
+``globals``    (15,)         1      turn, actions, decision kind, initiative, counts, victory points
+``objectives`` (6, 7)        2      objectives: place, value, who holds them
+``terrain``    (5, 8, 12)    3      coarse terrain raster (the scenario's and the dynamic terrain)
+``markers``    (24, 6)       4      hidden-unit markers (which of its own markers are real: owner only)
+``vehicles``   (24, 30)      5      games with vehicles, heavy weapons, ECM or area protection only
+``heavy_w...`` (24, 19)      6      the same games
+``decision``   (75,)         7      the pending decision's kind (every kind) and the unit / entity it is about
+``entities``   (32, 16)      8      the table entities the side may know of
+=============  ============  =====  ============================================================
 
-Games whose scenario fields vehicles, heavy weapons, ECM or area protection append two more pieces
-(:func:`pieces_for`, :meth:`Observer.for_game`): ``vehicles`` (24, 30) and ``heavy_weapons`` (24, 19),
-per unit slot; every other game keeps exactly the layout above.
+The first five are the layout the shipped ``ppo`` was trained on (:data:`LEGACY_LAYOUT`, 1,569 values; with the
+armoured pieces 2,745); their values keep their indices in every layout, and a policy agent gives a model
+trained on an older layout its pieces by name (:func:`project`).  A company-sized scenario (more than 12 units
+on a side) has the same pieces with 32 unit slots a side.  docs/observation.md describes every feature.
 
 Every side sees its home edge at the bottom (``codec.side_flips``).  An observer keeps caches per
 (game, side): the static parts are written when it is pointed at another game or side, and per call
 only what changed is rewritten (unit rows whose state changed, line of sight when a leader moved).
 Everything written comes from what the side may know: own units fully, enemy units only when not
-hidden, markers by position (and, for the owner, which unit they hide).
+hidden, markers by position (and, for the owner, which unit they hide), entities the side may know of.
 """
 from __future__ import annotations
 
@@ -38,7 +44,11 @@ from operator import attrgetter
 import numpy as np
 
 from .codec import MAX_MARKERS, MAX_UNITS, side_flips
-from .rules.kernel.limits import COMPANY_SLOTS, unit_slots
+from .rules.armoured_dustup.heavy_weapons import HEAVY_FEATURES, HEAVY_WEAPONS_PIECE, HF  # noqa: F401
+from .rules.armoured_dustup.vehicles import VEHICLE_FEATURES, VEHICLES_PIECE, VF  # noqa: F401
+from .rules.kernel.limits import COMPANY_SLOTS, PLATOON_SLOTS, unit_slots
+from .rules.kernel.ruleset import ObservationPiece
+from .rules.kernel.table import MAX_ENTITIES
 from .rules.kernel.battlefield import OBSTACLE_TYPES, RES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
@@ -57,9 +67,11 @@ class Piece:
     ``needs`` (pieces whose ``write`` must run before this one's in the same observation: they leave
     shared facts on the observer).  The observer makes one instance per observer (instances keep caches)
     and calls ``start(obs, buf, off)`` when it is pointed at a game and side (the buffer is all zero
-    then), ``write(obs, buf, off)`` for each observation.  ``buf`` is the observer's flat ``array('f')``
+    then), ``write(obs, buf, off)`` for each observation (unless ``writes(obs)``, asked after ``start``, says it
+    has nothing to write in that game).  ``buf`` is the observer's flat ``array('f')``
     and ``off`` the piece's first index; ``obs`` is the :class:`Observer` (``game``, ``side``, ``flip``,
-    ``width``, ``height``, ``decision``).
+    ``width``, ``height``, ``slots``, ``decision``, ``slot_rows``).  A declared piece (an ``ObservationPiece`` of
+    the environment or of a rule) becomes a subclass through :func:`piece_class`.
     """
 
     name: str = ""
@@ -68,6 +80,11 @@ class Piece:
     needs: tuple = ()
     slots: int = MAX_UNITS  # unit slots a side of the layout the piece is in (12, or 32: :func:`with_slots`)
     per_slot: bool = False  # one row per unit slot (own slots, then the enemy's): shape (2 * slots, features)
+
+    @classmethod
+    def shape_for(cls, slots: int) -> tuple:
+        """The piece's shape in a layout of ``slots`` unit slots a side."""
+        return (2 * slots,) + tuple(cls.shape[1:]) if cls.per_slot else tuple(cls.shape)
 
     @classmethod
     def size(cls) -> int:
@@ -81,6 +98,11 @@ class Piece:
 
     def write(self, obs: "Observer", buf: array, off: int) -> None:
         pass
+
+    def writes(self, obs: "Observer") -> bool:
+        """Whether :meth:`write` has anything to write in the game ``obs`` was just pointed at (asked after
+        :meth:`start`; a piece that never does in that game costs nothing per observation)."""
+        return True
 
 
 # ---------------------------------------------------------------------------------------------- units
@@ -636,212 +658,299 @@ class MarkersPiece(Piece):
             b[o + _M_SLOT] = own[m["unit"]] / self.slots if real else 0.0
 
 
-# ---------------------------------------------------------------------------------------------- armoured dustup
-# Pieces that exist only in games whose scenario fields vehicles, heavy weapons, ECM or area protection
-# (:func:`pieces_for`): a game without them keeps exactly the layout of :data:`PIECES`.
-ARMOURED_KEYS = ("design", "heavy_weapon", "area_protection", "ecm")  # scenario unit fields that bring them in
-WEAPON_SLOTS = 4  # the first four weapons of a design (fire_by_vehicles.WEAPON_SLOTS: the codec's k)
-VEHICLE_FEATURES = (
-    "vehicle", "mech", "creature", "facing_x", "facing_y", "damage", "immobilised", "hatches", "opened_up",
-    "open_top", "soft_skinned", "size", "armour_front", "armour_side", "armour_rear", "armour_top", "transport",
-    "passengers", "mounted", "carrier_slot", "towing", "towed", "turret", "weapons",
-    "fired_0", "fired_1", "fired_2", "fired_3", "suppression", "moved",
+# ---------------------------------------------------------------------------------------------- decision
+# Every decision kind the rules define (``Decision.kind``), in a fixed order: new kinds are only ever appended (a
+# rule outside the catalogue that makes a kind of its own shows as ``other``; tests/test_observation_pieces.py
+# checks that every kind the standard rules make is listed).
+DECISION_KINDS = (
+    "initiative", "activate", "action", "seize", "assault_response", "assault_targets", "assault_follow_up",
+    "final_defensive_fire", "second_move", "special_weapons", "choose", "promote", "place_leader", "place_formation",
+    "house_occupy", "house_pursuit", "intercept", "move_fire",
 )
-VF = len(VEHICLE_FEATURES)  # 30
-_V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
-HEAVY_FEATURES = (
-    "heavy_weapon", "man_packed", "towed_carriage", "set_up", "dismantled", "limbered", "disabled", "damaged",
-    "fired", "abandoned", "remote", "guided", "weapon_size", "ecm", "decoy", "area_protection",
-    "protection_carried", "protection_deployed", "protection_spent",
-)
-HF = len(HEAVY_FEATURES)  # 19
-_HW = {n: i for i, n in enumerate(HEAVY_FEATURES)}
-_DAMAGE_SCALE = 3.0  # damage markers / 3, capped at 1
-_DIE_SCALE = 5.0  # a die step (D4 0 .. D12 4, ...) + 1, over 5
+_KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
+N_KINDS = len(DECISION_KINDS) + 1  # and "other"
+_ACTION_KIND = _KIND_INDEX["action"]
+_REWRITE = object()  # a decision piece key never equal to the last one
 
 
-def _die01(d) -> float:
-    """A die (its name or step) as (step + 1) / 5 in [0, 1]; 0 when there is none."""
-    if d is None or d == "" or d == 0:
-        return 0.0
-    from .rules.kernel.dice import parse_die
-    try:
-        step = parse_die(d) if isinstance(d, str) else int(d)
-    except Exception:  # noqa: BLE001 - a die the observation cannot place
-        return 0.0
-    return min((step + 1) / _DIE_SCALE, 1.0)
+def decision_features(slots: int = PLATOON_SLOTS) -> tuple:
+    """The feature names of the ``decision`` piece in a layout of ``slots`` unit slots a side."""
+    return (tuple(f"kind_{k}" for k in DECISION_KINDS) + ("kind_other",)
+            + tuple(f"own_unit_{i}" for i in range(slots)) + tuple(f"enemy_unit_{i}" for i in range(slots))
+            + tuple(f"entity_{i}" for i in range(MAX_ENTITIES)))
 
 
-def _slot_rows(obs, off: int, width: int, slots: int):
-    """(unit, row offset, slot, enemy?, concealed from the observer?) per unit slot, own slots first.
+class DecisionPiece(Piece):
+    """The pending decision: its kind (a one-hot over :data:`DECISION_KINDS` and ``other``), the unit it is about
+    (``Decision.unit``: a one-hot over the own unit slots, then the enemy's: the slots of ``units``) and the table
+    entity it is about (``Decision.entity``: a one-hot over the observing side's entity slots, its refs).  All zero
+    once the game is over.  Only what the side may know: a decision of the other side about a unit concealed from
+    the observer (hidden, or mounted) shows as an ``action`` decision about no unit (its row in ``units`` is empty
+    too), and an entity the side may not know of is not shown."""
 
-    An enemy unit is concealed when it is hidden (only its marker shows) or mounted in a vehicle (its
-    passengers are not seen): its rows stay empty."""
-    g = obs.game
-    me = obs.side
-    for s, side in enumerate((me, 1 - me)):
-        for k, uid in enumerate(g.side_units[side]):
-            u = g.units[uid]
-            enemy = s == 1
-            yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
+    name = "decision"
+    shape = (N_KINDS + 2 * MAX_UNITS + MAX_ENTITIES,)
+    features = decision_features()
+
+    @classmethod
+    def shape_for(cls, slots: int) -> tuple:
+        return (N_KINDS + 2 * slots + MAX_ENTITIES,)
+
+    features_for = staticmethod(decision_features)
+
+    def start(self, obs, buf, off):
+        self._d = None
+        self._key = None  # what the written values depend on: (kind, unit, side, concealed) or an entity decision
+        self._set: tuple = ()  # the indices written 1.0
+        self._rows: dict = {}  # uid -> (unit, its row among the unit one-hots: own k, enemy slots + k)
+        self._me = obs.side
+
+    def write(self, obs, b, off):
+        d = obs.decision
+        if d is self._d:
+            return  # the same pending decision as last time (a new state makes a new Decision object)
+        self._d = d
+        if d is None:
+            key = None
+        elif d.entity >= 0:
+            key = _REWRITE  # (rare: the entity's ref and whether it was removed are read below)
+        else:
+            uid = d.unit
+            if uid < 0:
+                key = d.kind
+            else:
+                hit = self._rows.get(uid)
+                if hit is None:  # a unit that joined the game (a detachment, a reinforcement): the slots again
+                    self._slot_rows(obs)
+                    hit = self._rows[uid]
+                u, row = hit
+                # a unit of the other side concealed from the observer (hidden, or mounted) is as its (empty) row
+                # in ``units``: its side's decision about it shows as an "action" decision about no unit
+                me = self._me
+                key = (d.kind, row, d.side) if u.side == me or not (u.hidden or u.carrier >= 0) else (
+                    ("action" if d.side != me else d.kind), -1, d.side)
+        if key is not _REWRITE and key == self._key:
+            return
+        self._key = key
+        for i in self._set:
+            b[i] = 0.0
+        if key is None:
+            self._set = ()
+            return
+        if key is _REWRITE:
+            s = self._entity_decision(obs, d, off)
+        elif type(key) is str:  # an initiative or activate decision: the kind alone
+            s = (off + _KIND_INDEX.get(key, N_KINDS - 1),)
+        elif type(key) is tuple:
+            kind, row, _side = key
+            s = (off + _KIND_INDEX.get(kind, N_KINDS - 1),) if row < 0 else (
+                off + _KIND_INDEX.get(kind, N_KINDS - 1), off + N_KINDS + row)
+        for i in s:
+            b[i] = 1.0
+        self._set = s
+
+    def _slot_rows(self, obs):
+        g = obs.game
+        su, units, me = g.side_units, g.units, obs.side
+        self._rows = {u: (units[u], k) for k, u in enumerate(su[me])}
+        self._rows.update({u: (units[u], self.slots + k) for k, u in enumerate(su[1 - me])})
+
+    def _entity_decision(self, obs, d, off) -> tuple:
+        """The indices of a decision about a table entity (and perhaps a unit)."""
+        g = obs.game
+        me = obs.side
+        kind = _KIND_INDEX.get(d.kind, N_KINDS - 1)
+        s = []
+        if d.unit >= 0:
+            self._slot_rows(obs)
+            u, row = self._rows[d.unit]
+            if u.side != me and (u.hidden or u.carrier >= 0):
+                if d.side != me:
+                    kind = _ACTION_KIND
+            else:
+                s.append(off + N_KINDS + row)
+        e = g.entities[d.entity]
+        r = e["refs"][me]
+        if 0 <= r < MAX_ENTITIES and not e["removed"]:
+            s.append(off + N_KINDS + 2 * self.slots + r)
+        s.append(off + kind)
+        return tuple(s)
 
 
-class VehiclesPiece(Piece):
-    """Armoured Dustup: per unit slot (the slots of ``units``), what a vehicle, mech or large creature is and how
-    it stands: kind, facing (a unit vector in the side's mirrored frame, each component as (c + 1) / 2),
-    damage markers, immobilised, hatches and opened up, armour class per facing, transport places and the
-    passengers carried (own vehicles only: an enemy vehicle's passengers are not seen), mounted and the own slot
-    of the carrier (own units only: a mounted enemy unit is an empty row, as in ``units``), towing, turret,
-    its weapons and which fired this activation, suppression markers, moved."""
+# ---------------------------------------------------------------------------------------------- entities
+ENTITY_KIND_SLOTS = 8  # the first eight entity kinds of a game's rule set (``Rule.entity_kinds``, rule-set order)
+ENTITY_FEATURES = ("present", "x", "y", "mine", "theirs", "unowned", "revealed", "radius") + tuple(
+    f"kind_{i}" for i in range(ENTITY_KIND_SLOTS))
+EF = len(ENTITY_FEATURES)  # 16
+(_E_PRESENT, _E_X, _E_Y, _E_MINE, _E_THEIRS, _E_UNOWNED, _E_REVEALED, _E_RADIUS, _E_KIND0) = range(9)
+_RADIUS_SCALE = 12.0
 
-    name = "vehicles"
-    shape = (2 * MAX_UNITS, VF)
-    features = VEHICLE_FEATURES
-    per_slot = True
+
+class EntitiesPiece(Piece):
+    """Table entity slots (``kernel.table``): slot ``r`` is the entity the observing side knows as ``r`` (its ref:
+    the order in which it came to know of it; :data:`~dustup_env.rules.kernel.table.MAX_ENTITIES` slots, the
+    codec's ``entity`` slots).  Only the entities on the table the side may know of (an owner-only minefield is in
+    its owner's observation only; a removed entity's slot is empty): present, position (mirrored), whose it is
+    (mine, the other side's, nobody's), revealed (once known to its owner only), its radius (a circle's, a
+    polygon's farthest corner, / 12, capped) and its kind (a one-hot over the rule set's first eight kinds).  A
+    rule's own state of an entity is for its own piece."""
+
+    name = "entities"
+    shape = (MAX_ENTITIES, EF)
+    features = ENTITY_FEATURES
+
+    def start(self, obs, buf, off):
+        self._written = False
+
+    def writes(self, obs) -> bool:
+        return bool(obs.game.rules.entity_kinds)  # no entity kind in the rule set: no entity is ever placed
 
     def write(self, obs, b, off):
         g = obs.game
-        fired_st = g.extra.get("vehicle_fired") or {}
-        own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
-        flip = obs.flip
-        for u, o, _k, enemy, concealed in _slot_rows(obs, off, VF, self.slots):
-            row = [0.0] * VF
-            if not concealed:
-                vp = u.profile.vehicle
-                if vp is not None:
-                    row[_V["vehicle"]] = 1.0
-                    row[_V["mech"]] = 1.0 if vp.kind == "mech" else 0.0
-                    row[_V["creature"]] = 1.0 if vp.kind == "large_creature" else 0.0
-                    a = math.radians(u.facing)
-                    fx, fy = math.sin(a), math.cos(a)
-                    if flip:
-                        fy = -fy
-                    row[_V["facing_x"]] = (fx + 1.0) / 2.0
-                    row[_V["facing_y"]] = (fy + 1.0) / 2.0
-                    row[_V["damage"]] = min(u.damage / _DAMAGE_SCALE, 1.0)
-                    row[_V["immobilised"]] = 1.0 if u.immobilised else 0.0
-                    row[_V["hatches"]] = 1.0 if vp.hatches else 0.0
-                    row[_V["opened_up"]] = 1.0 if u.opened_up else 0.0
-                    row[_V["open_top"]] = 1.0 if vp.open_top else 0.0
-                    row[_V["soft_skinned"]] = 1.0 if vp.soft_skinned else 0.0
-                    row[_V["size"]] = min(vp.size / 5.0, 1.0)
-                    for f in ("front", "side", "rear", "top"):
-                        row[_V["armour_" + f]] = min(int(getattr(vp.armour_class, f)) / 5.0, 1.0)
-                    row[_V["transport"]] = min(vp.transport_figures / 12.0, 1.0)
-                    if not enemy:
-                        row[_V["passengers"]] = min(len(u.passengers) / 4.0, 1.0)
-                    row[_V["towing"]] = 1.0 if u.towing >= 0 else 0.0
-                    row[_V["turret"]] = 1.0 if u.hull >= 0 else 0.0
-                    row[_V["weapons"]] = min(len(vp.weapons), WEAPON_SLOTS) / WEAPON_SLOTS
-                    for k in fired_st.get(str(u.uid), ()):
-                        if 0 <= k < WEAPON_SLOTS:
-                            row[_V["fired_0"] + k] = 1.0
-                    row[_V["suppression"]] = min(u.suppression / 3.0, 1.0)
-                    row[_V["moved"]] = 1.0 if u.moved else 0.0
-                if not enemy and u.carrier >= 0:
-                    row[_V["mounted"]] = 1.0
-                    row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / self.slots
-                row[_V["towed"]] = 1.0 if u.towed_by >= 0 else 0.0
-            b[o:o + VF] = array("f", row)
-
-
-class HeavyWeaponsPiece(Piece):
-    """Armoured Dustup: per unit slot, the unit's heavy weapon (carriage, set up / dismantled / limbered,
-    disabled / damaged, fired, abandoned, remote launcher, guided, size), its ECM die (a vehicle's design, or the
-    unit's ``ecm``), a vehicle's decoy die and the unit's area-protection system (carried / deployed / spent).
-    Hidden and mounted enemy units: empty rows."""
-
-    name = "heavy_weapons"
-    shape = (2 * MAX_UNITS, HF)
-    features = HEAVY_FEATURES
-    per_slot = True
-
-    def write(self, obs, b, off):
-        from .rules.armoured_dustup import heavy_weapons as hw
-
-        g = obs.game
-        heavy = g.extra.get("heavy") or {}
-        prot = g.extra.get("protection") or {}
-        for u, o, _k, _enemy, concealed in _slot_rows(obs, off, HF, self.slots):
-            row = [0.0] * HF
-            if not concealed:
-                st = heavy.get(str(u.uid))
-                if st is not None:
-                    prof = hw.weapon_of(g, u)
-                    towed = prof is not None and prof.carriage == "towed"
-                    row[_HW["heavy_weapon"]] = 1.0
-                    row[_HW["man_packed"]] = 0.0 if towed else 1.0
-                    row[_HW["towed_carriage"]] = 1.0 if towed else 0.0
-                    row[_HW["set_up"]] = 1.0 if st.get("ready") else 0.0
-                    if not st.get("ready"):
-                        row[_HW["limbered" if towed else "dismantled"]] = 1.0
-                    dmg = st.get("damage", 0)
-                    row[_HW["disabled"]] = 1.0 if dmg == hw.DISABLED else 0.0
-                    row[_HW["damaged"]] = 1.0 if dmg == hw.DAMAGED else 0.0
-                    row[_HW["fired"]] = 1.0 if st.get("fired") else 0.0
-                    row[_HW["abandoned"]] = 1.0 if st.get("abandoned") else 0.0
-                    row[_HW["remote"]] = 1.0 if st.get("remote") else 0.0
-                    if prof is not None:
-                        row[_HW["guided"]] = 1.0 if getattr(prof.weapon, "guidance", None) else 0.0
-                        row[_HW["weapon_size"]] = min(getattr(prof.weapon, "size", 0) / 5.0, 1.0)
-                vp = u.profile.vehicle
-                if vp is not None:
-                    row[_HW["ecm"]] = _die01(vp.ecm)
-                    row[_HW["decoy"]] = _die01(vp.decoy)
+        ents = g.entities
+        if not ents and not self._written:
+            return  # no entity (every standard game so far): nothing to write
+        n = MAX_ENTITIES * EF
+        b[off:off + n] = array("f", bytes(4 * n))
+        me = obs.side
+        W, H = obs.width, obs.height
+        kinds = {k: i for i, k in enumerate(g.rules.entity_kinds)}
+        for e in ents:
+            r = e["refs"][me]
+            if r < 0 or r >= MAX_ENTITIES or e["removed"]:
+                continue
+            o = off + r * EF
+            b[o + _E_PRESENT] = 1.0
+            b[o + _E_X] = min(max(e["x"] / W, 0.0), 1.0)
+            y = (H - e["y"]) / H if obs.flip else e["y"] / H
+            b[o + _E_Y] = min(max(y, 0.0), 1.0)
+            owner = e["owner"]
+            b[o + _E_MINE] = 1.0 if owner == me else 0.0
+            b[o + _E_THEIRS] = 1.0 if owner == 1 - me else 0.0
+            b[o + _E_UNOWNED] = 1.0 if owner not in (0, 1) else 0.0
+            b[o + _E_REVEALED] = 1.0 if e["known"] == "revealed" else 0.0
+            shape = e["shape"]
+            rad = 0.0
+            if shape:
+                if shape.get("shape") == "circle":
+                    rad = float(shape.get("r", 0.0))
                 else:
-                    spec = hw.spec_of(g, u)
-                    if spec is not None and "ecm" in spec:
-                        row[_HW["ecm"]] = _die01(spec["ecm"])
-                    elif st is not None and hw.weapon_of(g, u) is not None:
-                        row[_HW["ecm"]] = _die01(hw.weapon_of(g, u).ecm)
-                ps = prot.get(str(u.uid))
-                if ps is not None:
-                    row[_HW["area_protection"]] = _die01(ps.get("die"))
-                    state = ps.get("state")
-                    row[_HW["protection_carried"]] = 1.0 if state == "carried" else 0.0
-                    row[_HW["protection_deployed"]] = 1.0 if state == "deployed" else 0.0
-                    row[_HW["protection_spent"]] = 1.0 if state == "spent" else 0.0
-            b[o:o + HF] = array("f", row)
+                    rad = max((math.hypot(p[0], p[1]) for p in shape.get("points", ())), default=0.0)
+            b[o + _E_RADIUS] = min(rad / _RADIUS_SCALE, 1.0)
+            k = kinds.get(e["kind"], ENTITY_KIND_SLOTS)
+            if k < ENTITY_KIND_SLOTS:
+                b[o + _E_KIND0 + k] = 1.0
+        self._written = bool(ents)
 
 
-ARMOURED_PIECES: tuple = (VehiclesPiece, HeavyWeaponsPiece)
+# ---------------------------------------------------------------------------------------------- declarations
+# The environment's own pieces (every game has them), declared as rules declare theirs (``Rule.observation``);
+# orders 0-4 are the layout the shipped ``ppo`` was trained on, 5-6 the Armoured Dustup pieces (declared by its
+# rules), 7-8 the decision and the table entities.  A new piece takes the next free order.
+UNITS = ObservationPiece("units", 0, ("units", UF), UNIT_FEATURES, writer=UnitsPiece, doc=UnitsPiece.__doc__)
+GLOBALS = ObservationPiece("globals", 1, (GF,), GLOBAL_FEATURES, writer=GlobalsPiece, needs=("units", "objectives"),
+                           doc=GlobalsPiece.__doc__)
+OBJECTIVES = ObservationPiece("objectives", 2, (MAX_OBJECTIVES, OF), OBJ_FEATURES, writer=ObjectivesPiece,
+                              needs=("units",), doc=ObjectivesPiece.__doc__)
+TERRAIN = ObservationPiece("terrain", 3, (TC, GRID_H, GRID_W), None, writer=TerrainPiece, doc=TerrainPiece.__doc__)
+MARKERS = ObservationPiece("markers", 4, (MAX_MARKERS, MF), MARKER_FEATURES, writer=MarkersPiece,
+                           doc=MarkersPiece.__doc__)
+DECISION = ObservationPiece("decision", 7, DecisionPiece.shape, DecisionPiece.features, writer=DecisionPiece,
+                            doc=DecisionPiece.__doc__)
+ENTITIES = ObservationPiece("entities", 8, (MAX_ENTITIES, EF), ENTITY_FEATURES, writer=EntitiesPiece,
+                            doc=EntitiesPiece.__doc__)
+CORE_PIECES: tuple = (UNITS, GLOBALS, OBJECTIVES, TERRAIN, MARKERS, DECISION, ENTITIES)
+LEGACY_DECLARED: tuple = (UNITS, GLOBALS, OBJECTIVES, TERRAIN, MARKERS)  # the shipped ppo's pieces
+ARMOURED_DECLARED: tuple = (VEHICLES_PIECE, HEAVY_WEAPONS_PIECE)
+ARMOURED_KEYS = ("design", "heavy_weapon", "area_protection", "ecm")  # scenario unit fields that bring them in
 
 
-def armoured_game(scenario: dict) -> bool:
-    """Whether a scenario fields vehicles, heavy weapons, ECM or area protection (its observation has the
-    armoured pieces)."""
-    return any(k in u for side in scenario.get("sides", ()) for u in side.get("units", ()) for k in ARMOURED_KEYS)
+def declared_pieces(rules) -> tuple:
+    """The environment's pieces and those ``rules`` declare (``Rule.observation``), in layout order (by ``order``);
+    a piece declared by several rules once.  Two different pieces with one name or one order are an error."""
+    by_name: dict = {}
+    for p in CORE_PIECES + tuple(p for r in rules for p in r.observation):
+        old = by_name.get(p.name)
+        if old is not None and old is not p:
+            raise ValueError(f"observation piece {p.name!r} is declared twice, differently")
+        by_name[p.name] = p
+    out = sorted(by_name.values(), key=lambda p: p.order)
+    orders = [p.order for p in out]
+    if len(set(orders)) != len(orders):
+        raise ValueError(f"two observation pieces share an order: {[(p.name, p.order) for p in out]}")
+    return tuple(out)
 
 
-def pieces_for(game) -> tuple:
-    """The pieces of ``game``'s observation: :data:`PIECES`, and the armoured pieces when its scenario has such
-    units (games without them keep exactly the layout the shipped ``ppo`` was trained on); a company-sized
-    scenario (more than 12 units on a side) has the same pieces with 32 unit slots a side (:func:`with_slots`)."""
-    pieces = PIECES + ARMOURED_PIECES if armoured_game(game.scenario) else PIECES
-    if unit_slots(game.scenario) == COMPANY_SLOTS:
-        return tuple(_COMPANY[p] for p in pieces)
-    return pieces
+_CLASSES: dict = {}
+
+
+def piece_class(decl, slots: int = PLATOON_SLOTS) -> type:
+    """The :class:`Piece` class of a declared piece (an ``ObservationPiece``) in a layout of ``slots`` unit slots a
+    side (one class per declaration and slots, so equal layouts have equal pieces)."""
+    hit = _CLASSES.get((id(decl), slots))
+    if hit is not None and hit[0] is decl:
+        return hit[1]
+    if decl.writer is not None:
+        cls = with_slots(decl.writer, slots)
+        if cls.name != decl.name or tuple(cls.shape_for(PLATOON_SLOTS)) != _shape(decl.shape, PLATOON_SLOTS):
+            raise ValueError(f"observation piece {decl.name!r}: its writer is for {cls.name!r} {cls.shape}")
+    else:
+        attrs = {"name": decl.name, "shape": _shape(decl.shape, slots), "features": decl.features,
+                 "needs": tuple(decl.needs), "slots": slots, "per_slot": decl.shape[:1] == ("units",),
+                 "__doc__": decl.doc, "__module__": __name__}
+        if decl.write is not None:
+            attrs["write"] = staticmethod(decl.write)
+        if decl.start is not None:
+            attrs["start"] = staticmethod(decl.start)
+        cls = type(f"{''.join(w.title() for w in decl.name.split('_'))}Piece{slots}", (Piece,), attrs)
+    _CLASSES[(id(decl), slots)] = (decl, cls)
+    return cls
+
+
+def _shape(shape: tuple, slots: int) -> tuple:
+    return tuple(2 * slots if k == "units" else k for k in shape)
 
 
 def with_slots(piece, slots: int):
-    """``piece`` (a :class:`Piece` class) in a layout of ``slots`` unit slots a side: per-slot pieces get
-    ``2 * slots`` rows, the others scale their unit counts by the slots."""
+    """``piece`` (a :class:`Piece` class) in a layout of ``slots`` unit slots a side (its ``shape_for(slots)``:
+    per-slot pieces get ``2 * slots`` rows; the others scale their unit counts by the slots)."""
     if slots == piece.slots:
         return piece
-    attrs = {"slots": slots, "__doc__": piece.__doc__}
-    if piece.per_slot:
-        attrs["shape"] = (2 * slots,) + tuple(piece.shape[1:])
+    attrs = {"slots": slots, "__doc__": piece.__doc__, "shape": tuple(piece.shape_for(slots))}
+    if piece.features is not None and len(piece.features) != attrs["shape"][-1] and hasattr(piece, "features_for"):
+        attrs["features"] = piece.features_for(slots)
     return type(f"{piece.__name__}{slots}", (piece,), attrs)
 
 
+def armoured_game(scenario: dict) -> bool:
+    """Whether a scenario fields vehicles, heavy weapons, ECM or area protection (the rules that bring the
+    armoured pieces apply to it)."""
+    return any(k in u for side in scenario.get("sides", ()) for u in side.get("units", ()) for k in ARMOURED_KEYS)
+
+
+_PIECES_OF: dict = {}
+
+
+def pieces_for(game) -> tuple:
+    """The pieces of ``game``'s observation: the environment's own and those its rule set's rules declare, in
+    layout order (:func:`declared_pieces`), with 12 unit slots a side, or 32 for a company-sized scenario."""
+    rules = game.rules
+    slots = unit_slots(game.scenario)
+    hit = _PIECES_OF.get((id(rules), slots))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    pieces = tuple(piece_class(p, slots) for p in declared_pieces(rules))
+    if len(_PIECES_OF) > 256:
+        _PIECES_OF.clear()
+    _PIECES_OF[(id(rules), slots)] = (rules, pieces)
+    return pieces
+
+
 # ---------------------------------------------------------------------------------------------- layout
-PIECES: tuple = (UnitsPiece, GlobalsPiece, ObjectivesPiece, TerrainPiece, MarkersPiece)
-
-
 class Layout:
     """Where each piece lies in the flat vector: ``offset[name]``, ``shape[name]``, ``size`` in total."""
 
-    def __init__(self, pieces=PIECES):
+    def __init__(self, pieces):
         names = [p.name for p in pieces]
         if len(set(names)) != len(names) or not all(names):
             raise ValueError(f"observation pieces need distinct non-empty names, not {names}")
@@ -854,12 +963,17 @@ class Layout:
             self.shape[p.name] = tuple(p.shape)
             n += p.size()
         self.size = n
+        self.slots = max((p.slots for p in self.pieces), default=PLATOON_SLOTS)  # unit slots a side
         self.write_order = _write_order(self.pieces)
 
     def describe(self) -> list[dict]:
         """One entry per piece: name, offset, shape, features (the layout as plain data)."""
         return [{"name": p.name, "offset": self.offset[p.name], "shape": list(p.shape),
                  "features": list(p.features) if p.features else None} for p in self.pieces]
+
+    def prefix_of(self, other: "Layout") -> bool:
+        """Whether this layout's pieces are the first pieces of ``other`` (same pieces, same offsets)."""
+        return other.pieces[:len(self.pieces)] == self.pieces
 
 
 def _write_order(pieces) -> tuple:
@@ -886,31 +1000,70 @@ def _write_order(pieces) -> tuple:
     return tuple(done)
 
 
-LAYOUT = Layout(PIECES)
-OBS_SIZE = LAYOUT.size  # 1569
-ARMOURED_LAYOUT = Layout(PIECES + ARMOURED_PIECES)
-ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 2745
-_COMPANY = {p: with_slots(p, COMPANY_SLOTS) for p in PIECES + ARMOURED_PIECES}
-COMPANY_LAYOUT = Layout(tuple(_COMPANY[p] for p in PIECES))  # a company-sized scenario (32 unit slots a side)
-COMPANY_ARMOURED_LAYOUT = Layout(tuple(_COMPANY[p] for p in PIECES + ARMOURED_PIECES))
-LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT, COMPANY_LAYOUT, COMPANY_ARMOURED_LAYOUT)  # every layout pieces_for gives
+def _layout(decls, slots: int = PLATOON_SLOTS) -> Layout:
+    return Layout(tuple(piece_class(p, slots) for p in sorted(decls, key=lambda p: p.order)))
+
+
+# the layouts of the standard rules: infantry games, games with the armoured pieces, and both company-sized
+LAYOUT = _layout(CORE_PIECES)
+PIECES: tuple = LAYOUT.pieces
+OBS_SIZE = LAYOUT.size  # 2156
+ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED)
+ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 3332
+COMPANY_LAYOUT = _layout(CORE_PIECES, COMPANY_SLOTS)  # a company-sized scenario (32 unit slots a side)
+COMPANY_ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED, COMPANY_SLOTS)
+LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT, COMPANY_LAYOUT, COMPANY_ARMOURED_LAYOUT)
+# the layouts before the decision and entities pieces were appended (what the shipped ppo and models trained
+# before them take: a policy agent gives such a model these pieces of a game's observation, by name)
+LEGACY_LAYOUT = _layout(LEGACY_DECLARED)
+LEGACY_OBS_SIZE = LEGACY_LAYOUT.size  # 1569: the shipped ppo
+LEGACY_ARMOURED_LAYOUT = _layout(LEGACY_DECLARED + ARMOURED_DECLARED)  # 2745
+LEGACY_LAYOUTS: tuple = (LEGACY_LAYOUT, LEGACY_ARMOURED_LAYOUT, _layout(LEGACY_DECLARED, COMPANY_SLOTS),
+                         _layout(LEGACY_DECLARED + ARMOURED_DECLARED, COMPANY_SLOTS))
+ARMOURED_PIECES: tuple = tuple(piece_class(p) for p in ARMOURED_DECLARED)
+assert len({lay.size for lay in LAYOUTS + LEGACY_LAYOUTS}) == 8, "two observation layouts have one size"
 
 
 def layout_for(scenario) -> Layout:
-    """The layout of the observation of games of ``scenario`` (a scenario document)."""
-    if unit_slots(scenario) == COMPANY_SLOTS:
-        return COMPANY_ARMOURED_LAYOUT if armoured_game(scenario) else COMPANY_LAYOUT
-    return ARMOURED_LAYOUT if armoured_game(scenario) else LAYOUT
+    """The layout of the observation of games of ``scenario`` (a scenario name, path or document; default
+    options)."""
+    from .rules import Game
+
+    pieces = pieces_for(Game(scenario, seed=0))
+    return next((lay for lay in LAYOUTS if lay.pieces == pieces), None) or Layout(pieces)
 
 
 def layout_of_size(size: int) -> Layout:
-    """The observation layout with ``size`` values (a trained model's input size); ``ValueError`` if none has."""
-    for lay in LAYOUTS:
+    """The observation layout with ``size`` values (a trained model's input size: a current layout, or one from
+    before the decision and entities pieces); ``ValueError`` if none has."""
+    for lay in LAYOUTS + LEGACY_LAYOUTS:
         if lay.size == size:
             return lay
     raise ValueError(f"no Dustup observation layout has {size} values (known: "
-                     + ", ".join(f"{lay.size} ({'+'.join(p.name for p in lay.pieces)})" for lay in LAYOUTS) + ")")
+                     + ", ".join(f"{lay.size} ({'+'.join(p.name for p in lay.pieces)}, {lay.slots} slots)"
+                                 for lay in LAYOUTS + LEGACY_LAYOUTS) + ")")
 
+
+def project(obs: np.ndarray, layout: Layout, target: Layout) -> np.ndarray:
+    """An observation laid out as ``layout`` (one of a game's) re-laid out as ``target`` (a trained model's): each
+    piece of ``target`` taken by name from ``obs``, all zero where ``layout`` has no such piece (the armoured
+    pieces of a game without vehicles: what they hold there).  A ``target`` whose pieces begin ``layout`` (or the
+    reverse) is a slice or a zero padding."""
+    if target.prefix_of(layout):
+        return obs[:target.size]
+    if layout.prefix_of(target):
+        return np.concatenate([obs, np.zeros(target.size - layout.size, dtype=obs.dtype)])
+    out = np.zeros(target.size, dtype=obs.dtype)
+    for p in target.pieces:
+        o = layout.offset.get(p.name)
+        if o is None:
+            continue
+        if layout.shape[p.name] != target.shape[p.name]:
+            raise ValueError(f"observation piece {p.name!r} has shape {layout.shape[p.name]} here, "
+                             f"{target.shape[p.name]} in the target layout")
+        t = target.offset[p.name]
+        out[t:t + p.size()] = obs[o:o + p.size()]
+    return out
 
 # ---------------------------------------------------------------------------------------------- observer
 class Observer:
@@ -930,14 +1083,16 @@ class Observer:
 
     def __init__(self, pieces=PIECES):
         pieces = tuple(pieces)
-        self.layout = next((lay for lay in LAYOUTS if lay.pieces == pieces), None) or Layout(pieces)
+        self.layout = next((lay for lay in LAYOUTS + LEGACY_LAYOUTS if lay.pieces == pieces), None) or Layout(pieces)
+        self.slots = self.layout.slots  # unit slots a side
         self.buf = array("f", bytes(4 * self.layout.size))
         self.tensor = np.frombuffer(self.buf, dtype=np.float32)
         self.dict = {p.name: self.tensor[self.layout.offset[p.name]:self.layout.offset[p.name] + p.size()]
                      .reshape(p.shape) for p in self.layout.pieces}
         self._starters = [(p(), self.layout.offset[p.name]) for p in self.layout.write_order]
         # only the pieces that write per observation (the static ones, e.g. the terrain, only start)
-        self._writers = [(w, off) for w, off in self._starters if type(w).write is not Piece.write]
+        self._all_writers = [(w, off) for w, off in self._starters if type(w).write is not Piece.write]
+        self._writers: list = []  # (bound write, offset) of the pieces that write in the current game (start)
         self.game = None
         self.side = -1
         self.flip = False
@@ -947,6 +1102,21 @@ class Observer:
     @property
     def size(self) -> int:
         return self.layout.size
+
+    def slot_rows(self, off: int, width: int):
+        """(unit, row offset, slot, enemy?, concealed from the observer?) per unit slot, own slots first, for a
+        per-slot piece at ``off`` with ``width`` features a row (the rows of the ``units`` piece's slots).
+
+        An enemy unit is concealed when it is hidden (only its marker shows) or mounted in a vehicle (its
+        passengers are not seen): a piece leaves its rows empty."""
+        g = self.game
+        me = self.side
+        slots = self.slots
+        for s, side in enumerate((me, 1 - me)):
+            for k, uid in enumerate(g.side_units[side]):
+                u = g.units[uid]
+                enemy = s == 1
+                yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
 
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset
@@ -962,6 +1132,7 @@ class Observer:
         buf = self.buf
         for w, off in self._starters:
             w.start(self, buf, off)
+        self._writers = [(w.write, off) for w, off in self._all_writers if w.writes(self)]
 
     def set_from(self, game, side: int) -> np.ndarray:
         """Write ``side``'s observation of ``game`` into :attr:`tensor` (returned, not copied)."""
@@ -970,8 +1141,8 @@ class Observer:
         # the pending decision first: the engine's option generation warms the line-of-sight cache
         self.decision = None if game.over else game.decision()
         buf = self.buf
-        for w, off in self._writers:
-            w.write(self, buf, off)
+        for write, off in self._writers:
+            write(self, buf, off)
         return self.tensor
 
     def observation(self, game, side: int) -> np.ndarray:
@@ -990,5 +1161,5 @@ def known_view(game, side: int) -> dict:
 
 
 def layout_description() -> dict:
-    """The layout the current code produces, as plain data (what trained models are checked against)."""
+    """The layout of the standard infantry games the current code produces, as plain data."""
     return {"size": OBS_SIZE, "pieces": LAYOUT.describe()}

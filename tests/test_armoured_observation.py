@@ -7,8 +7,8 @@ from conftest import scenario, unit
 from vehicle_helpers import mechanised, vehicle
 
 from dustup_env.env import DustupEnv
-from dustup_env.observation import (HEAVY_FEATURES, LAYOUT, OBS_SIZE, PIECES, VEHICLE_FEATURES, Observer,
-                                    armoured_game, pieces_for)
+from dustup_env.observation import (HEAVY_FEATURES, LAYOUT, LEGACY_OBS_SIZE, OBS_SIZE, PIECES, VEHICLE_FEATURES,
+                                    Observer, armoured_game, pieces_for)
 from dustup_env.rules import Game
 
 V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
@@ -27,16 +27,17 @@ def test_infantry_games_keep_the_layout():
     for name in ("default", "skirmish"):
         g = Game(name, seed=0)
         assert not armoured_game(g.scenario) and pieces_for(g) == PIECES
-        assert Observer.for_game(g).size == OBS_SIZE == 1569 == LAYOUT.size
-        assert DustupEnv(scenario=name).observation_space.shape == (1569,)
+        assert Observer.for_game(g).size == OBS_SIZE == 2156 == LAYOUT.size
+        assert DustupEnv(scenario=name).observation_space.shape == (2156,)
 
 
 def test_armoured_games_append_the_pieces():
     g = Game(mechanised(), seed=0)
     ob = Observer.for_game(g)
     names = [p["name"] for p in ob.layout.describe()]
-    assert names == ["units", "globals", "objectives", "terrain", "markers", "vehicles", "heavy_weapons"]
-    assert ob.layout.offset["vehicles"] == OBS_SIZE
+    assert names == ["units", "globals", "objectives", "terrain", "markers", "vehicles", "heavy_weapons", "decision",
+                     "entities"]
+    assert ob.layout.offset["vehicles"] == LEGACY_OBS_SIZE  # where it was before the decision and entities pieces
     assert ob.size == OBS_SIZE + 24 * len(VEHICLE_FEATURES) + 24 * len(HEAVY_FEATURES)
     env = DustupEnv(scenario=mechanised())
     obs, _ = env.reset(seed=0)
@@ -184,12 +185,12 @@ def test_a_policy_trained_on_the_infantry_layout_sees_its_pieces_of_an_armoured_
         action_net = staticmethod(lambda x: torch.zeros((1, 4)))
 
     agent = PolicyAgent.__new__(PolicyAgent)
-    agent.model = types.SimpleNamespace(observation_space=types.SimpleNamespace(shape=(OBS_SIZE,)))
+    agent.model = types.SimpleNamespace(observation_space=types.SimpleNamespace(shape=(LEGACY_OBS_SIZE,)))
     agent._policy, agent._views = Pol(), {}
     g = Game(mechanised(), seed=0)
     agent.logits(g, 0)
-    assert seen[0].shape == (OBS_SIZE,)
-    assert np.array_equal(seen[0], Observer.for_game(g).observation(g, 0)[:OBS_SIZE])
+    assert seen[0].shape == (LEGACY_OBS_SIZE,)
+    assert np.array_equal(seen[0], Observer.for_game(g).observation(g, 0)[:LEGACY_OBS_SIZE])
 
 
 def test_pettingzoo_sizes_its_observation_from_the_scenario():

@@ -8,22 +8,27 @@ import pytest
 
 import env_digests
 from dustup_env import env as E
-from dustup_env.observation import (LAYOUT, OBS_SIZE, PIECES, Layout, Observer, Piece, UnitsPiece,
-                                    layout_description)
+from dustup_env.observation import (LAYOUT, LEGACY_LAYOUT, LEGACY_OBS_SIZE, OBS_SIZE, PIECES, Layout, Observer,
+                                    Piece, UnitsPiece, layout_description)
 from dustup_env.rules import Game
 
 
-def test_layout_is_the_trained_one():
-    """The pieces lie where the shipped ppo (and the training extractor) expect them."""
+def test_layout_keeps_the_trained_pieces_first():
+    """The pieces the shipped ppo (and the training extractor) was trained on lie where they did; the decision and
+    entities pieces are appended after them."""
     assert [(p["name"], p["offset"], tuple(p["shape"])) for p in LAYOUT.describe()] == [
         ("units", 0, (24, 37)), ("globals", 888, (15,)), ("objectives", 903, (6, 7)),
-        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6))]
-    assert OBS_SIZE == E.OBS_SIZE == 1569
+        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (75,)),
+        ("entities", 1644, (32, 16))]
+    assert OBS_SIZE == E.OBS_SIZE == 2156
+    assert LEGACY_LAYOUT.size == LEGACY_OBS_SIZE == 1569 and LEGACY_LAYOUT.prefix_of(LAYOUT)
     assert (E.UNITS_OFF, E.GLOBAL_OFF, E.OBJ_OFF, E.TERRAIN_OFF, E.MARKER_OFF) == (0, 888, 903, 945, 1425)
     assert layout_description()["pieces"][0]["features"][:3] == ["present", "in_play", "x"]
     # the layout hash stored in the shipped model's metadata
     from agents.policy import layout_fingerprint
-    assert layout_fingerprint() == {"obs_size": 1569, "n_actions": 1120, "layout_hash": "d5252b45b585af65"}
+    assert layout_fingerprint() == {"obs_size": 1569, "n_actions": 1012, "layout_hash": "787a58ec5c79702f"}
+    assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2156
+    assert layout_fingerprint(layout=LAYOUT)["layout_hash"] != "787a58ec5c79702f"
 
 
 def test_named_views_are_views_of_the_flat_tensor():
@@ -89,7 +94,8 @@ def test_a_new_piece_extends_the_layout_and_keeps_the_rest():
     pieces = PIECES + (ClockPiece,)
     layout = Layout(pieces)
     assert layout.size == OBS_SIZE + 2 and layout.offset["clock"] == OBS_SIZE
-    assert [p.name for p in layout.write_order] == ["units", "objectives", "globals", "terrain", "markers", "clock"]
+    assert [p.name for p in layout.write_order] == ["units", "objectives", "globals", "terrain", "markers", "decision",
+                                                    "entities", "clock"]
     g = Game("skirmish", seed=4)
     rng = random.Random(4)
     ext, std = Observer(pieces), Observer()

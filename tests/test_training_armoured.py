@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from dustup_env.observation import ARMOURED_LAYOUT, ARMOURED_OBS_SIZE, LAYOUT, OBS_SIZE
+from dustup_env.observation import ARMOURED_LAYOUT, ARMOURED_OBS_SIZE, LAYOUT, OBS_SIZE, project
 
 # one xdist worker runs the training modules (as tests/test_training.py): runs with env processes fight for cores
 pytestmark = pytest.mark.xdist_group("training")
@@ -63,8 +63,9 @@ def test_tiny_armour_training_run_saves_a_policy_that_plays_a_game_to_the_end(tm
 
     agent = PolicyAgent(tmp_path / "run" / "final.zip", name="armoured")
     assert agent.model.observation_space.shape == (ARMOURED_OBS_SIZE,)
-    assert agent.model.dustup_meta["layout_hash"] == layout_fingerprint(armoured=True)["layout_hash"]
-    assert agent.model.dustup_meta["layout_hash"] != layout_fingerprint()["layout_hash"]
+    assert agent.model.dustup_meta["layout_hash"] == layout_fingerprint(layout=ARMOURED_LAYOUT)["layout_hash"]
+    assert agent.model.dustup_meta["layout_hash"] != layout_fingerprint(layout=LAYOUT)["layout_hash"]
+    assert agent.model.dustup_meta["layout_hash"] != layout_fingerprint(armoured=True)["layout_hash"]
 
     # the policy sees the whole observation of an armoured game
     seen = []
@@ -99,7 +100,8 @@ def test_tiny_armour_training_run_saves_a_policy_that_plays_a_game_to_the_end(tm
         assert agent.choose(g, d) in d.options
     finally:
         hook.remove()
-    assert seen[0].shape == (ARMOURED_OBS_SIZE,) and not seen[0][OBS_SIZE:].any()
+    v, dec = ARMOURED_LAYOUT.offset["vehicles"], ARMOURED_LAYOUT.offset["decision"]
+    assert seen[0].shape == (ARMOURED_OBS_SIZE,) and not seen[0][v:dec].any() and seen[0][dec:].any()
     assert time.perf_counter() - t < 120  # ~15 s on an idle 2-core machine
 
 
@@ -120,7 +122,10 @@ def test_a_run_mixing_infantry_and_armoured_scenarios_has_one_observation_space(
         a = int(rng.choice(np.flatnonzero(plain.action_masks())))
         o1, r1, t1, _, _ = padded.step(a)
         o2, r2, t2, _, _ = plain.step(a)
-        assert o1.shape == (ARMOURED_OBS_SIZE,) and np.array_equal(o1[:OBS_SIZE], o2) and not o1[OBS_SIZE:].any()
+        # each piece at its place in the armoured layout; the armoured pieces all zero
+        assert o1.shape == (ARMOURED_OBS_SIZE,) and np.array_equal(o1, project(o2, LAYOUT, ARMOURED_LAYOUT))
+        v, d = ARMOURED_LAYOUT.offset["vehicles"], ARMOURED_LAYOUT.offset["decision"]
+        assert np.array_equal(o1[:v], o2[:v]) and not o1[v:d].any() and np.array_equal(o1[d:], o2[v:])
         assert (r1, t1) == (r2, t2)
         if t1:
             break
@@ -142,5 +147,5 @@ def test_warm_start_across_observation_sizes_is_a_clear_error(tmp_path):
     venv = DummyVecEnv([lambda: make_training_env("armour", "both", None, 5000, 0.0, [("random", "random")], None, 0)])
     assert venv.observation_space == spaces.Box(0.0, 1.0, (ARMOURED_OBS_SIZE,), np.float32)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, policy_kwargs=_policy_kwargs(cfg), device="cpu")
-    with pytest.raises(ValueError, match=r"policy\.init .*observation has 1569 values.*2745"):
+    with pytest.raises(ValueError, match=r"policy\.init .*observation has 1569 values.*3332"):
         Trainer(cfg, tmp_path, progress=False, log=lambda *a: None)._warm_start(model, SHIPPED)

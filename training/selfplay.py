@@ -120,13 +120,16 @@ class TrainingEnv(gym.Wrapper):
                         max_decisions=max_decisions)
         super().__init__(env)
         # a run mixing infantry and armoured scenarios: every env has the armoured observation (one observation
-        # space per run); an infantry game's armoured pieces are all zero (none of its units has their features)
+        # space per run); an infantry game's armoured pieces are all zero (none of its units has their features),
+        # each piece at its place in the run's layout (observation.project)
         n = env.observation_space.shape[0]
-        self._pad = 0
+        self._pad = None  # (the env's layout, the run's) when they differ
         if obs_size is not None and obs_size != n:
+            from dustup_env.observation import layout_of_size
+
             if obs_size < n:
                 raise ValueError(f"the scenario's observation has {n} values, more than the run's {obs_size}")
-            self._pad = obs_size - n
+            self._pad = (env.unwrapped.observer.layout, layout_of_size(obs_size))
             self.observation_space = gym.spaces.Box(0.0, 1.0, shape=(obs_size,), dtype=np.float32)
         self.vp_shaping = float(vp_shaping)
         self._phi = 0.0
@@ -139,7 +142,11 @@ class TrainingEnv(gym.Wrapper):
         return float(obs[_VP_ME] - obs[_VP_ENEMY])
 
     def _padded(self, obs):
-        return np.concatenate([obs, np.zeros(self._pad, dtype=np.float32)]) if self._pad else obs
+        if self._pad is None:
+            return obs
+        from dustup_env.observation import project
+
+        return project(obs, *self._pad)
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)

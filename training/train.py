@@ -103,7 +103,8 @@ class Trainer:
         if src.observation_space.shape != model.observation_space.shape:
             from dustup_env.observation import LAYOUTS
 
-            sizes = ", ".join(f"{'+'.join(p.name for p in lay.pieces[len(LAYOUTS[0].pieces):]) or 'infantry'} "
+            base = {p.name for p in LAYOUTS[0].pieces}
+            sizes = ", ".join(f"{'+'.join(p.name for p in lay.pieces if p.name not in base) or 'infantry'} "
                               f"{lay.size}" for lay in LAYOUTS)
             raise ConfigError(f"policy.init {str(path)!r}: its observation has {src.observation_space.shape[0]} values, "
                              f"this run's scenarios {self.cfg['scenarios']} have {model.observation_space.shape[0]} "
@@ -284,8 +285,8 @@ class Trainer:
                                     device="cpu", verbose=0)
                 if cfg["policy"]["init"]:
                     self._warm_start(model, cfg["policy"]["init"])
-            armoured = run_layout(cfg["scenarios"]).size != layout_fingerprint()["obs_size"]
-            model.dustup_meta = dict(layout_fingerprint(armoured), scenarios=cfg["scenarios"],
+            model.dustup_meta = dict(layout_fingerprint(layout=run_layout(cfg["scenarios"])),
+                                     scenarios=cfg["scenarios"],
                                      extractor=cfg["policy"]["extractor"])
             self.model, self.venv = model, venv
             self._timers(model, venv)

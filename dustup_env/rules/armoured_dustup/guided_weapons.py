@@ -34,6 +34,7 @@ from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
 from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry
 from . import heavy_weapons as hw
+from . import vehicles
 
 DEFAULT_ECM = D8  # RN-124: units without an ECM rating are average
 AREA_RADIUS = 6.0  # L1314
@@ -366,4 +367,8 @@ RULE = Rule(
     action_options=(_options,), actions={"fire_guided": _fire},
     reorganise={"remote": _remote, "deploy_protection": _deploy},
     procedures={"intercept": Intercept()},
-    services={"guided_plan": guided_plan, "launch": launch, "ecm_die": ecm_die})
+    services={"guided_plan": guided_plan, "launch": launch, "ecm_die": ecm_die},
+    # this rule applies to every game with vehicles, heavy weapons, ECM or area protection: it brings in both
+    # Armoured Dustup pieces, so every such game has the same layout (a vehicle's ECM and decoy are in
+    # heavy_weapons, a towed heavy weapon in vehicles)
+    observation=(vehicles.VEHICLES_PIECE, hw.HEAVY_WEAPONS_PIECE))

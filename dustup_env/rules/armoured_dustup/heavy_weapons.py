@@ -36,7 +36,7 @@ from ..kernel.dice import D4, D8, D12, DiceSource, die_name, parse_die, shift_cl
 from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, Suppressed, event
-from ..kernel.ruleset import Family, Rule
+from ..kernel.ruleset import Family, ObservationPiece, Rule
 from ..unit_actions.moving_casualties import carrying
 from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry
 
@@ -568,6 +568,84 @@ def weapon_hit(game, t: Unit, impact: int, armour_shift: int) -> str:
     return effect
 
 
+# ---------------------------------------------------------------------------------------------- observation
+HEAVY_FEATURES = (
+    "heavy_weapon", "man_packed", "towed_carriage", "set_up", "dismantled", "limbered", "disabled", "damaged",
+    "fired", "abandoned", "remote", "guided", "weapon_size", "ecm", "decoy", "area_protection",
+    "protection_carried", "protection_deployed", "protection_spent",
+)
+HF = len(HEAVY_FEATURES)  # 19
+_HW = {n: i for i, n in enumerate(HEAVY_FEATURES)}
+_DIE_SCALE = 5.0  # a die step (D4 0 .. D12 4, ...) + 1, over 5
+
+
+def die01(d) -> float:
+    """A die (its name or step) as (step + 1) / 5 in [0, 1]; 0 when there is none."""
+    if d is None or d == "" or d == 0:
+        return 0.0
+    try:
+        step = parse_die(d) if isinstance(d, str) else int(d)
+    except Exception:  # noqa: BLE001 - a die the observation cannot place
+        return 0.0
+    return min((step + 1) / _DIE_SCALE, 1.0)
+
+
+def observe_heavy_weapons(obs, b, off) -> None:
+    """The ``heavy_weapons`` piece: per unit slot, the unit's heavy weapon (carriage, set up / dismantled /
+    limbered, disabled / damaged, fired, abandoned, remote launcher, guided, size), its ECM die (a vehicle's
+    design, or the unit's ``ecm``), a vehicle's decoy die and the unit's area-protection system (carried /
+    deployed / spent).  Hidden and mounted enemy units: empty rows."""
+    from array import array
+
+    g = obs.game
+    heavy = g.extra.get("heavy") or {}
+    prot = g.extra.get("protection") or {}
+    for u, o, _k, _enemy, concealed in obs.slot_rows(off, HF):
+        row = [0.0] * HF
+        if not concealed:
+            st = heavy.get(str(u.uid))
+            if st is not None:
+                prof = weapon_of(g, u)
+                towed = prof is not None and prof.carriage == "towed"
+                row[_HW["heavy_weapon"]] = 1.0
+                row[_HW["man_packed"]] = 0.0 if towed else 1.0
+                row[_HW["towed_carriage"]] = 1.0 if towed else 0.0
+                row[_HW["set_up"]] = 1.0 if st.get("ready") else 0.0
+                if not st.get("ready"):
+                    row[_HW["limbered" if towed else "dismantled"]] = 1.0
+                dmg = st.get("damage", 0)
+                row[_HW["disabled"]] = 1.0 if dmg == DISABLED else 0.0
+                row[_HW["damaged"]] = 1.0 if dmg == DAMAGED else 0.0
+                row[_HW["fired"]] = 1.0 if st.get("fired") else 0.0
+                row[_HW["abandoned"]] = 1.0 if st.get("abandoned") else 0.0
+                row[_HW["remote"]] = 1.0 if st.get("remote") else 0.0
+                if prof is not None:
+                    row[_HW["guided"]] = 1.0 if getattr(prof.weapon, "guidance", None) else 0.0
+                    row[_HW["weapon_size"]] = min(getattr(prof.weapon, "size", 0) / 5.0, 1.0)
+            vp = u.profile.vehicle
+            if vp is not None:
+                row[_HW["ecm"]] = die01(vp.ecm)
+                row[_HW["decoy"]] = die01(vp.decoy)
+            else:
+                spec = spec_of(g, u)
+                if spec is not None and "ecm" in spec:
+                    row[_HW["ecm"]] = die01(spec["ecm"])
+                elif st is not None and weapon_of(g, u) is not None:
+                    row[_HW["ecm"]] = die01(weapon_of(g, u).ecm)
+            ps = prot.get(str(u.uid))
+            if ps is not None:
+                row[_HW["area_protection"]] = die01(ps.get("die"))
+                state = ps.get("state")
+                row[_HW["protection_carried"]] = 1.0 if state == "carried" else 0.0
+                row[_HW["protection_deployed"]] = 1.0 if state == "deployed" else 0.0
+                row[_HW["protection_spent"]] = 1.0 if state == "spent" else 0.0
+        b[o:o + HF] = array("f", row)
+
+
+HEAVY_WEAPONS_PIECE = ObservationPiece("heavy_weapons", 6, ("units", HF), HEAVY_FEATURES, write=observe_heavy_weapons,
+                                       doc="Armoured Dustup: each unit slot's heavy weapon, ECM, decoy and area "
+                                           "protection")
+
 FAMILIES = (Family("fire_heavy", ("enemy",), 47, "fire the unit's heavy weapon at an enemy unit (an individual action)"),
             Family("reorganise", (HEAVY_TASKS,), 49,
                    "heavy weapons: set up, dismantle, limber, unlimber, repair a disabled weapon"))
@@ -581,4 +659,5 @@ RULE = Rule(
     on_activation=(_on_activation,), movement_die=(_movement_die,), after_move=(_after_move,),
     services={"weapon_target": weapon_target, "weapon_hit": weapon_hit, "heavy_plan": heavy_plan,
               "fire_weapon": fire_weapon, "towable_size": towable_size,
-              "regrouped": regrouped})
+              "regrouped": regrouped},
+    observation=(HEAVY_WEAPONS_PIECE,))

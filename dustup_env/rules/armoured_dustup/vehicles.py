@@ -26,7 +26,7 @@ from ..kernel.dice import D6, parse_die
 from ..kernel.entities import FIELD_CODECS, Figure, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
-from ..kernel.ruleset import Family, Rule
+from ..kernel.ruleset import Family, ObservationPiece, Rule
 from ..vehicle_design import DesignFileError, check, library_names
 from ..vehicle_design.profile import FACINGS, VehicleProfile, from_dict, to_dict
 
@@ -253,6 +253,76 @@ def _hatches(game, u: Unit, opt) -> None:
     game.emit(HatchesChanged(u.uid, u.opened_up))
 
 
+# ------------------------------------------------------------------------------------------- observation
+VEHICLE_FEATURES = (
+    "vehicle", "mech", "creature", "facing_x", "facing_y", "damage", "immobilised", "hatches", "opened_up",
+    "open_top", "soft_skinned", "size", "armour_front", "armour_side", "armour_rear", "armour_top", "transport",
+    "passengers", "mounted", "carrier_slot", "towing", "towed", "turret", "weapons",
+    "fired_0", "fired_1", "fired_2", "fired_3", "suppression", "moved",
+)
+VF = len(VEHICLE_FEATURES)  # 30
+_V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
+OBSERVED_WEAPONS = 4  # the first four weapons of a design (fire_by_vehicles.WEAPON_SLOTS: the codec's k)
+_DAMAGE_SCALE = 3.0  # damage markers / 3, capped at 1
+
+
+def observe_vehicles(obs, b, off) -> None:
+    """The ``vehicles`` piece: per unit slot, what a vehicle, mech or large creature is and how it stands (kind,
+    facing as a unit vector in the side's mirrored frame, each component (c + 1) / 2, damage markers, immobilised,
+    hatches and opened up, armour class per facing, transport places and the passengers carried (own vehicles
+    only: an enemy vehicle's passengers are not seen), mounted and the own slot of the carrier (own units only: a
+    mounted enemy unit is an empty row, as in ``units``), towing, turret, its weapons and which fired this
+    activation, suppression markers, moved)."""
+    from array import array
+
+    g = obs.game
+    fired_st = g.extra.get("vehicle_fired") or {}
+    own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
+    flip = obs.flip
+    for u, o, _k, enemy, concealed in obs.slot_rows(off, VF):
+        row = [0.0] * VF
+        if not concealed:
+            vp = u.profile.vehicle
+            if vp is not None:
+                row[_V["vehicle"]] = 1.0
+                row[_V["mech"]] = 1.0 if vp.kind == "mech" else 0.0
+                row[_V["creature"]] = 1.0 if vp.kind == "large_creature" else 0.0
+                a = math.radians(u.facing)
+                fx, fy = math.sin(a), math.cos(a)
+                if flip:
+                    fy = -fy
+                row[_V["facing_x"]] = (fx + 1.0) / 2.0
+                row[_V["facing_y"]] = (fy + 1.0) / 2.0
+                row[_V["damage"]] = min(u.damage / _DAMAGE_SCALE, 1.0)
+                row[_V["immobilised"]] = 1.0 if u.immobilised else 0.0
+                row[_V["hatches"]] = 1.0 if vp.hatches else 0.0
+                row[_V["opened_up"]] = 1.0 if u.opened_up else 0.0
+                row[_V["open_top"]] = 1.0 if vp.open_top else 0.0
+                row[_V["soft_skinned"]] = 1.0 if vp.soft_skinned else 0.0
+                row[_V["size"]] = min(vp.size / 5.0, 1.0)
+                for f in ("front", "side", "rear", "top"):
+                    row[_V["armour_" + f]] = min(int(getattr(vp.armour_class, f)) / 5.0, 1.0)
+                row[_V["transport"]] = min(vp.transport_figures / 12.0, 1.0)
+                if not enemy:
+                    row[_V["passengers"]] = min(len(u.passengers) / 4.0, 1.0)
+                row[_V["towing"]] = 1.0 if u.towing >= 0 else 0.0
+                row[_V["turret"]] = 1.0 if u.hull >= 0 else 0.0
+                row[_V["weapons"]] = min(len(vp.weapons), OBSERVED_WEAPONS) / OBSERVED_WEAPONS
+                for k in fired_st.get(str(u.uid), ()):
+                    if 0 <= k < OBSERVED_WEAPONS:
+                        row[_V["fired_0"] + k] = 1.0
+                row[_V["suppression"]] = min(u.suppression / 3.0, 1.0)
+                row[_V["moved"]] = 1.0 if u.moved else 0.0
+            if not enemy and u.carrier >= 0:
+                row[_V["mounted"]] = 1.0
+                row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / obs.slots
+            row[_V["towed"]] = 1.0 if u.towed_by >= 0 else 0.0
+        b[o:o + VF] = array("f", row)
+
+
+VEHICLES_PIECE = ObservationPiece("vehicles", 5, ("units", VF), VEHICLE_FEATURES, write=observe_vehicles,
+                                  doc="Armoured Dustup: each unit slot's vehicle, mech or large creature")
+
 RULE = Rule(
     "Vehicles", 'seed 000 "ARMOURED DUSTUP": "General Rules", "Vehicle Size", "Armour", "Types of Vehicles", '
     '"Super-Heavy Vehicles" (turrets as units)',
@@ -263,4 +333,5 @@ RULE = Rule(
     action_filters=(_vehicle_filter,),
     actions={"hatches": _hatches},
     services={"vehicle_profile": vehicle_profile},
+    observation=(VEHICLES_PIECE,),
 )

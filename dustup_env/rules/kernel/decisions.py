@@ -16,6 +16,7 @@ class Decision:
     kind: str  # "initiative" | "activate" | "action" | a procedure's kind
     unit: int  # the acting unit for "action" decisions, else -1 (or the unit a procedure asks about)
     options: tuple
+    entity: int = -1  # the id of the table entity the decision is about (``kernel.table``), or -1
 
     def __contains__(self, option) -> bool:
         return tuple(option) in self.options

@@ -160,6 +160,33 @@ class Family:
 
 
 @dataclass(frozen=True, eq=False)
+class ObservationPiece:
+    """A piece of the environment's observation (``dustup_env.observation``) that a rule declares, as it declares
+    its option families: a game's observation is the environment's own pieces and the pieces of its rule set's
+    rules, laid out by ``order`` (pieces are only ever appended: a new piece takes the next free number, so every
+    existing value keeps its index for trained policies).  A piece declared by several rules is laid out once.
+
+    ``shape``: the sizes of its axes, the last one along ``features`` (their names); the first may be ``"units"``
+    (one row per unit slot of both sides: the observing side's slots, then the enemy's, as in the ``units`` piece:
+    2 x 12, or 2 x 32 in a company-sized game).  The writers get the observer (``game``, ``side``, ``flip``,
+    ``width``, ``height``, ``slots``, ``decision``; ``slot_rows(off, width)``), the flat ``array('f')`` and the
+    piece's first index: ``start(obs, buf, off)`` when the observer is pointed at a game and side (the buffer is
+    all zero then), ``write(obs, buf, off)`` for each observation; or ``writer``, a class with those two methods
+    (one instance per observer: it may keep caches).  ``needs``: pieces written before it.  Everything a writer
+    writes must be what the observing side may know."""
+
+    name: str
+    order: int
+    shape: tuple
+    features: tuple | None = None
+    write: Callable | None = None
+    start: Callable | None = None
+    writer: Any = None
+    needs: tuple = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True, eq=False)
 class Rule:
     """What one rules area adds to a game (see the module docstring for the extension points)."""
 
@@ -167,6 +194,7 @@ class Rule:
     source: str = ""  # where the rule is written, e.g. 'seed 000 "Order Action"'
     options: tuple = ()
     families: tuple = ()  # the Family of each option name the rule offers (the environment's action layout)
+    observation: tuple = ()  # the ObservationPiece of each piece of the environment's observation it adds
     applies: Callable[[dict, dict], bool] | None = None  # (scenario in rules units, options) -> used in this game?
     validate: Callable[[dict], None] | None = None  # checks combinations of options (raises ScenarioError)
     # sequence points
