@@ -18,8 +18,10 @@ pieces were appended) gets those pieces of any game, the first 1,569 values, so 
 the appended pieces; a model trained on an armoured layout gets all-zero armoured pieces in a game without
 vehicles (what they hold there).
 
-A model whose observation or action space does not match the current environment (e.g. the codec
-gained option families after it was trained) is refused with :class:`ModelMismatchError`.
+A model trained before option families were appended (a shorter action space whose families are the first ones
+of today's layout: the shipped ``ppo``) plays with the indices it knows, which keep their meaning; where none of
+them is legal (a decision of a rule it never met), it plays the first legal option.  A model whose spaces match
+none of these (families reordered or renamed, another observation) is refused with :class:`ModelMismatchError`.
 """
 from __future__ import annotations
 
@@ -40,7 +42,25 @@ class ModelMismatchError(ValueError):
     """The model was trained for other observation/action spaces than the current environment's."""
 
 
-def layout_fingerprint(armoured: bool = False, layout=None) -> dict:
+def families_prefix(n_actions: int) -> int | None:
+    """How many of the standard layout's first option families make an action space of ``n_actions`` (None: no
+    prefix does).  Families are only ever appended, so a model trained before some were added knows the first
+    ones, at the same indices."""
+    from dustup_env import codec
+
+    n = 1
+    if n == n_actions:
+        return 0
+    for k, block in enumerate(codec.LAYOUT.blocks, 1):
+        n += block[3]
+        if n == n_actions:
+            return k
+        if n > n_actions:
+            return None
+    return None
+
+
+def layout_fingerprint(armoured: bool = False, layout=None, n_actions: int | None = None) -> dict:
     """Sizes and a hash of an observation layout and the action layout the current code produces.
 
     ``layout`` (a ``dustup_env.observation.Layout``): that layout; without it, the layout the shipped ``ppo``
@@ -53,8 +73,14 @@ def layout_fingerprint(armoured: bool = False, layout=None) -> dict:
 
     if layout is None:
         layout = O.LEGACY_ARMOURED_LAYOUT if armoured else O.LEGACY_LAYOUT
+    families = codec.FAMILIES
+    if n_actions is not None and n_actions != codec.N_ACTIONS:
+        k = families_prefix(n_actions)
+        if k is None:
+            raise ModelMismatchError(f"Discrete({n_actions}) is no prefix of the option families' layout")
+        families = families[:k]
     desc = {
-        "families": [[name, [list(k) if isinstance(k, tuple) else k for k in kinds]] for name, kinds in codec.FAMILIES],
+        "families": [[name, [list(k) if isinstance(k, tuple) else k for k in kinds]] for name, kinds in families],
         "max_units": codec.MAX_UNITS, "max_markers": codec.MAX_MARKERS,
         "unit": list(E.UNIT_FEATURES), "global": list(E.GLOBAL_FEATURES), "objective": list(E.OBJ_FEATURES),
         "terrain": [list(E.TERRAIN_CHANNELS), E.GRID_H, E.GRID_W], "marker": list(E.MARKER_FEATURES),
@@ -64,7 +90,8 @@ def layout_fingerprint(armoured: bool = False, layout=None) -> dict:
     elif layout is not O.LEGACY_LAYOUT:
         desc["pieces"] = [[p.name, list(p.shape), list(p.features or ())] for p in layout.pieces]
     digest = hashlib.sha256(json.dumps(desc, sort_keys=True).encode()).hexdigest()[:16]
-    return {"obs_size": int(layout.size), "n_actions": int(codec.N_ACTIONS), "layout_hash": digest}
+    return {"obs_size": int(layout.size), "n_actions": int(codec.N_ACTIONS if n_actions is None else n_actions),
+            "layout_hash": digest}
 
 
 def check_spaces(obs_shape, n_actions, meta: dict | None, where: str) -> None:
@@ -78,13 +105,15 @@ def check_spaces(obs_shape, n_actions, meta: dict | None, where: str) -> None:
         layout = layout_of_size(int(obs_shape[0])) if len(obs_shape) == 1 else None
     except ValueError:
         layout = None
+    known = families_prefix(int(n_actions)) is not None  # the whole layout, or the families of an earlier version
     if layout is None:
         problems.append(f"observation shape {tuple(obs_shape)} is none of the environment's observation layouts")
         cur = layout_fingerprint()
     else:
-        cur = layout_fingerprint(layout=layout)
-    if int(n_actions) != cur["n_actions"]:
-        problems.append(f"action space Discrete({int(n_actions)}) != the environment's Discrete({cur['n_actions']})")
+        cur = layout_fingerprint(layout=layout, n_actions=int(n_actions) if known else None)
+    if not known:
+        problems.append(f"action space Discrete({int(n_actions)}) is neither the environment's "
+                        f"Discrete({layout_fingerprint()['n_actions']}) nor the option families of an earlier version")
     if not problems and meta and meta.get("layout_hash") not in (None, cur["layout_hash"]):
         problems.append(f"observation/action layout hash {meta['layout_hash']} != the current {cur['layout_hash']} "
                         "(features or option families were reordered or renamed)")
@@ -150,8 +179,10 @@ class PolicyAgent(Agent):
             v = self._views[side] = DustupEnv(scenario="default", opponent=_never)
         if v.game is not game or v.learner != side:
             v.attach(game, side)
+            from dustup_env.codec import MAX_UNITS
+
             n = getattr(getattr(self.model, "action_space", None), "n", v.codec.n)
-            if v.codec.n != n:
+            if v.codec.layout.units != MAX_UNITS or n > v.codec.n:
                 raise ValueError(f"policy {self.path!r} was trained for {n} actions (up to 12 "
                                  f"units a side); this game's layout has {v.codec.n} ({v.codec.layout.units} unit "
                                  "slots a side): train a policy on a company-sized scenario to play it")
@@ -185,6 +216,13 @@ class PolicyAgent(Agent):
         v = self._view(game, side)
         mask = v.action_masks()
         logits = self.logits(game, side)
+        n = len(logits)
+        if n < len(mask):
+            # a model trained before option families were appended knows the first n indices (the same meaning
+            # today); where none of them is legal (a decision of a rule it never met) it plays the first legal option
+            if not mask[:n].any():
+                return v.codec.decode(game, side, int(np.flatnonzero(mask)[0]), decision.kind)
+            mask = mask[:n]
         a = int(np.argmax(np.where(mask, logits, -np.inf)))
         return v.codec.decode(game, side, a, decision.kind)
 
