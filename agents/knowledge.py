@@ -97,6 +97,54 @@ class HiddenInformationError(LookupError):
 _TOKENS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def fire_support(game, side: int) -> dict | None:
+    """The side's own fire support (None without the rules): its assets (firer, burst radius, rounds, delay in turns
+    (0: at the firing unit's next activation), the firing unit, missions left), its chits and its own missions (the
+    real aim point of each: the side placed it) with their state; nothing of the enemy's."""
+    st = game.extra.get("fire_support")
+    if st is None:
+        return None
+    from dustup_env.rules.artillery_and_air_support import fire_missions, fire_support_request as fsr, impacts
+    out = []
+    for i, a in enumerate(fsr.assets(game, side)):
+        size = a["size"]
+        if size is None:
+            size = fire_missions.mission_size(game, a)
+        least = 0.0
+        if a["unit"] is not None:
+            from dustup_env.rules.artillery_and_air_support import on_table_artillery as ota
+            least = ota.indirect_minimum(game, game.units[a["unit"]])
+        out.append({"asset": i, "firer": a["firer"], "radius": impacts.burst_radius(size), "rounds": a["rounds"],
+                    "minimum": least,
+                    "delay": fire_missions.DELAY.get(a["firer"], 0), "unit": a["unit"], "from": a["from"],
+                    "difficulty": a["difficulty"], "left": st["left"][side][i]})
+    missions = []
+    for m in st["missions"]:
+        if m["side"] != side:
+            continue
+        e = game.entities[m["real"]]
+        missions.append({"n": m["n"], "asset": m["asset"], "state": m["state"], "x": e["x"], "y": e["y"]})
+    due = [m["n"] for m in fire_missions.due(game, side)]
+    return {"assets": out, "chits": st["chits"][side], "missions": missions, "due": due}
+
+
+def request_odds(game, u, asset: int, chits: int) -> float:
+    """P(success) of ``u``'s request for its side's ``asset`` spending ``chits`` (the roll only; jamming unknown)."""
+    from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr
+    from dustup_env.rules.kernel.dice import die_sides, shift_closed
+    a = fsr.assets(game, u.side)[asset]
+    die = shift_closed(fsr.D8, chits - fsr.FROM_SHIFT[a["from"]])
+    role = fsr.observer_role(game, u.uid)
+    needed = u.lv + (fsr.difficulty(role, fsr.FIRERS[a["firer"]]) if a["difficulty"] is None else a["difficulty"])
+    n = die_sides(die)
+    return max(0, n - needed) / n
+
+
+def observer_role(game, u) -> str:
+    from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr
+    return fsr.observer_role(game, u.uid)
+
+
 def game_token(game) -> object:
     """An opaque object unique to ``game`` while it lives (bots key their per-game caches on it)."""
     t = _TOKENS.get(game)
@@ -235,6 +283,20 @@ class Knowledge:
                 other = f.data.get("defenders", ())
             return tuple(e for e in other if units.get(e) is not None)
         return ()
+
+    # ------------------------------------------------------------------ fire support (the side's own)
+    def fire_support(self) -> dict | None:
+        """The side's own fire support: assets, chits, its missions with their real aim points, the due ones
+        (None without the rules).  Of the enemy's markers a side knows only what the table shows (``view()``)."""
+        return fire_support(self._game, self.side)
+
+    def request_odds(self, uid: int, asset: int, chits: int) -> float:
+        """P(success) of an own unit's request (its roll only; rolls nothing)."""
+        return request_odds(self._game, self._own_unit(uid), asset, chits)
+
+    def observer_role(self, uid: int) -> str:
+        """``fo``, ``lo`` or ``other``: an own unit's observer (a roster field)."""
+        return observer_role(self._game, self._own_unit(uid))
 
     # ------------------------------------------------------------------ records
     def event_log(self) -> list[dict]:

@@ -25,6 +25,7 @@ from dustup_env.rules.unit_actions.move_action import nominated_point
 
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
+from .fire_support import FireSupportDoctrine
 
 
 @lru_cache(maxsize=65536)
@@ -60,7 +61,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -124,6 +125,9 @@ class ScriptedAgent(VehicleDoctrine, GuardedAgent):
     def decide(self, k, d):
         if d.kind == "initiative":
             return ("first",)
+        fs = self._fs_decide(k, d)  # fire support (agents/fire_support.py): None without its options
+        if fs is not None:
+            return fs
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens

@@ -769,9 +769,6 @@ _EVENT = {
                                          f"({_plural(e['markers'], 'marker')})"),
     # artillery and air support (artillery_and_air_support/impacts.py)
     "FireMissionImpact": _mission_impact,
-    "IndirectFireCalled": lambda k, e: (f"{k.unit(e['unit'])} fires indirectly: its target marker at "
-                                        f"{_point((e['x'], e['y']))}, observed by {k.unit(e['observer'])}; the "
-                                        f"{SIZE_WORDS.get(e['size'], e['size'])} round lands when it next activates"),
     "RoundLanded": _round_landed,
     "BlastStruck": lambda k, e: (f"round {e['round']} catches {k.units(e['units'])}" if e["units"]
                                  else f"round {e['round']} catches no one"),
@@ -823,8 +820,8 @@ _EVENT.update({
     "FireMissionHeld": lambda k, e: f"{k.side_name(e['side'])} holds fire mission {e['mission'] + 1}",
     "FireMissionCancelled": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} is cancelled "
                                           "(its firing unit has left play)"),
-    "FireMissionImpact": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} comes in "
-                                       f"at {_point((e['x'], e['y']))}"),
+    "FireMissionArrived": lambda k, e: (f"{k.side_name(e['side'])}'s fire mission {e['mission'] + 1} comes in "
+                                        f"at {_point((e['x'], e['y']))}"),
 })
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

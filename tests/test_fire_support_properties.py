@@ -101,6 +101,6 @@ def test_invariants_of_random_fire_support_games_with_every_option_on(chunk, mon
             g.apply(opt)
         events.update(e["type"] for e in g.event_log())
     assert {"request_fire", "fire_target", "fire_dummy", "fire_mission", "hold_mission"} <= kinds, kinds
-    assert {"FireSupportRequested", "TargetMarkersPlaced", "FireSupportCounterMoved", "FireMissionImpact",
+    assert {"FireSupportRequested", "TargetMarkersPlaced", "FireSupportCounterMoved", "FireMissionArrived",
             "FireMissionHeld"} <= events
     assert {m["asset"] for m in handed} >= {"on_table", "battalion"}

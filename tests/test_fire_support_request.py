@@ -209,7 +209,7 @@ def test_the_impact_comes_instead_of_a_unit_activation_and_hands_the_mission_ove
     assert impacts_seen == [(2, {"side": 0, "x": 22.0, "y": 9.0, "ammo": "anti_personnel", "size": "large",
                                  "rounds": 3, "observer": 0, "guidance": "laser", "asset": "company", "firer": None,
                                  "requestor": 0})]
-    assert last_event(g, "FireMissionImpact") == {"type": "FireMissionImpact", "side": 0, "mission": 0, "asset": 0,
+    assert last_event(g, "FireMissionArrived") == {"type": "FireMissionArrived", "side": 0, "mission": 0, "asset": 0,
                                                   "x": 22.0, "y": 9.0}
     assert known_entities(g, 0) == [] == known_entities(g, 1)  # the marker is gone
     d = g.decision()
@@ -295,7 +295,7 @@ def test_a_due_mission_is_an_activation_of_every_sequence(options, seed, impacts
         if d.kind == "activate" and "card_side" in g.extra and any(o[0] == "fire_mission" for o in d.options):
             assert {o[0] for o in d.options} == {"fire_mission", "hold_mission"}  # its own card
         g.apply(d.options[rng.randrange(len(d.options))])
-    used = [e for e in events_of(g, "FireMissionImpact") + events_of(g, "FireMissionHeld")]
+    used = [e for e in events_of(g, "FireMissionArrived") + events_of(g, "FireMissionHeld")]
     assert len(used) == 1  # the turn did not end before the mission took its activation
     if options["activation"] == "chits":
         assert events_of(g, "ChitDrawn")

@@ -77,7 +77,7 @@ def _twin(order, seed):
         else:
             opt = d.options[rng.randrange(len(d.options))]
         g.apply(opt)
-        if any(e["type"] == "FireMissionImpact" for e in g.event_log(1)):
+        if any(e["type"] == "FireMissionArrived" for e in g.event_log(1)):
             break
     return g, states, pts
 
@@ -97,7 +97,7 @@ def test_twin_games_swapped_on_the_real_marker_look_the_same_to_the_other_side(s
     # and the impact reveals the real one: the first marker placed
     ra, rb = impacts_seen
     assert (ra["x"], ra["y"]) == pts[0] and (rb["x"], rb["y"]) == pts[1]
-    ia = [e for e in a.event_log(1) if e["type"] == "FireMissionImpact"][0]
+    ia = [e for e in a.event_log(1) if e["type"] == "FireMissionArrived"][0]
     assert (ia["x"], ia["y"]) == pts[0]
 
 

@@ -5,35 +5,53 @@ import json
 from dataclasses import replace
 
 import pytest
-from conftest import events_of, last_event, rect, scenario, unit
+from conftest import SIDE0_WINS, events_of, last_event, new_game, scenario, unit
 from vehicle_helpers import vehicle
 
 from dustup_env.rules import Game
+from dustup_env.rules.kernel.data import load_scenario
 from dustup_env.rules.armoured_dustup.heavy_weapons import design_profile
-from dustup_env.rules.artillery_and_air_support import on_table_artillery as ot
+from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+from dustup_env.rules.artillery_and_air_support import fire_missions, on_table_artillery as ot
 from dustup_env.rules.kernel.errors import IllegalOptionError
 
 
-def battery(red=None, gun="towed_field_gun", **kw):
+def battery(red=None, gun="towed_field_gun", fire_support=("Gun", "SPM"), **kw):
     """Blue: a towed field gun (uid 0, 6 crew, set up at (24, 2)), a self-propelled mortar (uid 1, (10, 2), facing
     north) and an infantry squad (uid 2, (24, 30)); red: a squad at (24, 40) (uid 3) and one far away (uid 4).  A
-    48" x 72" table."""
+    48" x 72" table.  Blue's fire support: each named piece is an on-table asset (asset 0 the gun, 1 the mortar)."""
     blue = [unit("Gun", (24, 2), figures=(("rifle", 6),), heavy_weapon=gun), vehicle("SPM", (10, 2), "sp_mortar"),
             unit("O", (24, 30), figures=(("rifle", 2),))]
     red = [unit("R", (24, 40), figures=(("rifle", 2),)), unit("R2", (44, 68))] if red is None else red
-    return scenario(blue, red, height=72, **kw)
+    scn = scenario(blue, red, height=72, **kw)
+    if fire_support:
+        scn["sides"][0]["fire_support"] = [{"name": n, "firer": "on_table", "unit": n, "missions": 3}
+                                           for n in fire_support]
+    return scn
 
 
-def started(scn, seed=3, options=None):
-    g = Game(scn, seed=seed, options=options)
+def started(scn, seed=3, options=None, dice=None):
+    g = Game(scn, seed=seed, options=options) if dice is None else new_game(scn, SIDE0_WINS + list(dice), options)
     g.apply(("first",) if g.initiative_winner == 0 else ("second",))
     if g.decision().side != 0:
         g.apply(("pass",) if ("pass",) in g.decision().options else g.decision().options[0])
     return g
 
 
-def indirect(g):
-    return [o for o in g.decision().options if o[0] == "fire_indirect"]
+def requests(g, asset):
+    return [o for o in g.decision().options if o[0] == "request_fire" and o[1] == asset]
+
+
+def called(scn, asset, options=None, roll=8):
+    """The squad O (uid 2) requests ``asset`` with a forced D8 ``roll``; the game waits for the target marker."""
+    g = started(scn, options=options, dice=[("d8", roll)])
+    g.apply(("activate", 2))
+    g.apply(("request_fire", asset, 0))
+    return g
+
+
+def marker_points(g):
+    return [(o[1], o[2]) for o in g.decision().options if o[0] == "fire_target"]
 
 
 def test_minimum_ranges_are_for_high_angle_pieces_only():
@@ -42,28 +60,47 @@ def test_minimum_ranges_are_for_high_angle_pieces_only():
     mortar = Game(battery(), seed=0).units[1].profile.vehicle.weapons[0]
     assert ot.high_angle(mortar.name) and ot.minimum_range(mortar) == 48  # other rockets and mortars (L1602)
     assert ot.minimum_range(replace(mortar, round_size="small")) == 24  # light mortars
+    assert ot.minimum_range(mortar, "Light mortar") == 24  # a light mortar by its design's name (RN-1471)
     assert ot.minimum_range(replace(mortar, name="multiple rocket launcher (MRL)")) == 48
 
 
+def test_the_fire_support_scenarios_mortar_is_a_light_mortar():
+    g = Game(load_scenario("fire-support"), seed=0)
+    m = next(u for u in g.units if u.name == "Mortar section")
+    (k, w, name), = ot.pieces(g, m)
+    assert ot.light_mortar(w, name) and ot.indirect_minimum(g, m) == 24 and w.round_size == "medium"
+
+
 def test_a_high_angle_piece_may_not_fire_indirectly_below_its_minimum_range():
-    g = started(battery())
-    g.apply(("activate", 1))  # the mortar carrier at (10, 2)
-    pts = [(o[1], o[2]) for o in indirect(g)]
+    # the request for the mortar carrier at (10, 2): no marker within 48" of it (L1600-1602)
+    g = called(battery(), 1)
+    pts = marker_points(g)
     assert pts and all(((x - 10) ** 2 + (y - 2) ** 2) ** 0.5 >= 48 for x, y in pts)
     assert (10.0, 58.5) in pts and (10.0, 49.5) not in pts and (2.0, 49.5) in pts  # 56.5", 47.5", 48.2"
-    assert not [o for o in g.decision().options if o[0] == "fire_artillery"]  # a mortar is no gun over open sights
     with pytest.raises(IllegalOptionError):
-        g.apply(("fire_indirect", 10.0, 49.5))
+        g.apply(("fire_target", 10.0, 49.5))
+    h = started(battery())
+    h.apply(("activate", 1))
+    assert not [o for o in h.decision().options if o[0] in ("fire_artillery", "fire_indirect")]  # no gun; one path
 
 
 def test_a_gun_fires_indirectly_at_any_range_and_the_option_that_no_piece_does():
+    g = called(battery(), 0)
+    assert (22.0, 31.5) in marker_points(g)  # 29.6" from the gun, which has no minimum range
+    g = started(battery(), options={"artillery_indirect": False})
+    g.apply(("activate", 2))
+    assert not requests(g, 0) and not requests(g, 1)  # no on-table piece may be called (L1603 fn 12)
+    g.apply(("end",))
+
+
+def test_indirect_fire_is_requested_never_fired_without_a_request():
+    # one procedure (L1610): the piece itself has no action of indirect fire; any unit (the piece's own crew too)
+    # calls it by the Request Fire Support action, with its roll: a failed roll places no marker
     g = started(battery())
     g.apply(("activate", 0))
-    assert ("fire_indirect", 22.0, 4.5) in indirect(g)  # a gun has no minimum range
-    g = started(battery(), options={"artillery_indirect": False})
-    g.apply(("activate", 0))
-    assert not indirect(g) and ("fire_artillery", 3) in g.decision().options  # it still fires over open sights
-    g.apply(("end",))
+    assert not [o for o in g.decision().options if o[0] == "fire_indirect"] and requests(g, 0)
+    g = called(battery(), 0, roll=1)
+    assert not last_event(g, "FireSupportRequested")["success"] and not marker_points(g)
 
 
 def test_a_gun_fires_over_open_sights_as_a_heavy_weapon_of_its_size():
@@ -75,7 +112,7 @@ def test_a_gun_fires_over_open_sights_as_a_heavy_weapon_of_its_size():
     e = last_event(g, "HeavyWeaponFired")
     assert e["unit"] == 0 and e["target"] == 3 and e["dice"] == ["d8", "d10"]
     assert ("fire_artillery", 3) not in g.decision().options  # once per activation
-    assert not indirect(g)  # the piece has fired
+    assert ot.indirect_piece(g, g.units[0]) is None  # the piece has fired: a mission landing now would wait
 
 
 def test_direct_fire_rolls_the_gun_dice_and_its_impact():
@@ -92,14 +129,13 @@ def test_direct_fire_rolls_the_gun_dice_and_its_impact():
 
 
 def test_indirect_fire_lands_when_the_firing_unit_next_activates():
-    g = started(battery(), seed=5)
-    g.apply(("activate", 0))
+    g = started(battery(), seed=5)  # seeded dice (a save needs them): the mission as a granted request leaves it
+    g.apply(("activate", 2))
+    fire_missions.add_mission(g, 0, 0, 2, [(22.0, 40.5)])
+    g.apply(("end",))
     n = len(g.event_log())
-    g.apply(("fire_indirect", 22.0, 40.5))
-    called = last_event(g, "IndirectFireCalled")
-    assert (called["unit"], called["x"], called["y"], called["observer"], called["size"]) == (0, 22.0, 40.5, 0, "large")
-    assert not events_of(g, "FireMissionImpact") and g.extra["artillery_missions"]["0"]["firer"] == 0
-    assert not indirect(g)  # fired this activation
+    m = g.extra["fire_support"]["missions"][0]
+    assert m["state"] == "waiting" and "artillery_missions" not in g.extra  # one place for every mission
     c = g.clone()  # the pending mission is plain data: copies and saves go on alike
     s = Game.from_snapshot(json.loads(json.dumps(g.snapshot())))
     assert c.state_digest() == g.state_digest() == s.state_digest()
@@ -115,35 +151,34 @@ def test_indirect_fire_lands_when_the_firing_unit_next_activates():
         i = next(k for k, e in enumerate(log) if e["type"] == "FireMissionImpact")
         act = [k for k, e in enumerate(log) if e["type"] == "UnitActivated" and e["unit"] == 0]
         assert act and act[-1] < i and all(e["type"] != "UnitActivated" for e in log[act[-1] + 1:i])
-        m = log[i]
-        assert (m["asset"], m["firer"], m["observer"], m["size"], m["rounds"], m["x"], m["y"]) == \
-            ("on_table", 0, 0, "large", 1, 22.0, 40.5)
-        assert log[i + 1]["type"] == "RoundLanded" and "0" not in game.extra["artillery_missions"]
+        e = log[i]
+        assert (e["asset"], e["firer"], e["observer"], e["size"], e["rounds"], e["x"], e["y"]) == \
+            ("on_table", 0, 2, "large", 1, 22.0, 40.5)  # the class-4 gun's large round (RN-616); O observes
+        if game.decision().kind == "action":
+            assert game.actions_left == 1 and not [o for o in game.decision().options if o[0] == "fire_artillery"]
     assert c.state_digest() == g.state_digest() == s.state_digest()
 
 
-def test_the_observer_is_the_firer_or_the_nearest_friend_that_sees_the_point():
-    # a building hides the point (22, 58.5) from everyone but the squad O: O observes for the gun
-    scn = battery(terrain=[rect("building", 14, 44, 34, 50)])
-    scn["sides"][0]["units"][2]["position"] = [36.0, 52.0]
-    g = started(scn)
-    gun, o = g.units[0], g.units[2]
-    assert ot.observer_for(g, gun, 22.0, 58.5) is o
-    assert ot.observer_for(g, gun, 22.0, 13.5) is gun  # the gun sees it itself
+def test_a_mission_waits_while_its_piece_cannot_fire():
+    # the gun is limbered when its activation begins: its mission waits for an activation in which it can fire
+    g = called(battery(), 0)
+    g.apply(("fire_target", 22.0, 40.5))
+    g.apply(("end",))
+    hw.state(g, g.units[0])["ready"] = False
+    d = g.decision()
+    if d.side != 0:
+        g.apply(("activate", 3))
+        g.apply(("end",))
     g.apply(("activate", 0))
-    assert ("fire_indirect", 22.0, 58.5) in indirect(g)
-    scn["sides"][0]["units"][2]["position"] = [24.0, 30.0]  # nobody sees (22, 58.5): not offered
-    g = started(scn)
-    g.apply(("activate", 0))
-    assert ("fire_indirect", 22.0, 58.5) not in indirect(g)
+    assert not events_of(g, "FireMissionImpact") and g.extra["fire_support"]["missions"][0]["state"] == "waiting"
+    assert g.actions_left == 2
 
 
-def test_a_self_propelled_mortar_fires_indirectly_and_its_weapon_is_spent():
-    g = started(battery())
-    g.apply(("activate", 1))
-    g.apply(("fire_indirect", 10.0, 58.5))
-    assert g.extra["artillery_missions"]["1"]["size"] == "medium"  # the RAM mortar's medium round (RN-616)
-    assert not indirect(g)
+def test_a_self_propelled_mortar_fires_its_own_round_size():
+    g = called(battery(), 1)
+    g.apply(("fire_target", 10.0, 58.5))
+    m = fire_missions.mission_data(g, g.extra["fire_support"]["missions"][0])
+    assert m["size"] == "medium" and m["firer"] == 1  # the RAM mortar's medium round (RN-616)
 
 
 def test_only_scenarios_with_artillery_have_the_rule():
@@ -170,11 +205,11 @@ def test_an_on_table_battery_is_fought_as_any_unit_on_the_table():
 def test_a_piece_caught_by_its_own_round_only_ends_its_activation():
     # friendly fire (L1679): six anti-personnel rounds of a very large size land on the gun itself as its activation
     # begins; with no able crew left it is out of play and may only end the activation
-    g = started(battery(), seed=5)
+    scn = battery()
+    scn["sides"][0]["fire_support"][0].update(ammo="anti_personnel", size="very_large", rounds=6)
+    g = started(scn, seed=5)
     gun = g.units[0]
-    m = ot.mission_of(g, gun, -1, ot.pieces(g, gun)[0][1], gun.x, gun.y, g.units[2])
-    m.update(ammo="anti_personnel", size="very_large", rounds=6)
-    ot.store_mission(g, gun, m)
+    fire_missions.add_mission(g, 0, 0, 2, [(gun.x, gun.y)])
     g.apply(("activate", 0))
     assert len(events_of(g, "RoundLanded")) == 6 and not gun.in_play
     assert g.decision().options == (("end",),)
@@ -182,14 +217,18 @@ def test_a_piece_caught_by_its_own_round_only_ends_its_activation():
     assert g.decision().kind == "activate" and not g.over
 
 
-def test_random_games_with_on_table_artillery_keep_the_invariants_and_replay_alike():
+def test_random_games_with_on_table_artillery_keep_the_invariants_and_replay_alike(monkeypatch):
     """40 random games of the battery scenario (both options), each checked by the property tests' invariants after
     every decision; every tenth game replayed from a snapshot taken halfway ends in the same state."""
+    import test_properties
     from test_properties import play_checked
+
+    monkeypatch.setattr(test_properties, "PROCEDURE_KINDS",
+                        test_properties.PROCEDURE_KINDS + ("fire_target", "fire_dummy"))  # the target markers
 
     impacts_seen = 0
     for seed in range(40):
-        opts = {"artillery_indirect": seed % 4 != 3}
+        opts = {"artillery_indirect": seed % 4 != 3, "fire_support_chits": 2}
         g, taken = play_checked(battery(), seed, 1000 + seed, options=opts)
         impacts_seen += len(events_of(g, "FireMissionImpact"))
         if seed % 10 == 0:

@@ -17,12 +17,13 @@ Inbound Chart"; "Dummy Targets", L1658-1660).
   box** beside box 1.  A due mission not resolved by the end of its turn goes there too.  At the next turn's
   start every counter in the loiter box comes back to the battle area (RN-006: one move), due again.
 * **The impact**: the markers come off the table (the real one's position revealed, event
-  ``FireMissionImpact``) and :func:`.impacts.resolve_mission` resolves it from the mission's plain data
+  ``FireMissionArrived``) and :func:`.impacts.resolve_mission` resolves it from the mission's plain data
   (docs/architecture.md; the observer is the requestor while it is on the table, RN-1408).
 """
 from __future__ import annotations
 
 from . import impacts
+from . import on_table_artillery as ota
 from ..kernel import table
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
@@ -56,7 +57,7 @@ class FireMissionCancelled(Event):
 
 
 @event
-class FireMissionImpact(Event):
+class FireMissionArrived(Event):
     side: int
     mission: int
     asset: int
@@ -134,12 +135,21 @@ def _activation_options(game, side: int) -> list:
     return [("fire_mission", k) for k in range(n)] + [("hold_mission", k) for k in range(n)]
 
 
+def mission_size(game, a: dict) -> str:
+    """An asset's round size: the scenario's, else (an on-table piece) the piece's own (RN-616, RN-1470)."""
+    if a["size"] is not None:
+        return a["size"]
+    ps = ota.pieces(game, game.units[a["unit"]])
+    return (ps[0][1].round_size if ps else None) or "medium"
+
+
 def mission_data(game, m: dict) -> dict:
     """The plain data :func:`.impacts.resolve_mission` takes (docs/architecture.md, the shared interface)."""
     a = assets(game, m["side"])[m["asset"]]
     e = game.entities[m["real"]]
     req = game.units[m["requestor"]]
-    return {"side": m["side"], "x": e["x"], "y": e["y"], "ammo": a["ammo"], "size": a["size"],
+    size = a["size"] or mission_size(game, a)
+    return {"side": m["side"], "x": e["x"], "y": e["y"], "ammo": a["ammo"], "size": size,
             "rounds": a["rounds"], "observer": req.uid if req.in_play else None, "guidance": a["guidance"],
             "asset": a["firer"], "firer": a["unit"], "requestor": req.uid}
 
@@ -150,7 +160,7 @@ def _impact(game, m) -> None:
     m["state"] = FIRED
     for eid in m["markers"]:
         table.remove(game, eid)
-    game.emit(FireMissionImpact(m["side"], m["n"], m["asset"], round(data["x"], 3), round(data["y"], 3)))
+    game.emit(FireMissionArrived(m["side"], m["n"], m["asset"], round(data["x"], 3), round(data["y"], 3)))
     impacts.resolve_mission(game, data)
 
 
@@ -161,11 +171,17 @@ def _fire(game, side: int, opt) -> None:
 
 
 def _on_activation(game, u) -> None:
-    """On-table artillery: the firing unit's activation begins; its oldest waiting mission lands, one action."""
+    """On-table artillery: the firing unit's activation begins; its oldest waiting mission lands, one of its actions,
+    if a piece of it is ready to fire (else the mission waits for a later activation, RN-1470); the piece has then
+    fired this activation."""
     st = game.extra.get(STATE_KEY)
     for m in st["missions"] if st else ():
         if m["state"] == WAITING and m["side"] == u.side and assets(game, u.side)[m["asset"]]["unit"] == u.uid:
+            piece = ota.indirect_piece(game, u)
+            if piece is None:
+                return
             game.activation_frame().actions_left -= 1  # the firing is one of the unit's two actions
+            ota.mark_fired(game, u, piece[0])
             _impact(game, m)
             return
 

@@ -27,6 +27,7 @@ liaison officers who make requests ("Forces › Unit Types › Specialists", L16
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..kernel import table
@@ -39,6 +40,7 @@ from ..kernel.measurement import grid_points
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
 from ..kernel.table import EntityKind
+from . import on_table_artillery as ota
 
 STATE_KEY = "fire_support"  # game.extra: {"left": [[missions per asset], ...], "chits": [n, n], "missions": [...]}
 MARKER = "fire_target"  # the kind of table entity of target and dummy markers
@@ -103,22 +105,25 @@ def _specs(scenario: dict) -> list:
     return specs
 
 
-def observer_role(game, uid: int) -> str:
-    """``"fo"``, ``"lo"`` or ``"other"``: the unit's observer field (L1622)."""
+def observer_role(game, uid) -> str:
+    """``"fo"``, ``"lo"`` or ``"other"``: the unit's observer field (L1622); ``uid`` a unit or its uid (the service
+    ``observer_role`` that the impacts call with the observing unit)."""
+    uid = getattr(uid, "uid", uid)
     specs = _specs(game.scenario)
     return specs[uid].get("observer", "other") if 0 <= uid < len(specs) else "other"
 
 
 def assets(game, side: int) -> list:
     """The side's fire-support assets (scenario data, defaults filled in; an on-table asset's ``unit`` is the uid of
-    its firing unit, -1 if the side has no unit of that name)."""
+    its firing unit, -1 if the side has no unit of that name; its ``size`` is None unless the scenario gives one: the
+    piece's own round size then)."""
     sides = game.scenario["sides"]
     first = sum(len(sides[s]["units"]) for s in range(side))
     names = {u["name"]: first + i for i, u in enumerate(sides[side]["units"])}
     out = []
     for a in sides[side].get("fire_support", ()):
         out.append({"name": a["name"], "firer": a["firer"], "ammo": a.get("ammo", "general"),
-                    "size": a.get("size", "medium"), "rounds": int(a.get("rounds", 1)),
+                    "size": a.get("size", None if a.get("firer") == "on_table" else "medium"), "rounds": int(a.get("rounds", 1)),
                     "missions": int(a.get("missions", 1)), "from": a.get("from", "platoon"),
                     "guidance": a.get("guidance", "none"), "difficulty": a.get("difficulty"),
                     "unit": names.get(a["unit"], -1) if "unit" in a else None})
@@ -133,8 +138,12 @@ def _check_asset(game, a: dict, where: str) -> None:
     if a["unit"] is not None:
         if a["unit"] < 0:
             raise ScenarioError(f"{where}: unit: the side has no unit of that name")
-        if "heavy_weapon" not in _specs(game.scenario)[a["unit"]]:
-            raise ScenarioError(f"{where}: unit: the firing unit of on-table artillery has a heavy weapon")
+        spec = _specs(game.scenario)[a["unit"]]
+        if not any(f in spec and ota.design_has_artillery(f, spec[f], where) for f in ("heavy_weapon", "design")):
+            raise ScenarioError(f"{where}: unit: the firing unit of on-table artillery has an artillery piece (a "
+                                f"heavy weapon or a vehicle's weapon)")
+    if a["size"] is None:  # an on-table piece's own round size (RN-616), given at the impact
+        a = dict(a, size="medium")
     for key, allowed in (("ammo", AMMO), ("size", SIZES), ("from", tuple(FROM_SHIFT)), ("guidance", GUIDANCE)):
         if a[key] not in allowed:
             raise ScenarioError(f"{where}: {key}: one of {', '.join(allowed)}, not {a[key]!r}")
@@ -204,7 +213,32 @@ def _options(game, u, status):
     if len(game.entities) + need > table.MAX_ENTITIES or len(sighted_points(game, u)) < need:
         return []
     chits = min(st["chits"][u.side], MAX_CHITS)
-    return [("request_fire", a, k) for a, n in enumerate(left) if n for k in range(chits + 1)]
+    al = assets(game, u.side)
+    return [("request_fire", a, k) for a, n in enumerate(left) if n and _may_call(game, u, al[a], need)
+            for k in range(chits + 1)]
+
+
+def _may_call(game, u, a: dict, need: int) -> bool:
+    """An on-table asset may be called while the option ``artillery_indirect`` is on and its firing unit is in play,
+    and the requestor sees enough points beyond the piece's minimum range for the markers (RN-1470)."""
+    if a["unit"] is None:
+        return True
+    if not game.options.get("artillery_indirect", True) or not game.units[a["unit"]].in_play:
+        return False
+    return len(marker_points(game, u, a)) >= need
+
+
+def marker_points(game, u, a: dict) -> tuple:
+    """Where ``u``'s request for asset ``a`` may place its markers: the points it sees (RN-1403), and for an on-table
+    piece only those at or beyond its minimum range (L1600-1602, RN-1470)."""
+    pts = sighted_points(game, u)
+    if a["unit"] is None:
+        return pts
+    f = game.units[a["unit"]]
+    least = ota.indirect_minimum(game, f)
+    if least <= 0:
+        return pts
+    return tuple(p for p in pts if math.hypot(p[0] - f.x, p[1] - f.y) >= least - 1e-9)
 
 
 def jam_shift(game, side: int) -> tuple:
@@ -270,7 +304,8 @@ class PlaceMarkers:
         u = game.units[frame.unit]
         taken = [tuple(p) for p in d["points"]]
         kind = "fire_dummy" if taken else "fire_target"
-        opts = tuple((kind, x, y) for x, y in sighted_points(game, u) if (x, y) not in taken)
+        a = assets(game, d["side"])[d["asset"]]
+        opts = tuple((kind, x, y) for x, y in marker_points(game, u, a) if (x, y) not in taken)
         return Decision(d["side"], kind, frame.unit, opts)
 
     @staticmethod

@@ -11,47 +11,33 @@ RN-616).
   firepower and impacts of the conventional gun of its class (RN-1461), the result through the heavy-weapon rules
   (``heavy_weapons.fire_weapon``).  The piece must be able to fire as a heavy weapon (set up, working, crewed, not fired
   this activation; a vehicle's weapon in its arc, not after a move with poor stabilisation).
-* **Indirect fire** (L1608-1610): ``("fire_indirect", x, y)``: the piece fires at a point of the table's point grid by
-  the procedure of indirect fire: its target marker is placed now and the round lands when the firing unit next
-  activates (the delay table, L1648), resolved by ``impacts.resolve_mission`` at the start of that activation (one
-  round per piece, general purpose ammunition, the piece's round size, asset ``on_table``).  The observer is the
-  firing unit when it sees the point, else the nearest other friendly unit in play that does (RN-1462); a point no
-  friendly unit sees is not offered.  High-angle pieces may not fire indirectly below their minimum range (L1600-1602:
-  24" for light mortars, 48" for every other rocket or mortar; guns none, RN-148); the option
-  ``artillery_indirect: false`` is the footnote's choice that no on-table piece fires indirectly (L1603 fn 12).
-
-The pending missions are plain data in ``game.extra["artillery_missions"]`` (firing uid -> the mission).
+* **Indirect fire** (L1608-1610: "Guns that are firing indirectly use the indirect fire procedure described below"):
+  one procedure, the request's (RN-1470): an on-table piece fires indirectly only as a fire-support asset of its
+  side (scenario field ``fire_support``, firer ``on_table``, ``unit`` naming it), called by any unit's Request
+  Fire Support action (:mod:`.fire_support_request`: the request roll, the target and dummy markers), and its
+  mission lands at the start of the firing unit's next activation (L1648, :mod:`.fire_missions`).  This module
+  gives that procedure the piece's checks: high-angle pieces may not fire below their minimum range (L1600-1602:
+  24" for light mortars, 48" for every other rocket or mortar; guns none, RN-148), so no marker of such a request
+  goes nearer the piece; the piece must be ready to fire when its mission lands (:func:`indirect_piece`); the
+  option ``artillery_indirect: false`` is the footnote's choice that no on-table piece fires indirectly (L1603
+  fn 12): no on-table asset is then offered to a request.  The action family ``fire_indirect`` stays declared
+  in the action layout (so no later index moves) and is never offered.
 """
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import replace
 
 from ..armoured_dustup import heavy_weapons as hw
-from ..kernel.battlefield import observer_of
 from ..kernel.entities import Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
-from ..kernel.events import Event, event
-from ..kernel.measurement import grid_points
 from ..kernel.ruleset import Family, Option, Rule
 from ..unit_actions.shoot_action import may_shoot
 from ..vehicle_design.conversions import direct_fire_values
 from . import impacts
 
-STATE_KEY = "artillery_missions"
 HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl")  # RN-1460: the design's name says what it is
 DIRECT_FIRE_TYPE = "HVC"  # RN-1461: a gun over open sights fires as the conventional gun of its class
-
-
-@event
-class IndirectFireCalled(Event):
-    """An on-table piece fires indirectly: its target marker at (x, y); the round lands when it next activates."""
-    unit: int
-    x: float
-    y: float
-    observer: int
-    size: str
 
 
 # ---------------------------------------------------------------------------------------------- the pieces
@@ -65,13 +51,20 @@ def high_angle(name: str) -> bool:
     return any(w in n for w in HIGH_ANGLE_WORDS)
 
 
+def light_mortar(weapon, name: str = "") -> bool:
+    """A light mortar (L1602): a high-angle piece of small rounds, or one whose design or weapon name says "light
+    mortar" (RN-1471: the design rules' smallest artillery fires medium rounds, RN-616)."""
+    names = _names(name, weapon.name)
+    return high_angle(names) and (weapon.round_size == "small" or "light mortar" in names)
+
+
 def minimum_range(weapon, name: str = "") -> float:
-    """The minimum range of indirect fire (L1600-1602, RN-148): none for a gun; 24" for a light mortar (a high-angle
-    piece of small rounds); 48" for every other high-angle piece."""
+    """The minimum range of indirect fire (L1600-1602, RN-148): none for a gun; 24" for a light mortar; 48" for every
+    other high-angle piece."""
     mins = impacts.artillery_data().minimum_range
     if not high_angle(_names(name, weapon.name)):
         return mins["direct"]
-    return mins["light_mortar"] if weapon.round_size == "small" else mins["high_angle"]
+    return mins["light_mortar"] if light_mortar(weapon, name) else mins["high_angle"]
 
 
 def pieces(game, u: Unit) -> list:
@@ -140,25 +133,10 @@ def _direct_options(game, u: Unit, status) -> list:
     return out
 
 
-def observer_for(game, u: Unit, x: float, y: float):
-    """The unit observing a point for ``u``'s indirect fire (RN-1462): ``u`` when it sees the point, else the nearest
-    other friendly unit in play that does (ties: the lowest uid); None when no friendly unit sees it."""
-    best = None
-    for o in game.units:
-        if o.side != u.side or not o.in_play or o.carrier >= 0:
-            continue
-        if not game.bf.sight_for(observer_of(o), o.x, o.y, x, y).visible:
-            continue
-        if o.uid == u.uid:
-            return o
-        d = math.hypot(o.x - u.x, o.y - u.y)
-        if best is None or d < best[0] - 1e-9:
-            best = (d, o)
-    return None if best is None else best[1]
-
-
-def _indirect_piece(game, u: Unit):
-    if not game.options["artillery_indirect"] or str(u.uid) in game.extra.get(STATE_KEY, {}):
+def indirect_piece(game, u: Unit):
+    """``(k, weapon, name)``: the first of ``u``'s pieces that may fire indirectly now (the option
+    ``artillery_indirect`` on, the piece ready to fire), else None."""
+    if not game.options.get("artillery_indirect", True):
         return None
     for k, w, name in pieces(game, u):
         if ready(game, u, k, w):
@@ -166,32 +144,16 @@ def _indirect_piece(game, u: Unit):
     return None
 
 
-def indirect_points(game, u: Unit) -> list:
-    """The grid points ``u`` may fire at indirectly: beyond its minimum range and seen by a friendly unit."""
-    got = _indirect_piece(game, u)
-    if got is None:
-        return []
-    k, w, name = got
-    least = minimum_range(w, name)
-    out = []
-    for x, y in grid_points(game.bf.width, game.bf.height):
-        if math.hypot(x - u.x, y - u.y) < least - 1e-9:
-            continue
-        if observer_for(game, u, x, y) is not None:
-            out.append((x, y))
-    return out
-
-
-def _indirect_options(game, u: Unit, status) -> list:
-    if status.disorganised or not pieces(game, u):
-        return []
-    return [("fire_indirect", x, y) for x, y in indirect_points(game, u)]
+def indirect_minimum(game, u: Unit) -> float:
+    """The least distance from ``u`` at which its artillery may fire indirectly: its first piece's minimum range."""
+    ps = pieces(game, u)
+    return minimum_range(ps[0][1], ps[0][2]) if ps else 0.0
 
 
 def _options(game, u: Unit, status) -> list:
     if not pieces(game, u):
         return []
-    return _direct_options(game, u, status) + _indirect_options(game, u, status)
+    return _direct_options(game, u, status)
 
 
 # ---------------------------------------------------------------------------------------------- actions
@@ -210,40 +172,9 @@ def _fire_direct(game, u: Unit, opt) -> None:
     raise IllegalOptionError(f"{opt!r}: no gun of this unit can fire at that target over open sights")
 
 
-def mission_of(game, u: Unit, k: int, w, x: float, y: float, observer: Unit) -> dict:
-    """The plain-data fire mission of ``u``'s piece at (x, y) (the interface of ``impacts.resolve_mission``)."""
-    return {"side": u.side, "x": float(x), "y": float(y), "ammo": "general", "size": w.round_size or "medium",
-            "rounds": 1, "observer": observer.uid, "guidance": "none", "asset": "on_table", "firer": u.uid,
-            "requestor": u.uid}
-
-
-def store_mission(game, firer: Unit, mission: dict) -> None:
-    """Keep ``mission`` with the on-table ``firer``: it lands at the start of the unit's next activation (L1648).  The
-    request rules call this for an on-table piece answering a request."""
-    impacts.check_mission(game, mission)
-    game.extra.setdefault(STATE_KEY, {})[str(firer.uid)] = dict(mission)
-
-
-def _fire_indirect(game, u: Unit, opt) -> None:
-    x, y = float(opt[1]), float(opt[2])
-    got = _indirect_piece(game, u)
-    if got is None or (x, y) not in indirect_points(game, u):
-        raise IllegalOptionError(f"{opt!r}: this unit cannot fire indirectly at that point")
-    k, w, name = got
-    observer = observer_for(game, u, x, y)
+def mark_fired(game, u: Unit, k: int) -> None:
+    """The piece ``k`` of ``u`` has fired this activation (its indirect mission landed)."""
     _mark_fired(game, u, k)
-    store_mission(game, u, mission_of(game, u, k, w, x, y, observer))
-    game.emit(IndirectFireCalled(u.uid, x, y, observer.uid, w.round_size or "medium"))
-
-
-def _on_activation(game, u: Unit) -> None:
-    """The round of ``u``'s indirect fire lands as its next activation begins (L1648)."""
-    missions = game.extra.get(STATE_KEY)
-    if not missions:
-        return
-    m = missions.pop(str(u.uid), None)
-    if m is not None:
-        impacts.resolve_mission(game, m)
 
 
 def _caught_by_its_own_round(game, u: Unit, frame):
@@ -254,15 +185,11 @@ def _caught_by_its_own_round(game, u: Unit, frame):
     return None
 
 
-def _init(game) -> None:
-    game.extra.setdefault(STATE_KEY, {})
-
-
 # ---------------------------------------------------------------------------------------------- applies
 _ARTILLERY_DESIGNS: dict = {}  # (field, design name or JSON text) -> whether it has artillery
 
 
-def _design_has_artillery(field: str, design, where: str) -> bool:
+def design_has_artillery(field: str, design, where: str) -> bool:
     key = (field, design if isinstance(design, str) else json.dumps(design, sort_keys=True))
     hit = _ARTILLERY_DESIGNS.get(key)
     if hit is None:
@@ -283,7 +210,7 @@ def has_artillery(scenario: dict, options: dict) -> bool:
         for side in scenario["sides"]:
             for spec in side["units"]:
                 for field in ("heavy_weapon", "design"):
-                    if field in spec and _design_has_artillery(field, spec[field], f"unit {spec.get('name')!r}"):
+                    if field in spec and design_has_artillery(field, spec[field], f"unit {spec.get('name')!r}"):
                         return True
     except ScenarioError:
         return False  # the design's own rule reports it
@@ -292,8 +219,10 @@ def has_artillery(scenario: dict, options: dict) -> bool:
 
 FAMILIES = (
     Family("fire_artillery", ("enemy",), 110, "an on-table gun fires over open sights as a heavy weapon of its size"),
-    Family("fire_indirect", ("point",), 111, "an on-table artillery piece fires indirectly: the round lands when it "
-                                             "next activates"),
+    # declared so that no later index of the action layout moves; never offered: on-table indirect fire is the
+    # Request Fire Support action's (RN-1470)
+    Family("fire_indirect", ("point",), 111, "(never offered: an on-table piece fires indirectly when a unit "
+                                             "requests it as a fire-support asset)"),
 )
 
 RULE = Rule(
@@ -303,10 +232,7 @@ RULE = Rule(
     options=(Option("artillery_indirect", True, "on-table artillery may fire indirectly (L1603 fn 12: players may "
                                                 "decide that no on-table piece does)", kind="bool"),),
     families=FAMILIES,
-    init=(_init,),
     action_options=(_options,),
-    actions={"fire_artillery": _fire_direct, "fire_indirect": _fire_indirect},
-    on_activation=(_on_activation,),
+    actions={"fire_artillery": _fire_direct},
     option_overrides=(_caught_by_its_own_round,),
-    services={"store_artillery_mission": store_mission},
 )
