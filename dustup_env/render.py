@@ -332,10 +332,10 @@ def legend_height(game: Game, scale: float, width: int) -> int:
 
 
 def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, caption: str | None = None,
-               legend: bool = False) -> np.ndarray:
+               legend: bool = False, layout: list | None = None) -> np.ndarray:
     """An H x W x 3 uint8 picture of the table (north at the top): units named by their display names, labels placed
     clear of each other and of the objectives; ``legend``: a band saying what the marks mean; ``caption``: a text
-    band under it all."""
+    band under it all; ``layout``: a list to receive ``(text, box)`` of every label drawn (box: x0, y0, x1, y1)."""
     from PIL import Image, ImageDraw
 
     pic = picture(game, side)
@@ -432,6 +432,8 @@ def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, 
                 tx, ty = min(max(lx, box[0]), box[2]), min(max(ly, box[1]), box[3])
                 dr.line([(lx, ly), (tx, ty)], fill=col, width=1)
         _label(dr, lab[0], lab[1], font, lab[2])
+        if layout is not None:
+            layout.append((lab[1], tuple(lab[0][:4])))
     if legend:
         dr.rectangle([0, Hp, Wp, Hp + leg], fill=(250, 250, 245))
         dr.line([0, Hp, Wp, Hp], fill=(120, 120, 120))
