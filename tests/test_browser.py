@@ -217,6 +217,10 @@ def test_a_board_you_can_read_panel_zoom_turned_board_keys_and_log(tmp_path):
             _new_game(page, "default", 0, 3)
             assert not page.locator("#board-turned").is_visible() and page.locator("#board #turned").count() == 0
             assert page.evaluate(_OVERLAPS, "#board .unit-label, #board .objective-name") == []
+            assert page.evaluate("""() => {  // the objectives' names are drawn over the units, never under them
+                const units = [...document.querySelectorAll('#board .unit')], last = units[units.length - 1];
+                return [...document.querySelectorAll('#board .objective-name')].every(
+                  (t) => last.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
             names = page.evaluate("[...document.querySelectorAll('#board .unit-label')].map((e) => e.textContent)")
             assert "Blue Platoon HQ" in names and "Red 2nd Squad" in names and len(set(names)) == len(names)
             # colour-blind-safe side colours

@@ -598,6 +598,7 @@ function finishBoard() {
   if (!state.drawn) return;
   const turned = turnedRound();
   placeLabels(svg, state.drawn, turned);
+  for (const t of [...svg.querySelectorAll(".objective-name")]) svg.appendChild(t);  // never under a unit
   if (turned) turnBoard(svg, state.drawn.geo);
   $("board-turned").hidden = !turned;
   for (const g of svg.querySelectorAll(".unit, .marker")) {
@@ -762,10 +763,10 @@ function boardKeys(e) {
   else if (e.key === "0") { state.zoom = null; applyZoom(); }
   else if (e.key === "Escape") { state.panelUid = null; renderPanel(); }
   else if (e.shiftKey && e.key.startsWith("Arrow") && state.zoom) {
-    const step = state.zoom[2] / 6, turned = turnedRound() ? 1 : 1;
+    const step = state.zoom[2] / 6;  // the view box is the screen's (a turned table turns inside it)
     const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
     e.preventDefault();
-    panBy(d[0] * turned, d[1] * turned);
+    panBy(d[0], d[1]);
   } else if (state.mode === "play" && /^[1-9]$/.test(e.key)) {
     const b = document.querySelectorAll("#options button")[Number(e.key) - 1];
     if (b) { e.preventDefault(); b.click(); }
