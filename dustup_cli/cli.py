@@ -306,7 +306,7 @@ def _cmd_replay(args) -> int:
             raise UsageError(f"--frames {args.frames!r} already holds frame_*.png files: use an empty folder")
     g, save = _load_save(args.file)
     if args.frames or gif:
-        frames = list(render.replay_frames(save, every=args.every, side=args.side, scale=args.scale))
+        frames = list(render.replay_frames(save, every=args.every, side=args.side, scale=args.scale, size=args.size))
         if args.frames:
             paths = render.save_pngs(frames, args.frames)
             print(f"{len(paths)} pictures in {args.frames} (frame_000.png = the start)", file=sys.stderr)
@@ -320,7 +320,11 @@ def _cmd_replay(args) -> int:
         return 0
     from dustup_env.terminal import story
 
-    for line in story(g, side=args.side):
+    try:
+        lines = story(g, side=args.side, unit=args.unit)
+    except ValueError as e:  # --unit names no unit, or several
+        raise UsageError(f"--unit: {e}") from None
+    for line in lines:
         print(line)
     return 0
 
@@ -858,7 +862,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--gif", help="write an animated GIF of the steps to this file")
     rp.add_argument("--every", default="turn", choices=["turn", "activation", "decision"],
                     help="one picture per turn, per activation or per decision")
-    rp.add_argument("--scale", type=int_at_least(2), default=10, help="picture pixels per inch of table")
+    rp.add_argument("--size", type=int_at_least(320), default=1280,
+                    help="picture width in pixels (default 1280; the height follows the table)")
+    rp.add_argument("--scale", type=int_at_least(2), default=None,
+                    help="picture pixels per inch of table (instead of --size)")
+    rp.add_argument("--unit", help="tell only the events that name this unit (its name as the story gives it, or "
+                                   "part of it)")
     rp.add_argument("--seconds", type=_number(0.05, 60), default=1.0, help="GIF: seconds per picture")
     rp.set_defaults(func=_cmd_replay)
 

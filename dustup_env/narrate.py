@@ -98,8 +98,9 @@ class Knowledge:
             view = game.view(side)
         k = cls._static(game)
         k.side = side
+        shown = display_names(game)
         for u in view["units"]:
-            k.names[u["uid"]] = u["name"]
+            k.names[u["uid"]] = shown.get(u["uid"], u["name"])
             k.unit_sides[u["uid"]] = u["side"]
             if not u.get("hidden") or u["side"] == side:
                 if "x" in u:
@@ -113,8 +114,9 @@ class Knowledge:
     def spectator(cls, game) -> "Knowledge":
         """Everything (replays, tournaments, a referee's log)."""
         k = cls._static(game)
+        shown = display_names(game)
         for u in game.units:
-            k.names[u.uid] = u.name
+            k.names[u.uid] = shown.get(u.uid, u.name)
             k.unit_sides[u.uid] = u.side
             k.positions[u.uid] = (u.x, u.y)
         for i, m in enumerate(game.markers):
@@ -153,6 +155,15 @@ class Knowledge:
     def marker(self, i) -> str:
         p = self.markers.get(i)
         return f"marker {i} at ({p[0]:g}, {p[1]:g})" if p else f"marker {i}"
+
+
+def display_names(game) -> dict:
+    """``{uid: display name}``: the game's unique unit names (``Game.display_names``: the side's name first where
+    both sides have a unit of that name), or the scenario's names for a game object without them."""
+    f = getattr(game, "display_names", None)
+    if f is not None:
+        return f()
+    return {u.uid: u.name for u in game.units}
 
 
 # ---------------------------------------------------------------------------------------------- options

@@ -52,12 +52,14 @@ def picture(game: Game, side: int | None = None) -> dict:
     if side not in (None, 0, 1):
         raise ValueError(f"side must be 0, 1 or None (a spectator), not {side!r}")
     views = [game.view(0), game.view(1)] if side is None else [game.view(side)]
+    shown = game.display_names()  # unique names: public, as every view lists every unit by name
     units, slots = [], [0, 0]
     for i, u in enumerate(views[0]["units"]):
         if side is None:
             u = views[u["side"]]["units"][i] if "x" not in u else u  # each side's own units in full
         u = dict(u)
         u["label"] = unit_label(u["side"], slots[u["side"]], bool(u.get("vehicle")))
+        u["display"] = shown.get(u["uid"], u["name"])
         slots[u["side"]] += 1
         u["known"] = "x" in u  # False: an enemy unit hidden from the reader, or mounted in a vehicle (``unseen``)
         units.append(u)
@@ -105,7 +107,9 @@ def _heavy_state(st: dict) -> str:
     return "; heavy weapon " + ", ".join(words)
 
 
-def _state(u: dict, labels: dict | None = None) -> str:
+def state_line(u: dict, labels: dict | None = None) -> str:
+    """A unit's state in a few words as the reader knows it.  A unit out of play says so first and only what
+    still matters (a destroyed unit has no suppression or confidence left to show)."""
     labels = labels or {}
     if u.get("unseen"):
         return "not seen (in a vehicle)"
@@ -113,25 +117,51 @@ def _state(u: dict, labels: dict | None = None) -> str:
         return "hidden: not found yet"
     figs = u["figures"]
     able = sum(1 for f in figs if f["status"] == OK)
+    lost = sum(1 for f in figs if f["status"] == KILLED)
+    vehicle = u.get("vehicle")
     if u.get("routed_off"):
-        where = "routed off the table"
+        out = "ROUTED off the table"
     elif u.get("evacuated"):
-        where = "evacuated"
-    elif u.get("inbound"):
-        where = f"inbound (box {u['inbound']})"
+        out = "evacuated off the table"
     elif u.get("merged"):
-        where = "merged"
+        out = "merged into another unit"
+    elif vehicle and figs and able == 0:
+        out = "DESTROYED (a wreck)"
+    elif figs and able == 0:
+        out = "DESTROYED (" + ("every figure killed" if lost == len(figs) else f"no figure able to fight: {lost} killed, "
+                                                                                 f"{len(figs) - lost} wounded") + ")"
+    else:
+        out = ""
+    if out:
+        return out + (f"; {vehicle['name']}" if vehicle else "")
+    where = ""
+    if u.get("inbound"):
+        where = f"inbound (box {u['inbound']})"
     elif u.get("carrier", -1) >= 0:
         where = f"mounted in {labels.get(u['carrier'], u['carrier'])}"
-    elif not any(f["status"] != KILLED for f in figs):
-        where = "destroyed"
-    else:
-        where = ""
-    flags = [w for w, on in (("propped", u.get("propped")), ("concealed", u.get("complete_concealment")),
-                             ("hidden", u.get("hidden")), ("activated", u.get("activated"))) if on]
-    return (f"{able}/{len(figs)} figures fit, suppression {u['suppression']}, "
-            f"{CONFIDENCE_NAMES[u['confidence']]}" + (", " + ", ".join(flags) if flags else "")
-            + (f", {where}" if where else "") + (f"; {_vehicle_state(u, labels)}" if u.get("vehicle") else ""))
+    conf = CONFIDENCE_NAMES[u["confidence"]]
+    flags = [w for w, on in (("PANICKED", u.get("panicked")), ("propped", u.get("propped")),
+                             ("concealed", u.get("complete_concealment")), ("hidden", u.get("hidden")),
+                             ("activated", u.get("activated"))) if on]
+    return (f"{able}/{len(figs)} figures fit" + (f" ({lost} lost)" if lost else "")
+            + f", suppression {u['suppression']}, {conf.upper() if conf == 'routed' else conf}"
+            + (", " + ", ".join(flags) if flags else "")
+            + (f", {where}" if where else "") + (f"; {_vehicle_state(u, labels)}" if vehicle else ""))
+
+
+# where a two-cell label may go instead of the unit's own cell, nearest first (rows are north-up indices)
+_NEAR = sorted(((dr_, dc) for dr_ in range(-3, 4) for dc in range(-4, 5)), key=lambda p: (abs(p[0]) + abs(p[1]) / 2, p))
+
+
+def _label_cell(at: tuple, rows: int, cols: int, blocked: set) -> tuple:
+    """The cell for a unit's two-character label: its own cell unless that (or the next one) holds an objective, a
+    marker or another unit's label; then the nearest free place (its own cell when none is free)."""
+    r0, c0 = at
+    for dr_, dc in _NEAR:
+        r, c = r0 + dr_, c0 + dc
+        if 0 <= r < rows and 0 <= c <= max(cols - 2, 0) and (r, c) not in blocked and (r, c + 1) not in blocked:
+            return r, c
+    return r0, c0
 
 
 def render_ansi(game: Game, side: int | None = None) -> str:
@@ -151,18 +181,21 @@ def render_ansi(game: Game, side: int | None = None) -> str:
             p = ls.interpolate(i / n, normalized=True)
             r, c = cell(p.x, p.y)
             grid[r][c] = "#"
+    fixed = set()  # objectives and markers: a unit's label never covers them
     for i, (_, ox, oy, _) in enumerate(game.objectives):
         r, c = cell(ox, oy)
         grid[r][c] = str(i + 1) if i < 9 else "*"
+        fixed.add((r, c))
     for m in pic["markers"]:
         r, c = cell(m["x"], m["y"])
         own_dummy = m.get("unit", 0) == -1
         grid[r][c] = "*" if own_dummy else "?"
+        fixed.add((r, c))
     taken = set()
     for u in pic["units"]:
         if not _on_table(u):
             continue
-        r, c = cell(u["x"], u["y"])
+        r, c = _label_cell(cell(u["x"], u["y"]), rows, cols, fixed | taken)
         grid[r][c] = u["label"][0]
         taken.add((r, c))
         if c + 1 < cols:
@@ -191,7 +224,7 @@ def render_ansi(game: Game, side: int | None = None) -> str:
     heavy = game.extra.get("heavy") or {}
     for u in pic["units"]:
         hw = heavy.get(str(u["uid"])) if u["known"] else None
-        lines.append(f"{u['label']} {u['name']:<16.16} {_state(u, labels)}" + (_heavy_state(hw) if hw else ""))
+        lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else ""))
     used = {ch for row in grid for ch in row}
     keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
     keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))
@@ -209,19 +242,111 @@ _TERRAIN_COLOURS = {
     "building": (120, 90, 80), "ford": (140, 175, 205),
 }
 _OBSTACLE_COLOURS = {"wall": (90, 90, 90), "hedge": (30, 80, 30), "fence": (130, 100, 60)}
-_SIDE_COLOURS = ((40, 70, 200), (200, 40, 40))
+# colour-blind-safe side colours (Okabe-Ito blue and vermillion: told apart with every common colour blindness)
+_SIDE_COLOURS = ((0, 114, 178), (213, 94, 0))
 PX_PER_INCH = 10
+WIDTH = 1280  # the default width of replay pictures (``dustup replay --frames/--gif``; ``--size``)
 
 
-def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, caption: str | None = None) -> np.ndarray:
-    """An H x W x 3 uint8 picture of the table (north at the top); ``caption``: a text band under it."""
+def _font(px: float):
+    from PIL import ImageFont
+
+    return ImageFont.load_default(size=max(10, min(22, int(round(px)))))
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _place(dr, text: str, font, anchors, blocked: list, bounds) -> tuple:
+    """The box for ``text``: the first of ``anchors`` (``(x, y, how)``, ``how`` one of ``"left"``, ``"right"``,
+    ``"above"``, ``"below"``) whose box stays on the picture and clears every box in ``blocked`` (``(x0, y0, x1, y1)``
+    or with a fifth item, the weight of covering it: a label 10, a unit's figures 1); else the one that covers
+    least.  The box taken is appended to ``blocked``."""
+    x0, y0, x1, y1 = dr.textbbox((0, 0), text, font=font)
+    w, h = x1 - x0 + 4, y1 + 2
+    best, best_cost = None, None
+    for ax, ay, how in anchors:
+        tx = {"left": ax - w, "right": ax, "above": ax - w / 2, "below": ax - w / 2}[how]
+        ty = {"left": ay - h / 2, "right": ay - h / 2, "above": ay - h, "below": ay}[how]
+        tx = min(max(tx, bounds[0]), bounds[2] - w)
+        ty = min(max(ty, bounds[1]), bounds[3] - h)
+        box = (tx, ty, tx + w, ty + h)
+        cost = sum((min(box[2], b[2]) - max(box[0], b[0])) * (min(box[3], b[3]) - max(box[1], b[1]))
+                   * (b[4] if len(b) > 4 else 10) for b in blocked if _overlaps(box, b))
+        if best is None or cost < best_cost:
+            best, best_cost = box, cost
+        if cost == 0:
+            break
+    blocked.append(best)
+    return best
+
+
+def _label(dr, box, text: str, font, colour) -> None:
+    dr.rectangle(box, fill=(255, 255, 255), outline=colour)
+    dr.text((box[0] + 2, box[1]), text, fill=colour if colour != (255, 255, 255) else (0, 0, 0), font=font)
+
+
+def _legend(dr, top: int, width: int, scale: float, font, names) -> int:
+    """The legend band: the sides' colours and what the marks mean; returns its height."""
+    x, y, fr = 6, top + 6, max(4.0, scale * 0.4)
+    items = []
+    for s, name in enumerate(names):
+        items.append(("fig", _SIDE_COLOURS[s], f"{name} (side {s})"))
+    items += [("faded", _SIDE_COLOURS[0], "faded = activated this turn"),
+              ("ring", _SIDE_COLOURS[0], "white ring = leader"),
+              ("grey", (150, 150, 150), "grey = casualty (wounded)"),
+              ("ticks", (230, 0, 0), "red ticks = suppression markers"),
+              ("objective", (250, 220, 0), "yellow circle = objective (VP)"),
+              ("marker", _SIDE_COLOURS[1], "? = hidden-unit marker")]
+    for kind, col, text in items:
+        tw = dr.textbbox((0, 0), text, font=font)[2]
+        if x + 2 * fr + 8 + tw > width - 4:
+            x, y = 6, y + int(2 * fr) + 10
+        cx, cy = x + fr, y + fr + 2
+        if kind in ("fig", "grey", "ring"):
+            dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=col)
+            if kind == "ring":
+                dr.ellipse([cx - fr - 2, cy - fr - 2, cx + fr + 2, cy + fr + 2], outline=(255, 255, 255), width=2)
+        elif kind == "faded":
+            dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=tuple((c + 255) // 2 for c in col))
+        elif kind == "ticks":
+            for k in range(3):
+                dr.rectangle([x + k * 5, cy - 2, x + k * 5 + 3, cy + 1], fill=col)
+        elif kind == "objective":
+            dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], outline=col, width=2)
+        else:
+            dr.rectangle([cx - fr, cy - fr, cx + fr, cy + fr], fill=(235, 235, 235), outline=col, width=2)
+            dr.text((cx - 3, cy - 7), "?", fill=col, font=font)
+        dr.text((x + 2 * fr + 6, cy - 8), text, fill=(0, 0, 0), font=font)
+        x += int(2 * fr) + 6 + tw + 18
+    return int(y + 2 * fr + 14 - top)
+
+
+def legend_height(game: Game, scale: float, width: int) -> int:
+    """The height in pixels of the legend band of a picture ``width`` pixels wide."""
+    from PIL import Image, ImageDraw
+
+    return _legend(ImageDraw.Draw(Image.new("RGB", (width, 400))), 0, width, scale, _font(scale * 0.85),
+                   game.side_names)
+
+
+def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, caption: str | None = None,
+               legend: bool = False, layout: list | None = None) -> np.ndarray:
+    """An H x W x 3 uint8 picture of the table (north at the top): units named by their display names, labels placed
+    clear of each other and of the objectives; ``legend``: a band saying what the marks mean; ``caption``: a text
+    band under it all; ``layout``: a list to receive ``(text, box)`` of every label drawn (box: x0, y0, x1, y1)."""
     from PIL import Image, ImageDraw
 
     pic = picture(game, side)
     bf = game.bf
     Wp, Hp = int(round(bf.width * scale)), int(round(bf.height * scale))
-    band = 16 * (1 + caption.count("\n")) + 6 if caption else 0
-    img = Image.new("RGB", (Wp, Hp + band), _TERRAIN_COLOURS["open"])
+    font = _font(scale * 0.85)
+    lines = caption.count("\n") + 1 if caption else 0
+    line_h = font.getbbox("Ag")[3] + 4
+    band = line_h * lines + 8 if caption else 0
+    leg = legend_height(game, scale, Wp) if legend else 0
+    img = Image.new("RGB", (Wp, Hp + leg + band), _TERRAIN_COLOURS["open"])
     dr = ImageDraw.Draw(img)
 
     def P(x, y):
@@ -231,12 +356,23 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
         dr.polygon([P(x, y) for x, y in poly.exterior.coords], fill=_TERRAIN_COLOURS.get(ty, (128, 128, 128)),
                    outline=(60, 60, 60))
     for ty, _, ls, _, _ in bf.obstacles:
-        dr.line([P(x, y) for x, y in ls.coords], fill=_OBSTACLE_COLOURS.get(ty, (0, 0, 0)), width=max(2, scale // 4))
+        dr.line([P(x, y) for x, y in ls.coords], fill=_OBSTACLE_COLOURS.get(ty, (0, 0, 0)),
+                width=max(2, int(scale // 4)))
+    blocked, labels = [], []  # boxes labels must clear; the labels to draw last (on top of everything)
+    bounds = (0, 0, Wp, Hp)
     for i, (name, ox, oy, vp) in enumerate(game.objectives):
         cx, cy = P(ox, oy)
         r = OBJECTIVE_RADIUS * scale
-        dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=2)
-        dr.text((cx - r, cy - r - 11), f"{name} ({vp})", fill=(0, 0, 0))
+        dr.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(250, 220, 0), width=max(2, int(scale // 5)))
+        dr.line([cx - 4, cy, cx + 4, cy], fill=(120, 100, 0), width=2)
+        dr.line([cx, cy - 4, cx, cy + 4], fill=(120, 100, 0), width=2)
+        blocked.append((cx - 5, cy - 5, cx + 5, cy + 5))
+    for i, (name, ox, oy, vp) in enumerate(game.objectives):
+        cx, cy = P(ox, oy)
+        r = OBJECTIVE_RADIUS * scale
+        box = _place(dr, f"{name} ({vp} VP)", font, [(cx, cy - r, "above"), (cx, cy + r, "below"),
+                                                     (cx - r, cy, "left"), (cx + r, cy, "right")], blocked, bounds)
+        labels.append((box, f"{name} ({vp} VP)", (90, 70, 0)))
     fr = max(2, scale * 0.4)
     heavy = game.extra.get("heavy") or {}
     for m in pic["markers"]:
@@ -244,39 +380,69 @@ def render_rgb(game: Game, scale: int = PX_PER_INCH, side: int | None = None, ca
         rr = fr * 1.8
         col = _SIDE_COLOURS[m["side"]]
         dr.rectangle([cx - rr, cy - rr, cx + rr, cy + rr], fill=(235, 235, 235), outline=col, width=2)
-        dr.text((cx - 3, cy - 6), "*" if m.get("unit", 0) == -1 else "?", fill=col)
-    for u in pic["units"]:
-        if not _on_table(u):
-            continue
+        dr.text((cx - 3, cy - 7), "*" if m.get("unit", 0) == -1 else "?", fill=col, font=font)
+        blocked.append((cx - rr, cy - rr, cx + rr, cy + rr))
+    on_table = [u for u in pic["units"] if _on_table(u)]
+    for u in on_table:  # every unit's figures are kept clear of every label
+        pts = [P(u["x"], u["y"])] if u.get("vehicle") else [
+            P(u["x"] - u["figures"][u["leader"]]["dx"] + f["dx"], u["y"] - u["figures"][u["leader"]]["dy"] + f["dy"])
+            for f in u["figures"] if f["status"] != KILLED]
+        rad = (FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * u["vehicle"]["size"]) * scale if u.get("vehicle") else fr + 2
+        blocked.append((min(p[0] for p in pts) - rad, min(p[1] for p in pts) - rad,
+                        max(p[0] for p in pts) + rad, max(p[1] for p in pts) + rad, 1))
+    for u in on_table:
         col = _SIDE_COLOURS[u["side"]]
         if u.get("activated"):
             col = tuple((c + 255) // 2 for c in col)
+        lx, ly = P(u["x"], u["y"])
         if u.get("vehicle"):
             _draw_vehicle(dr, u, col, P, scale)
-            continue
-        lf = u["figures"][u["leader"]]
-        bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
-        for i, f in enumerate(u["figures"]):
-            if f["status"] == KILLED:
-                continue
-            cx, cy = P(bx + f["dx"], by + f["dy"])
-            fill = col if f["status"] == OK else (150, 150, 150)
-            dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=fill)
-            if i == u["leader"]:
-                rr = fr + 2
-                dr.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(255, 255, 255), width=2)
-        lx, ly = P(u["x"], u["y"])
-        for k in range(u["suppression"]):
-            px = lx + fr + 4 + k * 5
-            dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
-        dr.text((lx + fr + 3, ly + 2), u["label"], fill=(0, 0, 0))
+            reach = (FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * u["vehicle"]["size"]) * scale + 3
+        else:
+            lf = u["figures"][u["leader"]]
+            bx, by = u["x"] - lf["dx"], u["y"] - lf["dy"]
+            for i, f in enumerate(u["figures"]):
+                if f["status"] == KILLED:
+                    continue
+                cx, cy = P(bx + f["dx"], by + f["dy"])
+                fill = col if f["status"] == OK else (150, 150, 150)
+                dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=fill)
+                if i == u["leader"]:
+                    rr = fr + 2
+                    dr.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(255, 255, 255), width=2)
+            for k in range(u["suppression"]):
+                px = lx + fr + 4 + k * 5
+                dr.rectangle([px, ly - fr - 6, px + 3, ly - fr - 3], fill=(230, 0, 0))
+            reach = fr + 3
+        text = u["display"]
         hw = heavy.get(str(u["uid"]))
-        if hw is not None:  # a heavy weapon: its state beside the label (set up / not, disabled or damaged)
-            tag = ("HW" if hw.get("ready") else "hw") + ("x" if hw.get("damage") else "")
-            dr.text((lx + fr + 3, ly + 12), tag, fill=(0, 0, 0))
+        if hw is not None:  # a heavy weapon: its state beside the name (set up / not, disabled or damaged)
+            text += " " + ("HW" if hw.get("ready") else "hw") + ("x" if hw.get("damage") else "")
+        anchors = [(lx + reach, ly, "right"), (lx - reach, ly, "left"), (lx, ly - reach - 4, "above"),
+                   (lx, ly + reach, "below")]
+        anchors += [(lx + dx * scale, ly + dy * scale, how) for d in (2, 4, 6)
+                    for dx, dy, how in ((d, 0, "right"), (-d, 0, "left"), (0, -d, "above"), (0, d, "below"),
+                                        (d, -d, "right"), (-d, -d, "left"), (d, d, "right"), (-d, d, "left"))]
+        box = _place(dr, text, font, anchors, blocked, bounds)
+        labels.append((box, text, _SIDE_COLOURS[u["side"]], (lx, ly)))
+    for lab in labels:
+        if len(lab) == 4:  # a unit's label away from its unit: a thin leader line to it
+            box, _, col, (lx, ly) = lab
+            if not (box[0] - 12 <= lx <= box[2] + 12 and box[1] - 12 <= ly <= box[3] + 12):
+                tx, ty = min(max(lx, box[0]), box[2]), min(max(ly, box[1]), box[3])
+                dr.line([(lx, ly), (tx, ty)], fill=col, width=1)
+        _label(dr, lab[0], lab[1], font, lab[2])
+        if layout is not None:
+            layout.append((lab[1], tuple(lab[0][:4])))
+    if legend:
+        dr.rectangle([0, Hp, Wp, Hp + leg], fill=(250, 250, 245))
+        dr.line([0, Hp, Wp, Hp], fill=(120, 120, 120))
+        _legend(dr, Hp, Wp, scale, font, game.side_names)
     if caption:
-        dr.rectangle([0, Hp, Wp, Hp + band], fill=(250, 250, 245))
-        dr.text((4, Hp + 3), caption, fill=(0, 0, 0))
+        top = Hp + leg
+        dr.rectangle([0, top, Wp, top + band], fill=(240, 238, 230))
+        dr.line([0, top, Wp, top], fill=(120, 120, 120))
+        dr.multiline_text((6, top + 4), caption, fill=(0, 0, 0), font=font, spacing=4)
     return np.asarray(img, dtype=np.uint8).copy()
 
 
@@ -299,7 +465,7 @@ def _draw_vehicle(dr, u: dict, col, P, scale: int) -> None:
         pts = [at(r, -w), at(r, w), at(-r, w), at(-r, -w)]
     dr.polygon(pts, fill=col if u.get("in_play", True) else (110, 110, 110), outline=(0, 0, 0))
     dr.polygon([at(r, -w * 0.8), at(r + 0.5, 0), at(r, w * 0.8)], fill=(255, 255, 255), outline=(0, 0, 0))
-    dr.line([P(u["x"], u["y"]), at(r + 0.4, 0)], fill=(0, 0, 0), width=max(2, scale // 5))
+    dr.line([P(u["x"], u["y"]), at(r + 0.4, 0)], fill=(0, 0, 0), width=max(2, int(scale // 5)))
     lx, ly = P(u["x"], u["y"])
     top = ly - r * scale - 6
     for k in range(u.get("damage", 0)):
@@ -310,30 +476,40 @@ def _draw_vehicle(dr, u: dict, col, P, scale: int) -> None:
         dr.rectangle([px, top - 4, px + 4, top], fill=(230, 0, 0))
     if u.get("immobilised"):
         dr.line([at(-r, -w), at(r, w)], fill=(0, 0, 0), width=2)
-    dr.text((lx + r * scale + 3, ly + 2), u["label"], fill=(0, 0, 0))
 
 
 # ---------------------------------------------------------------------------------------------- replays as pictures
 EVERY = ("turn", "activation", "decision")
 
 
-def replay_frames(save: dict, every: str = "turn", side: int | None = None, scale: int = PX_PER_INCH):
+def replay_frames(save: dict, every: str = "turn", side: int | None = None, scale: float | None = None,
+                  size: int = WIDTH, legend: bool = True):
     """Replay a save (``Game.to_dict()`` data) and yield ``(caption, picture)`` for the table at the start and
-    then after every turn (``every="turn"``), every activation or every decision; the last frame is the end."""
+    then after every turn (``every="turn"``), every activation or every decision; the last frame is the end.
+    Pictures are ``size`` pixels wide (or ``scale`` pixels per inch of table when given), with a legend."""
     if every not in EVERY:
         raise ValueError(f"every must be one of {', '.join(EVERY)}, not {every!r}")
     g = Game(save["scenario"], seed=save["seed"], options=save.get("options"))
+    if scale is None:
+        scale = size / g.bf.width
+    names = g.side_names
 
     def caption(what):
         res = ""
         if g.over:
             r = g.result()
-            res = (f"  result: {'draw' if r['winner'] not in (0, 1) else 'side ' + str(r['winner']) + ' wins'} "
-                   f"({r['reason']})")
-        who = "spectator" if side is None else f"side {side}'s view"
-        return f"{what}; turn {g.turn}/{g.turn_limit}, victory points {g.victory_points()}{res} [{who}]"
+            w = r["winner"]
+            res = (f"; result: {'a draw' if w not in (0, 1) else f'{names[w]} (side {w}) wins'} ({r['reason']})")
+        who = "as a spectator (everything)" if side is None else f"as {names[side]} (side {side}) knew it"
+        vp = g.victory_points()
+        return (f"{g.scenario['name']}: {what}; victory points {names[0]} {vp[0]}, {names[1]} {vp[1]}{res}\n"
+                f"seen {who}")
 
-    yield caption("start"), render_rgb(g, scale, side=side, caption=caption("start"))
+    def frame(what):
+        c = caption(what)
+        return c, render_rgb(g, scale, side=side, caption=c, legend=legend)
+
+    yield frame(f"the start (turn {g.turn} of {g.turn_limit})")
     n_events, turn, acts = len(g.event_log()), g.turn, 0
     decisions = save["decisions"]
     for i, opt in enumerate(decisions):
@@ -343,20 +519,23 @@ def replay_frames(save: dict, every: str = "turn", side: int | None = None, scal
             log = g.event_log()
             new, n_events = log[n_events:], len(log)
         last = i == len(decisions) - 1
+        of = f" of {g.turn_limit}"
         if every == "decision":
-            what = f"decision {i + 1}"
+            what = f"turn {g.turn}{of}, after decision {i + 1}"
         elif every == "activation":
             ended = sum(1 for e in new if e["type"] == "ActivationEnded")
             if not ended and not last:
                 continue
             acts += ended
-            what = f"activation {acts}"
+            what = f"turn {g.turn}{of}, after activation {acts}"
         else:
             if g.turn == turn and not last:
                 continue
-            what = f"end of turn {turn}" if g.turn != turn else f"turn {turn}"
+            what = f"the end of turn {turn}{of}" if g.turn != turn else f"turn {turn}{of}"
             turn = g.turn
-        yield caption(what), render_rgb(g, scale, side=side, caption=caption(what))
+        if g.over:
+            what = f"game over in turn {g.turn}{of}"
+        yield frame(what)
 
 
 def save_pngs(frames, folder) -> list:

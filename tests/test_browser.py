@@ -169,3 +169,154 @@ def test_vehicles_on_the_page(tmp_path):
     finally:
         srv.kill()
     assert errors == []
+
+
+_OVERLAPS = """(sel) => {
+  const boxes = [...document.querySelectorAll(sel)].map((e) => [e.textContent, e.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ta, a] = boxes[i], [tb, b] = boxes[j];
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push([ta, tb]);
+  }
+  return out;
+}"""
+
+
+def _new_game(page, scenario, side, seed, ai="hard"):
+    page.select_option("#scenario", scenario)
+    page.select_option("#side", str(side))
+    page.select_option("#ai", ai)
+    page.fill("#seed", str(seed))
+    n = _renders(page)
+    page.click("#new-game")
+    _wait_render(page, n)
+
+
+def test_a_board_you_can_read_panel_zoom_turned_board_keys_and_log(tmp_path):
+    """The board as a wargamer reads it: unit and objective labels that do not collide (default's Platoon HQ and
+    2nd Squad at the start), the board turned round for Red, a unit panel on click (own or enemy), zoom and pan,
+    keyboard play, the log marked by side and filtered by unit, room for three-digit event numbers, the set-up
+    bar naming a resumed game's scenario; a click's re-render fast on armour (median at most 100 ms); screenshots
+    at 1400x1000 and 800x600 (into docs/images when DUSTUP_README_SHOTS=1, for the README)."""
+    import os
+    import statistics
+    from pathlib import Path
+
+    shots = Path(__file__).parent.parent / "docs" / "images" if os.environ.get("DUSTUP_README_SHOTS") else tmp_path
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.wait_for_selector("#scenario option[value=default]", state="attached")
+            # Blue at the start of default: labels clear of each other and of the objectives' names
+            _new_game(page, "default", 0, 3)
+            assert not page.locator("#board-turned").is_visible() and page.locator("#board #turned").count() == 0
+            assert page.evaluate(_OVERLAPS, "#board .unit-label, #board .objective-name") == []
+            assert page.evaluate("""() => {  // the objectives' names are drawn over the units, never under them
+                const units = [...document.querySelectorAll('#board .unit')], last = units[units.length - 1];
+                return [...document.querySelectorAll('#board .objective-name')].every(
+                  (t) => last.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+            names = page.evaluate("[...document.querySelectorAll('#board .unit-label')].map((e) => e.textContent)")
+            assert "Blue Platoon HQ" in names and "Red 2nd Squad" in names and len(set(names)) == len(names)
+            # colour-blind-safe side colours
+            fills = {page.locator("#board .unit-label").nth(i).get_attribute("fill") for i in range(len(names))}
+            assert fills == {"#0072b2", "#d55e00"}
+            # a unit panel for an enemy unit (everything the side may know of it)
+            page.locator("#board .unit[data-name='Red 1st Squad']").dispatch_event("click")
+            panel = page.locator("#unit-panel")
+            assert panel.is_visible()
+            text = panel.inner_text()
+            for word in ("Red 1st Squad", "the enemy", "quality", "leadership", "confidence", "suppression",
+                         "casualties", "weapons", "armour", "activation"):
+                assert word in text
+            page.keyboard.press("Escape")
+            assert not panel.is_visible()
+            # the log: room for three-digit numbers
+            room = page.evaluate("""() => { const log = document.getElementById('log');
+                const c = document.createElement('canvas').getContext('2d'); c.font = getComputedStyle(log).font;
+                return [parseFloat(getComputedStyle(log).paddingLeft), c.measureText('999.').width]; }""")
+            assert room[0] >= room[1] + 8, room
+            # keyboard play: 1 chooses the first option; the log marked by side and filtered by unit
+            for _ in range(12):
+                if page.locator("#log li.side-0").count() and page.locator("#log li.side-1").count() \
+                        and page.locator("#log li:has-text('Blue 1st Squad')").count():
+                    break
+                n = _renders(page)
+                page.keyboard.press("1")
+                _wait_render(page, n)
+            assert page.locator("#log li.side-0").count() and page.locator("#log li.side-1").count()
+            page.select_option("#log-filter", label="Blue 1st Squad")
+            shown = [t for t in page.locator("#log li:not(.filtered):not(.turn)").all_inner_texts()]
+            assert shown and all("Blue 1st Squad" in t for t in shown)
+            page.select_option("#log-filter", "")
+            # zoom and pan, by the buttons and the keys
+            page.click("#zoom-in")
+            assert float(page.locator("#board").get_attribute("data-zoom")) > 1.4
+            box = page.locator("#board").get_attribute("viewBox")
+            page.keyboard.press("Shift+ArrowRight")
+            assert page.locator("#board").get_attribute("viewBox") != box
+            page.keyboard.press("0")
+            assert page.locator("#board").get_attribute("data-zoom") == "1.00"
+            page.screenshot(path=str(shots / "play-1400x1000.png"))
+
+            # Red: the board turned round, Red's home edge at the bottom; a panel of an own unit
+            _new_game(page, "default", 1, 3)
+            assert page.locator("#board-turned").is_visible() and page.locator("#board #turned").count() == 1
+            red = page.locator("#board .unit[data-name='Red Platoon HQ']").bounding_box()
+            blue = page.locator("#board .unit[data-name='Blue Platoon HQ']").bounding_box()
+            assert red["y"] > blue["y"]  # own side at the bottom
+            assert page.evaluate(_OVERLAPS, "#board .unit-label, #board .objective-name") == []
+            page.locator("#board .unit[data-name='Red 2nd Squad']").focus()
+            page.keyboard.press("Enter")  # a unit's panel from the keyboard
+            assert "Red 2nd Squad" in page.locator("#unit-panel").inner_text()
+            assert "the enemy" not in page.locator("#unit-panel").inner_text()
+            page.set_viewport_size({"width": 800, "height": 600})
+            page.click("#zoom-in")
+            page.screenshot(path=str(shots / "play-800x600.png"))
+            page.set_viewport_size({"width": 1400, "height": 1000})
+
+            # "Resume your game": the set-up bar names that game's scenario and side
+            page.reload()
+            page.wait_for_selector("#resume-game:not([hidden])")
+            assert page.locator("#scenario").input_value() == "skirmish"
+            n = _renders(page)
+            page.click("#resume-game")
+            _wait_render(page, n)
+            assert page.locator("#scenario").input_value() == "default" and page.locator("#side").input_value() == "1"
+
+            # armour: a click's re-render (a unit with several options: the list filtered, the board redrawn)
+            _new_game(page, "armour", 0, 2, ai="random")
+            times = []
+            for _ in range(40):
+                if len(times) >= 15 or page.locator("#result").is_visible():
+                    break
+                # from the click until the next frame is painted (the script, style, layout and paint)
+                t = page.evaluate("""async () => {
+                  const units = [...document.querySelectorAll('#board .unit.clickable')];
+                  for (const g of units) {
+                    const t0 = performance.now();
+                    g.dispatchEvent(new MouseEvent('click'));
+                    if (document.querySelector('#show-all') && !document.querySelector('#show-all').hidden) {
+                      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+                      return performance.now() - t0;
+                    }
+                  }
+                  return null; }""")
+                if t is not None:
+                    times.append(t)
+                    page.click("#show-all")
+                n = _renders(page)
+                page.locator("#options button").first.click()
+                _wait_render(page, n)
+            print(f"armour: a click's re-render, median {statistics.median(times):.1f} ms over {len(times)} clicks")
+            assert len(times) >= 5 and statistics.median(times) <= 100, times
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []
+    assert (shots / "play-1400x1000.png").exists() and (shots / "play-800x600.png").exists()

@@ -33,6 +33,8 @@ def files(tmp_path):
     (d / "badsave.json").write_text(json.dumps({"format": "dustup-save", "version": 1, "scenario": "default",
                                                 "seed": 0, "options": {}, "decisions": [["teleport"]]}))
     (d / "oldsave.json").write_text(json.dumps({"format": "dustup-save", "version": 999}))
+    (d / "goodsave.json").write_text(json.dumps({"format": "dustup-save", "version": 1, "scenario": "default",
+                                                 "seed": 0, "options": {}, "decisions": []}))
     return d
 
 
@@ -215,6 +217,9 @@ CASES = [
     (["replay", "IN/badsave.json", "--every", "nosuch"], "--every: invalid choice"),
     (["replay", "IN/badsave.json", "--scale", "1"], "--scale: must be at least 2"),
     (["replay", "IN/badsave.json", "--seconds", "0"], "--seconds: must be at least 0.05"),
+    (["replay", "IN/badsave.json", "--size", "100"], "--size: must be at least 320"),
+    (["replay", "IN/goodsave.json", "--unit", "nosuch"], "--unit: no unit is called 'nosuch'"),
+    (["replay", "IN/goodsave.json", "--unit", "squad"], "--unit: 'squad' could be Blue 1st Squad"),
     (["play", "--agents", "human,nosuch"], "unknown agent 'nosuch'"),
     ([], "the following arguments are required: COMMAND"),
     (["nosuch"], "invalid choice: 'nosuch'"),

@@ -185,10 +185,10 @@ def test_text_map_shows_vehicles_and_their_facing():
 
 
 def test_image_draws_vehicles_turned_to_their_facing():
-    from dustup_env.render import PX_PER_INCH, render_rgb
+    from dustup_env.render import _SIDE_COLOURS, PX_PER_INCH, render_rgb
     g = Game(mechanised(), seed=0)
     t = g.units[g.side_units[0][2]]  # Tank 1 at (36, 6), size 3: a hull 4" long, 2.6" wide
-    blue = np.array([40, 70, 200])
+    blue = np.array(_SIDE_COLOURS[0])
 
     def is_blue(img, x, y):
         px = img[int(round(img.shape[0] - y * PX_PER_INCH)), int(round(x * PX_PER_INCH))]
@@ -209,7 +209,7 @@ def test_text_map_lists_heavy_weapons():
     g = Game(scenario(blue, [unit("Red", (20, 40), figures=(("rifle", 5),))]), seed=0)
     g.extra["heavy"]["1"]["damage"] = 1
     text = render_ansi(g, side=1)
-    assert "AT team          4/4 figures fit, suppression 0, confident; heavy weapon not set up" in text
+    assert "AT team                4/4 figures fit, suppression 0, confident; heavy weapon not set up" in text
     assert "heavy weapon set up, disabled" in text
 
 

@@ -49,7 +49,8 @@ def test_replay_tells_the_game_turn_by_turn(save, capsys):
     assert "'type'" not in text and "unit 0" not in text
     # one line per event (but the activation ends and turn starts, which shape the text instead)
     told = sum(1 for e in g.event_log() if e["type"] not in ("ActivationEnded", "TurnStarted"))
-    assert len([x for x in lines if x.startswith("  ")]) == told
+    # each event line starts with its side's mark (A, B, or a space when it is nobody's) and an indent
+    assert len([x for x in lines if x[:1] in ("A", "B", " ") and x[1:3] == "  "]) == told
 
 
 def test_replay_json_is_for_machines(save, capsys):
@@ -66,13 +67,13 @@ def test_replay_pictures_one_per_turn_and_a_gif(save, tmp_path):
     pngs = sorted((tmp_path / "f").glob("frame_*.png"))
     assert len(pngs) == 1 + g.turn  # the start, then the end of every turn
     first, last = (np.asarray(Image.open(p)) for p in (pngs[0], pngs[-1]))
-    assert first.shape == last.shape and first.shape[1] == int(round(g.bf.width * 10)) and not np.array_equal(first, last)
+    assert first.shape == last.shape and first.shape[1] == 1280 and not np.array_equal(first, last)  # readable size
     assert main(["replay", str(save), "--gif", str(tmp_path / "g.gif"), "--every", "activation"]) == 0
     gif = Image.open(tmp_path / "g.gif")
     activations = sum(1 for e in g.event_log() if e["type"] == "ActivationEnded")
     assert gif.n_frames == 1 + activations
     # the last picture is the final position: it equals a picture of the loaded game (caption apart)
-    *_, (cap, arr) = replay_frames(json.loads(save.read_text()))
+    *_, (cap, arr) = replay_frames(json.loads(save.read_text()), scale=10)
     h = int(round(g.bf.height * 10))
     assert np.array_equal(arr[:h], render_rgb(g)[:h]) and "result" in cap
 

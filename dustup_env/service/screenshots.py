@@ -3,7 +3,8 @@
     python -m dustup_env.service.screenshots [--out docs/images] [--chromium /usr/bin/chromium]
 
 Starts ``dustup serve`` on a temporary database, plays the ``default`` scenario against ``hard`` for a few
-turns (taking the hint for each decision) and shoots the table with an action decision's move points;
+turns (taking the hint for each decision) and shoots the table with an action decision's move points and an
+enemy unit's panel, at 1400x1000 and at 800x600 (zoomed in); plays Red and shoots the board turned round;
 shoots a ``skirmish`` where a Red unit hides (Blue sees only markers); then replays a ``hard`` against
 ``ppo`` game and shoots a frame of the replay.
 """
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=a.chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1500, "height": 860}, device_scale_factor=1)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=1)
             page.goto(url + "/")
             page.wait_for_selector("#scenario option[value=default]", state="attached")
             page.select_option("#scenario", "default")
@@ -84,7 +85,20 @@ def main(argv=None) -> int:
                 page.locator("#options button.hinted").click()
                 page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
             page.evaluate("document.getElementById('status').textContent = ''")
+            page.locator("#board .unit[data-name='Red 2nd Squad']").dispatch_event("click")  # its panel
             page.screenshot(path=str(out / "play.png"))
+            page.set_viewport_size({"width": 800, "height": 600})
+            page.click("#zoom-in")
+            page.screenshot(path=str(out / "play-800x600.png"))
+            page.keyboard.press("0")
+            page.set_viewport_size({"width": 1400, "height": 1000})
+            # playing Red: the board turned round, Red's home edge at the bottom
+            page.select_option("#side", "1")
+            n = _renders(page)
+            page.click("#new-game")
+            page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
+            page.evaluate("document.getElementById('status').textContent = ''")
+            page.screenshot(path=str(out / "play-red.png"))
             # hidden units: Red's Yankee hides in the wood, a dummy marker in the hut; Blue sees two markers
             import httpx
 
@@ -123,7 +137,7 @@ def main(argv=None) -> int:
         proc.wait(30)
         for suffix in ("", "-wal", "-shm"):
             Path(db + suffix).unlink(missing_ok=True)
-    print(f"wrote {out / 'play.png'}, {out / 'hidden.png'} and {out / 'replay.png'}")
+    print(f"wrote play.png, play-800x600.png, play-red.png, hidden.png and replay.png in {out}")
     return 0
 
 

@@ -116,7 +116,7 @@ def vehicle_record(game, u: dict, own: bool) -> dict:
     an enemy vehicle's passengers are not seen)."""
     vp = u["vehicle"]
     fired = set((game.extra.get("vehicle_fired") or {}).get(str(u["uid"]), ()))
-    names = {x.uid: x.name for x in game.units}
+    names = nr.display_names(game)
     rec = {
         "design": vp["name"], "kind": vp["kind"], "size": vp["size"],
         "footprint": FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * vp["size"],
@@ -219,9 +219,11 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
     units, hidden = [], []
     armoured = game.extra.get("heavy") or game.extra.get("protection") or any(
         "vehicle" in u or "carrier" in u for u in raw_units)
+    shown = nr.display_names(game)  # unique names (the side's name first where both sides use a name)
     for u in raw_units:
         if "figures" in u:
             rec = unit_record(u)
+            rec["unit_name"], rec["name"] = u["name"], shown.get(u["uid"], u["name"])
             if armoured:
                 if u.get("vehicle"):
                     rec["vehicle"] = vehicle_record(game, u, side is None or u["side"] == side)
@@ -230,7 +232,7 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
                 rec.update(armoured_fields(game, u))
             units.append(rec)
         else:  # an enemy unit hidden from this side: its name only
-            hidden.append({"uid": u["uid"], "side": u["side"], "name": u["name"]})
+            hidden.append({"uid": u["uid"], "side": u["side"], "name": shown.get(u["uid"], u["name"])})
     exact = None
     if not hidden and game.over:
         exact = (list(game.vp), [game.objective_holder(o["position"][0], o["position"][1]) for o in geo["objectives"]])

@@ -24,6 +24,7 @@ from .dice import DiceSource, SeededDice
 from .entities import ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
 from .measurement import to_rules_units
+from .names import display_names
 from .ruleset import Family, RuleSet, resolve_options, rule_set
 from .state import STATE, copy_state
 
@@ -183,6 +184,15 @@ class Game:
 
     def unit(self, uid: int) -> Unit:
         return self.units[uid]
+
+    def display_names(self) -> dict:
+        """``{uid: name}``: every unit's display name, unique in the game (:mod:`.names`: the side's name
+        first where both sides have a unit of that name)."""
+        return display_names(self.units, self.side_names)
+
+    def display_name(self, uid: int) -> str:
+        """The display name of unit ``uid`` (unique in the game; see :meth:`display_names`)."""
+        return self.display_names()[uid]
 
     @property
     def active(self) -> int:

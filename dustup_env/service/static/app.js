@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
-const SIDE_COLOURS = ["#2563c9", "#c9302c"];
+const SIDE_COLOURS = ["#0072b2", "#d55e00"];  // colour-blind safe (Okabe-Ito blue and vermillion)
 const DYNAMIC_COLOURS = { wreck: "#4a4a4a", soft_wreck: "#7a6a5a" };  // terrain placed during the game
 const TERRAIN_COLOURS = {  // every terrain type of the scenario schema
   open: "#d8e3c4", light_scrub: "#b7c98a", rough: "#c8b98c", cultivated: "#e3d98f", slopes: "#d6c9a0",
@@ -155,6 +155,7 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     c.addEventListener("click", () => play(o.option));
   }
   $("legend").textContent = legendText(geo, hiddenUnits);
+  state.drawn = { geo, units, markers: markers || [], objectives: objectives || geo.objectives, hidden: hiddenUnits || [] };
 }
 
 // a vehicle, mech or large creature: a hull to scale (its footprint: length 2r, width 1.3r) turned to its facing,
@@ -227,6 +228,7 @@ function drawTrails(events, units, H) {
       el("title", {}, ln, e.text);
     }
   }
+  finishBoard();
 }
 
 function unitTitle(u) {
@@ -304,6 +306,7 @@ function logLines(events, cls) {
     li.textContent = e.text;
     if (e.type === "TurnStarted") li.className = "turn";
     if (cls) li.classList.add(cls);
+    markEvent(li, e);
     ol.appendChild(li);
   }
   ol.scrollTop = ol.scrollHeight;
@@ -328,6 +331,8 @@ async function newGame() {
     $("log").innerHTML = "";
     state.lastEvents = 0;
     state.recent = [];
+    state.zoom = null;
+    state.panelUid = null;
     await refresh(true);
     setStatus("");
   } catch (e) { setStatus(e.message); }
@@ -340,7 +345,7 @@ async function resumeGame() {
   state.recent = [];
   $("log").innerHTML = "";
   state.lastEvents = 0;
-  try { await refresh(true); setStatus(""); } catch (e) { setStatus(e.message); localStorage.removeItem("dustup-game"); }
+  try { await refresh(true); syncSetup(); setStatus(""); } catch (e) { setStatus(e.message); localStorage.removeItem("dustup-game"); }
 }
 
 async function refresh(withLog) {
@@ -479,6 +484,7 @@ function showFrame(i) {
       const li = document.createElement("li");
       li.textContent = e.text;
       li.className = (e.type === "TurnStarted" ? "turn " : "") + (k === i ? "current" : (k > i ? "later" : ""));
+      markEvent(li, e);
       if (k === i && !cur) cur = li;
       ol.appendChild(li);
     }
@@ -544,7 +550,7 @@ async function init() {
   $("rp-play").addEventListener("click", toggleAuto);
   $("rp-slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
-    if (state.mode !== "replay" || !state.replay || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (state.mode !== "replay" || !state.replay || e.shiftKey || e.target.tagName === "INPUT" && e.target.type !== "range") return;
     if (e.key === "ArrowRight") showFrame(state.replay.i + 1);
     else if (e.key === "ArrowLeft") showFrame(state.replay.i - 1);
     else if (e.key === "Home") showFrame(0);
@@ -568,8 +574,382 @@ async function init() {
     $("scenario").addEventListener("change", sideNames);
     sideNames();
   } catch (e) { setStatus("cannot reach the server: " + e.message); }
+  initBoardTools();
   $("resume-game").hidden = !localStorage.getItem("dustup-game");
   $("prompt").textContent = "Choose a scenario, your side and the AI, then New game.";
+}
+
+// ------------------------------------------------------------------------------------------------ reading the board
+// Everything below works on the board once drawn (drawBoard notes what it drew in state.drawn, drawTrails calls
+// finishBoard): labels placed clear of each other and of the objectives, the table turned round for the side at
+// the top, zoom and pan, keyboard focus, the unit panel, and the log marked by side and filtered by unit.
+const UNIT_FIELDS = ["unit", "target", "commander", "sender", "striker", "vehicle", "receiver", "detachment", "partner",
+  "towed", "by", "crew", "attacker", "lost", "defender", "firer", "carrier"];
+const UNIT_LIST_FIELDS = ["units", "subordinates", "defenders", "targets", "attackers"];
+
+function turnedRound() {  // the player's home edge is the top edge: the table is drawn turned round (180 degrees)
+  if (state.mode !== "play" || !state.game || !state.drawn) return false;
+  const s = state.drawn.geo.sides[state.game.side];
+  return !!s && s.home_edge === "north";
+}
+
+function finishBoard() {
+  const svg = $("board");
+  if (!state.drawn) return;
+  const turned = turnedRound();
+  placeLabels(svg, state.drawn, turned);
+  for (const t of [...svg.querySelectorAll(".objective-name")]) svg.appendChild(t);  // never under a unit
+  if (turned) turnBoard(svg, state.drawn.geo);
+  $("board-turned").hidden = !turned;
+  for (const g of svg.querySelectorAll(".unit, .marker")) {
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    const uid = g.dataset.uid !== undefined ? Number(g.dataset.uid) : null;
+    g.setAttribute("aria-label", uid !== null ? g.dataset.name : "hidden-unit marker " + g.dataset.marker);
+    g.addEventListener("click", () => { if (uid !== null) showPanel(uid); else showMarkerPanel(Number(g.dataset.marker)); });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); g.dispatchEvent(new MouseEvent("click")); }
+    });
+  }
+  applyZoom();
+  renderPanel();
+  fillLogFilter();
+}
+
+// a unit's name and badges above its figures, moved where they clear the labels placed before them, the objectives'
+// names and centres (estimated sizes: no layout is read, so a click re-renders fast)
+// (turned: the board will be turned round and each text turned back upright about its anchor, so a text then covers
+// the 1" below its baseline in table terms instead of the 1" above it)
+function placeLabels(svg, drawn, turned) {
+  const H = drawn.geo.table.height, W = drawn.geo.table.width;
+  const taken = [[W / 2 - 8, -1.6, W / 2 + 8, 0], [W / 2 - 8, H, W / 2 + 8, H + 1.6]];  // the home-edge names
+  const box = (cx, top, w, h) => [cx - w / 2, top, cx + w / 2, top + h];
+  // the cost of a label's box: what it covers, a label or an objective ten times a unit's figures
+  const hits = (b) => taken.reduce((a, t) => a + Math.max(0, Math.min(b[2], t[2]) - Math.max(b[0], t[0])) * Math.max(0, Math.min(b[3], t[3]) - Math.max(b[1], t[1])) * (t[4] || 10), 0);
+  for (const o of drawn.objectives) {
+    const [x, y] = o.position, name = `${o.name} (${o.vp} VP)`;
+    taken.push([x - 0.8, H - y - 0.8, x + 0.8, H - y + 0.8]);
+    taken.push(box(x, H - y + (turned ? 1.7 : 0.7), name.length * 0.56, 1.05));
+  }
+  const byUid = {};
+  for (const u of drawn.units) {
+    byUid[u.uid] = u;
+    if (!u.figures.length || u.inbound || u.merged || (u.carrier !== undefined && u.carrier >= 0)) continue;
+    const r = u.vehicle ? (u.vehicle.footprint || 1.5) : 0.6;
+    const xs = u.vehicle ? [u.x] : u.figures.map((f) => f.x), ys = u.vehicle ? [u.y] : u.figures.map((f) => f.y);
+    taken.push([Math.min(...xs) - r, H - Math.max(...ys) - r, Math.max(...xs) + r, H - Math.min(...ys) + r, 1]);
+  }
+  for (const g of svg.querySelectorAll(".unit")) {
+    const u = byUid[Number(g.dataset.uid)];
+    const name = g.querySelector(".unit-label"), badges = g.querySelector(".unit-status");
+    if (!u || !name) continue;
+    const ys = u.figures.length && !u.vehicle ? u.figures.map((f) => f.y) : [u.y];
+    const xs = u.figures.length && !u.vehicle ? u.figures.map((f) => f.x) : [u.x];
+    const r = u.vehicle ? (u.vehicle.footprint || 1.5) : 0.5;
+    const topY = H - Math.max(...ys) - r, botY = H - Math.min(...ys) + r;
+    const left = Math.min(...xs) - r, right = Math.max(...xs) + r;
+    const w = Math.max(name.textContent.length * 0.6, (badges ? badges.textContent.length : 0) * 0.48) + 0.3, h = 2.1;
+    const mid = (topY + botY) / 2 - 1.05;
+    const cands = [[u.x, topY - 0.5 - h], [u.x, botY + 0.3], [left - w / 2 - 0.3, mid], [right + w / 2 + 0.3, mid],
+      [u.x, topY - 2.7 - h], [u.x, botY + 2.5], [left - w / 2 - 0.3, topY - h], [right + w / 2 + 0.3, topY - h],
+      [left - w / 2 - 0.3, botY], [right + w / 2 + 0.3, botY], [u.x, topY - 4.9 - h], [u.x, botY + 4.7]];
+    let best = null, bestCost = Infinity;
+    for (const [cx, top] of cands) {
+      const ccx = Math.max(w / 2 - 1.4, Math.min(W + 1.4 - w / 2, cx)), ctop = Math.max(-1.4, Math.min(H + 1.2 - h, top));
+      const b = box(ccx, ctop, w, h), cost = hits(b);
+      if (cost < bestCost) { best = b; bestCost = cost; }
+      if (cost === 0) break;
+    }
+    taken.push(best);
+    const cx = (best[0] + best[2]) / 2;
+    name.setAttribute("x", cx); name.setAttribute("y", best[1] + (turned ? 1.05 : 1.0));
+    if (badges) { badges.setAttribute("x", cx); badges.setAttribute("y", best[1] + (turned ? 0.1 : 1.95)); }
+    if (best[1] > botY || best[3] < topY - 1.0 || Math.abs(cx - u.x) > w / 2) {  // away from its unit: a line to it
+      const ly = Math.max(best[1], Math.min(best[3], H - u.y)), lx = Math.max(best[0], Math.min(best[2], u.x));
+      g.insertBefore(el("line", { x1: u.x, y1: H - u.y, x2: lx, y2: ly, class: "label-line", stroke: SIDE_COLOURS[u.side] }), g.firstChild);
+    }
+  }
+}
+
+function turnBoard(svg, geo) {
+  const W = geo.table.width, H = geo.table.height;
+  const g = document.createElementNS(SVGNS, "g");
+  g.setAttribute("id", "turned");
+  g.setAttribute("transform", `rotate(180 ${W / 2} ${H / 2})`);
+  for (const c of [...svg.childNodes]) if (c.nodeName !== "defs") g.appendChild(c);
+  svg.appendChild(g);
+  for (const t of g.querySelectorAll(".edge-name")) {  // the home edges' names kept inside the frame
+    const y = Number(t.getAttribute("y"));
+    if (y > H) t.setAttribute("y", H + 0.4);
+    else if (y < 0) t.setAttribute("y", -1.1);
+  }
+  for (const t of g.querySelectorAll("text")) t.setAttribute("transform", `rotate(180 ${t.getAttribute("x")} ${t.getAttribute("y")})`);
+  const c = g.querySelector(".compass");
+  if (c) c.textContent = "N\u2193";
+}
+
+// ---- zoom and pan: the viewBox over the table (kept between renders)
+function fullBox() {
+  const geo = state.drawn.geo;
+  return [-1.5, -1.5, geo.table.width + 3, geo.table.height + 3];
+}
+
+function applyZoom() {
+  if (!state.drawn) return;
+  const b = state.zoom || fullBox();
+  $("board").setAttribute("viewBox", b.map((v) => +v.toFixed(3)).join(" "));
+  $("board").dataset.zoom = (fullBox()[2] / b[2]).toFixed(2);
+}
+
+function zoomBy(f, cx, cy) {
+  if (!state.drawn) return;
+  const full = fullBox(), b = state.zoom || full;
+  const w = Math.min(full[2], Math.max(6, b[2] / f)), h = w * full[3] / full[2];
+  if (cx === undefined) { cx = b[0] + b[2] / 2; cy = b[1] + b[3] / 2; }
+  const x = cx - (cx - b[0]) * w / b[2], y = cy - (cy - b[1]) * h / b[3];
+  state.zoom = w >= full[2] ? null : clampBox([x, y, w, h]);
+  applyZoom();
+}
+
+function clampBox(b) {
+  const full = fullBox();
+  return [Math.max(full[0], Math.min(full[0] + full[2] - b[2], b[0])), Math.max(full[1], Math.min(full[1] + full[3] - b[3], b[1])), b[2], b[3]];
+}
+
+function panBy(dx, dy) {
+  if (!state.zoom) return;
+  state.zoom = clampBox([state.zoom[0] + dx, state.zoom[1] + dy, state.zoom[2], state.zoom[3]]);
+  applyZoom();
+}
+
+function svgPoint(ev) {
+  const svg = $("board"), p = svg.createSVGPoint();
+  p.x = ev.clientX; p.y = ev.clientY;
+  return p.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function initBoardTools() {
+  const svg = $("board");
+  $("zoom-in").addEventListener("click", () => zoomBy(1.5));
+  $("zoom-out").addEventListener("click", () => zoomBy(1 / 1.5));
+  $("zoom-reset").addEventListener("click", () => { state.zoom = null; applyZoom(); });
+  svg.addEventListener("wheel", (ev) => { ev.preventDefault(); const p = svgPoint(ev); zoomBy(ev.deltaY < 0 ? 1.25 : 0.8, p.x, p.y); }, { passive: false });
+  let drag = null;
+  svg.addEventListener("pointerdown", (ev) => { if (state.zoom) drag = { x: ev.clientX, y: ev.clientY, moved: false, box: state.zoom.slice() }; });
+  svg.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 4) return;
+    drag.moved = true;
+    svg.classList.add("panning");
+    const k = drag.box[2] / svg.getBoundingClientRect().width;
+    state.zoom = clampBox([drag.box[0] - dx * k, drag.box[1] - dy * k, drag.box[2], drag.box[3]]);
+    applyZoom();
+  });
+  const end = () => { if (drag && drag.moved) setTimeout(() => { drag = null; }, 0); else drag = null; svg.classList.remove("panning"); };
+  svg.addEventListener("pointerup", end);
+  svg.addEventListener("pointerleave", end);
+  svg.addEventListener("click", (ev) => { if (drag && drag.moved) { ev.stopPropagation(); ev.preventDefault(); } }, true);
+  document.addEventListener("keydown", boardKeys);
+  $("log-filter").addEventListener("change", applyLogFilter);
+  drawLegendKey();
+}
+
+function boardKeys(e) {
+  const t = e.target.tagName;
+  if (t === "INPUT" && e.target.type !== "range" || t === "SELECT" || t === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "+" || e.key === "=") zoomBy(1.5);
+  else if (e.key === "-") zoomBy(1 / 1.5);
+  else if (e.key === "0") { state.zoom = null; applyZoom(); }
+  else if (e.key === "Escape") { state.panelUid = null; renderPanel(); }
+  else if (e.shiftKey && e.key.startsWith("Arrow") && state.zoom) {
+    const step = state.zoom[2] / 6;  // the view box is the screen's (a turned table turns inside it)
+    const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
+    e.preventDefault();
+    panBy(d[0], d[1]);
+  } else if (state.mode === "play" && /^[1-9]$/.test(e.key)) {
+    const b = document.querySelectorAll("#options button")[Number(e.key) - 1];
+    if (b) { e.preventDefault(); b.click(); }
+  } else return;
+}
+
+function drawLegendKey() {
+  const items = [[SIDE_COLOURS[0], "side 0"], [SIDE_COLOURS[1], "side 1"]];
+  const key = $("legend-key");
+  key.innerHTML = "";
+  const add = (html, text) => { const s = document.createElement("span"); s.innerHTML = html; s.appendChild(document.createTextNode(text)); key.appendChild(s); };
+  items.forEach(([c, t], i) => add(`<i class="side-swatch" data-side="${i}" style="background:${c}"></i>`, t));
+  add('<i style="background:#fff;border:2px solid #ffd400"></i>', "leader");
+  add(`<i style="background:${SIDE_COLOURS[0]};opacity:.25"></i>`, "wounded");
+  add('<i style="background:#888"></i>', "disabled");
+  add('<i style="border:1.5px dashed #705c12;background:none"></i>', "objective (VP)");
+  add('<i style="border-radius:2px;background:#555"></i>', "hidden-unit marker");
+  add('<b>S2</b>', " suppression markers");
+  add('<b>\u2713</b>', " activated");
+  add('<b>\u2192</b>', " last moves (dashed) and shots (red)");
+}
+
+function sideNamesIntoLegend() {
+  if (!state.drawn) return;
+  for (const sw of document.querySelectorAll("#legend-key .side-swatch")) {
+    const i = Number(sw.dataset.side), s = state.drawn.geo.sides[i];
+    if (s) sw.nextSibling.textContent = `${s.name} (side ${i})` + (state.game && state.mode === "play" && state.game.side === i ? ": you" : "");
+  }
+}
+
+// ---- the unit panel: everything the side may know of a unit (the view's record of it; a hidden unit shows nothing)
+function showPanel(uid) { state.panelUid = uid; state.panelMarker = null; renderPanel(); }
+function showMarkerPanel(i) { state.panelMarker = i; state.panelUid = null; renderPanel(); }
+
+function renderPanel() {
+  sideNamesIntoLegend();
+  const p = $("unit-panel");
+  const drawn = state.drawn;
+  if (!drawn || (state.panelUid === null || state.panelUid === undefined) && (state.panelMarker === null || state.panelMarker === undefined)) { p.hidden = true; return; }
+  const rows = [];
+  let title = "", side = null;
+  if (state.panelUid !== null && state.panelUid !== undefined) {
+    const u = drawn.units.find((x) => x.uid === state.panelUid);
+    const hid = drawn.hidden.find((x) => x.uid === state.panelUid);
+    if (!u && !hid) { p.hidden = true; return; }
+    if (!u) {
+      title = hid.name; side = hid.side;
+      rows.push(["state", "hidden: your side has not found it (a marker may show where a hidden unit is)"]);
+    } else {
+      title = u.name; side = u.side;
+      const sname = drawn.geo.sides[u.side].name;
+      const own = state.mode !== "play" || !state.game || state.game.side === u.side;
+      rows.push(["side", `${sname} (side ${u.side})` + (own ? "" : ", the enemy")]);
+      rows.push(["kind", u.vehicle ? `${u.vehicle.design} (${u.vehicle.kind.replace(/_/g, " ")}, size ${u.vehicle.size})` : u.kind]);
+      const status = !u.in_play ? (u.routed_off ? "routed off the table" : u.evacuated ? "evacuated" : u.merged ? "merged" : u.inbound ? `inbound (box ${u.inbound})` : "destroyed") : "in play";
+      rows.push(["state", status + (u.confidence === "routed" ? ", routed" : "") + (u.panicked ? ", PANICKED" : "")]);
+      rows.push(["quality", u.quality.toUpperCase()], ["leadership", String(u.lv)], ["confidence", u.confidence],
+        ["suppression", `${u.suppression} marker${u.suppression === 1 ? "" : "s"}`]);
+      if (!u.vehicle) {
+        const wounded = u.figures.filter((f) => f.status !== "ok").length, killed = Math.max(0, u.strength - u.figures.length);
+        rows.push(["figures", `${u.able} able of ${u.strength}`], ["casualties", `${killed} killed, ${wounded} wounded or disabled`]);
+        const w = {};
+        for (const f of u.figures) { const k = f.weapon.replace(/_/g, " "); w[k] = (w[k] || 0) + 1; }
+        rows.push(["weapons", Object.keys(w).sort().map((k) => (w[k] > 1 ? `${k} \u00d7${w[k]}` : k)).join(", ") || "none left"]);
+        rows.push(["armour", u.armour.replace(/_/g, " ")], ["movement", u.movement.toUpperCase()]);
+      } else {
+        const v = u.vehicle;
+        rows.push(["armour", ["front", "side", "rear", "top"].map((f) => `${f} ${String(v.armour[f]).toUpperCase()}`).join(", ")]);
+        rows.push(["damage", `${v.damage} marker${v.damage === 1 ? "" : "s"}` + (v.immobilised ? ", immobilised" : "") + (u.in_play ? "" : ", destroyed")]);
+        rows.push(["weapons", v.weapons.map((w) => `${w.slot + 1}: ${w.name} (${w.arc.replace(/_/g, " ")})${w.fired ? ", fired" : ""}`).join("; ") || "none"]);
+        if (v.hatches) rows.push(["hatches", v.opened_up ? "opened up" : "closed down"]);
+        if (v.passengers) rows.push(["passengers", v.passengers.length ? v.passengers.map((x) => x.name).join(", ") : "none"]);
+      }
+      if (u.heavy_weapon) rows.push(["heavy weapon", `${u.heavy_weapon.weapon || u.heavy_weapon.design}: ${u.heavy_weapon.state}, ${u.heavy_weapon.damage}` + (u.heavy_weapon.fired ? ", fired" : "")]);
+      if (u.carrier !== undefined && u.carrier >= 0) { const c = drawn.units.find((x) => x.uid === u.carrier); rows.push(["mounted in", c ? c.name : "a vehicle"]); }
+      if (u.commander >= 0) { const c = drawn.units.find((x) => x.uid === u.commander); if (c) rows.push(["commander", c.name]); }
+      const flags = [u.propped && "propped", u.concealed && "in complete concealment", u.hidden && "hidden (the enemy sees a marker)", u.travel && "in column (travel mode)"].filter((x) => x);
+      if (flags.length) rows.push(["also", flags.join(", ")]);
+      rows.push(["activation", u.activated ? "activated this turn" : "not activated yet this turn"]);
+    }
+  } else {
+    const m = drawn.markers.find((x) => x.index === state.panelMarker);
+    if (!m) { p.hidden = true; return; }
+    title = `Hidden-unit marker ${m.index}`; side = m.side;
+    rows.push(["side", `${drawn.geo.sides[m.side].name} (side ${m.side})`]);
+    rows.push(["what", m.unit === undefined ? "a hidden unit or a dummy: your side cannot tell" : (m.unit < 0 ? "your dummy" : "your hidden unit")]);
+  }
+  p.hidden = false;
+  p.className = side === 0 || side === 1 ? "side-" + side : "";
+  p.innerHTML = "";
+  const h = document.createElement("h3");
+  h.textContent = title;
+  p.appendChild(h);
+  const dl = document.createElement("dl");
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = k; dd.textContent = v;
+    dt.dataset.field = k;
+    dl.appendChild(dt); dl.appendChild(dd);
+  }
+  p.appendChild(dl);
+  const tools = document.createElement("div");
+  tools.className = "panel-tools";
+  if (state.panelUid !== null && state.panelUid !== undefined) {
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = "its events"; b.id = "panel-events";
+    const uid = state.panelUid;
+    b.addEventListener("click", () => { fillLogFilter(); $("log-filter").value = String(uid); applyLogFilter(); });
+    tools.appendChild(b);
+  }
+  const c = document.createElement("button");
+  c.type = "button"; c.textContent = "close (Esc)"; c.id = "panel-close";
+  c.addEventListener("click", () => { state.panelUid = null; state.panelMarker = null; renderPanel(); });
+  tools.appendChild(c);
+  p.appendChild(tools);
+}
+
+// ---- the log: each line marked by its side, filtered by unit
+function eventUnits(e) {
+  const out = [];
+  for (const k of UNIT_FIELDS) if (Number.isInteger(e[k]) && e[k] >= 0) out.push(e[k]);
+  for (const k of UNIT_LIST_FIELDS) if (Array.isArray(e[k])) for (const u of e[k]) if (Number.isInteger(u)) out.push(u);
+  return out;
+}
+
+function unitSides() {
+  const m = {};
+  const views = [];
+  if (state.current && state.current.view) views.push(state.current.view.units, state.current.view.hidden_units || []);
+  if (state.replay && state.replay.frames && state.replay.frames.length) views.push(state.replay.frames[0].units);
+  for (const list of views) for (const u of list) m[u.uid] = u.side;
+  return m;
+}
+
+function markEvent(li, e) {
+  const sides = unitSides();
+  let side = e.side === 0 || e.side === 1 ? e.side : null;
+  if (side === null) for (const k of ["unit", "commander", "sender", "striker", "vehicle", "target"]) if (Number.isInteger(e[k]) && sides[e[k]] !== undefined) { side = sides[e[k]]; break; }
+  if (side !== null) { li.classList.add("side-" + side); li.dataset.side = side; }
+  li.dataset.units = eventUnits(e).join(" ");
+  const f = $("log-filter").value;
+  if (f !== "" && e.type !== "TurnStarted" && !li.dataset.units.split(" ").includes(f)) li.classList.add("filtered");
+}
+
+function fillLogFilter() {
+  if (!state.drawn) return;
+  const sel = $("log-filter");
+  const units = [...state.drawn.units, ...state.drawn.hidden].sort((a, b) => a.uid - b.uid);
+  const key = units.map((u) => u.uid + ":" + u.name).join("|");
+  if (sel.dataset.key === key) return;
+  const keep = sel.value;
+  sel.dataset.key = key;
+  sel.innerHTML = '<option value="">every unit</option>';
+  for (const u of units) {
+    const o = document.createElement("option");
+    o.value = String(u.uid); o.textContent = u.name;
+    sel.appendChild(o);
+  }
+  sel.value = units.some((u) => String(u.uid) === keep) ? keep : "";
+}
+
+function applyLogFilter() {
+  const f = $("log-filter").value;
+  for (const li of document.querySelectorAll("#log li")) {
+    const show = f === "" || li.classList.contains("turn") || (li.dataset.units || "").split(" ").includes(f);
+    li.classList.toggle("filtered", !show);
+  }
+}
+
+// after "Resume your game": the set-up bar names the game's own scenario and side
+function syncSetup() {
+  const st = state.current;
+  if (!st || !st.view) return;
+  const sel = $("scenario"), name = st.view.scenario;
+  if (![...sel.options].some((o) => o.value === name)) {
+    const o = document.createElement("option");
+    o.value = name; o.textContent = `${name} (your game)`;
+    sel.appendChild(o);
+    if (state.info) state.info.scenarios.push({ name, sides: st.view.sides.map((s) => s.name), table: [st.view.table.width, st.view.table.height], turn_limit: st.view.turn_limit });
+  }
+  sel.value = name;
+  $("side").value = String(state.game.side);
+  sideNames();
 }
 
 init();
