@@ -45,6 +45,7 @@ import random
 import time
 
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
+from dustup_env.rules.rules_overview.random_activation import CardDeck
 
 from .base import Agent, default_option, register
 from .hard import HardAgent
@@ -127,9 +128,9 @@ def search_root(game, side: int, seed: int):
     for m in g.markers:
         if m["side"] != side and not m["removed"]:
             m["unit"] = -1  # every enemy marker is a dummy to the search
-    deck = g.extra.get("deck")
-    if gone and deck:
-        g.extra["deck"] = [c for c in deck if c not in gone]
+    cards = g.components.get(CardDeck)
+    if gone and cards is not None and cards.deck:
+        cards.deck = [c for c in cards.deck if c not in gone]
     return g
 
 

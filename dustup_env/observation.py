@@ -700,8 +700,10 @@ class VehiclesPiece(Piece):
     per_slot = True
 
     def write(self, obs, b, off):
+        from .rules.armoured_dustup.fire_by_vehicles import fired_states
+
         g = obs.game
-        fired_st = g.extra.get("vehicle_fired") or {}
+        fired_st = fired_states(g)
         own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
         flip = obs.flip
         for u, o, _k, enemy, concealed in _slot_rows(obs, off, VF, self.slots):
@@ -760,8 +762,10 @@ class HeavyWeaponsPiece(Piece):
         from .rules.armoured_dustup import heavy_weapons as hw
 
         g = obs.game
-        heavy = g.extra.get("heavy") or {}
-        prot = g.extra.get("protection") or {}
+        from .rules.armoured_dustup.guided_weapons import protection_states
+
+        heavy = hw.weapon_states(g)
+        prot = protection_states(g)
         for u, o, _k, _enemy, concealed in _slot_rows(obs, off, HF, self.slots):
             row = [0.0] * HF
             if not concealed:

@@ -82,7 +82,7 @@ class Game:
         self.events_base = 0
         self.history: list[tuple] = []
         self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
-        self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
+        self.components: dict = {}  # the rules modules' state: {Component class: instance} (kernel.state)
         self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
         self.entities: list[dict] = []  # the table entities that are not units (kernel.table)
         self.pending_decision: Decision | None = None
@@ -200,6 +200,13 @@ class Game:
             if f.type == "activation":
                 return f
         return None
+
+    def state_of(self, cls):
+        """The rule state ``cls`` (a :class:`~.state.Component` class) of this game, made empty on first use."""
+        c = self.components.get(cls)
+        if c is None:
+            c = self.components[cls] = cls()
+        return c
 
     def emit(self, event) -> None:
         self.events.append(event)

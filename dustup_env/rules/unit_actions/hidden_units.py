@@ -269,14 +269,15 @@ def view(game, side: int) -> dict:
     return out
 
 
-# keys of game.extra that both sides may see (tokens left, chits left, cards left)
-PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
-
-
 def _public(game, side: int) -> dict:
     """The public module state: tokens, chits, and the cards left in the deck but those of the enemy's hidden units
     (whether a hidden unit has activated yet is not known to the other side)."""
-    out = {k: v for k, v in game.extra.items() if k in PUBLIC_EXTRA}
+    out = {}
+    for c in game.components.values():  # the fields each rule's state declares public (Component.PUBLIC)
+        for k in c.PUBLIC:
+            v = getattr(c, k)
+            if v is not None:
+                out[k] = v
     if "deck" in out:
         units = game.units
         out["deck"] = [c for c in out["deck"] if c < 0 or units[c].side == side or not units[c].hidden]
