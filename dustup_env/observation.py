@@ -41,6 +41,7 @@ from .codec import MAX_MARKERS, MAX_UNITS, side_flips
 from .rules.kernel.limits import COMPANY_SLOTS, unit_slots
 from .rules.kernel.battlefield import OBSTACLE_TYPES, RES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
+from .rules.kernel.knowledge import concealed  # what a side may know (hidden or mounted enemy units)
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 MAX_OBJECTIVES = 6
@@ -267,7 +268,7 @@ class UnitsPiece(Piece):
         vis_changed = False
         totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
-            if enemy and (u.hidden or u.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
+            if enemy and concealed(u):  # a hidden enemy unit: an empty row (only its marker
                 #                                          shows); so is a mounted one (passengers are not seen)
                 if cache[j] != "hidden":
                     b[o:o + UF] = zero_row
@@ -361,7 +362,7 @@ class UnitsPiece(Piece):
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
-                    if not (enemy and (_u.hidden or _u.carrier >= 0)):  # hidden enemy rows stay empty
+                    if not (enemy and concealed(_u)):  # hidden enemy rows stay empty
                         b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
             self._active_written = active
         if vis_changed or self._vis_units is None:
@@ -373,7 +374,7 @@ class UnitsPiece(Piece):
         vis = self._visibility(obs, vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
             for u, o, uid, _s, enemy in self._unit_slots:
-                if not (enemy and (u.hidden or u.carrier >= 0)):
+                if not (enemy and concealed(u)):
                     b[o + VISIBLE] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
 
@@ -683,7 +684,7 @@ def _slot_rows(obs, off: int, width: int, slots: int):
         for k, uid in enumerate(g.side_units[side]):
             u = g.units[uid]
             enemy = s == 1
-            yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
+            yield u, off + (s * slots + k) * width, k, enemy, enemy and concealed(u)
 
 
 class VehiclesPiece(Piece):

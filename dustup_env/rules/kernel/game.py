@@ -23,6 +23,7 @@ from .decisions import Decision, Frame
 from .dice import DiceSource, SeededDice
 from .entities import ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
+from .knowledge import known_enemies
 from .measurement import to_rules_units
 from .ruleset import Family, RuleSet, resolve_options, rule_set
 from .state import STATE, copy_state
@@ -227,21 +228,15 @@ class Game:
                 "decisions": len(self.history)}
 
     def enemy_units(self, side: int):
-        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
+        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers) nor mounted
+        (:mod:`.knowledge`: what a side may know)."""
         memo = self.memo
         if memo is not None:
             r = memo.get(side)
             if r is None:
-                r = memo[side] = [e for e in self._known_enemies(side)]
+                r = memo[side] = list(known_enemies(self, side))
             return r
-        return self._known_enemies(side)
-
-    def _known_enemies(self, side: int):
-        units = self.units
-        for uid in self.side_units[1 - side]:
-            e = units[uid]
-            if e.in_play and not e.hidden and e.carrier < 0:  # mounted passengers are not seen (transport)
-                yield e
+        return known_enemies(self, side)
 
     def home_point(self, u: Unit) -> tuple[float, float]:
         """The nearest point of ``u``'s home table edge."""
