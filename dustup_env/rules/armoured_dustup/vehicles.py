@@ -49,6 +49,11 @@ def vehicle_profile(game, t: Unit):
     return t.profile.vehicle
 
 
+def acts_while_suppressed(game, u: Unit) -> bool:
+    """Service ``acts_while_suppressed``: "vehicles may continue to move and shoot while suppressed" (RN-140)."""
+    return u.profile.vehicle is not None
+
+
 # ------------------------------------------------------------------------------------------- designs
 @lru_cache(maxsize=256)
 def _library(name: str):
@@ -253,5 +258,5 @@ RULE = Rule(
     action_options=(_hatch_options,),
     action_filters=(_vehicle_filter,),
     actions={"hatches": _hatches},
-    services={"vehicle_profile": vehicle_profile},
+    services={"vehicle_profile": vehicle_profile, "acts_while_suppressed": acts_while_suppressed},
 )
