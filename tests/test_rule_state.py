@@ -8,6 +8,7 @@ import random
 import pytest
 
 from dustup_env.rules import Game
+from dustup_env.rules.kernel.errors import SaveFormatError
 from dustup_env.rules.kernel import saves
 from dustup_env.rules.kernel.state import COMPONENT_FIELDS, Component, Unclaimed
 from dustup_env.rules.rules_overview.random_activation import CardDeck, ChitBag
@@ -69,3 +70,10 @@ def test_a_field_name_belongs_to_one_rule():
     assert COMPONENT_FIELDS["seize_tokens"] is SeizeState
     with pytest.raises(TypeError, match="no field"):
         SeizeState(tokens=[1, 1])
+
+
+def test_a_malformed_rule_state_is_a_clear_error():
+    doc = json.loads(json.dumps(Game("skirmish", seed=1).snapshot()))
+    doc["state"]["extra"] = [1, 2]
+    with pytest.raises(SaveFormatError, match="snapshot state is malformed"):
+        Game.from_snapshot(doc)

@@ -155,6 +155,8 @@ def saved_components(components: dict) -> dict:
 
 def load_components(extra: dict) -> dict:
     """The components of a saved ``extra`` mapping (fields no rule claims are kept as :class:`Unclaimed`)."""
+    if not isinstance(extra, dict):
+        raise TypeError(f"the rules' state ('extra') is a mapping, not {type(extra).__name__}")
     out: dict = {}
     for k, v in extra.items():
         cls = COMPONENT_FIELDS.get(k)
