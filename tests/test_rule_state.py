@@ -77,3 +77,20 @@ def test_a_malformed_rule_state_is_a_clear_error():
     doc["state"]["extra"] = [1, 2]
     with pytest.raises(SaveFormatError, match="snapshot state is malformed"):
         Game.from_snapshot(doc)
+
+
+def test_a_component_may_extend_another():
+    class Base(Component):
+        __slots__ = ("test_base_field",)
+
+    class More(Base):
+        __slots__ = ("test_more_field",)
+
+    m = More(test_base_field=[1], test_more_field={"a": [2]})
+    c = m.copy()
+    assert c == m and More.FIELDS == ("test_base_field", "test_more_field")
+    c.test_more_field["a"].append(3)
+    assert m.test_more_field == {"a": [2]}
+    out = {}
+    m.saved(out)
+    assert out == {"test_base_field": [1], "test_more_field": {"a": [2]}}

@@ -96,6 +96,7 @@ class Component:
 
     __slots__ = ()
     PUBLIC: tuple = ()
+    FIELDS: tuple = ()  # every field, the base classes' first (set when the class is made)
 
     def __init_subclass__(cls, register: bool = True, **kw):
         super().__init_subclass__(**kw)
@@ -105,10 +106,10 @@ class Component:
             if owner is not None and owner.__qualname__ != cls.__qualname__:
                 raise TypeError(f"state field {n!r} of {cls.__qualname__} is already {owner.__qualname__}'s")
             COMPONENT_FIELDS[n] = cls
-        cls.FIELDS = names
+        cls.FIELDS = sum((getattr(b, "FIELDS", ()) for b in cls.__bases__), ()) + names
         lines = ["def copy(self, new=object.__new__, cls=cls, plain_copy=plain_copy, C=_CONTAINERS):",
                  "    n = new(cls)"]
-        for n in names:
+        for n in cls.FIELDS:
             lines += [f"    v = self.{n}", f"    n.{n} = plain_copy(v) if type(v) in C else v"]
         lines.append("    return n")
         ns = {"cls": cls, "plain_copy": plain_copy, "_CONTAINERS": _CONTAINERS}
