@@ -46,7 +46,7 @@ def known_enemies(game, side: int):
     units = game.units
     for uid in game.side_units[1 - side]:
         e = units[uid]
-        if e.in_play and not concealed(e):
+        if e.in_play and not (e.hidden or e.carrier >= 0):  # not concealed(e) (inlined: asked at every decision)
             yield e
 
 

@@ -45,6 +45,7 @@ from types import SimpleNamespace
 from ..kernel.dice import die_name
 from ..kernel.events import Moved
 from ..kernel.entities import BROKEN, ROUTED, STEADY, Unit
+from ..morale.death_of_a_leader import appoint_next_activation
 from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
@@ -502,7 +503,7 @@ class AssaultProcedure:
         if below is not None and d["via_action"] and game.phase != "over":
             a_uid = d["attackers"][0]
             if game.units[a_uid].leader_lost and d["leader_ok"][str(a_uid)]:
-                below.data["no_appoint"] = True  # the leader fell in the assault: reorganise next activation
+                appoint_next_activation(below)  # the leader fell in the assault: reorganise next activation
             used = below.actions_left if d["end"].get(str(a_uid), True) else 1
         if game.phase != "over":
             game.phase = "action"
