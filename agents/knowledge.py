@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import weakref
 
+from dustup_env.rules.kernel.knowledge import HIDDEN, marker_view, unit_knowledge
+
 
 # ---------------------------------------------------------------------------------------------- engine names
 # Every engine name the bots read, in one place.
@@ -164,7 +166,7 @@ class _Units:
 
     def __getitem__(self, uid: int):
         u = self._units[uid]
-        if u.side != self._side and u.hidden:
+        if unit_knowledge(self._side, u) == HIDDEN:
             raise HiddenInformationError(f"unit {uid} is a hidden enemy unit: side {self._side} knows only its marker")
         return u
 
@@ -215,13 +217,7 @@ class Knowledge:
     def markers(self) -> list[dict]:
         """Hidden-unit markers as the side sees them (``game.view(side)["markers"]``: position; ``unit`` only on
         its own markers)."""
-        out = []
-        for i, m in enumerate(self._game.markers):
-            mv = {"index": i, "side": m["side"], "x": m["x"], "y": m["y"], "removed": m["removed"]}
-            if m["side"] == self.side:
-                mv["unit"] = m["unit"]
-            out.append(mv)
-        return out
+        return [marker_view(self.side, i, m) for i, m in enumerate(self._game.markers)]
 
     # ------------------------------------------------------------------ previews of the side's own options
     def fire_plan(self, uid: int, target: int, mode: str) -> dict | None:

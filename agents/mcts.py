@@ -45,6 +45,8 @@ import random
 import time
 
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
+from dustup_env.rules.kernel.knowledge import HIDDEN, knows_marker_unit, unit_knowledge
+from dustup_env.rules.rules_overview.random_activation import CardDeck
 
 from .base import Agent, default_option, register
 from .hard import HardAgent
@@ -116,7 +118,7 @@ def search_root(game, side: int, seed: int):
     g = game.clone(log=False, reseed=seed)
     gone = set()
     for u in g.units:
-        if u.side != side and u.hidden:
+        if unit_knowledge(side, u) == HIDDEN:
             gone.add(u.uid)
             u.hidden = False
             u.merged = True  # out of play, no victory points (kernel/entities.py)
@@ -125,11 +127,11 @@ def search_root(game, side: int, seed: int):
             u.hidden_spans = []
             u.revealed_at = -1
     for m in g.markers:
-        if m["side"] != side and not m["removed"]:
+        if not knows_marker_unit(side, m) and not m["removed"]:
             m["unit"] = -1  # every enemy marker is a dummy to the search
-    deck = g.extra.get("deck")
-    if gone and deck:
-        g.extra["deck"] = [c for c in deck if c not in gone]
+    cards = g.components.get(CardDeck)
+    if gone and cards is not None and cards.deck:
+        cards.deck = [c for c in cards.deck if c not in gone]
     return g
 
 

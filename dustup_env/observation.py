@@ -51,6 +51,7 @@ from .rules.kernel.ruleset import ObservationPiece
 from .rules.kernel.table import MAX_ENTITIES
 from .rules.kernel.battlefield import OBSTACLE_TYPES, RES, TERRAIN_TYPES
 from .rules.kernel.entities import KILLED, OK, ROUTED
+from .rules.kernel.knowledge import concealed  # what a side may know (hidden or mounted enemy units)
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 MAX_OBJECTIVES = 6
@@ -289,7 +290,7 @@ class UnitsPiece(Piece):
         vis_changed = False
         totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
-            if enemy and (u.hidden or u.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
+            if enemy and concealed(u):  # a hidden enemy unit: an empty row (only its marker
                 #                                          shows); so is a mounted one (passengers are not seen)
                 if cache[j] != "hidden":
                     b[o:o + UF] = zero_row
@@ -383,7 +384,7 @@ class UnitsPiece(Piece):
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
-                    if not (enemy and (_u.hidden or _u.carrier >= 0)):  # hidden enemy rows stay empty
+                    if not (enemy and concealed(_u)):  # hidden enemy rows stay empty
                         b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
             self._active_written = active
         if vis_changed or self._vis_units is None:
@@ -395,7 +396,7 @@ class UnitsPiece(Piece):
         vis = self._visibility(obs, vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
             for u, o, uid, _s, enemy in self._unit_slots:
-                if not (enemy and (u.hidden or u.carrier >= 0)):
+                if not (enemy and concealed(u)):
                     b[o + VISIBLE] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
 
@@ -727,7 +728,7 @@ class DecisionPiece(Piece):
                 # a unit of the other side concealed from the observer (hidden, or mounted) is as its (empty) row
                 # in ``units``: its side's decision about it shows as an "action" decision about no unit
                 me = self._me
-                key = (d.kind, row, d.side) if u.side == me or not (u.hidden or u.carrier >= 0) else (
+                key = (d.kind, row, d.side) if u.side == me or not concealed(u) else (
                     ("action" if d.side != me else d.kind), -1, d.side)
         if key is not _REWRITE and key == self._key:
             return
@@ -764,7 +765,7 @@ class DecisionPiece(Piece):
         if d.unit >= 0:
             self._slot_rows(obs)
             u, row = self._rows[d.unit]
-            if u.side != me and (u.hidden or u.carrier >= 0):
+            if u.side != me and concealed(u):
                 if d.side != me:
                     kind = _ACTION_KIND
             else:
@@ -1116,7 +1117,7 @@ class Observer:
             for k, uid in enumerate(g.side_units[side]):
                 u = g.units[uid]
                 enemy = s == 1
-                yield u, off + (s * slots + k) * width, k, enemy, enemy and (u.hidden or u.carrier >= 0)
+                yield u, off + (s * slots + k) * width, k, enemy, enemy and concealed(u)
 
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset

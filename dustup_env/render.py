@@ -20,6 +20,7 @@ import numpy as np
 
 from .rules import Game
 from .rules.kernel.entities import CONFIDENCE_NAMES, KILLED, OK
+from .rules.armoured_dustup.heavy_weapons import weapon_states
 from .rules.rules_overview.victory import OBJECTIVE_RADIUS
 
 _TERRAIN_LETTERS = {
@@ -221,7 +222,7 @@ def render_ansi(game: Game, side: int | None = None) -> str:
     who = "spectator (everything)" if side is None else f"side {side}'s view"
     lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
     labels = {u["uid"]: u["label"] for u in pic["units"]}
-    heavy = game.extra.get("heavy") or {}
+    heavy = weapon_states(game)
     for u in pic["units"]:
         hw = heavy.get(str(u["uid"])) if u["known"] else None
         lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else ""))
@@ -374,7 +375,7 @@ def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, 
                                                      (cx - r, cy, "left"), (cx + r, cy, "right")], blocked, bounds)
         labels.append((box, f"{name} ({vp} VP)", (90, 70, 0)))
     fr = max(2, scale * 0.4)
-    heavy = game.extra.get("heavy") or {}
+    heavy = weapon_states(game)
     for m in pic["markers"]:
         cx, cy = P(m["x"], m["y"])
         rr = fr * 1.8

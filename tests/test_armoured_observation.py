@@ -10,6 +10,7 @@ from dustup_env.env import DustupEnv
 from dustup_env.observation import (HEAVY_FEATURES, LAYOUT, LEGACY_OBS_SIZE, OBS_SIZE, PIECES, VEHICLE_FEATURES,
                                     Observer, armoured_game, pieces_for)
 from dustup_env.rules import Game
+from dustup_env.rules.armoured_dustup.heavy_weapons import HeavyState
 
 V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
 H = {n: i for i, n in enumerate(HEAVY_FEATURES)}
@@ -82,8 +83,8 @@ def test_heavy_weapon_rows():
     assert h[1, H["area_protection"]] > 0 and h[1, H["protection_carried"]] == 1
     assert h[2, H["heavy_weapon"]] == 0 and h[2, H["ecm"]] > 0  # the tank: its design's ECM
     assert h[12, H["ecm"]] == np.float32(3 / 5)  # the enemy squad's ECM D8 (D4 0.2 .. D12 1)
-    g.extra["heavy"]["1"]["damage"] = 1
-    g.extra["heavy"]["1"]["fired"] = True
+    g.state_of(HeavyState).heavy["1"]["damage"] = 1
+    g.state_of(HeavyState).heavy["1"]["fired"] = True
     ob.set_from(g, 0)
     assert h[1, H["disabled"]] == 1 and h[1, H["fired"]] == 1
 

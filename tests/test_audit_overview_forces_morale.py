@@ -14,6 +14,8 @@ from dustup_env.rules import Game, ScenarioError
 from dustup_env.rules.kernel.entities import KILLED
 from dustup_env.rules.kernel.dice import D4, D6, D8, D10, D12, ScriptedDice, clockface_direction, shift_closed, \
     shift_open
+from dustup_env.rules.rules_overview.seize_the_initiative import SeizeState
+from dustup_env.rules.rules_overview.random_activation import ChitBag
 
 HQ = dict(kind="hq", quality="d8", leadership=1)
 
@@ -508,7 +510,7 @@ def test_seize_tokens_per_veteran_or_elite_unit():
     scn = scenario([unit("A", (4, 5), quality="d10"), unit("A2", (14, 5), quality="d12")],
                    [unit("B", (4, 35), quality="d8")])
     g = begin(scn, options={"seize_tokens_veterans": True})
-    assert g.extra["seize_tokens"] == [2, 0]
+    assert g.state_of(SeizeState).seize_tokens == [2, 0]
 
 
 def detach_scn():
@@ -521,7 +523,7 @@ def test_chit_draw_one_chit_per_unit_and_none_for_a_detachment():
     only through its parent (RN-227): it is no unit of its own activation, so it adds no chit (finding, fixed:
     RN-1001)."""
     g = new_game(detach_scn(), [("d4", 1)], options={"activation": "chits"})
-    assert g.extra["chits"] == [1, 2]  # (2, 2) before the first draw: Blue
+    assert g.state_of(ChitBag).chits == [1, 2]  # (2, 2) before the first draw: Blue
     activate(g, 0)
     g.apply(("detach", "scout"))
     assert g.unit(4).parent == 0
@@ -544,7 +546,7 @@ def test_chit_variant_extra_chits_for_veterans_withheld_for_militia():
     scn = scenario([unit("A", (4, 5), quality="d10"), unit("A2", (14, 5))],
                    [unit("B", (4, 35), quality="d4"), unit("B2", (14, 35))])
     g = new_game(scn, [("d4", 1)], options={"activation": "chits", "chit_quality_variant": True})
-    assert g.extra["chits"] == [2, 1]  # (3, 1) before Blue's draw
+    assert g.state_of(ChitBag).chits == [2, 1]  # (3, 1) before Blue's draw
 
 
 def test_card_draw_activates_the_drawn_unit():

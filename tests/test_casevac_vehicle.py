@@ -6,8 +6,9 @@ from conftest import activate, begin, events_of, last_event, scenario, unit
 from vehicle_helpers import vehicle
 
 from dustup_env.rules import ScenarioError
-from dustup_env.rules.armoured_dustup.casevac_vehicle import KEY, capacity
+from dustup_env.rules.armoured_dustup.casevac_vehicle import capacity
 from dustup_env.rules.kernel.entities import CONFIDENT, SHAKEN, STEADY, TREATED, WOUNDED
+from dustup_env.rules.armoured_dustup.casevac_vehicle import CasevacState
 
 
 def scn(**kw):
@@ -32,7 +33,7 @@ def called(dice=()):
 def test_the_casevac_vehicle_starts_in_the_loiter_zone_out_of_play():
     g = begin(scn())
     v = g.units[2]
-    assert not v.in_play and g.extra[KEY]["2"]["zone"] == "loiter"
+    assert not v.in_play and g.state_of(CasevacState).casevac["2"]["zone"] == "loiter"
     assert v not in list(g.enemy_units(1)) and capacity(v) == 5
     activate(g, 0)
     assert ("call_casevac", 2) in g.decision().options
@@ -44,13 +45,13 @@ def test_a_failed_call_leaves_it_in_the_loiter_zone():
     g.apply(("call_casevac", 2))
     e = last_event(g, "CasevacCalled")
     assert (e["die"], e["roll"], e["needed"], e["success"]) == ("d8", 2, 2, False)
-    assert not g.units[2].in_play and g.extra[KEY]["2"]["zone"] == "loiter"
+    assert not g.units[2].in_play and g.state_of(CasevacState).casevac["2"]["zone"] == "loiter"
 
 
 def test_a_successful_call_places_it_beside_the_caller_towards_home():
     g = called()
     v = g.units[2]
-    assert v.in_play and v.activated and g.extra[KEY]["2"]["zone"] == "table"
+    assert v.in_play and v.activated and g.state_of(CasevacState).casevac["2"]["zone"] == "table"
     assert v.x == pytest.approx(24.0) and v.y == pytest.approx(20.75 - 1.5 - 0.5)  # from the figures' middle
     assert last_event(g, "CasevacArrived")["unit"] == 2
     assert ("call_casevac", 2) not in g.decision().options
@@ -66,7 +67,7 @@ def test_transfer_wounded_within_2_inches_up_to_half_the_capacity():
     s, v = g.units[0], g.units[2]
     assert len(s.figures) == 1 and len(v.figures) == 6
     assert sorted(f.status for f in v.figures[1:]) == [WOUNDED] * 3 + [TREATED] * 2
-    assert last_event(g, "WoundedTransferred")["wounded"] == 5 and g.extra[KEY]["2"]["aboard"] == 5
+    assert last_event(g, "WoundedTransferred")["wounded"] == 5 and g.state_of(CasevacState).casevac["2"]["aboard"] == 5
 
 
 def test_no_transfer_out_of_reach_or_when_full():
@@ -78,7 +79,7 @@ def test_no_transfer_out_of_reach_or_when_full():
     from dustup_env.rules.armoured_dustup.casevac_vehicle import _options
     st = type("S", (), {"suppressed": False, "in_cover": False, "disorganised": False})()
     assert ("transfer", 2) not in _options(g, g.units[0], st)
-    g.extra[KEY]["2"]["aboard"] = 5
+    g.state_of(CasevacState).casevac["2"]["aboard"] = 5
     g.units[0].x, g.units[0].y = g.units[2].x + 2.5, g.units[2].y
     assert ("transfer", 2) not in _options(g, g.units[0], st)
 
@@ -95,20 +96,20 @@ def test_departure_raises_confidence_and_the_counter_makes_its_trip():
     g.dice.results.extend(g.dice.__class__([("d6", 6), ("d6", 5)]).results)  # S (offloaded): 6; F (within 12"): 5
     _depart(g, v, ("depart",))
     assert s.confidence == CONFIDENT and f.confidence == CONFIDENT
-    assert not v.in_play and v.evacuated_wounded == 1 and g.extra[KEY]["2"]["zone"] == "track"
+    assert not v.in_play and v.evacuated_wounded == 1 and g.state_of(CasevacState).casevac["2"]["zone"] == "track"
     assert [e["levels"] for e in events_of(g, "CasevacBoost")] == [2, 1]
     zones = []
     for _ in range(5):
         from dustup_env.rules.armoured_dustup.casevac_vehicle import _turn_end
         _turn_end(g)
         zones.append(last_event(g, "CasevacCounterMoved")["zone"])
-    assert zones == ["2", "3", "2", "1", "loiter"] and g.extra[KEY]["2"]["zone"] == "loiter"
+    assert zones == ["2", "3", "2", "1", "loiter"] and g.state_of(CasevacState).casevac["2"]["zone"] == "loiter"
 
 
 def test_it_may_be_called_again_once_back_in_zone_1():
     from dustup_env.rules.armoured_dustup.casevac_vehicle import _options, _turn_end
     g = called()
-    g.extra[KEY]["2"].update(zone="track", trip=0)
+    g.state_of(CasevacState).casevac["2"].update(zone="track", trip=0)
     g.units[2].evacuated = True
     st = type("S", (), {"suppressed": False, "in_cover": False, "disorganised": False})()
     seen = []
@@ -144,7 +145,7 @@ def test_the_casevac_vehicle_departs_as_its_own_action_and_scores_casevac_vp():
     for h in g.rules.victory_points:
         h(g, vp)
     assert vp[0] == 0
-    g.extra[KEY]["2"]["delivered"] = 2  # as if it had carried two off before
+    g.state_of(CasevacState).casevac["2"]["delivered"] = 2  # as if it had carried two off before
     vp = [0, 0]
     for h in g.rules.victory_points:
         h(g, vp)

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from conftest import activate, begin, events_of, last_event, rect, scenario, unit
+from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import Game, ScenarioError
 import dataclasses
@@ -484,6 +484,26 @@ def test_combined_assault_chooses_two_units_orders_both_and_begins_the_assault(f
     assert (e["units"], e["success"]) == ([2, 1], [True, True])
     assert g.decision().kind == "activate" and g.current == 1  # both HQ actions used
     assert g.dice.remaining == 0
+
+
+def test_combined_assault_waits_below_the_assault_and_its_pop_counts_the_commanders_action():
+    """The combined assault's frame stays under the assault; the assault's pop resumes it and it pops, counting the
+    commander's last action (the activation ends): no hand-back by hand."""
+    g = begin(assault_scn(), [("d8", 5), ("d8", 6)])
+    activate(g, 0)
+    g.apply(("combined_assault", 3))
+    g.apply(("choose", 2))
+    g.apply(("choose", 1))
+    assert [f.type for f in g.stack] == ["activation", "combined_assault", "assault"] and g.actions_left == 1
+    h = g.clone()  # the waiting frame is plain data, copied with the state
+    for x in (g, h):
+        add_dice(x, ("d6", 6))  # R withdraws
+        x.apply(("withdraw",))
+        x.apply(("occupy",))
+        x.apply(("occupy",))
+        assert x.stack == [] and x.decision().kind == "activate" and x.current == 1
+        assert [e["type"] for e in x.event_log()[-2:]] == ["AssaultEnded", "ActivationEnded"]
+    assert g.state_digest() == h.state_digest()
 
 
 def test_combined_assault_with_one_failed_order_becomes_a_plain_order(fake_assault):

@@ -3,7 +3,7 @@ protection (the targeted side's ``intercept`` decision).  Forced dice; vehicles 
 import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, rect, scenario, unit
-from weapons_helpers import stand_in
+from weapons_helpers import damage_log, stand_in
 from dustup_env.rules import D4, D6, D8, D10, D12, Game, ScriptedDice
 from dustup_env.rules.armoured_dustup import guided_weapons as gw
 from dustup_env.rules.armoured_dustup import heavy_weapons as hw
@@ -127,7 +127,7 @@ def test_missile_at_a_vehicle_uses_its_ecm_and_asks_the_target_side_about_its_de
     g.apply(("decoy",))
     assert g.dice.remaining == 0
     assert last_event(g, "MissileIntercepted")["defeated"] is False
-    assert g.extra["test_vehicle_damage"] == [[1, 1, "damaged"]]  # one hit, weapon class 1 (GMS/L)
+    assert damage_log(g) == [[1, 1, "damaged"]]  # one hit, weapon class 1 (GMS/L)
     assert g.units[1].suppression == 1  # a hit also suppresses (L1431)
     assert g.decision().kind == "action" and g.actions_left == 1
 

@@ -3,7 +3,7 @@ large-target shift, fire control, vehicle targets (through the stand-in of tests
 import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
-from weapons_helpers import stand_in
+from weapons_helpers import damage_log, stand_in
 from dustup_env.rules import D4, D6, D8, D10, D12, Game, ScenarioError
 from dustup_env.rules.armoured_dustup import heavy_weapons as hw
 from dustup_env.rules.armoured_dustup.heavy_weapons import heavy_target_die, vehicle_impact
@@ -115,7 +115,7 @@ def test_large_target_shift_and_superior_fire_control_against_a_vehicle():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert g.extra["test_vehicle_damage"] == [[1, 3, "damaged"], [1, 3, "none"]]  # weapon class 3
+    assert damage_log(g) == [[1, 3, "damaged"], [1, 3, "none"]]  # weapon class 3
     assert g.units[1].suppression == 1
 
 
@@ -130,7 +130,7 @@ def test_vehicle_target_larger_than_the_weapon_shifts_down():
     g.apply(("fire_heavy", 1))
     assert g.dice.remaining == 0
     assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8"
-    assert "test_vehicle_damage" not in g.extra and g.units[1].suppression == 0  # a miss
+    assert damage_log(g) is None and g.units[1].suppression == 0  # a miss
 
 
 def test_heavy_weapons_suppress_a_vehicle_up_to_three_markers():

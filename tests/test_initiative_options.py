@@ -7,6 +7,9 @@ import pytest
 from conftest import activate, begin, events_of, last_event, new_game, scenario, unit
 from dustup_env.codec import ActionCodec
 from dustup_env.rules import D6, D10, Game, ScenarioError
+from dustup_env.rules.rules_overview.seize_the_initiative import SeizeState
+from dustup_env.rules.rules_overview.random_activation import ChitBag
+from dustup_env.rules.rules_overview.random_activation import CardDeck
 
 
 def four(q0=("d8", "d8"), q1=("d8", "d8")):
@@ -31,7 +34,7 @@ def test_seize_window_before_each_normal_activation():
     end_activation(g)
     d = g.decision()  # Red is due: Blue's window
     assert (d.side, d.kind, d.options) == (0, "seize", (("seize", 1), ("decline",)))
-    assert g.extra["seize_tokens"] == [2, 2]
+    assert g.state_of(SeizeState).seize_tokens == [2, 2]
 
 
 def test_seize_then_decline_to_take_back():
@@ -48,7 +51,7 @@ def test_seize_then_decline_to_take_back():
     assert (d.side, d.kind, d.options) == (1, "seize", (("seize", 2), ("decline",)))
     g.apply(("decline",))
     assert (g.decision().side, g.decision().kind) == (0, "activate")
-    assert g.extra["seize_tokens"] == [2, 1]
+    assert g.state_of(SeizeState).seize_tokens == [2, 1]
 
 
 def test_take_the_initiative_back():
@@ -57,7 +60,7 @@ def test_take_the_initiative_back():
     g.apply(("seize", 1))
     assert last_event(g, "InitiativeTakenBack") == {"type": "InitiativeTakenBack", "side": 0, "unit": 1,
                                                     "tokens_left": 1}
-    assert g.extra["seize_tokens"] == [1, 1]
+    assert g.state_of(SeizeState).seize_tokens == [1, 1]
     d = g.decision()
     assert (d.side, d.kind, d.unit) == (0, "action", 1)
     assert not g.units[3].activated  # the seize was cancelled
@@ -112,14 +115,14 @@ def test_seize_needs_alternate_activation():
 @pytest.mark.parametrize("base,expected", [(0, [2, 0]), (1, [3, 1]), ([0, 2], [2, 2])])
 def test_a_token_per_veteran_or_elite_unit(base, expected):
     g = Game(four(q0=("d10", "d12"), q1=("d8", "d6")), options={"seize_tokens": base, "seize_tokens_veterans": True})
-    assert g.extra["seize_tokens"] == expected
+    assert g.state_of(SeizeState).seize_tokens == expected
 
 
 def test_veteran_tokens_count_random_quality():
     g = new_game(four(), [("d6", 6), ("d6", 1), ("d6", 6), ("d6", 6), ("d8", 8), ("d8", 1)],
                  options={"random_quality": True, "seize_tokens_veterans": True})
     assert [u.quality for u in g.units] == [D10, D6, D10, D10]
-    assert g.extra["seize_tokens"] == [1, 2]
+    assert g.state_of(SeizeState).seize_tokens == [1, 2]
 
 
 def _objective_scn(tasks=()):
@@ -136,7 +139,7 @@ def test_a_token_the_first_time_a_side_holds_each_objective():
     # Blue is due; the award is checked first: Blue holds the Farm from the start
     assert events_of(g, "SeizeTokenAwarded") == [{"type": "SeizeTokenAwarded", "side": 0, "reason": "objective",
                                                   "name": "Farm", "tokens": 1}]
-    assert g.extra["seize_tokens"] == [1, 0]
+    assert g.state_of(SeizeState).seize_tokens == [1, 0]
     assert g.decision().kind == "activate"  # Red has no token: no window for Red
     activate(g, 0)
     end_activation(g)
@@ -156,7 +159,7 @@ def test_a_token_the_first_time_a_side_holds_each_objective():
     activate(g, 1)
     end_activation(g)
     assert len(events_of(g, "SeizeTokenAwarded")) == n
-    assert g.extra["seize_awarded"] == [["objective:0"], ["objective:1"]]
+    assert g.state_of(SeizeState).seize_awarded == [["objective:0"], ["objective:1"]]
 
 
 def test_a_token_for_each_scenario_task_done():
@@ -167,15 +170,15 @@ def test_a_token_for_each_scenario_task_done():
     end_activation(g)
     awards = [(e["reason"], e["name"], e["side"]) for e in events_of(g, "SeizeTokenAwarded")]
     assert awards == [("objective", "Farm", 0), ("task", "Radio", 0)]
-    assert g.extra["seize_tokens"] == [2, 0]
+    assert g.state_of(SeizeState).seize_tokens == [2, 0]
 
 
 def test_no_awards_without_the_options():
     g = begin(_objective_scn(), options={"seize_tokens": 1})
     g.apply(("decline",))
     activate(g, 0)
-    assert not events_of(g, "SeizeTokenAwarded") and g.extra["seize_tokens"] == [1, 1]
-    assert "seize_tokens" not in Game(four(q0=("d10", "d12"))).extra  # the optional rule is off by default
+    assert not events_of(g, "SeizeTokenAwarded") and g.state_of(SeizeState).seize_tokens == [1, 1]
+    assert SeizeState not in Game(four(q0=("d10", "d12"))).components  # the optional rule is off by default
 
 
 @pytest.mark.parametrize("opts,match", [({"seize_tokens_veterans": 1}, "seize_tokens_veterans must be true or false"),
@@ -226,7 +229,7 @@ def test_chit_quality_variant_counts_and_end_of_turn_rule():
     # Blue: veteran + experienced = 3 chits; Red: untrained + experienced = 1 chit
     scn = four(q0=("d10", "d8"), q1=("d4", "d8"))
     g = new_game(scn, [("d4", 1)], options={"activation": "chits", "chit_quality_variant": True})
-    assert g.extra["chits"] == [2, 1]  # after the first draw (Blue)
+    assert g.state_of(ChitBag).chits == [2, 1]  # after the first draw (Blue)
     d = g.decision()
     assert d.side == 0 and ("pass",) in d.options  # 2 chits left >= 2 unactivated: flexibility
     g.dice.results.extend(g.dice.__class__([3]).results)
@@ -257,7 +260,7 @@ def test_chit_quality_variant_counts_and_end_of_turn_rule():
 def test_militia_end_of_turn_activation_may_be_passed():
     scn = four(q0=("d8", "d8"), q1=("d4", "d4"))  # Red has no chits at all
     g = new_game(scn, [], options={"activation": "chits", "chit_quality_variant": True})
-    assert g.extra["chits"] == [1, 0] and g.decision().side == 0
+    assert g.state_of(ChitBag).chits == [1, 0] and g.decision().side == 0
     activate(g, 0)
     end_activation(g)
     activate(g, 1)
@@ -299,7 +302,7 @@ def test_card_draw_activates_the_unit_directly():
 
 def test_turn_end_card_ends_the_turn_when_drawn():
     g = new_game(four(), [2], options={"activation": "cards", "turn_end_card": True})  # roll_n(5) = 2: unit 1
-    assert g.extra["deck"] == [0, 2, 3, -1]  # the turn-end card is last in the deck order
+    assert g.state_of(CardDeck).deck == [0, 2, 3, -1]  # the turn-end card is last in the deck order
     assert g.decision().unit == 1
     g.dice.results.extend(g.dice.__class__([4, 1]).results)  # deck [0, 2, 3, end]: 4 -> the turn ends; turn 2: 1
     end_activation(g)

@@ -22,6 +22,8 @@ from dustup_env.rules.kernel.attack import Source, resolve_hits
 from dustup_env.rules.kernel.dice import D8
 from dustup_env.rules.kernel.events import Event, event
 from dustup_env.rules.kernel.saves import event_digest
+from dustup_env.rules.kernel.state import Component
+from dustup_env.rules.rules_overview.random_activation import CardDeck
 from dustup_env.rules.kernel.terrain import TerrainKind
 from dustup_env.rules.unit_actions.shoot_action import FIRE_MODES, SUPPORT_SLOTS, THROWS
 
@@ -300,17 +302,24 @@ class TripwireSprung(Event):
     casualties: int
 
 
+class TripwireState(Component):
+    """The test rule's state: where the tripwire is, ``[x, y]`` (unset once it went off)."""
+
+    __slots__ = ("tripwire",)
+
+
 def _tripwire(game, u, x0, y0, x1, y1):
-    wire = game.extra.get("tripwire")
+    st = game.state_of(TripwireState)
+    wire = st.tripwire
     if not wire or (x1 - wire[0]) ** 2 + (y1 - wire[1]) ** 2 > 1.0:
         return False
-    del game.extra["tripwire"]  # it goes off once
+    st.tripwire = None  # it goes off once
     res = resolve_hits(game, u, 2, D8)  # two hits from the point, impact D8 (Source("point") for the log)
     game.emit(TripwireSprung(u.uid, res.casualties))
     return True  # the mover stops here
 
 
-TRIPWIRE = Rule("Test tripwire", "a test-only rule", init=(lambda game: game.extra.__setitem__("tripwire", [24.0, 15.0]),),
+TRIPWIRE = Rule("Test tripwire", "a test-only rule", init=(lambda game: setattr(game.state_of(TripwireState), "tripwire", [24.0, 15.0]),),
                 move_step=(_tripwire,))
 
 
@@ -443,7 +452,7 @@ def test_the_side_logs_do_not_show_the_seed_nor_the_deck_the_hidden_units_cards(
     for seed in range(12):
         g, rng = Game(doc, seed=seed, options={"activation": "cards"}), random.Random(seed)
         while not g.over:
-            for uid in g.extra.get("deck", ()):
+            for uid in g.state_of(CardDeck).deck or ():
                 u = g.units[uid] if uid >= 0 else None
                 if u is not None and u.hidden:
                     assert uid in g.view(u.side)["public"]["deck"]  # a side knows its own cards

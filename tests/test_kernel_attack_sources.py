@@ -17,10 +17,18 @@ from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
 from dustup_env.rules.kernel.events import Event, event
 from dustup_env.rules.kernel.ruleset import Rule
 from dustup_env.rules.kernel.sequence import pop, push
+from dustup_env.rules.kernel.state import Component
 from dustup_env.rules.unit_actions.shoot_action import FireResult, shot_effects
 
 # ---------------------------------------------------------------------------------------------- the test-only rules
-AIM = "test_mortar_aim"  # game.extra: [x, y, radius] of the next round
+class MortarState(Component):
+    """The test rules' state: ``[x, y, radius]`` of the next round (unset: none aimed), and every attack heard."""
+
+    __slots__ = ("test_mortar_aim", "test_heard")
+
+
+def aim(game, x, y, r):
+    game.state_of(MortarState).test_mortar_aim = [x, y, r]
 
 
 @event
@@ -31,12 +39,13 @@ class MortarBurst(Event):
 
 
 def _mortar_options(game, u, status):
-    return [("test_mortar",)] if u.side == 0 and game.extra.get(AIM) else []
+    return [("test_mortar",)] if u.side == 0 and game.state_of(MortarState).test_mortar_aim else []
 
 
 def _fire_mortar(game, u, opt):
     """One round at the aimed point: every figure and vehicle within the radius, of either side (L1679)."""
-    x, y, r = game.extra.pop(AIM)
+    st = game.state_of(MortarState)
+    (x, y, r), st.test_mortar_aim = st.test_mortar_aim, None
     frame = Frame("test_mortar", u.uid, 0, False, {})
     game.stack.append(frame)  # the action waits here while the after_attack reactions are answered
     res = burst(game, Source.at_point(x, y, r, "test mortar"), D8)
@@ -56,7 +65,8 @@ def _heard(game, attacker, target):
     """after_attack: every attack, whatever its source, is logged (the attacker: a unit, or the point source)."""
     who = ["unit", attacker.uid] if not isinstance(attacker, Source) else [attacker.kind, attacker.x, attacker.y,
                                                                            attacker.radius, attacker.name]
-    game.extra.setdefault("test_heard", []).append([*who, target.uid])
+    st = game.state_of(MortarState)
+    st.test_heard = (st.test_heard or []) + [[*who, target.uid]]
 
 
 MORTAR = Rule("Test mortar", "a test-only rule", action_options=(_mortar_options,), actions={"test_mortar": _fire_mortar},
@@ -97,7 +107,7 @@ def field():
 def aimed(rules=(MORTAR,), dice=()):
     g = Game(field(), rules=rules, dice=ScriptedDice(SIDE0_WINS + list(dice)))
     g.apply(("first",))
-    g.extra[AIM] = [24.0, 20.0, 4.0]  # a medium mortar's 4" burst radius (L1592)
+    aim(g, 24.0, 20.0, 4.0)  # a medium mortar's 4" burst radius (L1592)
     activate(g, 1)  # B fires the mortar
     return g
 
@@ -138,7 +148,7 @@ def test_cover_between_the_point_and_the_figure_shifts_the_armour_die():
     scn["obstacles"] = []
     g = Game(scn, rules=(MORTAR,), dice=ScriptedDice(SIDE0_WINS + BURST_DICE))
     g.apply(("first",))
-    g.extra[AIM] = [24.0, 20.0, 4.0]
+    aim(g, 24.0, 20.0, 4.0)
     activate(g, 1)
     with pytest.raises(Exception, match="expected d6 but the rules rolled d4"):
         g.apply(("test_mortar",))
@@ -157,7 +167,7 @@ def test_a_vehicle_under_the_point_by_its_top_and_in_the_radius_by_the_facing_to
     scn["sides"][1]["units"][2]["facing"] = 270
     g = Game(scn, rules=(MORTAR,), dice=ScriptedDice(SIDE0_WINS + BURST_DICE[:6] + [("d8", 2), ("d12", 4)]))
     g.apply(("first",))
-    g.extra[AIM] = [24.0, 20.0, 4.0]
+    aim(g, 24.0, 20.0, 4.0)
     activate(g, 1)
     g.apply(("test_mortar",))
     assert last_event(g, "VehicleHit")["facing"] == "rear" and g.dice.remaining == 0
@@ -167,12 +177,12 @@ def test_the_after_attack_window_runs_for_the_point_source_and_for_a_shot():
     g = aimed(dice=BURST_DICE)
     g.apply(("test_mortar",))
     point = ["point", 24.0, 20.0, 4.0, "test mortar"]
-    assert g.extra["test_heard"] == [point + [0], point + [2], point + [3], point + [4]]
+    assert g.state_of(MortarState).test_heard == [point + [0], point + [2], point + [3], point + [4]]
     g = Game(scenario([unit("A", (24, 5))], [unit("B", (24, 15))]), seed=3, rules=(MORTAR,))
     g.apply(("first",) if g.initiative_winner == 0 else ("second",))
     activate(g, 0)
     g.apply(next(o for o in g.decision().options if o[0] == "shoot"))
-    assert g.extra["test_heard"] == [["unit", 0, 1]]  # a shot: the same window, the firing unit
+    assert g.state_of(MortarState).test_heard == [["unit", 0, 1]]  # a shot: the same window, the firing unit
 
 
 def test_reactions_to_a_point_attack_wait_over_the_action_and_survive_a_snapshot():
@@ -190,7 +200,7 @@ def test_reactions_to_a_point_attack_wait_over_the_action_and_survive_a_snapshot
     assert c.state_digest() == g.state_digest()
     s = Game(field(), seed=5, rules=(MORTAR, DIVING))
     s.apply(("first",) if s.initiative_winner == 0 else ("second",))
-    s.extra[AIM] = [24.0, 20.0, 4.0]
+    aim(s, 24.0, 20.0, 4.0)
     activate(s, 1)
     s.apply(("test_mortar",))
     h = Game.from_snapshot(json.loads(json.dumps(s.snapshot())), rules=(MORTAR, DIVING))

@@ -22,6 +22,20 @@ from dustup_env.rules.kernel.decisions import Decision, Frame
 from dustup_env.rules.kernel.dice import D8
 from dustup_env.rules.kernel.events import Event, event
 from dustup_env.rules.kernel.sequence import pop, push
+from dustup_env.rules.kernel.state import Component
+from dustup_env.rules.rules_overview.random_activation import CardDeck
+
+
+class OverwatchState(Component):
+    """The test rule's state: the units that fired on overwatch (unset before any)."""
+
+    __slots__ = ("overwatch_done",)
+
+
+class MissionState(Component):
+    """The test rule's state: each side's pending fire missions this turn."""
+
+    __slots__ = ("missions",)
 
 WATCH_RANGE = 24.0
 
@@ -38,7 +52,10 @@ class OverwatchFired(Event):
 
 def _watchers(game, mover):
     """Units of the other side within 24" of the mover that have not fired on overwatch this turn."""
-    done = game.extra.setdefault("overwatch_done", [])
+    st = game.state_of(OverwatchState)
+    if st.overwatch_done is None:
+        st.overwatch_done = []
+    done = st.overwatch_done
     return [e for e in game.enemy_units(mover.side)
             if e.uid not in done and (e.x - mover.x) ** 2 + (e.y - mover.y) ** 2 < WATCH_RANGE ** 2]
 
@@ -46,7 +63,7 @@ def _watchers(game, mover):
 def _overwatch_window(kind):
     def react(game, mover, walk):
         for w in _watchers(game, mover):
-            game.extra["overwatch_done"].append(w.uid)
+            game.state_of(OverwatchState).overwatch_done.append(w.uid)
             push(game, Frame(kind, w.uid, 0, False, {"mover": mover.uid}))
             return  # one watcher a step
 
@@ -248,19 +265,19 @@ class MissionFired(Event):
 
 
 def _missions_start(game):
-    game.extra["missions"] = [1, 1]  # one pending fire mission a side each turn
+    game.state_of(MissionState).missions = [1, 1]  # one pending fire mission a side each turn
 
 
 def _pending(game, side):
-    return game.extra["missions"][side]
+    return game.state_of(MissionState).missions[side]
 
 
 def _mission_options(game, side):
-    return [("fire_mission",)] if game.extra["missions"][side] else []
+    return [("fire_mission",)] if game.state_of(MissionState).missions[side] else []
 
 
 def _call_mission(game, side, opt):
-    game.extra["missions"][side] -= 1
+    game.state_of(MissionState).missions[side] -= 1
     push(game, Frame("mission", -1, 0, False, {"side": side}))  # the side picks the target
 
 
@@ -298,7 +315,7 @@ def test_a_pending_fire_mission_is_an_activation_of_the_alternate_sequence():
     assert g.turn == 1 and g.decision() == Decision(1, "activate", -1, (("fire_mission",),))  # the turn waits for it
     g.apply(("fire_mission",))
     g.apply(("target", 0))
-    assert g.turn == 2 and events_of(g, "TurnEnded") and g.extra["missions"] == [1, 1]
+    assert g.turn == 2 and events_of(g, "TurnEnded") and g.state_of(MissionState).missions == [1, 1]
 
 
 @pytest.mark.parametrize("options", [{"activation": "alternate"}, {"activation": "chits"},
@@ -312,7 +329,7 @@ def test_every_activation_sequence_counts_the_fire_missions(options, seed):
     seized = 0
     while not g.over:
         d = g.decision()
-        if d.kind == "activate" and "card_side" in g.extra:
+        if d.kind == "activate" and g.state_of(CardDeck).card_side is not None:
             assert d.options == (("fire_mission",),)  # a mission's card offers only the mission
         opt = rng.choice(d.options)
         if d.kind == "seize" and ("fire_mission",) in d.options and rng.random() < 0.5:

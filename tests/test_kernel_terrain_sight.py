@@ -14,7 +14,7 @@ import pytest
 from conftest import activate, last_event, rect, scenario, unit, wall
 from dustup_env.observation import GRID_H, GRID_W, dynamic_terrain_raster, terrain_raster
 from dustup_env.rules import Game, Rule, ScriptedDice
-from dustup_env.rules.kernel import terrain
+from dustup_env.rules.kernel import table, terrain
 from dustup_env.rules.kernel.battlefield import GROUND, observer, observer_of
 from dustup_env.rules.kernel.events import Event, event
 from dustup_env.rules.kernel.terrain import TerrainKind
@@ -107,6 +107,34 @@ def test_an_airborne_observer_sees_over_the_terrain_but_not_through_smoke():
     assert g.bf.sight_for(observer(special_sensors=True, airborne=True), 5, 30, 5, 46).concealed
     assert g.bf.sight_for(air, 15, 30, 15, 46).visible  # beside the smoke: over the ground as before
     assert not g.bf.sight_fn(GROUND)(5, 30, 5, 46).visible
+
+
+HOVER = table.register_location("test_hover", airborne=True)  # a test-only rule's location over the table
+
+
+def _take_off(game):
+    """init of a test-only rule: the first unit of side 1 hovers over the table (a drone, an aircraft)."""
+    game.units[game.side_units[1][0]].location = HOVER
+
+
+HOVERING = Rule("Test hovering", "a test-only rule", init=(_take_off,))
+
+
+def test_a_unit_in_a_location_registered_airborne_is_an_airborne_observer():
+    """observer_of reports the airborne observer a rule's location makes (RN-175): the kernel's sight_for reads it."""
+    g = Game(scenario([unit("A", (24, 5))], [unit("B", (5, 30), sensor="enhanced")],
+                      terrain=[rect("dense_woods", 0, 40, 10, 47)]), rules=(HOVERING, DEMOLITION))
+    a, b = g.units
+    assert observer_of(a) is GROUND and observer_of(b) == observer(special_sensors=True, airborne=True)
+    assert not g.bf.sight_for(GROUND, 5, 30, 5, 46).visible
+    assert g.bf.sight_for(observer_of(b), b.x, b.y, 5, 46).visible  # over the dense wood
+    smoke(g, 5, 36)
+    assert g.bf.sight_for(observer_of(b), b.x, b.y, 5, 46).concealed  # smoke: its sensors see through, concealed
+    b.location = "routed_off"  # a location not registered airborne: on the ground again
+    assert observer_of(b) == observer(special_sensors=True)
+    h = Game.from_snapshot(json.loads(json.dumps(Game(g.source_scenario, rules=(HOVERING,)).snapshot())),
+                           rules=(HOVERING,))
+    assert observer_of(h.units[1]).airborne  # the location is saved by name, and so is what it makes of sight
 
 
 # ------------------------------------------------------------------ rubble: terrain that takes away

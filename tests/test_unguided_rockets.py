@@ -3,7 +3,7 @@ arms (defensive fire included), disposable / reloadable, range bands and restric
 import pytest
 
 from conftest import activate, add_dice, begin, events_of, last_event, scenario, unit
-from weapons_helpers import stand_in
+from weapons_helpers import damage_log, stand_in
 from dustup_env.rules import Game, ScenarioError, ScriptedDice
 from dustup_env.rules.armoured_dustup import unguided_rockets as ur
 from dustup_env.rules.unit_actions.shoot_action import ready_figures
@@ -34,7 +34,7 @@ def test_a_rocket_fires_alone_with_its_own_impact_at_a_vehicle():
     assert g.dice.remaining == 0
     e = last_event(g, "RocketFired")
     assert (e["target_die"], e["dice"], e["hits"]) == ("d8", ["d8", "d8"], 2)
-    assert g.extra["test_vehicle_damage"] == [[1, 1, "damaged"], [1, 1, "none"]]
+    assert damage_log(g) == [[1, 1, "damaged"], [1, 1, "none"]]
     assert g.units[0].fired == {0}
 
 

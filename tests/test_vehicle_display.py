@@ -16,6 +16,7 @@ from dustup_env.codec import FAMILIES
 from dustup_env.rules import Game
 from dustup_env.rules.armoured_dustup.vehicle_movement import FOOTPRINT_BASE, FOOTPRINT_PER_SIZE
 from dustup_env.service import views
+from dustup_env.rules.armoured_dustup.heavy_weapons import HeavyState
 
 ARMOURED_FAMILIES = {"fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection", "mount", "dismount",
                      "approach", "tow", "push", "unhook", "turn", "hatches", "fire_vehicle", "fire_slaved", "fire_pair",
@@ -132,7 +133,7 @@ def test_heavy_weapons_in_the_view():
     assert v["AT team"]["heavy_weapon"]["state"] == "dismantled" and v["AT team"]["heavy_weapon"]["guided"]
     assert v["Gun"]["heavy_weapon"]["state"] == "set up" and v["Gun"]["heavy_weapon"]["damage"] == "working"
     assert v["Gun"]["area_protection"]["state"] == "carried" and v["Red"]["ecm"] == "d8"
-    g.extra["heavy"]["1"]["damage"] = 1
+    g.state_of(HeavyState).heavy["1"]["damage"] = 1
     assert views.table_view(g, 0)["units"][1]["heavy_weapon"]["damage"] == "disabled"
 
 
@@ -207,7 +208,7 @@ def test_text_map_lists_heavy_weapons():
     blue = [unit("AT team", (10, 5), figures=(("rifle", 4),), heavy_weapon="missile_team", weapon_ready=False),
             unit("Gun", (20, 5), figures=(("rifle", 4),), heavy_weapon="towed_at_gun")]
     g = Game(scenario(blue, [unit("Red", (20, 40), figures=(("rifle", 5),))]), seed=0)
-    g.extra["heavy"]["1"]["damage"] = 1
+    g.state_of(HeavyState).heavy["1"]["damage"] = 1
     text = render_ansi(g, side=1)
     assert "AT team                4/4 figures fit, suppression 0, confident; heavy weapon not set up" in text
     assert "heavy weapon set up, disabled" in text

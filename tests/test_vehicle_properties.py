@@ -14,6 +14,8 @@ from vehicle_helpers import mechanised
 from dustup_env.rules import Game, GameOverError
 from dustup_env.rules.armoured_dustup.indicating_damaged_vehicles import vehicle_damaged, vehicle_destroyed
 from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+from dustup_env.rules.armoured_dustup.casevac_vehicle import CasevacState
+from dustup_env.rules.armoured_dustup.close_assault import CrewState, crew_uid
 from dustup_env.rules.armoured_dustup.transport import places
 from dustup_env.rules.armoured_dustup.vehicle_movement import refresh_columns
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
@@ -65,7 +67,7 @@ class VehicleInvariants:
             if u.passengers:
                 assert len(set(u.passengers)) == len(u.passengers)
                 assert all(units[p].carrier == u.uid for p in u.passengers)
-                crew = (g.extra.get("crews") or {}).get(str(u.uid), -1)  # a crew takes no places (RN-881)
+                crew = crew_uid(g, u)  # a crew takes no places (RN-881)
                 assert sum(places(units[p]) for p in u.passengers if p != crew) <= u.profile.vehicle.transport_figures
                 assert u.in_play and not u.hidden
             if u.towing >= 0:
@@ -87,7 +89,7 @@ class VehicleInvariants:
                            and all(f.status == KILLED for f in u.figures)}
         wrecks = [f for f in g.terrain if f["kind"] in ("wreck", "soft_wreck")]
         assert sorted(f["unit"] for f in wrecks) == sorted(self.destroyed)
-        for vid, cid in (g.extra.get("crews") or {}).items():  # RN-881: a vehicle without its crew only ends
+        for vid, cid in (getattr(g.components.get(CrewState), "crews", None) or {}).items():  # RN-881: a vehicle without its crew only ends
             v, c = units[int(vid)], units[cid]
             if not g.over and c.carrier != v.uid and g.decision().kind == "action" and g.decision().unit == v.uid:
                 opts = g.decision().options
@@ -153,7 +155,7 @@ def vehicle_policy(g, rng):
         return rng.choice(transfer)
     u = g.units[d.unit] if d.unit >= 0 else None
     wounded = u is not None and any(f.status == WOUNDED for f in u.figures)
-    aboard = u is not None and g.extra.get("casevac", {}).get(str(u.uid), {}).get("aboard", 0) > 0
+    aboard = u is not None and (getattr(g.components.get(CasevacState), "casevac", None) or {}).get(str(u.uid), {}).get("aboard", 0) > 0
 
     def keen(o):
         if o[0] == "turn":
@@ -162,7 +164,7 @@ def vehicle_policy(g, rng):
             return wounded or rng.random() < 0.1
         if o[0] == "depart":
             return aboard or rng.random() < 0.1
-        if o[0] == "approach" and str(o[1]) in g.extra.get("casevac", {}):
+        if o[0] == "approach" and str(o[1]) in (getattr(g.components.get(CasevacState), "casevac", None) or {}):
             return wounded
         return True
     veh = [o for o in d.options if o[0] in VEHICLE_FAMILIES and keen(o)]

@@ -4,9 +4,9 @@ import pytest
 from conftest import activate, begin, last_event, rect, scenario, unit
 
 from dustup_env.rules import ScenarioError
-from dustup_env.rules.forces.cavalry import UNATTENDED
 from dustup_env.rules.kernel.battlefield import vehicle_column
 from dustup_env.rules.kernel.dice import D12
+from dustup_env.rules.forces.cavalry import CavalryState
 
 NORTH, EAST = 0, 4
 
@@ -40,7 +40,7 @@ def test_dismounting_leaves_the_vehicles_unattended_and_the_unit_may_prop():
     activate(g, 0)
     assert ("prop",) not in g.decision().options
     g.apply(("reorganise", "dismount"))
-    assert g.extra[UNATTENDED] == {"0": [[24.0, 10.0], [25.5, 10.0], [24.0, 11.5], [25.5, 11.5]]}
+    assert g.state_of(CavalryState).unattended_vehicles == {"0": [[24.0, 10.0], [25.5, 10.0], [24.0, 11.5], [25.5, 11.5]]}
     assert ("prop",) in g.decision().options
     g.apply(("move", EAST, 2))  # 12" away on foot (D6)
     assert last_event(g, "Moved")["points"] == 12
@@ -51,11 +51,11 @@ def test_dismounting_leaves_the_vehicles_unattended_and_the_unit_may_prop():
 
 def test_mount_again_only_at_the_vehicles():
     g = begin(bikes(mounted=False, pos=(24, 10)))
-    assert g.extra[UNATTENDED]["0"][0] == [24.0, 10.0]
+    assert g.state_of(CavalryState).unattended_vehicles["0"][0] == [24.0, 10.0]
     activate(g, 0)
     assert ("reorganise", "mount") in g.decision().options
     g.apply(("reorganise", "mount"))
-    assert g.units[0].mounted and UNATTENDED not in g.extra or g.extra[UNATTENDED] == {}
+    assert g.units[0].mounted and g.state_of(CavalryState).unattended_vehicles in (None, {})
     assert g.units[0].terrain_column == vehicle_column("high_mobility_wheeled")
 
 

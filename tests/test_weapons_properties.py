@@ -28,7 +28,7 @@ def _check(g, d, before):
     for o in d.options:
         a = CODEC.encode(g, d.side, o)
         assert mask[a] and CODEC.decode(g, d.side, a, d.kind) == o
-    st = g.extra.get(hw.STATE_KEY, {})
+    st = hw.weapon_states(g)
     for uid, s in st.items():
         old = before.get(uid)
         if old is not None:
@@ -44,7 +44,7 @@ def _check(g, d, before):
             assert not s["abandoned"]
     if d.kind == "intercept":
         assert hw.vehicle_profile(g, g.units[d.unit]) is not None and d.options[-1] == ("decline",)
-    for uid, p in g.extra.get(gw.PROTECTION_KEY, {}).items():
+    for uid, p in gw.protection_states(g).items():
         assert p["state"] in ("carried", "deployed", "spent")
 
 
@@ -55,7 +55,7 @@ def play(seed, options, check=True):
     kinds = set()
     while not g.over:
         d = g.decision()
-        before = {k: dict(v) for k, v in g.extra.get(hw.STATE_KEY, {}).items()}
+        before = {k: dict(v) for k, v in hw.weapon_states(g).items()}
         weapons = [o for o in d.options if o[0] in WEAPON_OPTIONS or (o[0] == "reorganise" and o[1] in WEAPON_OPTIONS)]
         at_vehicles = [o for o in weapons if o[0] == "fire_guided" and g.units[o[1]].name in VEHICLES]
         if at_vehicles and rng.random() < 0.7:  # missiles at vehicles (the interception decisions) more often still

@@ -5,14 +5,27 @@ The weapons rules talk to vehicle targets only through the rule set's services `
 rules).  Until the vehicle
 rules provide them, :func:`stand_in` gives a test Rule with the same services: units named in ``vehicles`` are
 vehicles of a library design; a hit rolls :func:`vehicle_impact` and records the result in
-``game.extra["test_vehicle_damage"]``.
+the test-only rule state :class:`VehicleDamageLog`.
 """
 from __future__ import annotations
 
 from dustup_env.rules.armoured_dustup.heavy_weapons import vehicle_impact
 from dustup_env.rules.kernel.dice import parse_die
 from dustup_env.rules.kernel.ruleset import Rule
+from dustup_env.rules.kernel.state import Component
 from dustup_env.rules.vehicle_design import library_profile
+
+
+class VehicleDamageLog(Component):
+    """The stand-in's state: ``[[uid, weapon class, effect], ...]``, every hit on a vehicle (unset: none yet)."""
+
+    __slots__ = ("test_vehicle_damage",)
+
+
+def damage_log(game):
+    """The hits recorded on vehicles so far, or None."""
+    st = game.components.get(VehicleDamageLog)
+    return st.test_vehicle_damage if st is not None else None
 
 
 def stand_in(vehicles: dict, towed_units=()) -> Rule:
@@ -25,7 +38,10 @@ def stand_in(vehicles: dict, towed_units=()) -> Rule:
 
     def vehicle_fire(game, v, impact, hits, x, y, weapon_class=1, facing=None, test_confidence=True):
         """The vehicle rules' signature: the hits of one attack from (x, y) on vehicle ``v``."""
-        log = game.extra.setdefault("test_vehicle_damage", [])
+        st = game.state_of(VehicleDamageLog)
+        if st.test_vehicle_damage is None:
+            st.test_vehicle_damage = []
+        log = st.test_vehicle_damage
         armour = parse_die(profiles[v.name].armour.front)
         results = []
         for _ in range(hits):

@@ -115,7 +115,8 @@ def vehicle_record(game, u: dict, own: bool) -> dict:
     """A vehicle's own state as the page shows it (``own``: the reader's own vehicle, whose passengers it knows;
     an enemy vehicle's passengers are not seen)."""
     vp = u["vehicle"]
-    fired = set((game.extra.get("vehicle_fired") or {}).get(str(u["uid"]), ()))
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import fired_states
+    fired = set(fired_states(game).get(str(u["uid"]), ()))
     names = nr.display_names(game)
     rec = {
         "design": vp["name"], "kind": vp["kind"], "size": vp["size"],
@@ -142,9 +143,10 @@ def armoured_fields(game, u: dict) -> dict:
     """A unit's heavy weapon, area protection and ECM (plain data of the weapon rules), if it has any."""
     out = {}
     key = str(u["uid"])
-    st = (game.extra.get("heavy") or {}).get(key)
+    from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+    from dustup_env.rules.armoured_dustup.guided_weapons import protection_states
+    st = hw.weapon_states(game).get(key)
     if st is not None:
-        from dustup_env.rules.armoured_dustup import heavy_weapons as hw
         prof = hw.weapon_of(game, game.units[u["uid"]])
         towed = prof is not None and prof.carriage == "towed"
         ready = bool(st.get("ready"))
@@ -156,7 +158,7 @@ def armoured_fields(game, u: dict) -> dict:
             "damage": HEAVY_DAMAGE[st.get("damage", 0)] if 0 <= st.get("damage", 0) < 3 else str(st.get("damage")),
             "fired": bool(st.get("fired")), "abandoned": bool(st.get("abandoned")), "remote": bool(st.get("remote")),
             "at": st.get("at")}
-    ps = (game.extra.get("protection") or {}).get(key)
+    ps = protection_states(game).get(key)
     if ps is not None:
         out["area_protection"] = {"die": ps.get("die"), "state": ps.get("state"), "at": ps.get("at")}
     spec = None
@@ -217,7 +219,9 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
         raw_units = known_units(base["units"], side)
         markers = base["markers"]
     units, hidden = [], []
-    armoured = game.extra.get("heavy") or game.extra.get("protection") or any(
+    from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+    from dustup_env.rules.armoured_dustup.guided_weapons import protection_states
+    armoured = hw.weapon_states(game) or protection_states(game) or any(
         "vehicle" in u or "carrier" in u for u in raw_units)
     shown = nr.display_names(game)  # unique names (the side's name first where both sides use a name)
     for u in raw_units:

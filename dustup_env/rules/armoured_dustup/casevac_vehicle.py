@@ -2,7 +2,7 @@
 or VTOL aircraft ...").
 
 * Scenario: a transport vehicle with ``"casevac": true`` starts off the table, its counter in the loiter zone of
-  the inbound chart (``game.extra["casevac"]``; the unit is out of play meanwhile, like a unit carried off).
+  the inbound chart (:class:`CasevacState`; the unit is out of play meanwhile, like a unit carried off).
 * ``("call_casevac", vehicle)``: a communication by a unit of its side (the caller's quality die must beat its
   own leadership value, RN-168); on a success the vehicle is placed on the table beside the
   caller, towards the caller's home edge (RN-767), and activates from the next turn.
@@ -24,14 +24,15 @@ from ..kernel.entities import CONFIDENCE_NAMES, TREATED, WOUNDED, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.state import Component
 from ..kernel.table import place
 from ..unit_actions.detach_element_action import remove_figures
 from .towing import release
 from .vehicle_movement import footprint
 from .vehicles import bearing
 
-KEY = "casevac"  # game.extra: str(uid) -> {"zone": "loiter" | "table" | "track", "trip": index into TRIP,
-#                                          "delivered": int, "aboard": int, "offloaded": [uids]}
+KEY = "casevac"  # CasevacState's field: str(uid) -> {"zone": "loiter" | "table" | "track", "trip": index into TRIP,
+#                                                  "delivered": int, "aboard": int, "offloaded": [uids]}
 TRANSFER_RANGE = 2.0
 PLACE_GAP = 0.5  # invented (RN-767): the caller's leader this far from the arriving vehicle's footprint
 BOOST_RANGE = 12.0
@@ -87,8 +88,20 @@ def _has_casevac(scenario, options) -> bool:
     return any(u.get("casevac") for side in scenario["sides"] for u in side["units"])
 
 
+class CasevacState(Component):
+    """The rule's state: ``{str(uid): {zone, trip, delivered, aboard, offloaded}}``, every CASEVAC vehicle (see
+    :data:`KEY`)."""
+
+    __slots__ = ("casevac",)
+
+
+def _all(game) -> dict:
+    st = game.components.get(CasevacState)
+    return (st.casevac if st is not None else None) or {}
+
+
 def _state(game, v: Unit) -> dict | None:
-    return game.extra.get(KEY, {}).get(str(v.uid))
+    return _all(game).get(str(v.uid))
 
 
 def capacity(v: Unit) -> int:
@@ -111,7 +124,10 @@ def _init(game) -> None:
                 raise ScenarioError(f"{where}: a CASEVAC vehicle starts in the loiter zone: not hidden, not a "
                                     "reinforcement, no turret, no passengers")
             u.location = "evacuated"  # off the table, in the loiter zone
-            game.extra.setdefault(KEY, {})[str(u.uid)] = {"zone": "loiter", "trip": 0, "delivered": 0,
+            st = game.state_of(CasevacState)
+            if st.casevac is None:
+                st.casevac = {}
+            st.casevac[str(u.uid)] = {"zone": "loiter", "trip": 0, "delivered": 0,
                                                           "aboard": 0, "offloaded": []}
 
 
@@ -131,7 +147,7 @@ def _options(game, u: Unit, status) -> list:
     if u.carrier >= 0:
         return []
     out = []
-    for key, st in game.extra.get(KEY, {}).items():
+    for key, st in _all(game).items():
         v = game.units[int(key)]
         if v.side != u.side:
             continue
@@ -225,7 +241,7 @@ def _depart(game, v: Unit, opt) -> None:
 
 
 def _turn_end(game) -> None:
-    for key, st in game.extra.get(KEY, {}).items():
+    for key, st in _all(game).items():
         if st["zone"] != "track":
             continue
         st["trip"] += 1
@@ -237,7 +253,7 @@ def _turn_end(game) -> None:
 
 def _filter(game, u: Unit, opts: list) -> list:
     """The CASEVAC vehicle takes no passengers (units may approach it to transfer their wounded) and tows nothing."""
-    st = game.extra.get(KEY, {})
+    st = _all(game)
     if not st:
         return opts
     if u.profile.vehicle is not None and str(u.uid) in st:
@@ -250,7 +266,7 @@ def _vp(game, vp: list) -> None:
     (off the table the Casualty Evacuation rule counts them)."""
     per = game.options["casevac_vp"]
     if per:
-        for key, st in game.extra.get(KEY, {}).items():
+        for key, st in _all(game).items():
             v = game.units[int(key)]
             if not v.evacuated:
                 vp[v.side] += per * st["delivered"]

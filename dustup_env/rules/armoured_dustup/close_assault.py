@@ -58,6 +58,7 @@ from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.sequence import pop
 from ..kernel.ruleset import Family, Rule
+from ..kernel.state import Component
 from ..kernel.table import place
 from ..unit_actions.assault_action import (MECHS, assault_reach, begin_assault, courage_roll, drop_confidence,
                                            fight_pairs, load_courage_table, may_assault, outnumbered, pair_outcome,
@@ -406,14 +407,28 @@ def defensive_fire(game, v: Unit, u: Unit, mode: str = "support") -> int:
 
 
 # ---------------------------------------------------------------------------------------------- crews (RN-881)
-CREW_KEY = "crews"  # game.extra: vehicle uid -> its crew unit's uid
+class CrewState(Component):
+    """The rule's state: ``{str(vehicle uid): crew unit uid}``, the vehicles whose crew is a unit of its own."""
+
+    __slots__ = ("crews",)
+
+
+def _crews(game) -> dict | None:
+    st = game.components.get(CrewState)
+    return st.crews if st is not None else None
 
 
 def crew_of(game, v: Unit):
     """The crew unit of vehicle ``v`` (a scenario unit with ``crew_of``), None if its crew is not represented."""
-    crews = game.extra.get(CREW_KEY)
+    crews = _crews(game)
     uid = crews.get(str(v.uid)) if crews else None
     return game.units[uid] if uid is not None else None
+
+
+def crew_uid(game, v: Unit) -> int:
+    """Service ``vehicle_crew``: the uid of vehicle ``v``'s crew unit, -1 if its crew is not a unit."""
+    crews = _crews(game)
+    return crews.get(str(v.uid), -1) if crews else -1
 
 
 def crew_aboard(game, v: Unit):
@@ -471,7 +486,7 @@ def unmanned(game, v: Unit) -> bool:
 def _crew_filter(game, u: Unit, opts: list) -> list:
     """RN-881: a vehicle without its crew only ends its activation; a crew next to its vehicle may mount it (one
     action, every figure within 2"), whatever the vehicle's transport places."""
-    crews = game.extra.get(CREW_KEY)
+    crews = _crews(game)
     if not crews:
         return opts
     if u.profile.vehicle is not None:
@@ -503,7 +518,7 @@ def _crew_init(game) -> None:
         v.passengers = [u.uid] + v.passengers
         place(game, u, v.x, v.y, "set_up", point=False)  # the game's set-up: no move
     if crews:
-        game.extra[CREW_KEY] = crews
+        game.state_of(CrewState).crews = crews
 
 
 # ---------------------------------------------------------------------------------------------- mechs' fire (RN-853)
@@ -572,6 +587,6 @@ RULE = Rule(
     procedures={"passengers_assault_switch": PassengersAssaultSwitch(), "crew_response": CrewResponse()},
     services={"mech_close_combat_hits": mech_close_combat_hits, "defending_quality": defending_quality,
               "mech_defensive_fire": SimpleNamespace(options=defensive_fire_options, fire=defensive_fire),
-              "assault_units": assault_units, "footprint": footprint,
+              "assault_units": assault_units, "footprint": footprint, "vehicle_crew": crew_uid,
               "vehicle_assault": SimpleNamespace(may_withdraw=may_withdraw, contact=vehicle_contact)},
 )

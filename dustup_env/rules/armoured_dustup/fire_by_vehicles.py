@@ -39,6 +39,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.state import Component
 from ..unit_actions.shoot_action import shoot_geometry
 from .heavy_weapons import fire_weapon, heavy_target_die
 from .vehicle_damage import engage_shift
@@ -50,7 +51,19 @@ DIRECT = ("direct_fire", "apsw")
 FIRED = DIRECT + ("guided",)  # guided weapons one at a time (fire_vehicle), through the Guided Weapons rules
 EXTERNAL_MOUNTS = ("man_packed", "towed")  # RN-809: weapons the crew must leave the vehicle to serve
 STABILISATION_SHIFT = {"poor": None, "average": 1, "superior": 0}  # after a move this activation (None: no fire)
-STATE_KEY = "vehicle_fired"
+
+
+class FiredState(Component):
+    """The rule's state: ``{str(uid): [k, ...]}``, the weapons each vehicle has fired this activation."""
+
+    __slots__ = ("vehicle_fired",)
+
+
+def fired_states(game) -> dict:
+    """The weapons each vehicle has fired this activation, by its uid (empty when none has)."""
+    st = game.components.get(FiredState)
+    return (st.vehicle_fired if st is not None else None) or {}
+
 
 
 def weapons(v: Unit) -> tuple:
@@ -58,12 +71,16 @@ def weapons(v: Unit) -> tuple:
 
 
 def fired(game, v: Unit) -> list:
-    st = game.extra.get(STATE_KEY)
+    st = game.components.get(FiredState)
+    st = st.vehicle_fired if st is not None else None
     return st.get(str(v.uid), []) if st else []
 
 
 def _mark_fired(game, v: Unit, k: int) -> None:
-    game.extra.setdefault(STATE_KEY, {}).setdefault(str(v.uid), []).append(k)
+    st = game.state_of(FiredState)
+    if st.vehicle_fired is None:
+        st.vehicle_fired = {}
+    st.vehicle_fired.setdefault(str(v.uid), []).append(k)
 
 
 def in_arc(v: Unit, w, t: Unit) -> bool:
@@ -303,7 +320,8 @@ class MoveFireMove:
 
 
 def _on_activation(game, u: Unit) -> None:
-    st = game.extra.get(STATE_KEY)
+    st = game.components.get(FiredState)
+    st = st.vehicle_fired if st is not None else None
     if st and str(u.uid) in st:
         del st[str(u.uid)]
 

@@ -32,14 +32,27 @@ from ..kernel.errors import IllegalOptionError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.state import Component
 from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry
 from . import heavy_weapons as hw
 from . import vehicles
 
 DEFAULT_ECM = D8  # RN-124: units without an ECM rating are average
 AREA_RADIUS = 6.0  # L1314
-PROTECTION_KEY = "protection"
-DECOY_KEY = "decoys_spent"
+
+
+class GuidedState(Component):
+    """The rule's state: every area-protection system by its unit's uid (``{state: carried | deployed | spent, die,
+    at}``), and the turn each unit last used its fixed area protection (``protection_turn``) or a decoy
+    (``decoys_spent``), by uid."""
+
+    __slots__ = ("protection", "protection_turn", "decoys_spent")
+
+
+def protection_states(game) -> dict:
+    """Every area-protection system's state by its unit's uid (empty in a game without)."""
+    st = game.components.get(GuidedState)
+    return (st.protection if st is not None else None) or {}
 
 
 @event
@@ -144,12 +157,21 @@ def guided_plan(game, u, t, weapon, launcher=None) -> dict | None:
 
 # ---------------------------------------------------------------------------------------------- interception
 def _spent_this_turn(game, key: str, uid: int) -> bool:
-    return game.extra.get(key, {}).get(str(uid)) == game.turn
+    st = game.components.get(GuidedState)
+    return ((getattr(st, key) if st is not None else None) or {}).get(str(uid)) == game.turn
+
+
+def _spend(game, key: str, uid: int) -> None:
+    st = game.state_of(GuidedState)
+    d = getattr(st, key)
+    if d is None:
+        d = {}
+        setattr(st, key, d)
+    d[str(uid)] = game.turn
 
 
 def protection(game, u) -> dict | None:
-    st = game.extra.get(PROTECTION_KEY)
-    return st.get(str(u.uid)) if st else None
+    return protection_states(game).get(str(u.uid))
 
 
 def intercept_options(game, t, tried) -> list:
@@ -158,7 +180,7 @@ def intercept_options(game, t, tried) -> list:
         return []  # decoys are fitted to vehicles; area protection covers vehicles (L1306, L1314)
     out = []
     vp = hw.vehicle_profile(game, t)
-    if vp.decoy and "decoy" not in tried and (game.options["decoys_multiple"] or not _spent_this_turn(game, DECOY_KEY, t.uid)):
+    if vp.decoy and "decoy" not in tried and (game.options["decoys_multiple"] or not _spent_this_turn(game, "decoys_spent", t.uid)):
         out.append(("decoy",))
     for uid in game.side_units[t.side]:
         p = game.units[uid]
@@ -169,7 +191,7 @@ def intercept_options(game, t, tried) -> list:
             x, y = ps["at"]
         else:
             pvp = hw.vehicle_profile(game, p)
-            if pvp is None or not pvp.area_protection or _spent_this_turn(game, PROTECTION_KEY + "_turn", uid):
+            if pvp is None or not pvp.area_protection or _spent_this_turn(game, "protection_turn", uid):
                 continue
             x, y = p.x, p.y
         if math.hypot(t.x - x, t.y - y) <= AREA_RADIUS + 1e-9:
@@ -231,14 +253,14 @@ class Intercept:
                     ps["state"] = "spent"  # one-shot (L1314)
                 else:
                     die = parse_die(hw.vehicle_profile(game, p).area_protection)
-                    game.extra.setdefault(PROTECTION_KEY + "_turn", {})[str(by)] = game.turn
+                    _spend(game, "protection_turn", by)
                 key = f"area:{by}"
             ok, s, g = intercept_roll(game.dice, system=die, guidance=plan["guidance"])
             d["tried"].append(key)
             game.emit(MissileIntercepted(t.uid, "decoy" if key == "decoy" else "area_protection", by, die_name(die), s,
                                          die_name(plan["guidance"]), g, ok))
             if ok and key == "decoy" and not game.options["decoys_multiple"]:
-                game.extra.setdefault(DECOY_KEY, {})[str(t.uid)] = game.turn
+                _spend(game, "decoys_spent", t.uid)
             if not ok and intercept_options(game, t, d["tried"]):
                 return  # another system may try
             if ok:
@@ -340,7 +362,7 @@ def _init(game) -> None:
         if "area_protection" in spec:
             out[str(uid)] = {"state": "carried", "die": spec["area_protection"], "at": None}
     if out:
-        game.extra[PROTECTION_KEY] = out
+        game.state_of(GuidedState).protection = out
 
 
 _KEYS = ("heavy_weapon", "area_protection", "ecm", "design")  # "design": a vehicle of the vehicle rules

@@ -4,7 +4,7 @@
 A unit's ``heavy_weapon`` (scenario field) names a heavy-weapon design: a library name
 (``dustup_env/data/designs``) or a design object (docs/vehicle-design.md); its figures are the crew.  The design's
 Dustup statistics (:class:`~..vehicle_design.profile.HeavyWeaponDesignProfile`) give the size, firepower, impact,
-fire control, crew and carriage.  The weapon's changing state is plain data in ``game.extra["heavy"]`` (per unit
+fire control, crew and carriage.  The weapon's changing state is plain data in its :class:`HeavyState` (per unit
 uid: set up or not, damage, where it stands, fired this activation, abandoned, remote):
 
 * **Moving** (L1206-1208): a man-packed weapon is dismantled / set up by one reorganise action each; carried
@@ -37,6 +37,7 @@ from ..kernel.entities import OK, Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Family, ObservationPiece, Rule
+from ..kernel.state import Component
 from ..unit_actions.moving_casualties import carrying
 from ..unit_actions.shoot_action import FireResult, may_shoot, resolve_fire, shoot_geometry
 
@@ -47,7 +48,19 @@ HEAVY_TASKS = ("set_up", "dismantle", "limber", "unlimber", "repair")
 # damage states of a weapon
 WORKING, DISABLED, DAMAGED = 0, 1, 2
 DAMAGE_NAMES = ("working", "disabled", "damaged")
-STATE_KEY = "heavy"
+
+
+class HeavyState(Component):
+    """The rule's state: ``{str(uid): {ready, damage, at, fired, abandoned, remote[, spec]}}``, every heavy weapon
+    by its crew's uid (``spec``: a regrouped crew's scenario unit)."""
+
+    __slots__ = ("heavy",)
+
+
+def weapon_states(game) -> dict:
+    """Every heavy weapon's state by its crew's uid (empty in a game without heavy weapons)."""
+    st = game.components.get(HeavyState)
+    return (st.heavy if st is not None else None) or {}
 
 
 # ---------------------------------------------------------------------------------------------- events
@@ -150,15 +163,16 @@ def design_profile(design, where: str):
 
 def weapon_of(game, u: Unit):
     """The HeavyWeaponDesignProfile of ``u``'s heavy weapon, or None (a unit without one)."""
-    st = game.extra.get(STATE_KEY)
-    if not st or str(u.uid) not in st:
+    st = weapon_states(game)
+    if str(u.uid) not in st:
         return None
     spec = unit_specs(game)[st[str(u.uid)].get("spec", u.uid)]  # a regrouped crew's weapon: its scenario unit's
     return design_profile(spec["heavy_weapon"], f"unit {spec['name']!r}")
 
 
 def state(game, u: Unit) -> dict | None:
-    st = game.extra.get(STATE_KEY)
+    st = game.components.get(HeavyState)
+    st = st.heavy if st is not None else None
     return st.get(str(u.uid)) if st else None
 
 
@@ -178,7 +192,7 @@ def _init(game) -> None:
         out[str(uid)] = {"ready": ready, "damage": WORKING, "at": [u.x, u.y] if ready else None,
                          "fired": False, "abandoned": False, "remote": False}
     if out:
-        game.extra[STATE_KEY] = out
+        game.state_of(HeavyState).heavy = out
 
 
 def _has_heavy(scenario: dict, options: dict) -> bool:
@@ -518,8 +532,8 @@ def regrouped(game, u: Unit, p: Unit) -> None:
     """Regroup Action (RN-882): ``p`` merged into ``u``.  The combined unit is "a single unit" with every figure of
     both, so a crew's weapon stays with it: ``p``'s weapon becomes ``u``'s.  A set-up weapon further than 2" from
     the combined unit's leader is left behind, abandoned (the crew moved away from it, L1206)."""
-    heavy = game.extra.get(STATE_KEY)
-    sp = heavy.get(str(p.uid)) if heavy else None
+    heavy = weapon_states(game)
+    sp = heavy.get(str(p.uid))
     if sp is None:
         return
     su = heavy.get(str(u.uid))
@@ -598,8 +612,10 @@ def observe_heavy_weapons(obs, b, off) -> None:
     from array import array
 
     g = obs.game
-    heavy = g.extra.get("heavy") or {}
-    prot = g.extra.get("protection") or {}
+    from .guided_weapons import protection_states
+
+    heavy = weapon_states(g)
+    prot = protection_states(g)
     for u, o, _k, _enemy, concealed in obs.slot_rows(off, HF):
         row = [0.0] * HF
         if not concealed:

@@ -59,8 +59,8 @@ def places(u: Unit) -> int:
 
 def room(game, v: Unit) -> int:
     """Places left in transport vehicle ``v`` (its crew, when represented by a unit, takes none: RN-881)."""
-    crews = game.extra.get("crews") or {}
-    crew = crews.get(str(v.uid), -1)
+    crew_uid = game.rules.services.get("vehicle_crew")  # the close-assault rules' crews (RN-881)
+    crew = crew_uid(game, v) if crew_uid is not None else -1
     return v.profile.vehicle.transport_figures - sum(places(game.units[p]) for p in v.passengers if p != crew)
 
 

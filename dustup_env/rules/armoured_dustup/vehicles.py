@@ -49,6 +49,11 @@ def vehicle_profile(game, t: Unit):
     return t.profile.vehicle
 
 
+def acts_while_suppressed(game, u: Unit) -> bool:
+    """Service ``acts_while_suppressed``: "vehicles may continue to move and shoot while suppressed" (RN-140)."""
+    return u.profile.vehicle is not None
+
+
 # ------------------------------------------------------------------------------------------- designs
 @lru_cache(maxsize=256)
 def _library(name: str):
@@ -276,7 +281,9 @@ def observe_vehicles(obs, b, off) -> None:
     from array import array
 
     g = obs.game
-    fired_st = g.extra.get("vehicle_fired") or {}
+    from .fire_by_vehicles import fired_states
+
+    fired_st = fired_states(g)
     own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
     flip = obs.flip
     for u, o, _k, enemy, concealed in obs.slot_rows(off, VF):
@@ -332,6 +339,6 @@ RULE = Rule(
     action_options=(_hatch_options,),
     action_filters=(_vehicle_filter,),
     actions={"hatches": _hatches},
-    services={"vehicle_profile": vehicle_profile},
+    services={"vehicle_profile": vehicle_profile, "acts_while_suppressed": acts_while_suppressed},
     observation=(VEHICLES_PIECE,),
 )

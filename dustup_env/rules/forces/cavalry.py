@@ -13,7 +13,7 @@ prop as long as their mounts have been detached.  Cavalry move D10x2."
 * No ``("prop",)`` for mounted cavalry, nor for dismounted cavalry whose mounts are not detached.
 * Vehicular cavalry (``"mobility"``: a vehicle movement table, e.g. ``"high_mobility_wheeled"`` for bikes): D12 while
   mounted, on the terrain table of its mobility type; "vehicles may be left unattended" (L185): a dismounting unit
-  leaves its vehicles where it stands (``game.extra["unattended_vehicles"]``), may prop without detaching anyone,
+  leaves its vehicles where it stands (:class:`CavalryState`), may prop without detaching anyone,
   and mounts again only with every figure within 2" of them (RN-765).
 """
 from __future__ import annotations
@@ -24,8 +24,26 @@ from ..kernel.dice import D6
 from ..kernel.events import Event, event
 from ..kernel.entities import Unit
 from ..kernel.ruleset import Rule
+from ..kernel.state import Component
 
-UNATTENDED = "unattended_vehicles"  # game.extra: str(uid) -> [[x, y], ...] where vehicular cavalry left its vehicles
+
+class CavalryState(Component):
+    """The rule's state: ``{str(uid): [[x, y], ...]}``, where each vehicular cavalry unit left its vehicles."""
+
+    __slots__ = ("unattended_vehicles",)
+
+
+def _unattended(game) -> dict:
+    st = game.components.get(CavalryState)
+    return (st.unattended_vehicles if st is not None else None) or {}
+
+
+def _leave_vehicles(game, u: Unit) -> None:
+    st = game.state_of(CavalryState)
+    if st.unattended_vehicles is None:
+        st.unattended_vehicles = {}
+    st.unattended_vehicles[str(u.uid)] = [[x, y] for x, y in u.figure_positions()]
+
 REMOUNT_RANGE = 2.0  # invented (RN-765): every figure this close to one of the vehicles left unattended
 
 
@@ -62,7 +80,7 @@ def _options(game, u: Unit, status) -> list:
     if u.mounted:
         return [("reorganise", "dismount")]
     if u.profile.mobility:
-        spots = game.extra.get(UNATTENDED, {}).get(str(u.uid))
+        spots = _unattended(game).get(str(u.uid))
         if spots and all(any((x - a) ** 2 + (y - b) ** 2 <= REMOUNT_RANGE ** 2 + 1e-9 for a, b in spots)
                          for x, y in u.figure_positions()):
             return [("reorganise", "mount")]
@@ -81,7 +99,7 @@ def _filter(game, u: Unit, opts: list) -> list:
 def _mount(game, u: Unit) -> None:
     u.mounted = True
     if u.profile.mobility:
-        game.extra.get(UNATTENDED, {}).pop(str(u.uid), None)
+        _unattended(game).pop(str(u.uid), None)
         u.terrain_column = mounted_column(u)
     game.emit(Mounted(u.uid, True))
 
@@ -89,7 +107,7 @@ def _mount(game, u: Unit) -> None:
 def _dismount(game, u: Unit) -> None:
     u.mounted = False
     if u.profile.mobility:
-        game.extra.setdefault(UNATTENDED, {})[str(u.uid)] = [[x, y] for x, y in u.figure_positions()]
+        _leave_vehicles(game, u)
         u.terrain_column = foot_column(u)
     game.emit(Mounted(u.uid, False))
 
@@ -98,7 +116,7 @@ def _init(game) -> None:
     """Vehicular cavalry that starts dismounted has its vehicles where it stands."""
     for u in game.units:
         if u.profile.cavalry and u.profile.mobility and not u.mounted:
-            game.extra.setdefault(UNATTENDED, {})[str(u.uid)] = [[x, y] for x, y in u.figure_positions()]
+            _leave_vehicles(game, u)
 
 
 def _has_cavalry(scenario: dict, options: dict) -> bool:

@@ -412,9 +412,16 @@ def observer(special_sensors: bool = False, airborne: bool = False) -> Observer:
     return _OBSERVERS[bool(special_sensors) + 2 * bool(airborne)]
 
 
+AIRBORNE_LOCATIONS: set = set()  # the locations rules register as airborne (kernel.table.register_location)
+
+
 def observer_of(u) -> Observer:
-    """A unit as an observer: special sensors from its sensor die (D8+, RN-067); units are on the ground."""
-    return _OBSERVERS[u.sensor >= D8]
+    """A unit as an observer: special sensors from its sensor die (D8+, RN-067); airborne when its location is one
+    a rule registered as airborne (a drone, an aircraft over the table: RN-175), else on the ground."""
+    loc = u.location
+    if loc == "table":
+        return _OBSERVERS[u.sensor >= D8]
+    return _OBSERVERS[(u.sensor >= D8) + 2 * (loc in AIRBORNE_LOCATIONS)]
 
 
 def _airborne_sight(ax, ay, bx, by) -> Sight:

@@ -23,6 +23,7 @@ from .decisions import Decision, Frame
 from .dice import DiceSource, SeededDice
 from .entities import ROUTED, Unit
 from .errors import GameOverError, IllegalOptionError, InvalidArgumentError
+from .knowledge import known_enemies
 from .measurement import to_rules_units
 from .names import display_names
 from .ruleset import Family, RuleSet, resolve_options, rule_set
@@ -83,7 +84,7 @@ class Game:
         self.events_base = 0
         self.history: list[tuple] = []
         self.markers: list[dict] = []  # hidden-unit markers {side, x, y, unit (-1 = dummy), removed}
-        self.extra: dict = {}  # plain-data game state of rules modules (tokens, chit bag, card deck)
+        self.components: dict = {}  # the rules modules' state: {Component class: instance} (kernel.state)
         self.terrain: list[dict] = []  # the dynamic terrain layer over the static battlefield (kernel.terrain)
         self.entities: list[dict] = []  # the table entities that are not units (kernel.table)
         self.pending_decision: Decision | None = None
@@ -211,6 +212,13 @@ class Game:
                 return f
         return None
 
+    def state_of(self, cls):
+        """The rule state ``cls`` (a :class:`~.state.Component` class) of this game, made empty on first use."""
+        c = self.components.get(cls)
+        if c is None:
+            c = self.components[cls] = cls()
+        return c
+
     def emit(self, event) -> None:
         self.events.append(event)
 
@@ -230,21 +238,15 @@ class Game:
                 "decisions": len(self.history)}
 
     def enemy_units(self, side: int):
-        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers)."""
+        """The enemy units ``side`` knows of: in play and not hidden (hidden units show only as markers) nor mounted
+        (:mod:`.knowledge`: what a side may know)."""
         memo = self.memo
         if memo is not None:
             r = memo.get(side)
             if r is None:
-                r = memo[side] = [e for e in self._known_enemies(side)]
+                r = memo[side] = list(known_enemies(self, side))
             return r
-        return self._known_enemies(side)
-
-    def _known_enemies(self, side: int):
-        units = self.units
-        for uid in self.side_units[1 - side]:
-            e = units[uid]
-            if e.in_play and not e.hidden and e.carrier < 0:  # mounted passengers are not seen (transport)
-                yield e
+        return known_enemies(self, side)
 
     def home_point(self, u: Unit) -> tuple[float, float]:
         """The nearest point of ``u``'s home table edge."""

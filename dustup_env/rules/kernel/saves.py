@@ -29,6 +29,7 @@ from .dice import SeededDice
 from .entities import UNIT_ATTRIBUTES_V1, Unit, unit_dict, unit_from_dict
 from .errors import DustupError, GameOverError, IllegalOptionError, SaveFormatError
 from .events import event_from_dict
+from .state import load_components, saved_components
 from .terrain import refresh
 
 SAVE_FORMAT = "dustup-save"
@@ -85,7 +86,7 @@ def state(game, strict: bool = True) -> dict:
             "turn": game.turn, "phase": game.phase, "current": game.current, "initiative": game.initiative_winner,
             "stack": [plain_data(f) for f in game.stack], "winner": game.winner, "vp": list(game.vp),
             "end_reason": game.end_reason, "markers": copy.deepcopy(game.markers),
-            "extra": copy.deepcopy(game.extra), "terrain": copy.deepcopy(game.terrain),
+            "extra": copy.deepcopy(saved_components(game.components)), "terrain": copy.deepcopy(game.terrain),
             "dice": game.dice.getstate(), "events_base": game.events_base}
     if game.entities:
         doc["entities"] = copy.deepcopy(game.entities)
@@ -131,7 +132,8 @@ def _v1_digest(game) -> str:
     """The state digest of version-1 saves."""
     doc = {"turn": game.turn, "phase": game.phase, "current": game.current,
            "stack": [plain_data(f) for f in game.stack], "initiative": game.initiative_winner,
-           "winner": game.winner, "markers": copy.deepcopy(game.markers), "extra": copy.deepcopy(game.extra),
+           "winner": game.winner, "markers": copy.deepcopy(game.markers),
+           "extra": copy.deepcopy(saved_components(game.components)),
            "units": [unit_dict(u, UNIT_ATTRIBUTES_V1) for u in game.units], "dice": game.dice.getstate(),
            "n_events": len(game.events)}
     return _digest(doc)
@@ -234,7 +236,8 @@ def from_snapshot(cls, d: dict, rules=()):
         g.initiative_winner = int(st["initiative"])
         g.stack = [Frame(**f) for f in st["stack"]]
         g.winner, g.vp, g.end_reason = st["winner"], tuple(st["vp"]), st["end_reason"]
-        g.markers, g.extra, g.terrain = st["markers"], st["extra"], st["terrain"]
+        g.markers, g.terrain = st["markers"], st["terrain"]
+        g.components = load_components(st["extra"])  # each rule's state from the fields saved under its names
         g.entities = list(st.get("entities", []))
         refresh(g)
         g.dice = SeededDice(g.seed)

@@ -6,6 +6,11 @@ is shared, never written, by every copy.  :func:`copy_state` copies the state ex
 ``deepcopy`` walk): units and figures by generated per-field copiers, frames and module state as plain
 data, the event log and the history by pointers (events and options are immutable), the dice by their
 generator state.
+
+The state of a rules module is a :class:`Component`: a class the rule owns, with explicit fields, one instance
+per game in ``game.components`` (``game.state_of(Cls)``), copied by a generated copier, and saved, snapshotted
+and digested under its fields' names in the state's ``extra`` mapping (the form saves had when rules kept their
+state in plain dicts, so older snapshots load and digests are unchanged).
 """
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ STATE = (
     "events", "events_base",  # the event log (events_base: events before it that a copy made with log=False left out)
     "history",  # the options applied so far
     "markers",  # hidden-unit markers (plain dicts)
-    "extra",  # plain-data state of rules modules (tokens, chit bag, card deck, ...)
+    "components",  # the state of rules modules: {Component class: instance} (tokens, chit bag, card deck, ...)
     "terrain",  # the dynamic terrain layer (plain dicts, kernel.terrain)
     "entities",  # the table entities that are not units (plain dicts, kernel.table)
     "dice",  # the random generator
@@ -76,6 +81,100 @@ def _copier(cls, special: dict):
     return ns[f"copy_{cls.__name__.lower()}"]
 
 
+COMPONENT_FIELDS: dict = {}  # a saved field's name -> the Component class that owns it (filled as classes are made)
+
+
+class Component:
+    """The state a rule owns (subclass it; one instance per game: ``game.state_of(Cls)``).
+
+    A subclass names its fields in ``__slots__``; each holds plain data (numbers, strings, lists, dicts, nested)
+    or ``None``: not set.  A field is saved under its own name in the state's ``extra`` mapping when it is set,
+    so the field names are unique across the rules (checked when the class is made).  ``PUBLIC`` names the
+    fields both sides may know (the view's ``public`` part); the others are the state of the rules, shown to a
+    side only through what the rules say of it.
+    """
+
+    __slots__ = ()
+    PUBLIC: tuple = ()
+    FIELDS: tuple = ()  # every field, the base classes' first (set when the class is made)
+
+    def __init_subclass__(cls, register: bool = True, **kw):
+        super().__init_subclass__(**kw)
+        names = tuple(cls.__dict__.get("__slots__", ()))
+        for n in names if register else ():
+            owner = COMPONENT_FIELDS.get(n)
+            if owner is not None and owner.__qualname__ != cls.__qualname__:
+                raise TypeError(f"state field {n!r} of {cls.__qualname__} is already {owner.__qualname__}'s")
+            COMPONENT_FIELDS[n] = cls
+        cls.FIELDS = sum((getattr(b, "FIELDS", ()) for b in cls.__bases__), ()) + names
+        lines = ["def copy(self, new=object.__new__, cls=cls, plain_copy=plain_copy, C=_CONTAINERS):",
+                 "    n = new(cls)"]
+        for n in cls.FIELDS:
+            lines += [f"    v = self.{n}", f"    n.{n} = plain_copy(v) if type(v) in C else v"]
+        lines.append("    return n")
+        ns = {"cls": cls, "plain_copy": plain_copy, "_CONTAINERS": _CONTAINERS}
+        exec("\n".join(lines), ns)  # noqa: S102 - generated from the class's own field list
+        cls.copy = ns["copy"]
+
+    def __init__(self, **fields):
+        for n in self.FIELDS:
+            setattr(self, n, fields.pop(n, None))
+        if fields:
+            raise TypeError(f"{type(self).__qualname__} has no field {sorted(fields)[0]!r}")
+
+    def saved(self, out: dict) -> None:
+        """Write the fields that are set into ``out`` (the saved ``extra`` mapping)."""
+        for n in self.FIELDS:
+            v = getattr(self, n)
+            if v is not None:
+                out[n] = v
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, n) == getattr(other, n) for n in self.FIELDS)
+
+    def __repr__(self):
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.FIELDS)})"
+
+
+class Unclaimed(Component, register=False):
+    """Saved module state that no rule of this engine claims (an older snapshot's): kept as it was."""
+
+    __slots__ = ("data",)
+
+    def saved(self, out: dict) -> None:
+        if self.data:
+            out.update(self.data)
+
+
+def saved_components(components: dict) -> dict:
+    """The rules modules' state as saved: every set field under its name."""
+    out: dict = {}
+    for c in components.values():
+        c.saved(out)
+    return out
+
+
+def load_components(extra: dict) -> dict:
+    """The components of a saved ``extra`` mapping (fields no rule claims are kept as :class:`Unclaimed`)."""
+    if not isinstance(extra, dict):
+        raise TypeError(f"the rules' state ('extra') is a mapping, not {type(extra).__name__}")
+    out: dict = {}
+    for k, v in extra.items():
+        cls = COMPONENT_FIELDS.get(k)
+        if cls is None:
+            cls = Unclaimed
+            c = out.get(cls)
+            if c is None:
+                c = out[cls] = Unclaimed(data={})
+            c.data[k] = v
+            continue
+        c = out.get(cls)
+        if c is None:
+            c = out[cls] = cls()
+        setattr(c, k, v)
+    return out
+
+
 copy_unit = _copier(Unit, {"figures": "list({})"})  # figures are immutable: the copy shares them
 
 
@@ -116,7 +215,8 @@ def copy_state(src, dst, log: bool = True, reseed: int | None = None) -> None:
         dst.events_base = src.events_base + len(src.events)
         dst.history = []
     dst.markers = [dict(m) for m in src.markers]
-    dst.extra = plain_copy(src.extra) if src.extra else {}
+    comps = src.components
+    dst.components = {k: c.copy() for k, c in comps.items()} if comps else {}
     dst.terrain = [plain_copy(t) for t in src.terrain]
     dst.entities = [plain_copy(e) for e in src.entities] if src.entities else []
     dst.bf = src.bf  # immutable: the copy's next change of the terrain makes its own

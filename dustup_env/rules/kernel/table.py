@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .battlefield import AIRBORNE_LOCATIONS
 from .errors import ScenarioError
 from .terrain import inside_polygon
 
@@ -167,12 +168,15 @@ TABLE = "table"
 LOCATIONS = {TABLE, "routed_off", "merged", "evacuated"}
 
 
-def register_location(name: str) -> str:
+def register_location(name: str, airborne: bool = False) -> str:
     """Declare a location off the table that a rule puts units in (e.g. an aircraft's ``"loiter"`` box); returns
-    the name (registering it again is harmless)."""
+    the name (registering it again is harmless).  ``airborne``: a unit there looks as an airborne observer
+    (``battlefield.observer_of``: the terrain does not stop its line of sight, smoke does, RN-175)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"a location is a name such as 'loiter', not {name!r}")
     LOCATIONS.add(name)
+    if airborne:
+        AIRBORNE_LOCATIONS.add(name)
     return name
 
 

@@ -38,6 +38,12 @@ def appoint_leader(game, u: Unit) -> None:
     game.emit(LeaderAppointed(u.uid, new, roll, u.lv))
 
 
+def appoint_next_activation(frame) -> None:
+    """The unit of the activation ``frame`` lost its leader during this very activation (in an assault it made): no
+    leader is appointed at its end, the next activation reorganises (this rule's key of the frame's data)."""
+    frame.data["no_appoint"] = True
+
+
 def _activation_end(game, u: Unit, frame) -> None:
     # no_appoint: the leader fell during this very activation (the next one reorganises)
     if (u.leader_lost and frame.actions_left <= 0 and u.in_play and u.confidence != ROUTED

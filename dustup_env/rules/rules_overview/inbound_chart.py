@@ -26,9 +26,15 @@ from __future__ import annotations
 from ..kernel.events import Event, event
 from ..kernel.entities import Unit
 from ..kernel.ruleset import Family, Rule
+from ..kernel.state import Component
 
 BOXES = 3
-ARRIVED = "inbound_arrived"  # game.extra: [turn, [uid, ...]]: the reinforcements placed on the table that turn
+
+
+class InboundState(Component):
+    """The rule's state: ``[turn, [uid, ...]]``, the reinforcements placed on the table that turn."""
+
+    __slots__ = ("inbound_arrived",)
 
 
 @event
@@ -50,9 +56,10 @@ def advance(game, u: Unit) -> None:
     game.emit(InboundCounterMoved(u.uid, u.inbound))
     if u.inbound == 0:
         game.emit(ReinforcementArrived(u.uid, (round(u.x, 3), round(u.y, 3))))
-        arrived = game.extra.get(ARRIVED)
+        st = game.state_of(InboundState)
+        arrived = st.inbound_arrived
         if arrived is None or arrived[0] != game.turn:
-            arrived = game.extra[ARRIVED] = [game.turn, []]
+            arrived = st.inbound_arrived = [game.turn, []]
         arrived[1].append(u.uid)
         from ..morale.panic import check_sight_both
         check_sight_both(game, u)  # first sight of the enemy (panic)
@@ -60,7 +67,8 @@ def advance(game, u: Unit) -> None:
 
 def arrived_this_turn(game, uid: int) -> bool:
     """The unit reached the battle area this turn: it "may be activated on the next turn" (not ordered now)."""
-    arrived = game.extra.get(ARRIVED)
+    st = game.components.get(InboundState)
+    arrived = st.inbound_arrived if st is not None else None
     return arrived is not None and arrived[0] == game.turn and uid in arrived[1]
 
 

@@ -34,6 +34,7 @@ from ..kernel.dice import D4, D10
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Option, Rule
+from ..kernel.state import Component
 
 MODES = ("alternate", "chits", "cards")
 
@@ -106,27 +107,45 @@ def chit_count(game, side: int) -> int:
     return n
 
 
+class ChitBag(Component):
+    """Chits: the chits left in the bag per side, the side of the last chit drawn (-1: none yet), and once the bag
+    is empty the end-of-turn activations still to come (``[]`` without the quality variant; unset before)."""
+
+    __slots__ = ("chits", "chit_last", "chit_final")
+    PUBLIC = ("chits", "chit_final")
+
+
+class CardDeck(Component):
+    """Cards: the deck left this turn (unit uids, ``OTHER - side`` for an activation that is not a unit,
+    ``TURN_END``), and the side whose activation card was drawn while it chooses which (unset otherwise)."""
+
+    __slots__ = ("deck", "card_side")
+    PUBLIC = ("deck",)
+
+
 class ChitDraw:
     @staticmethod
     def start_turn(game) -> None:
         game.initiative_winner = -1
-        game.extra["chits"] = [chit_count(game, 0), chit_count(game, 1)]
-        game.extra["chit_last"] = -1
-        game.extra.pop("chit_final", None)
+        st = game.state_of(ChitBag)
+        st.chits = [chit_count(game, 0), chit_count(game, 1)]
+        st.chit_last = -1
+        st.chit_final = None
         ChitDraw.next(game)
 
     @staticmethod
     def next(game) -> None:
-        bag = game.extra["chits"]
+        st = game.components[ChitBag]
+        bag = st.chits
         while True:
             if game.unactivated(0) == 0 and game.unactivated(1) == 0:
                 _end_turn(game)
                 return
-            final = game.extra.get("chit_final")
+            final = st.chit_final
             if final is None and bag[0] + bag[1] == 0:
-                last = game.extra["chit_last"]
+                last = st.chit_last
                 first = 1 - last if last >= 0 else 0
-                final = game.extra["chit_final"] = [first, 1 - first] if game.options["chit_quality_variant"] else []
+                final = st.chit_final = [first, 1 - first] if game.options["chit_quality_variant"] else []
             if final is not None:  # the bag is empty: the end-of-turn activations, then the turn ends
                 while final and game.unactivated(final[0]) == 0:
                     final.pop(0)
@@ -142,7 +161,7 @@ class ChitDraw:
                 roll = game.dice.roll_n(bag[0] + bag[1])
                 side = 0 if roll <= bag[0] else 1
             bag[side] -= 1
-            game.extra["chit_last"] = side
+            st.chit_last = side
             game.emit(ChitDrawn(side, roll, (bag[0], bag[1])))
             if game.unactivated(side) == 0:
                 continue  # a spare chit: nothing to activate
@@ -152,26 +171,29 @@ class ChitDraw:
 
     @staticmethod
     def may_pass(game, side: int) -> bool:
-        if "chit_final" in game.extra:
+        st = game.components[ChitBag]
+        if st.chit_final is not None:
             return True
-        return game.extra["chits"][side] >= game.unactivated(side)
+        return st.chits[side] >= game.unactivated(side)
 
 
 class CardDraw:
     @staticmethod
     def start_turn(game) -> None:
         game.initiative_winner = -1
-        game.extra["deck"] = [u.uid for u in game.units if u.in_play or u.inbound]
+        st = game.state_of(CardDeck)
+        st.deck = [u.uid for u in game.units if u.in_play or u.inbound]
         for side in (0, 1):
-            game.extra["deck"] += [OTHER - side] * pending(game, side)
+            st.deck += [OTHER - side] * pending(game, side)
         if game.options["turn_end_card"]:
-            game.extra["deck"].append(TURN_END)
+            st.deck.append(TURN_END)
         CardDraw.next(game)
 
     @staticmethod
     def next(game) -> None:
-        deck = game.extra["deck"]
-        game.extra.pop("card_side", None)
+        st = game.components[CardDeck]
+        deck = st.deck
+        st.card_side = None
         while deck:
             roll = game.dice.roll_n(len(deck)) if len(deck) > 1 else 0
             uid = deck.pop(roll - 1 if roll else 0)
@@ -185,7 +207,7 @@ class CardDraw:
                 if pending(game, side) == 0:
                     continue
                 game.current = side
-                game.extra["card_side"] = side
+                st.card_side = side
                 game.phase = "activate"
                 return
             game.emit(CardDrawn(uid, roll, len(deck)))
@@ -210,7 +232,7 @@ class CardDraw:
     @staticmethod
     def offers_units(game) -> bool:
         """Cards ask an activate decision only for an activation that is not a unit: no unit is offered."""
-        return "card_side" not in game.extra
+        return game.components[CardDeck].card_side is None
 
 
 RULE = Rule(

@@ -35,6 +35,15 @@ from ..kernel.events import Event, event
 from ..kernel.decisions import Decision, Frame
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import activate, pop, push
+from ..kernel.state import Component
+
+
+class SeizeState(Component):
+    """The rule's state: each side's tokens left, and (seize_tokens_objectives) the objectives and tasks that
+    already earned a token, ``[[side 0's], [side 1's]]`` of ``"objective:<i>"`` / ``"task:<i>"``."""
+
+    __slots__ = ("seize_tokens", "seize_awarded")
+    PUBLIC = ("seize_tokens",)  # both sides know the tokens left
 
 
 @event
@@ -90,15 +99,17 @@ def _setup(game) -> None:
         if game.options["activation"] != "alternate":
             raise ScenarioError("seize_tokens (and the seize_tokens_veterans / seize_tokens_objectives awards) need "
                                 "the alternating activation sequence (activation: alternate)")
-        game.extra["seize_tokens"] = tokens
+        st = game.state_of(SeizeState)
+        st.seize_tokens = tokens
         if objectives:
-            game.extra["seize_awarded"] = [[], []]  # "objective:<i>" / "task:<i>" already awarded to each side
+            st.seize_awarded = [[], []]
 
 
 def _award(game) -> None:
     """One token per objective first held and per task done, for each side (seize_tokens_objectives)."""
-    awarded = game.extra["seize_awarded"]
-    tokens = game.extra["seize_tokens"]
+    st = game.components[SeizeState]
+    awarded = st.seize_awarded
+    tokens = st.seize_tokens
     for i, (name, ox, oy, _) in enumerate(game.objectives):
         side = game.objective_holder(ox, oy)
         key = f"objective:{i}"
@@ -132,9 +143,12 @@ def _others(game, side: int) -> list:
 
 def _window(game) -> None:
     """ACTIVATION_HOOK: side ``game.current`` is due; the other side may seize the initiative."""
-    if "seize_awarded" in game.extra:
+    st = game.components.get(SeizeState)
+    if st is None:
+        return
+    if st.seize_awarded is not None:
         _award(game)
-    tokens = game.extra.get("seize_tokens")
+    tokens = st.seize_tokens
     if not tokens:
         return
     other = 1 - game.current
@@ -166,7 +180,7 @@ class SeizeProcedure:
     @staticmethod
     def apply(game, frame, opt) -> None:
         data = frame.data
-        tokens = game.extra["seize_tokens"]
+        tokens = game.components[SeizeState].seize_tokens
         if data["unit"] < 0:  # the side not due decides whether to seize
             if opt[0] == "decline":
                 pop(game, frame, resume=False)  # the activate decision that was due stands

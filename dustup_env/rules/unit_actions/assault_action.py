@@ -45,6 +45,7 @@ from types import SimpleNamespace
 from ..kernel.dice import die_name
 from ..kernel.events import Moved
 from ..kernel.entities import BROKEN, ROUTED, STEADY, Unit
+from ..morale.death_of_a_leader import appoint_next_activation
 from .shoot_action import FIRE_MODES
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.decisions import Decision, Frame
@@ -54,7 +55,7 @@ from .shoot_action import shoot, shot_plan
 from .assault_combat import (apply_hits, casualty_counts, combat_target_die, fight_pairs, pair_outcome,  # noqa: F401
     resolve_strike, special_impact, split_figures, split_special, strike_dice)
 from .assault_courage_test import (MECHS, assaulted_vehicle, courage_roll, courage_shifts, init_hook,  # noqa: F401
-    is_mech, load_courage_table, outnumbered, strength, unit_counts)
+    is_mech, load_courage_table, outnumbered, strength, unit_counts, vehicle_of)
 from .assault_events import (AssaultDeclared, AssaultEnded, AssaultReaction, AssaultResponse,  # noqa: F401
     ConfidenceDropped, ContactMove, CourageTested, SpecialWeaponsChoice, StrikeResolved, SuppressionTested,
     WoundedAbandoned)
@@ -70,7 +71,7 @@ def _can_fire(game, dfn: Unit, att: Unit) -> list:
         return []
     if dfn.confidence == BROKEN and not game.bf.in_cover(dfn.x, dfn.y):
         return []
-    if dfn.profile.vehicle is not None:  # a mech or monster: its support weapons (RN-853)
+    if vehicle_of(game, dfn) is not None:  # a mech or monster: its support weapons (RN-853)
         svc = game.rules.services.get("mech_defensive_fire")
         return svc.options(game, dfn, att) if svc is not None else []
     saved = set(dfn.fired)
@@ -157,7 +158,7 @@ class AssaultProcedure:
             a = units[d["cur"]]
             t = units[d["target"][str(a.uid)]]
             cas = 0
-            if opt[0] == "fire" and t.profile.vehicle is not None:  # a vehicle fires while suppressed (RN-140, RN-853)
+            if opt[0] == "fire" and vehicle_of(game, t) is not None:  # a vehicle fires while suppressed (RN-140, RN-853)
                 cas = game.rules.services["mech_defensive_fire"].fire(game, t, a, opt[1])
             elif opt[0] == "fire":
                 fire = True
@@ -502,7 +503,7 @@ class AssaultProcedure:
         if below is not None and d["via_action"] and game.phase != "over":
             a_uid = d["attackers"][0]
             if game.units[a_uid].leader_lost and d["leader_ok"][str(a_uid)]:
-                below.data["no_appoint"] = True  # the leader fell in the assault: reorganise next activation
+                appoint_next_activation(below)  # the leader fell in the assault: reorganise next activation
             used = below.actions_left if d["end"].get(str(a_uid), True) else 1
         if game.phase != "over":
             game.phase = "action"
@@ -570,7 +571,8 @@ def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
     it), in line of sight, not completely concealed."""
     if e.complete_concealment or not e.in_play:
         return False
-    if (e.profile.vehicle is not None or u.profile.vehicle is not None) and not mech_assault(game, u, e):
+    vp = game.rules.services.get("vehicle_profile")  # (the vehicle rules: none in a game without vehicles)
+    if vp is not None and (vp(game, e) is not None or vp(game, u) is not None) and not mech_assault(game, u, e):
         return False
     if reach is None:
         reach = assault_reach(u, game)
@@ -583,7 +585,8 @@ def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
 def mech_assault(game, u: Unit, e: Unit) -> bool:
     """Infantry, mechs and monsters assault one another as infantry (L1514; seed 003 Mechs under the house close
     combat, RN-854); other vehicles are assaulted by the Close Assault rules (``assault_vehicle``) and tank-shock."""
-    return (u.profile.vehicle is None or u.kind in MECHS) and (e.profile.vehicle is None or e.kind in MECHS)
+    return ((vehicle_of(game, u) is None or u.kind in MECHS)
+            and (vehicle_of(game, e) is None or e.kind in MECHS))
 
 
 def can_assault(game, u: Unit, e: Unit) -> bool:

@@ -11,7 +11,7 @@ from ..kernel.dice import die_max, die_name, parse_die, shift_closed, value_to_d
 from ..kernel.events import LeaderLost
 from ..kernel.entities import KILLED, OK, ROUTED, TREATED, WOUNDED, Unit
 from ..morale.confidence_test import confidence_test
-from .assault_courage_test import courage_roll, outnumbered, strength, unit_counts
+from .assault_courage_test import courage_roll, outnumbered, strength, unit_counts, vehicle_of
 from .assault_events import CourageTested, StrikeResolved
 
 # ---------------------------------------------------------------------------------------- combat resolution
@@ -65,7 +65,7 @@ def apply_hits(game, striker: Unit, target: Unit, figs: list[int], hits: int, ca
     striker's close-combat impact (``impact``: a special-weapon detachment's own, else the unit's ``cc_impact``)
     against each figure's armour, no cover or prop shifts (the attack pipeline: a power-armoured figure takes
     the Power Armour Troops as Casualties table, an extracted occupant its own armour, RN-500)."""
-    if striker.profile.vehicle is not None or target.profile.vehicle is not None:
+    if vehicle_of(game, striker) is not None or vehicle_of(game, target) is not None:
         game.rules.services["mech_close_combat_hits"](game, striker, target, figs, hits, cas)  # RN-852
         return
     res = resolve_hits(game, target, hits, striker.cc_impact if impact is None else impact, armour_shift, figs)
@@ -155,7 +155,7 @@ def combat_target_die(game, target: Unit, own: int, other: int, striker_over_12:
     if striker_over_12:
         shift -= 1
     q = target.quality
-    if target.profile.vehicle is not None and target.damage:  # L1463: a damaged mech defending itself (RN-136)
+    if target.damage and vehicle_of(game, target) is not None:  # L1463: a damaged mech defending itself (RN-136)
         q = game.rules.services["defending_quality"](target)
     return shift_closed(q, shift)
 

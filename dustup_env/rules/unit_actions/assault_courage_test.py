@@ -57,6 +57,13 @@ def init_hook(game) -> None:
 MECHS = ("mech", "creature")  # unit kinds that assault and are assaulted as infantry (seed 000 L1514, RN-850)
 
 
+def vehicle_of(game, u: Unit):
+    """The vehicle rules' design profile of ``u`` (their ``vehicle_profile`` service): None for infantry, and in a
+    game without the vehicle rules."""
+    svc = game.rules.services.get("vehicle_profile")
+    return svc(game, u) if svc is not None else None
+
+
 def strength(u: Unit, figs=None) -> int:
     """Strength by figures: able figures, power-armoured troopers count as two; a mech or monster its size class
     (L1516 "the size value is used to calculate outnumbering", RN-850).  Outnumbering itself: :func:`unit_counts`
@@ -75,7 +82,7 @@ def unit_counts(game, a: Unit, a_figs, b: Unit, b_figs) -> tuple[int, int]:
     therefore outnumbers a single infantry unit two to one", RN-907): a vehicle its size class (the vehicle rules'
     ``assault_units``: an open-topped one with its passengers, L1555), an infantry unit or detachment one; none
     left able, 0."""
-    if a.profile.vehicle is None and b.profile.vehicle is None:
+    if vehicle_of(game, a) is None and vehicle_of(game, b) is None:
         return strength(a, a_figs), strength(b, b_figs)
     return _units(game, a, a_figs), _units(game, b, b_figs)
 
@@ -83,10 +90,11 @@ def unit_counts(game, a: Unit, a_figs, b: Unit, b_figs) -> tuple[int, int]:
 def _units(game, u: Unit, figs) -> int:
     if not any(u.figures[i].status == OK for i in (figs if figs is not None else range(len(u.figures)))):
         return 0
-    if u.profile.vehicle is None:
+    vp = vehicle_of(game, u)
+    if vp is None:
         return 1
     svc = game.rules.services.get("assault_units")
-    return svc(u) if svc is not None else u.profile.vehicle.size
+    return svc(u) if svc is not None else vp.size
 
 
 def assaulted_vehicle(u: Unit) -> bool:

@@ -27,6 +27,7 @@ from ..kernel.battlefield import observer_of
 from ..kernel.dice import D8, D10, D12, die_name, shift_closed
 from ..kernel.events import Event, event
 from .hidden_units import MarkerRemoved, reveal
+from .recover_suppression_action import acts_while_suppressed
 from ..kernel.ruleset import Family, Option, Rule
 
 DAYLIGHT_RANGES = ((12.0, D8), (24.0, D10), (48.0, D12))
@@ -83,7 +84,7 @@ def detect_options(game, u, status) -> list:
     / Prop / The leader may attempt to communicate, or remove suppression" (Recover Suppression Action, RN-244);
     vehicles, which "may continue to move and shoot while suppressed" (Suppression and Vehicles), may detect."""
     markers = game.markers
-    if not markers or status.disorganised or (status.suppressed and u.profile.vehicle is None):
+    if not markers or status.disorganised or (status.suppressed and not acts_while_suppressed(game, u)):
         return []
     reach = max_range(game, u)
     r2 = reach * reach

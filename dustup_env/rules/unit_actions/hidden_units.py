@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..kernel.battlefield import observer_of
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
+from ..kernel.knowledge import HIDDEN, OWN, UNSEEN, marker_view, unit_knowledge
 from ..kernel.limits import MAX_MARKERS  # marker slots of the env's action codec: hiding never exceeds them
 from ..kernel.ruleset import Rule
 from ..kernel.saves import plain_data
@@ -256,23 +257,19 @@ def _unit_view(u) -> dict:
 def view(game, side: int) -> dict:
     """The plain data ``side`` may know now."""
     units = []
-    for u in game.units:
-        if u.side == side:
+    for u in game.units:  # what the side may know of each (kernel.knowledge)
+        known = unit_knowledge(side, u)
+        if known == OWN:
             units.append(_unit_view(u))
-        elif u.hidden:
+        elif known == HIDDEN:
             units.append({"uid": u.uid, "side": u.side, "name": u.name, "hidden": True})
-        elif u.carrier >= 0:  # an enemy mounted in a vehicle is not seen (Transport of Infantry)
+        elif known == UNSEEN:  # an enemy mounted in a vehicle is not seen (Transport of Infantry)
             units.append({"uid": u.uid, "side": u.side, "name": u.name, "unseen": True})
         else:
             uv = _unit_view(u)
             uv.pop("passengers", None)  # nor who rides in an enemy vehicle
             units.append(uv)
-    markers = []
-    for i, m in enumerate(game.markers):
-        mv = {"index": i, "side": m["side"], "x": m["x"], "y": m["y"], "removed": m["removed"]}
-        if m["side"] == side:
-            mv["unit"] = m["unit"]
-        markers.append(mv)
+    markers = [marker_view(side, i, m) for i, m in enumerate(game.markers)]
     out = {"side": side, "turn": game.turn, "phase": game.phase, "current": game.current,
            "initiative": game.initiative_winner, "units": units, "markers": markers,
            "public": _public(game, side)}
@@ -286,14 +283,15 @@ def view(game, side: int) -> dict:
     return out
 
 
-# keys of game.extra that both sides may see (tokens left, chits left, cards left)
-PUBLIC_EXTRA = {"seize_tokens", "chits", "chit_final", "deck"}
-
-
 def _public(game, side: int) -> dict:
     """The public module state: tokens, chits, and the cards left in the deck but those of the enemy's hidden units
     (whether a hidden unit has activated yet is not known to the other side)."""
-    out = {k: v for k, v in game.extra.items() if k in PUBLIC_EXTRA}
+    out = {}
+    for c in game.components.values():  # the fields each rule's state declares public (Component.PUBLIC)
+        for k in c.PUBLIC:
+            v = getattr(c, k)
+            if v is not None:
+                out[k] = v
     if "deck" in out:
         units = game.units
         out["deck"] = [c for c in out["deck"] if c < 0 or units[c].side == side or not units[c].hidden]

@@ -20,6 +20,7 @@ from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, window
 from ..kernel.table import place
 from ..morale.leadership_test import leadership_test
+from .recover_suppression_action import acts_while_suppressed
 
 DIRECTIONS = 16
 DISTANCES = (3.0, 6.0, 12.0, 24.0)
@@ -293,7 +294,7 @@ def ray_masks(bf, col: int) -> list:
 def _options(game, u: Unit, status) -> list:
     """Moves (not while suppressed or propped; a disorganised unit may always move), and a broken unit's
     withdrawal."""
-    if status.suppressed and u.profile.vehicle is None:  # vehicles move while suppressed (RN-140)
+    if status.suppressed and not acts_while_suppressed(game, u):  # vehicles move while suppressed (RN-140)
         return []
     if status.disorganised:
         return move_options(game, u, status.in_cover)
@@ -305,9 +306,9 @@ def _options(game, u: Unit, status) -> list:
 
 def _legal(game, u: Unit, status, opt) -> bool:
     if opt[0] == "withdraw":
-        return (opt == ("withdraw",) and not (status.suppressed and u.profile.vehicle is None)  # vehicles: RN-140
+        return (opt == ("withdraw",) and not (status.suppressed and not acts_while_suppressed(game, u))  # RN-140
                 and not status.disorganised and u.confidence == BROKEN)
-    if len(opt) != 3 or (status.suppressed and u.profile.vehicle is None) or (u.propped and not status.disorganised):
+    if len(opt) != 3 or (status.suppressed and not acts_while_suppressed(game, u)) or (u.propped and not status.disorganised):
         return False
     return opt in move_options(game, u, status.in_cover)
 

@@ -97,13 +97,18 @@ def _combined_assault(game, u: Unit, opt) -> bool:
 
 
 class CombinedAssaultProcedure:
-    """Pick the two units (decision kind ``choose``), order both, then begin the multi-unit assault."""
+    """Pick the two units (decision kind ``choose``), order both, then begin the multi-unit assault over this frame:
+    the assault's pop resumes it and it pops, counting the commander's last action (no hand-back by hand)."""
 
     def decision(self, game, frame):
         c = game.units[frame.data["commander"]]
         chosen = frame.data["chosen"]
         return Decision(c.side, "choose", c.uid,
                           tuple(("choose", i) for i in frame.data["candidates"] if i not in chosen))
+
+    def resume(self, game, frame, popped):
+        """The assault popped: it is over, and the commander's last action counts."""
+        pop(game, frame)
 
     def apply(self, game, frame, option):
         d = frame.data
@@ -119,14 +124,15 @@ class CombinedAssaultProcedure:
         if not any(oks):
             pop(game, frame, used=2)  # both of the commander's actions
             return
-        pop(game, frame, resume=False)  # the orders go on below
         if all(oks):
             f.actions_left = 1  # both of the commander's actions: the assault's end counts the last one
             f.data.setdefault("ordered", []).extend(d["chosen"])
+            d["stage"] = "assault"  # this frame waits below the assault, whose pop resumes it (resume)
             game.rules.services["assault"].begin(game, [v.uid for v in units], target.uid)
-            if not game.over and game.stack and game.stack[-1] is f and f.actions_left == 1:
-                game.action_done(c)  # the assault resolved at once without counting the action
+            if game.stack and game.stack[-1] is frame:
+                pop(game, frame)  # an assault that resolved at once, pushing nothing: the last action counts
         else:
+            pop(game, frame, resume=False)  # the orders go on below
             ok = units[oks.index(True)]
             f.actions_left = 1  # the failed order's action ended; the other order stands as a plain order
             f.data.setdefault("ordered", []).append(ok.uid)

@@ -10,6 +10,13 @@ from ..kernel.events import SuppressionRecovered
 from ..kernel.ruleset import Family, Rule
 
 
+def acts_while_suppressed(game, u: Unit) -> bool:
+    """Whether ``u`` moves, shoots and detects while suppressed: the rule set's ``acts_while_suppressed`` service
+    says (the vehicle rules: "vehicles may continue to move and shoot while suppressed", RN-140); infantry do not."""
+    svc = game.rules.services.get("acts_while_suppressed")
+    return svc is not None and svc(game, u)
+
+
 def _options(game, u: Unit, status) -> list:
     return [("recover",)] if status.suppressed else []
 
