@@ -667,6 +667,8 @@ DECISION_KINDS = (
     "initiative", "activate", "action", "seize", "assault_response", "assault_targets", "assault_follow_up",
     "final_defensive_fire", "second_move", "special_weapons", "choose", "promote", "place_leader", "place_formation",
     "house_occupy", "house_pursuit", "intercept", "move_fire",
+    "air_abort", "air_pilot", "anti_aircraft",  # Aerospace Operations
+    "fire_target", "fire_dummy",  # Artillery and Air Support
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 N_KINDS = len(DECISION_KINDS) + 1  # and "other"
