@@ -14,7 +14,10 @@ Doctrine:
 - **Markers**: the real marker on the offered point with the best score (the figures a burst there would catch),
   the dummies on the next best points (where a real one would plausibly go).
 - **Due missions**: resolved at once, first thing in the turn, while the aim point is clear of own figures by the
-  impact margin and a known enemy is near it (or it is the last turn); otherwise held in the loiter box.
+  impact margin (the radius plus the requestor's likely scatter) and a known enemy is near it (or it is the last
+  turn); otherwise a unit activates and the mission waits (the loiter box at the turn's end).
+- **On-table pieces**: the firing unit of an on-table asset with missions to fire stays with its piece (it recovers,
+  shoots or ends its activation).
 - **Direct artillery**: a gun over open sights fires at the known enemy with the most able figures.
 
 Only the side's own knowledge is read (:class:`agents.knowledge.Knowledge`): its own missions' real aim points, the
@@ -38,13 +41,16 @@ def _figures(u):
 class FireSupportDoctrine:
     """Mixin: ``_fs_decide`` returns None when the decision has no fire-support choice for it to make."""
 
+    FIRE_SUPPORT = True  # False: the fire-support choices fall through to the rest of the doctrine (A/B runs)
     FS_MIN_ODDS = 0.35
     FS_MIN_FIGURES = 1.5
 
     def _fs_decide(self, k, d):
+        if not self.FIRE_SUPPORT:
+            return None
         names = {o[0] for o in d.options}
         if not names.intersection(FS_OPTIONS):
-            return None
+            return self._fs_stay(k, d) if d.kind == "action" else None
         if d.kind == "activate":
             return self._fs_due(k, d)
         if d.kind in ("fire_target", "fire_dummy"):
@@ -54,8 +60,28 @@ class FireSupportDoctrine:
                 return max((o for o in d.options if o[0] == "fire_artillery"),
                            key=lambda o: (k.units[o[1]].n_able(), -o[1]))
             if "request_fire" in names:
-                return self._fs_request(k, d)
+                r = self._fs_request(k, d)
+                if r is not None:
+                    return r
+            return self._fs_stay(k, d)
         return None
+
+    def _fs_stay(self, k, d):
+        """The firing unit of an on-table asset with missions to fire stays with its piece: it recovers, shoots
+        or ends its activation, never walks away from the piece."""
+        fs = k.fire_support()
+        if fs is None:
+            return None
+        busy = any(a["unit"] == d.unit and (a["left"] or any(m["asset"] == a["asset"] and m["state"] == "waiting"
+                                                             for m in fs["missions"])) for a in fs["assets"])
+        if not busy:
+            return None
+        if ("recover",) in d.options:
+            return ("recover",)
+        shot, _ = self._best_shot(k, d)
+        if shot is not None:
+            return shot
+        return ("end",) if ("end",) in d.options else None
 
     # ------------------------------------------------------------------ geometry
     @staticmethod
@@ -153,7 +179,7 @@ class FireSupportDoctrine:
         for o in fire:
             m = by_n[fs["due"][o[1]]]
             a = fs["assets"][m["asset"]]
-            margin = a["radius"] + SCATTER_STEP * 2
+            margin = a["radius"] + self._scatter(k, m["requestor"])
             if not self._own_clear(k, m["x"], m["y"], margin):
                 continue
             if k.turn >= k.turn_limit or self._caught(k, m["x"], m["y"], a["radius"] + 2.0) > 0:

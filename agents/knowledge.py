@@ -125,7 +125,8 @@ def fire_support(game, side: int) -> dict | None:
         if m["side"] != side:
             continue
         e = game.entities[m["real"]]
-        missions.append({"n": m["n"], "asset": m["asset"], "state": m["state"], "x": e["x"], "y": e["y"]})
+        missions.append({"n": m["n"], "asset": m["asset"], "state": m["state"], "x": e["x"], "y": e["y"],
+                         "requestor": m["requestor"]})
     due = [m["n"] for m in fire_missions.due(game, side)]
     return {"assets": out, "chits": st["chits"][side], "missions": missions, "due": due}
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from conftest import activate, begin, scenario, unit
+from conftest import activate, begin, rect, scenario, unit
 from dustup_env.agent_registry import make_agent
 from dustup_env.rules.artillery_and_air_support import fire_missions
 
@@ -50,6 +50,18 @@ def test_no_call_where_the_burst_would_reach_their_own_troops():
     assert bot.choose(g, g.decision())[0] != "request_fire"
 
 
+def test_the_firing_unit_of_an_on_table_asset_stays_with_its_piece():
+    scn = scenario([unit("HQ", (24, 5), leadership=1, observer="fo"),
+                    unit("Mortar", (30, 3), figures=(("rifle", 3),), heavy_weapon="towed_field_gun")],
+                   [unit("Red", (24, 44))], terrain=[rect("building", 4, 20, 44, 30)])  # nothing in sight
+    scn["sides"][0]["fire_support"] = [{"name": "Guns", "firer": "on_table", "unit": "Mortar", "missions": 1}]
+    g = begin(scn)
+    activate(g, 1)
+    d = g.decision()
+    assert any(o[0] == "move" for o in d.options)
+    assert make_agent("hard", seed=0).choose(g, d) == ("end",)  # it never walks away from its piece
+
+
 def _due(g, x, y):
     fire_missions.add_mission(g, 0, 0, 0, [(x, y)])
     m = g.extra["fire_support"]["missions"][-1]
@@ -75,4 +87,5 @@ def test_games_without_fire_support_never_reach_the_doctrine():
     g = begin(scenario([unit("HQ", (24, 5))], [unit("Red", (24, 40))]))
     activate(g, 0)
     d = g.decision()
-    assert not {o[0] for o in d.options} & set(FS_OPTIONS) and bot._fs_decide(None, d) is None
+    from agents.knowledge import Knowledge
+    assert not {o[0] for o in d.options} & set(FS_OPTIONS) and bot._fs_decide(Knowledge(g, 0), d) is None
