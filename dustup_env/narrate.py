@@ -322,7 +322,6 @@ _OPTION = {
                                                f"{compass(d)} side"),
     "fire_vehicle": lambda k, kind, unit, target, w: f"fire weapon {int(w) + 1} at {k.unit(target)}",
     "fire_artillery": lambda k, kind, unit, target: f"fire the gun over open sights at {k.unit(target)}",
-    "fire_indirect": lambda k, kind, unit, x, y: f"fire indirectly at {_point((x, y))} (lands at the next activation)",
     "fire_slaved": lambda k, kind, unit, target: f"fire the slaved weapons at {k.unit(target)}",
     "fire_pair": lambda k, kind, unit, target, p: f"fire two weapons (pair {int(p) + 1}) at {k.unit(target)}",
     "shoot_passengers": lambda k, kind, unit, target, mode: (f"shoot at the passengers of {k.unit(target)} "

@@ -20,8 +20,7 @@ RN-616).
   24" for light mortars, 48" for every other rocket or mortar; guns none, RN-148), so no marker of such a request
   goes nearer the piece; the piece must be ready to fire when its mission lands (:func:`indirect_piece`); the
   option ``artillery_indirect: false`` is the footnote's choice that no on-table piece fires indirectly (L1603
-  fn 12): no on-table asset is then offered to a request.  The action family ``fire_indirect`` stays declared
-  in the action layout (so no later index moves) and is never offered.
+  fn 12): no on-table asset is then offered to a request.  The piece has no indirect-fire action of its own.
 """
 from __future__ import annotations
 
@@ -219,11 +218,7 @@ def has_artillery(scenario: dict, options: dict) -> bool:
 
 FAMILIES = (
     Family("fire_artillery", ("enemy",), 110, "an on-table gun fires over open sights as a heavy weapon of its size"),
-    # declared so that no later index of the action layout moves; never offered: on-table indirect fire is the
-    # Request Fire Support action's (RN-1470)
-    Family("fire_indirect", ("point",), 111, "(never offered: an on-table piece fires indirectly when a unit "
-                                             "requests it as a fire-support asset)"),
-)
+)  # no family of its own for indirect fire: that is the Request Fire Support action's (RN-1470)
 
 RULE = Rule(
     "On-Table Artillery Fire", 'seed 000 "Artillery and Air Support › On-Table Artillery Fire" (Restrictions, Direct '
