@@ -25,8 +25,9 @@ def test_the_standard_layout_is_the_rules_families_in_order():
     assert owners["shoot"] == "Shoot Action" and owners["detect"] == "Detect Action"
     assert (owners["fire_heavy"], owners["fire_iavr"], owners["fire_guided"], owners["decoy"]) == (
         "Heavy Weapons", "Unguided Rockets", "Guided Weapons", "Guided Weapons")
-    assert owners["fire_artillery"] == "On-Table Artillery Fire" and owners["request_fire"] == "Request Fire Support"
-    assert owners["air_fly"] == "Aircraft on the Table" and owners["aa_fire"] == "On-Table Anti-Aircraft Fire"
+    assert owners["fire_artillery"] == "On-Table Artillery Fire" and owners["request_fire"] == "Request Fire Support Action"
+    assert (owners["air_fly"], owners["aa_fire"]) == ("Aerospace Operations: aircraft on the table",
+                                                      "Aerospace Operations: on-table anti-aircraft fire")
 
 
 def _smoke_points(game, u, status):
