@@ -39,6 +39,7 @@ from dustup_env.rules.unit_actions import shoot_action as sa
 SHORT = sa.SHORT_RANGE
 BANDS = ("short", "effective", "long")
 SHOOT_FAMILY = ("shoot", "shoot_weapon", "throw")
+ENUMERABLE = frozenset(SHOOT_FAMILY + ("assault", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle"))
 
 
 def _faces(step: int) -> list[int]:
@@ -64,39 +65,45 @@ def shot_distribution(quality: int, firepower: tuple, target: int, suppressive: 
     above ``t``; none: no success; one (or suppressive fire): no hits; two or more: the dice's total divided by the
     target die type, and the remainder's roll (the target die, at most the remainder) one hit more."""
     dice = [quality, *firepower]
-    res = {"none": Fraction(0), "minor": Fraction(0), "major": Fraction(0)}
-    hits: dict[int, Fraction] = {}
     tf = _faces(target)
+    nt = len(tf)
     div = die_max(target)
-    pt = Fraction(1, len(tf))
+    # integer counts of face combinations (exact; one common denominator: every face of every die, the target die
+    # twice: its roll and the remainder's roll)
+    denom = nt * nt
+    res = {"none": 0, "minor": 0, "major": 0}
+    hits: dict[int, int] = {}
+    for d in dice:
+        denom *= len(_faces(d))
     for t in tf:
-        states = {(0, 0): Fraction(1)}  # (successes capped at 2, total) -> P
+        states = {(0, 0): 1}  # (successes capped at 2, total) -> number of face combinations
         for d in dice:
             f = _faces(d)
-            p = Fraction(1, len(f))
             nxt: dict = {}
-            for (s, tot), q in states.items():
+            for (s, tot), c in states.items():
                 for r in f:
-                    k = (min(2, s + (r > t)), tot + r)
-                    nxt[k] = nxt.get(k, 0) + q * p
+                    k = (2 if s + (r > t) > 2 else s + (r > t), tot + r)
+                    nxt[k] = nxt.get(k, 0) + c
             states = nxt
-        for (s, tot), q in states.items():
-            q = q * pt
+        for (s, tot), c in states.items():
+            c *= nt  # the remainder's roll, rolled or not
             if s == 0:
-                res["none"] += q
-                hits[0] = hits.get(0, 0) + q
+                res["none"] += c
+                hits[0] = hits.get(0, 0) + c
             elif s == 1 or suppressive:
-                res["minor" if s == 1 else "major"] += q
-                hits[0] = hits.get(0, 0) + q
+                res["minor" if s == 1 else "major"] += c
+                hits[0] = hits.get(0, 0) + c
             else:
-                res["major"] += q
+                res["major"] += c
                 h, rem = divmod(tot, div)
                 if extra_hits and rem:
-                    pe = Fraction(sum(1 for x in tf if x <= rem), len(tf))
-                    hits[h + 1] = hits.get(h + 1, 0) + q * pe
-                    hits[h] = hits.get(h, 0) + q * (1 - pe)
+                    e = sum(1 for x in tf if x <= rem)  # the target die at most the remainder: one hit more
+                    hits[h + 1] = hits.get(h + 1, 0) + c // nt * e
+                    hits[h] = hits.get(h, 0) + c // nt * (nt - e)
                 else:
-                    hits[h] = hits.get(h, 0) + q
+                    hits[h] = hits.get(h, 0) + c
+    res = {k: Fraction(v, denom) for k, v in res.items()}
+    hits = {k: Fraction(v, denom) for k, v in hits.items()}
     return res, {k: v for k, v in sorted(hits.items()) if v}
 
 
@@ -135,7 +142,7 @@ def casualties_expected(game, t, hits: dict, impact: int, armour_shift: int):
     to the casualty table (power armour) rather than wound or kill."""
     alive, n = _slots(game, t)
     if not n:
-        return Fraction(0)
+        return 0.0
     arm = armoury()[1]
     ps = []
     for f in alive:
@@ -145,11 +152,11 @@ def casualties_expected(game, t, hits: dict, impact: int, armour_shift: int):
         if a.power_armour and "power_armour" in game.rules.damage:
             return None
         e = hit_effect(impact, shift_closed(a.die, armour_shift) if armour_shift else a.die, no_armour=a.no_armour)
-        ps.append(e["wound"] + e["kill"])
-    total = Fraction(0)
+        ps.append(float(e["wound"] + e["kill"]))
+    total = 0.0
     for k, pk in hits.items():
         if k:
-            total += pk * sum(1 - (1 - p / n) ** k for p in ps)
+            total += float(pk) * sum(1.0 - (1.0 - p / n) ** k for p in ps)
     return total
 
 
@@ -157,10 +164,11 @@ def vehicle_expected(hits: dict, impact: int, armour: int) -> dict:
     """A vehicle struck by ``hits`` (k -> P) hits of ``impact`` against ``armour``: each hit rolls until one
     destroys (Indicating Damaged Vehicles): P(destroyed), P(damaged and not destroyed)."""
     e = hit_effect(impact, armour, vehicle=True)
-    pd, pm = e["destroyed"], e["damaged"]
-    destroyed = damaged = Fraction(0)
+    pd, pm = float(e["destroyed"]), float(e["damaged"])
+    destroyed = damaged = 0.0
     for k, pk in hits.items():
         if k:
+            pk = float(pk)
             destroyed += pk * (1 - (1 - pd) ** k)
             damaged += pk * ((1 - pd) ** k - (1 - pd - pm) ** k)
     return {"damaged": damaged, "destroyed": destroyed}
@@ -283,7 +291,7 @@ def _assault(game, u, t) -> dict:
 def option_odds(game, side: int, option, unit: int) -> dict | None:
     """``{"dice": ..., "odds": ...}`` of ``option`` (a tuple) of the pending action decision of ``unit`` (own), or
     None for an option without an enumerable outcome.  Only the enemy units ``side`` knows of are read."""
-    if not option or unit is None or unit < 0:
+    if not option or unit is None or unit < 0 or option[0] not in ENUMERABLE:
         return None
     name = option[0]
     u = game.units[unit]
