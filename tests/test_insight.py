@@ -388,3 +388,26 @@ def test_odds_are_not_in_the_environment_step():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(__import__('pathlib').Path(__file__).parent.parent)})
     assert out.stdout.strip() == "False"
+
+
+def test_asking_changes_nothing_in_the_game():
+    """Odds, sight, reach and measuring read the game and never change it: the state digest (and so the env digests
+    and golden games) is the same before and after every answer, in a random game of every built-in scenario."""
+    for scn in scenario_names():
+        g = Game(scn, seed=11)
+        rng = random.Random(11)
+        for _ in range(80):
+            if g.over:
+                break
+            d = g.decision()
+            before = g.state_digest()
+            side = d.side
+            insight.decision_odds(g, side, d)
+            for uid in g.side_units[side]:
+                if g.units[uid].in_play:
+                    insight.sight(g, side, unit=uid)
+                    insight.reach(g, side, uid)
+            insight.sight(g, side, point=[1.0, 1.0])
+            insight.measure(g, [0, 0], [5, 5])
+            assert g.state_digest() == before, (scn, len(g.history))
+            g.apply(rng.choice(d.options))

@@ -95,14 +95,11 @@ def check_point(name: str, value) -> list:
     return [float(value[0]), float(value[1])]
 
 
-def add_odds(game, side: int, decision, rec: dict) -> None:
-    """Each option of ``rec`` (the JSON of ``decision``) whose outcome the engine can enumerate gets ``dice`` (the
-    dice the rules would roll now), ``odds`` (their exact chances) and ``odds_text`` (a one-line summary):
-    :func:`dustup_env.insight.option_odds`, from what ``side`` may know."""
-    if decision.kind != "action":
-        return
-    for o, orec in zip(decision.options, rec["options"]):
-        x = insight.option_odds(game, side, o, decision.unit)
+def add_odds(rec: dict, odds: list) -> None:
+    """Each option of ``rec`` (a decision's JSON) whose outcome the engine can enumerate gets ``dice`` (the dice the
+    rules would roll now), ``odds`` (their exact chances) and ``odds_text`` (a one-line summary): ``odds`` is
+    :func:`dustup_env.insight.option_odds` of each option, from what the deciding side may know."""
+    for x, orec in zip(odds, rec["options"]):
         if x is not None:
             orec["dice"], orec["odds"] = x["dice"], x["odds"]
             orec["odds_text"] = insight.short_odds(x)
@@ -174,6 +171,7 @@ class Session:
         self.ai_fallbacks = 0  # AI answers that were not legal options (replaced by default_option)
         self.log = log  # callable(str) for warnings (stderr, the server's log); never given hidden state
         self._logs: dict = {}  # side -> game.event_log(side) since the last decision applied
+        self._odds = None  # ((decisions applied, side), the odds of each option of that side's pending decision)
         self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
 
     # ------------------------------------------------------------------ construction
@@ -336,7 +334,11 @@ class Session:
         if d is None:
             return None
         rec = views.decision_record(self.game, d, know or self.knowledge(side))
-        add_odds(self.game, side, d, rec)
+        key = (len(self.decisions), side)
+        if self._odds is None or self._odds[0] != key:  # the same decision asked again: the odds worked out once
+            self._odds = (key, [insight.option_odds(self.game, side, o, d.unit) if d.kind == "action" else None
+                                for o in d.options])
+        add_odds(rec, self._odds[1])
         return rec
 
     def view(self, side: int, raw: dict | None = None) -> dict:
