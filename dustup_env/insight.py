@@ -486,10 +486,11 @@ def measure(game, a, b) -> dict:
 
 # ---------------------------------------------------------------------------------------------- honest moves
 class _Rolling:
-    """``game`` with other dice: the movement-roll hooks read ``game.dice`` (enumerated, the game's own untouched)."""
+    """``game`` with other dice and an event list of its own: the movement-roll hooks and the Shaken unit's leadership
+    test read ``game.dice`` (enumerated) and write ``game.events`` (thrown away); the game's own are untouched."""
 
     def __init__(self, game, dice):
-        self._game, self.dice = game, dice
+        self._game, self.dice, self.events = game, dice, []
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -513,7 +514,8 @@ def movement_rolls(game, u) -> list[int]:
 def reach(game, side: int, unit: int) -> dict:
     """For each nominated distance of the Move Action, where the walk toward each of the 16 compass directions ends
     with the least and the greatest movement roll (2 points per pip; the terrain's costs, obstacles, the table's
-    edge and the 2" from the enemy figures the side knows of: ``move_action.walk_path``).  What the side cannot know
+    edge and the 2" from the enemy figures the side knows of: ``move_action.walk_path``), and ``p_moves``, the chance
+    that the unit moves at all (1 unless a Shaken unit's leadership test comes first).  What the side cannot know
     (a mine not yet found) is not in it."""
     u = _own(game, side, unit)
     rolls = movement_rolls(game, u)
@@ -529,7 +531,10 @@ def reach(game, side: int, unit: int) -> dict:
             for r in (lo, hi):
                 x, y = mv.move_path(bf, u, px, py, 2.0 * r, blockers, u.terrain_column)
                 ends.append([round(x, 3), round(y, 3)])
-            dirs.append({"dir": d, "point": [round(px, 3), round(py, 3)], "min": ends[0], "max": ends[1]})
+            # a Shaken unit advancing or leaving cover tests its leadership first (Move Action, may_advance)
+            moves = exact_distribution(lambda dice: mv.may_advance(_Rolling(game, dice), u, px, py))
+            dirs.append({"dir": d, "point": [round(px, 3), round(py, 3)], "min": ends[0], "max": ends[1],
+                         "p_moves": round(float(moves.get(True, 0)), 12)})
         out.append({"distance": dist, "k": k, "directions": dirs})
     return {"unit": u.uid, "x": u.x, "y": u.y, "movement": die_name(game.movement_die(u)), "rolls": [lo, hi],
             "points": [2.0 * lo, 2.0 * hi], "distances": out}

@@ -165,8 +165,9 @@ def reach_lines(game, side: int, unit: int, d: int, grid: dict) -> list[str]:
         e = dist["directions"][d]
         a = math.hypot(e["min"][0] - u.x, e["min"][1] - u.y)
         b = math.hypot(e["max"][0] - u.x, e["max"][1] - u.y)
+        test = f"; shaken: a leadership test first, it moves {e['p_moves']:.0%}" if e["p_moves"] < 1 else ""
         out.append(f'    go {insight.COMPASS[d]} {dist["distance"]:g}: {a:.1f}" to {b:.1f}" '
-                   f"(to {e['min'][0]:.1f},{e['min'][1]:.1f} .. {e['max'][0]:.1f},{e['max'][1]:.1f})")
+                   f"(to {e['min'][0]:.1f},{e['min'][1]:.1f} .. {e['max'][0]:.1f},{e['max'][1]:.1f}){test}")
     return out
 
 

@@ -411,3 +411,19 @@ def test_asking_changes_nothing_in_the_game():
             insight.measure(g, [0, 0], [5, 5])
             assert g.state_digest() == before, (scn, len(g.history))
             g.apply(rng.choice(d.options))
+
+
+def test_reach_gives_a_shaken_units_chance_to_move():
+    """A Shaken unit advancing towards the enemy (or leaving cover) tests its leadership first (Move Action): reach
+    says the chance it moves at all, P(quality die > leadership value); away from the enemy in the open, 1."""
+    from dustup_env.rules.kernel.dice import die_sides
+    from dustup_env.rules.kernel.entities import SHAKEN
+    g = Game("default", seed=8)
+    d, _ = _play_until(g, lambda o: o[0] == "move", random.Random(8))
+    u = g.units[d.unit]
+    u.confidence = SHAKEN
+    rc = insight.reach(g, d.side, d.unit)
+    sides = die_sides(u.quality)
+    want = sum(1 for r in range(1, sides + 1) if r > u.lv) / sides
+    got = {x["p_moves"] for k in rc["distances"] for x in k["directions"]}
+    assert got == {want, 1.0} or (got == {want} and g.bf.in_cover(u.x, u.y)), (got, want)

@@ -715,7 +715,7 @@ function reachText(d, k) {
   if (!r) return "";
   const e = r.distances[k].directions[d];
   const len = (p) => Math.hypot(p[0] - r.x, p[1] - r.y).toFixed(1);
-  return ` (ends ${len(e.min)}\u2033 to ${len(e.max)}\u2033 away)`;
+  return ` (ends ${len(e.min)}\u2033 to ${len(e.max)}\u2033 away` + (e.p_moves < 1 ? `; shaken: a leadership test first, moves ${pct(e.p_moves)})` : ")");
 }
 
 function insightNewDecision(st) {
