@@ -12,7 +12,8 @@ import sys
 
 from .render import render_ansi, unit_label
 
-HELP = ("Type the number of an option and Enter. Other commands: m = show the map again, "
+HELP = ("Type the number of an option and Enter. Other commands: go DIR DIST = move (e.g. go NE 6; go NE alone "
+        "shows where each distance may end), m = show the map again, "
         "u = the units, info N = everything your side knows of unit N (its code on the map, e.g. A0 or B2, its "
         "place in the unit list or its name), l = the last events again, l N = every event of unit N so far, "
         "h = this help, q = stop the game.")
@@ -185,6 +186,89 @@ def story(game, side: int | None = None, unit: str | None = None) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------------------------------------- options and moves
+def option_menu(game, side: int, decision, know) -> tuple[list[str], list, dict]:
+    """The lines that list ``decision``'s options for a person: every option but the moves numbered, with its odds
+    where the engine can enumerate them (``insight.short_odds``), and the moves as one compact line (the compass
+    picker: ``go DIR DIST``).  Returns (lines, the numbered options in order, the move grid {dir: {dist: option}})."""
+    from . import insight
+    N = _narrate()
+    grid = insight.move_grid(decision.options) if decision.kind == "action" else {}
+    numbered = [o for o in decision.options if not (grid and o[0] == "move" and len(o) == 3)]
+    lines = []
+    for i, o in enumerate(numbered):
+        text = f"  {i + 1:>3}. {N.option_label(o, decision.kind, know, unit=decision.unit)}"
+        if decision.kind == "action":
+            odds = insight.short_odds(insight.option_odds(game, side, o, decision.unit))
+            if odds:
+                text += f"  [{odds}]"
+        lines.append(text)
+    if grid:
+        lines.append("    go. " + move_summary(grid))
+    return lines, numbered, grid
+
+
+def move_summary(grid: dict) -> str:
+    """One line for the move options: the form of the command, and per distance the compass points open."""
+    from . import insight
+    from .narrate import MOVE_DISTANCES
+    per = []
+    for k, dist in enumerate(MOVE_DISTANCES):
+        open_ = [d for d in range(16) if k in grid.get(d, {})]
+        shut = [insight.COMPASS[d] for d in range(16) if d not in open_]
+        what = ("any direction" if not shut else "none" if not open_ else
+                "all but " + " ".join(shut) if len(shut) <= 8 else " ".join(insight.COMPASS[d] for d in open_))
+        per.append(f'{dist:g}": {what}')
+    return 'move: type "go DIR DIST" (DIR N, NNE, NE, ... NNW); ' + "; ".join(per)
+
+
+def parse_go(text: str, grid: dict):
+    """``go DIR [DIST]`` -> (direction index, distance index or None), or an error message (str)."""
+    from . import insight
+    from .narrate import MOVE_DISTANCES
+    parts = text.split()
+    if len(parts) not in (2, 3):
+        return 'type "go DIR DIST", e.g. "go NE 6" (or "go NE" to see where each distance may end)'
+    name = parts[1].upper()
+    if name not in insight.COMPASS:
+        return f"{parts[1]!r} is not a compass point: " + ", ".join(insight.COMPASS)
+    d = insight.COMPASS.index(name)
+    if len(parts) == 2:
+        return d, None
+    try:
+        dist = float(parts[2].rstrip('"'))
+    except ValueError:
+        dist = -1.0
+    if dist not in MOVE_DISTANCES:
+        return f"{parts[2]!r} is not a distance: " + ", ".join(f"{x:g}" for x in MOVE_DISTANCES)
+    k = MOVE_DISTANCES.index(dist)
+    if k not in grid.get(d, {}):
+        return f"moving {name} {dist:g} is not open to this unit now"
+    return d, k
+
+
+def reach_lines(game, side: int, unit: int, d: int, grid: dict) -> list[str]:
+    """Where a move toward direction ``d`` may end for each distance: the least and the greatest movement roll."""
+    import math
+
+    from . import insight
+    r = insight.reach(game, side, unit)
+    u = game.units[unit]
+    lo, hi = r["rolls"]
+    out = [f"  {insight.COMPASS[d]}: movement {r['movement']} (roll {lo}-{hi}, {r['points'][0]:g}-{r['points'][1]:g} "
+           f"points); each distance ends between:"]
+    for dist in r["distances"]:
+        if dist["k"] not in grid.get(d, {}):
+            continue
+        e = dist["directions"][d]
+        a = math.hypot(e["min"][0] - u.x, e["min"][1] - u.y)
+        b = math.hypot(e["max"][0] - u.x, e["max"][1] - u.y)
+        test = f"; shaken: a leadership test first, it moves {e['p_moves']:.0%}" if e["p_moves"] < 1 else ""
+        out.append(f'    go {insight.COMPASS[d]} {dist["distance"]:g}: {a:.1f}" to {b:.1f}" '
+                   f"(to {e['min'][0]:.1f},{e['min'][1]:.1f} .. {e['max'][0]:.1f},{e['max'][1]:.1f}){test}")
+    return out
+
+
 # ---------------------------------------------------------------------------------------------- a person plays
 def unit_panel(game, side: int | None, uid: int) -> list[str]:
     """Everything ``side`` may know of unit ``uid`` (own or enemy), read from ``game.view(side)`` only (through
@@ -301,11 +385,12 @@ class HumanAgent:
         if decision.unit is not None and decision.unit >= 0:
             head += f" [{labels.get(decision.unit, '?')}]"
         self.say(head)
-        opts = decision.options
-        for i, o in enumerate(opts):
-            self.say(f"  {i + 1:>3}. {N.option_label(o, decision.kind, know, unit=decision.unit)}")
+        lines, opts, grid = option_menu(game, self.side, decision, know)
+        for x in lines:
+            self.say(x)
         while True:
-            print(f"your choice (1-{len(opts)}, h for help)> ", end="", file=self.out, flush=True)
+            ask = (f"1-{len(opts)}, " if opts else "") + ("go DIR DIST, " if grid else "")
+            print(f"your choice ({ask}h for help)> ", end="", file=self.out, flush=True)
             line = self.inp.readline()
             if not line:
                 raise Quit("input ended")
@@ -315,6 +400,20 @@ class HumanAgent:
             if text in ("h", "help", "?"):
                 self.say(HELP)
                 continue
+            if text == "go" or text.startswith("go "):
+                if not grid:
+                    self.say("there is no move among these options")
+                    continue
+                got = parse_go(text, grid)
+                if isinstance(got, str):
+                    self.say(got)
+                    continue
+                d, k = got
+                if k is None:
+                    for x in reach_lines(game, self.side, decision.unit, d, grid):
+                        self.say(x)
+                    continue
+                return grid[d][k]
             if text == "m":
                 self.say(render_ansi(game, side=self.side).rstrip("\n"))
                 continue

@@ -320,3 +320,90 @@ def test_a_board_you_can_read_panel_zoom_turned_board_keys_and_log(tmp_path):
         srv.kill()
     assert errors == []
     assert (shots / "play-1400x1000.png").exists() and (shots / "play-800x600.png").exists()
+
+
+def test_odds_sight_measure_and_move_preview_on_the_page(tmp_path):
+    """The player's insight in the page: each shoot option shows the server's odds beside it and on its target when
+    hovering; the acting unit's sight and range is drawn and listed; the move picker (a distance, then a compass
+    point) shows where the move may end and plays the move; the measuring tool measures between two clicks."""
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.wait_for_selector("#scenario option[value=default]", state="attached")
+            page.select_option("#scenario", "default")
+            page.select_option("#ai", "random")
+            page.fill("#seed", "3")
+            n = _renders(page)
+            page.click("#new-game")
+            _wait_render(page, n)
+            game = json.loads(page.evaluate("localStorage.getItem('dustup-game')"))
+            auth = {"Authorization": f"Bearer {game['token']}"}
+            rng = random.Random(3)
+            seen = {"odds": 0, "sight": 0, "picker": 0, "moved": 0}
+            for _ in range(80):
+                if page.locator("#result").is_visible():
+                    break
+                st = httpx.get(f"{srv.url}/games/{game['id']}", headers=auth).json()
+                d = st["decision"]
+                n = _renders(page)
+                if d and d["kind"] == "action":
+                    # sight and range of the acting unit: listed, and a line to each enemy unit it sees
+                    page.wait_for_function(f"(document.body.dataset.sight || '') === 'unit={d['unit']}'")
+                    sg = httpx.get(f"{srv.url}/games/{game['id']}/sight", params={"unit": d["unit"]}, headers=auth).json()
+                    page.wait_for_function(f"document.querySelectorAll('#board line.los').length === {len(sg['sees'])}")
+                    assert page.locator("#sight-panel").inner_text().startswith("Sight and range of")
+                    seen["sight"] += 1
+                    shots = [o for o in d["options"] if o["option"][0] == "shoot"]
+                    if shots and seen["odds"] < 3:
+                        o = shots[0]
+                        btn = page.locator(f"#options button[data-option='{json.dumps(o['option'], separators=(',', ':'))}']")
+                        assert btn.locator(".odds").inner_text() == o["odds_text"]
+                        assert "vs d" in o["odds_text"] and "major" in o["odds_text"]
+                        target = page.locator(f"#board .unit[data-uid='{o['target']}']").first
+                        target.hover(force=True)
+                        page.wait_for_selector("#odds-tip:not([hidden])")
+                        assert o["odds_text"] in page.locator("#odds-tip").inner_text()
+                        page.mouse.move(1, 1)
+                        seen["odds"] += 1
+                    moves = [o for o in d["options"] if o["option"][0] == "move"]
+                    if moves:
+                        page.wait_for_selector("#board polygon.reach-max")
+                        assert page.locator("#options button[data-option^='[\"move\"']").count() == 0
+                        k = moves[-1]["option"][2]
+                        page.click(f"#move-picker .dist[data-k='{k}']")
+                        pts = page.locator("#board .movept")
+                        assert 0 < pts.count() <= 16
+                        assert all(json.loads(pts.nth(i).get_attribute("data-option"))[2] == k for i in range(pts.count()))
+                        seen["picker"] += 1
+                        if rng.random() < 0.5:
+                            btns = page.locator("#move-picker .compass-btn:not([disabled])")
+                            btns.nth(rng.randrange(btns.count())).click()
+                            seen["moved"] += 1
+                            _wait_render(page, n)
+                            continue
+                buttons = page.locator("#options button")
+                buttons.nth(rng.randrange(buttons.count())).click()
+                _wait_render(page, n)
+                if all(seen.values()) and seen["odds"] >= 2:
+                    break
+            assert all(seen.values()), seen
+            # the measuring tool: two clicks on the table
+            page.click("#measure-tool")
+            box = page.locator("#board").bounding_box()
+            page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+            page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.5)
+            page.wait_for_function("document.body.dataset.measured !== undefined")
+            page.wait_for_selector("#board line.measure-line", state="attached")
+            assert page.locator("#sight-panel").inner_text().count("Measured: ") == 1
+            import os
+            page.screenshot(path=os.path.join(os.environ.get("DUSTUP_SCREENSHOT_DIR", str(tmp_path)), "insight.png"))
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []

@@ -226,7 +226,7 @@ def test_every_command_that_takes_a_side_refuses_the_ais_side():
     from dustup_env.service.protocol import COMMANDS, Engine
 
     with_side = [c for c, fields in COMMANDS.items() if "side" in fields]
-    assert set(with_side) == {"decision", "view", "state", "events", "play", "hint"}
+    assert set(with_side) == {"decision", "view", "state", "events", "play", "hint", "sight", "measure", "reach"}
     for you in (0, 1):
         eng = Engine(log=lambda msg: None)
         assert eng.handle({"cmd": "new", "scenario": "ambush", "seed": 3, "you": you, "ai": "hard"})["ok"]
@@ -234,13 +234,16 @@ def test_every_command_that_takes_a_side_refuses_the_ais_side():
         name = eng.session.game.side_names[ai]
         message = f"side {ai} ({name}) is played by the AI: a front-end reads and acts only for its own side"
         before = eng.handle({"cmd": "save"})
+        own = eng.session.game.side_units[you][0]
+        fields = {"play": {"option": ["end"]}, "hint": {"time_ms": 5000}, "sight": {"point": [10, 10]},
+                  "measure": {"from": [1, 1], "to": [4, 5]}, "reach": {"unit": own}}
         for cmd in with_side:
-            req = {"cmd": cmd, "side": ai, "id": cmd, **({"option": ["end"]} if cmd == "play" else {})}
+            req = {"cmd": cmd, "side": ai, "id": cmd, **fields.get(cmd, {})}
             assert eng.handle(req) == {"ok": False, "id": cmd, "error": message}
         assert eng.handle({"cmd": "save"}) == before
         for cmd in with_side:  # the front-end's own side reads as before
             if cmd != "play":
-                assert eng.handle({"cmd": cmd, "side": you, **({"time_ms": 5000} if cmd == "hint" else {})})["ok"]
+                assert eng.handle({"cmd": cmd, "side": you, **fields.get(cmd, {})})["ok"]
 
 
 def test_two_front_end_players_name_their_side():

@@ -38,6 +38,12 @@ COMMANDS: dict = {
     "play": {"side": _ANY_SIDE, "option": (True, (list,), "one of the pending decision's options, as given")},
     "hint": {"side": _ANY_SIDE, "time_ms": (False, (int, float), "the time budget in milliseconds (default 1000)"),
              "agent": (False, (str,), "the agent asked (default: the game's AI, else hard)")},
+    "sight": {"side": _ANY_SIDE, "unit": (False, (int,), "an own unit: the enemy units it sees, range band, target die"),
+              "target": (False, (int,), "an enemy unit the side knows of: the own units that see it"),
+              "point": (False, (list,), "a point [x, y]: the own units that see it")},
+    "measure": {"side": _ANY_SIDE, "from": (True, (list,), "a point [x, y]"), "to": (True, (list,), "a point [x, y]")},
+    "reach": {"side": _ANY_SIDE,
+              "unit": (False, (int,), "an own unit (default: the unit of the side's pending decision)")},
     "save": {"path": (False, (str,), "also write the save to this file")},
     "load": {"save": (False, (dict,), "a save object"), "path": (False, (str,), "a save file"),
              "you": (False, (int,), "the front-end's side, 0 or 1"),
@@ -199,6 +205,18 @@ class Engine:
     def _cmd_hint(self, req):
         s = self._session("hint")
         return s.hint(self._side(s, req), req.get("time_ms", 1000), req.get("agent"), allow_paths=True)
+
+    def _cmd_sight(self, req):
+        s = self._session("sight")
+        return {"sight": s.sight(self._side(s, req), req.get("unit"), req.get("target"), req.get("point"))}
+
+    def _cmd_measure(self, req):
+        s = self._session("measure")
+        return {"measure": s.measure(self._side(s, req), req["from"], req["to"])}
+
+    def _cmd_reach(self, req):
+        s = self._session("reach")
+        return {"reach": s.reach(self._side(s, req), req.get("unit"))}
 
     def _cmd_save(self, req):
         s = self._session("save")

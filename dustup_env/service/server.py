@@ -440,6 +440,44 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
         finally:
             e.lock.release()
 
+    @app.get("/games/{game_id}/sight", summary="Sight and range as this side may know them",
+             description="Give one of: unit (an own unit: the enemy units it sees, each with distance, range band, "
+                         "target die and whether it may fire at it now), target (an enemy unit this side knows of: "
+                         "the own units that see it), or x and y (a point: the own units that see it).")
+    def sight(game_id: str, unit: int | None = None, target: int | None = None, x: float | None = None,
+              y: float | None = None, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            if (x is None) != (y is None):
+                raise ServiceError("sight: a point needs both x and y")
+            point = None if x is None else [x, y]
+            return _json(e.session.sight(side, unit, target, point))
+        finally:
+            e.lock.release()
+
+    @app.get("/games/{game_id}/measure", summary="Distance, bearing, line of sight and range band between two points")
+    def measure(game_id: str, ax: float, ay: float, bx: float, by: float, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            return _json(e.session.measure(side, [ax, ay], [bx, by]))
+        finally:
+            e.lock.release()
+
+    @app.get("/games/{game_id}/reach", summary="Where a Move Action may end, per distance and direction",
+             description="For an own unit (default: the unit of this side's pending decision): for each nominated "
+                         "distance and each of the 16 directions, the end of the walk with the least and the "
+                         "greatest movement roll (terrain costs, obstacles, 2\" from the enemy figures this side "
+                         "knows of).")
+    def reach(game_id: str, unit: int | None = None, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            return _json(e.session.reach(side, unit))
+        finally:
+            e.lock.release()
+
     @app.post("/games/{game_id}/hint", summary="The AI's choice for this side's pending decision (not applied)")
     def hint(game_id: str, body: Hint, authorization: str | None = Header(None)):
         e = locked(game_id)

@@ -24,6 +24,7 @@ import random
 import threading
 import time
 
+from dustup_env import insight
 from dustup_env import narrate as nr
 from dustup_env.rules import DustupError, Game, GameOverError, IllegalOptionError
 from dustup_env.rules import scenario_names
@@ -83,6 +84,26 @@ def short(v, n: int = 60) -> str:
     except (TypeError, ValueError):
         s = repr(v)
     return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def check_point(name: str, value) -> list:
+    """A point of the table as JSON: [x, y], two numbers (the table's bounds are checked by the game)."""
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)):
+        raise ServiceError(f"{name} must be a point [x, y] (two numbers), not {short(value)}")
+    if any(v != v or v in (float("inf"), float("-inf")) for v in value):
+        raise ServiceError(f"{name} must be a point of finite numbers, not {short(value)}")
+    return [float(value[0]), float(value[1])]
+
+
+def add_odds(rec: dict, odds: list) -> None:
+    """Each option of ``rec`` (a decision's JSON) whose outcome the engine can enumerate gets ``dice`` (the dice the
+    rules would roll now), ``odds`` (their exact chances) and ``odds_text`` (a one-line summary): ``odds`` is
+    :func:`dustup_env.insight.option_odds` of each option, from what the deciding side may know."""
+    for x, orec in zip(odds, rec["options"]):
+        if x is not None:
+            orec["dice"], orec["odds"] = x["dice"], x["odds"]
+            orec["odds_text"] = insight.short_odds(x)
 
 
 def parse_option(value) -> tuple:
@@ -155,6 +176,7 @@ class Session:
         self.ai_fallbacks = 0  # AI answers that were not legal options (replaced by default_option)
         self.log = log  # callable(str) for warnings (stderr, the server's log); never given hidden state
         self._logs: dict = {}  # side -> game.event_log(side) since the last decision applied
+        self._odds = None  # ((decisions applied, side), the odds of each option of that side's pending decision)
         self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
 
     # ------------------------------------------------------------------ construction
@@ -316,10 +338,66 @@ class Session:
         d = self.pending(self.check_reader(side))
         if d is None:
             return None
-        return views.decision_record(self.game, d, know or self.knowledge(side))
+        rec = views.decision_record(self.game, d, know or self.knowledge(side))
+        key = (len(self.decisions), side)
+        if self._odds is None or self._odds[0] != key:  # the same decision asked again: the odds worked out once
+            self._odds = (key, [insight.option_odds(self.game, side, o, d.unit) if d.kind == "action" else None
+                                for o in d.options])
+        add_odds(rec, self._odds[1])
+        return rec
 
     def view(self, side: int, raw: dict | None = None) -> dict:
         return views.table_view(self.game, self.check_reader(side), raw)
+
+    def _unit_arg(self, side: int, name: str, value, own: bool) -> int:
+        g = self.game
+        check_int(name, value, 0, len(g.units) - 1)
+        if own and g.units[value].side != side:
+            raise ServiceError(f"{name} {value} is not one of side {side}'s units")
+        if not own and value not in {e.uid for e in g.enemy_units(side)}:
+            raise ServiceError(f"{name} {value} is not an enemy unit side {side} knows of")
+        return value
+
+    def sight(self, side: int, unit=None, target=None, point=None) -> dict:
+        """Sight and range as ``side`` may know them (:func:`dustup_env.insight.sight`): give one of ``unit`` (an own
+        unit: the enemy units it sees, range band, target die), ``target`` (an enemy unit the side knows of) or
+        ``point`` ([x, y]: the own units that see it)."""
+        side = self.check_reader(side)
+        if (unit is None) + (target is None) + (point is None) != 2:
+            raise ServiceError("sight: give exactly one of unit (an own unit), target (an enemy unit) or point [x, y]")
+        if unit is not None:
+            self._unit_arg(side, "unit", unit, True)
+        if target is not None:
+            self._unit_arg(side, "target", target, False)
+        if point is not None:
+            point = check_point("point", point)
+        try:
+            return insight.sight(self.game, side, unit=unit, target=target, point=point)
+        except ValueError as e:
+            raise ServiceError(str(e)) from None
+
+    def measure(self, side: int, a, b) -> dict:
+        """The distance, bearing, terrain line of sight and range band between two points of the table."""
+        self.check_reader(side)
+        a, b = check_point("from", a), check_point("to", b)
+        try:
+            return insight.measure(self.game, a, b)
+        except ValueError as e:
+            raise ServiceError(str(e)) from None
+
+    def reach(self, side: int, unit=None) -> dict:
+        """Where a Move Action of an own unit (default: the unit of the pending decision) may end, per nominated
+        distance and direction, with the least and the greatest movement roll (:func:`dustup_env.insight.reach`)."""
+        side = self.check_reader(side)
+        if unit is None:
+            d = self.pending(side)
+            if d is None or d.unit < 0:
+                raise ServiceError("reach: name the unit (no pending decision of this side has one)")
+            unit = d.unit
+        self._unit_arg(side, "unit", unit, True)
+        if not self.game.units[unit].in_play:
+            raise ServiceError(f"unit {unit} is not in play")
+        return insight.reach(self.game, side, unit)
 
     def events(self, side: int, since: int = 0) -> dict:
         side = self.check_reader(side)

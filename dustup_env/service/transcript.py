@@ -4,8 +4,8 @@
 
 Runs ``dustup engine`` in a subprocess and prints every request (``>``) and response (``<``) line exactly as
 sent and received: a game of ``skirmish`` against ``hard``: the front-end's first activation (a hint, one
-illegal request, the hinted move, ending the activation: the AI answers), the events since an index, the
-view, a save and ``quit``.
+illegal request, the acting unit's sight and range, a measurement, the hinted move, ending the activation: the AI
+answers), the events since an index, the view, a save and ``quit``.
 """
 from __future__ import annotations
 
@@ -38,8 +38,10 @@ def main() -> int:
         n += 1
     h = ask({"cmd": "hint", "time_ms": 5000, "id": n})  # ample: a busy machine must not change the transcript
     ask({"cmd": "play", "option": ["shoot", 99, "all"], "id": n + 1})
-    r = ask({"cmd": "play", "option": h["option"], "id": n + 2})
-    n += 3
+    ask({"cmd": "sight", "unit": r["decision"]["unit"], "id": n + 2})
+    ask({"cmd": "measure", "from": [10, 3], "to": [26, 33], "id": n + 3})
+    r = ask({"cmd": "play", "option": h["option"], "id": n + 4})
+    n += 5
     while r["decision"] and r["decision"]["kind"] == "action":  # the activation's last action: then the AI's turn
         r = ask({"cmd": "play", "option": ["end"], "id": n})
         n += 1

@@ -101,7 +101,7 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
       if (o.unit !== undefined) (byUnit[o.unit] = byUnit[o.unit] || []).push(o);
       if (o.target !== undefined) (byTarget[o.target] = byTarget[o.target] || []).push(o);
       if (o.marker !== undefined) (byMarker[o.marker] = byMarker[o.marker] || []).push(o);
-      if (o.point) moves.push(o);
+      if (o.point && movePointShown(o)) moves.push(o);
     }
   }
   // markers (hidden units as your side sees them)
@@ -269,6 +269,8 @@ function renderOptions(decision, filter) {
     opts.push(h);
     for (const o of veh) opts.push(o);
   }
+  renderMovePicker(decision, opts);  // the moves: a compass picker instead of one row per move
+  opts.splice(0, opts.length, ...opts.filter((o) => o instanceof HTMLElement || !isMoveOption(o)));
   opts.forEach((o) => {
     if (o instanceof HTMLElement) { ol.appendChild(o); return; }
     const li = document.createElement("li");
@@ -279,6 +281,7 @@ function renderOptions(decision, filter) {
     b.addEventListener("click", () => play(o.option));
     b.addEventListener("mouseenter", () => highlightPoint(o.option, true));
     b.addEventListener("mouseleave", () => highlightPoint(o.option, false));
+    decorateOption(b, o);
     li.appendChild(b);
     ol.appendChild(li);
   });
@@ -352,6 +355,7 @@ async function refresh(withLog) {
   const st = await api("GET", "/games/" + state.game.id);
   state.current = st;
   state.selected = null;
+  insightNewDecision(st);
   if (withLog) {
     const ev = await api("GET", `/games/${state.game.id}/events?since=${state.lastEvents}`);
     logLines(ev.events);
@@ -364,6 +368,7 @@ function redrawCurrent() {
   const st = state.current;
   drawBoard(st.view, st.view.units, st.view.markers, st.view.objectives, st.decision, st.view.hidden_units);
   drawTrails(state.recent, st.view.units, st.view.table.height);
+  drawInsight(st);
 }
 
 function render() {
@@ -538,6 +543,7 @@ async function init() {
   $("show-all").addEventListener("click", () => { state.selected = null; renderOptions(state.current.decision); redrawCurrent(); });
   $("download-save").addEventListener("click", downloadSave);
   $("replay-this").addEventListener("click", replayThis);
+  initInsight();
   $("save-file").addEventListener("change", async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -951,5 +957,318 @@ function syncSetup() {
   $("side").value = String(state.game.side);
   sideNames();
 }
+
+
+// ------------------------------------------------------------------------------------------------ odds, sight, reach
+// What a player may work out before committing (the server's answers for this side only): each option's dice and
+// odds beside it and on its target when hovering; the sight and range of a selected unit; where a move may end with
+// the least and the greatest movement roll; a measuring tool. The moves are picked with a compass picker.
+const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+const MOVE_DISTANCES = [3, 6, 12, 24];
+const insight = { reach: null, reachKey: null, moveDist: 1, sight: null, sightKey: null, measure: null, measuring: false, from: null, tip: null };
+
+function isMoveOption(o) { return o && o.option && o.option[0] === "move" && o.option.length === 3; }
+
+function movePointShown(o) { return !isMoveOption(o) || o.option[2] === insight.moveDist; }
+
+function decorateOption(button, o) {
+  if (o.odds_text) {
+    const sp = document.createElement("span");
+    sp.className = "odds";
+    sp.textContent = o.odds_text;
+    sp.title = oddsTitle(o);
+    button.appendChild(sp);
+  }
+  if (o.target !== undefined) {
+    button.addEventListener("mouseenter", () => markTarget(o.target, true));
+    button.addEventListener("mouseleave", () => markTarget(o.target, false));
+  }
+}
+
+function pct(x) { return typeof x === "number" ? (100 * x).toFixed(x < 0.1 ? 1 : 0) + "%" : String(x); }
+
+function oddsTitle(o) {
+  const d = o.dice || {}, p = o.odds || {};
+  const lines = [];
+  if (d.target) {
+    lines.push(`dice: quality ${d.quality}, firepower ${d.firepower.join(" ")} against target die ${d.target} (${d.band}, ${d.distance}")` +
+      (d.suppressive ? ", suppressive fire" : ""));
+    lines.push(`no success ${pct(p.none)}, minor ${pct(p.minor)}, major ${pct(p.major)}; expected hits ${p.expected_hits.toFixed(2)}`);
+    if (p.destroyed !== undefined) lines.push(`impact ${d.impact} against ${d.facing} armour ${d.armour}: damaged ${pct(p.damaged)}, destroyed ${pct(p.destroyed)}`);
+    else lines.push(`impact ${d.impact} against armour ${d.armour}: expected casualties ${typeof p.expected_casualties === "number" ? p.expected_casualties.toFixed(2) : p.expected_casualties}`);
+  } else if (d.guidance) {
+    lines.push(`missile: quality ${d.quality}, guidance ${d.guidance} against ECM ${d.ecm}: hit ${pct(p.hit)}, suppressed ${pct(p.suppressed)}, miss ${pct(p.miss)}; interception ${p.interception}`);
+    if (p.destroyed !== undefined) lines.push(`damaged ${pct(p.damaged)}, destroyed ${pct(p.destroyed)}`);
+  } else if (d.attacker) {
+    lines.push(`courage test ${d.attacker} against ${d.defender}; strength ${d.strength[0]} to ${d.strength[1]}`);
+    lines.push(`contact ${pct(p.contact)}, defender withdraws ${pct(p.defender_withdraws)}, routs ${pct(p.defender_routs)}, fail ${pct(p.fail)}, fail badly ${pct(p.fail_badly)}`);
+  }
+  return lines.join("\n");
+}
+
+function markTarget(uid, on) {
+  for (const g of document.querySelectorAll(`#board .unit[data-uid="${uid}"]`)) g.classList.toggle("odds-target", on);
+}
+
+// the tooltip of a target on the table: the odds of every option aimed at it
+function showTargetTip(ev) {
+  const tip = insight.tip;
+  const g = ev.target.closest && ev.target.closest("#board .unit");
+  const d = state.current && state.current.decision;
+  if (!g || !d || state.mode !== "play") { tip.hidden = true; return; }
+  const uid = Number(g.dataset.uid);
+  const opts = d.options.filter((o) => o.target === uid && o.odds_text);
+  if (!opts.length) { tip.hidden = true; return; }
+  tip.textContent = "";
+  const h = document.createElement("div");
+  h.className = "tip-head";
+  h.textContent = g.dataset.name;
+  tip.appendChild(h);
+  for (const o of opts) {
+    const row = document.createElement("div");
+    row.textContent = `${o.label}: ${o.odds_text}`;
+    tip.appendChild(row);
+  }
+  tip.style.left = (ev.clientX + 14) + "px";
+  tip.style.top = (ev.clientY + 10) + "px";
+  tip.hidden = false;
+}
+
+function renderMovePicker(decision, opts) {
+  let box = $("move-picker");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "move-picker";
+    $("options").parentNode.insertBefore(box, $("options"));
+  }
+  box.innerHTML = "";
+  const moves = (opts || []).filter((o) => !(o instanceof HTMLElement) && isMoveOption(o));
+  box.hidden = !moves.length;
+  if (!moves.length) return;
+  const byKey = {};
+  for (const o of moves) byKey[o.option[1] + ":" + o.option[2]] = o;
+  if (!moves.some((o) => o.option[2] === insight.moveDist)) insight.moveDist = moves[0].option[2];
+  const head = document.createElement("div");
+  head.className = "picker-head";
+  head.textContent = "Move: distance ";
+  MOVE_DISTANCES.forEach((dist, k) => {
+    const b = document.createElement("span");
+    b.className = "dist" + (k === insight.moveDist ? " on" : "") + (moves.some((o) => o.option[2] === k) ? "" : " shut");
+    b.textContent = dist + "\u2033";
+    b.tabIndex = 0;
+    b.dataset.k = k;
+    const pick = () => { insight.moveDist = k; renderMovePicker(decision, opts); redrawCurrent(); };
+    b.addEventListener("click", pick);
+    b.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+    head.appendChild(b);
+  });
+  box.appendChild(head);
+  const row = document.createElement("div");
+  row.className = "compass-row";
+  COMPASS.forEach((name, d) => {
+    const o = byKey[d + ":" + insight.moveDist];
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "compass-btn";
+    b.textContent = name;
+    b.disabled = !o;
+    if (o) {
+      b.dataset.option = JSON.stringify(o.option);
+      b.title = o.label + reachText(d, insight.moveDist);
+      b.addEventListener("click", () => play(o.option));
+      b.addEventListener("mouseenter", () => highlightPoint(o.option, true));
+      b.addEventListener("mouseleave", () => highlightPoint(o.option, false));
+    }
+    row.appendChild(b);
+  });
+  box.appendChild(row);
+  const note = document.createElement("div");
+  note.className = "picker-note";
+  const r = insight.reach;
+  note.textContent = r ? `movement ${r.movement.toUpperCase()}: roll ${r.rolls[0]}\u2013${r.rolls[1]}, ${r.points[0]}\u2013${r.points[1]} points; ` +
+    "the shaded band is where the move may end (inner line: the least roll, outer: the greatest)" : "";
+  box.appendChild(note);
+}
+
+function reachText(d, k) {
+  const r = insight.reach;
+  if (!r) return "";
+  const e = r.distances[k].directions[d];
+  const len = (p) => Math.hypot(p[0] - r.x, p[1] - r.y).toFixed(1);
+  return ` (ends ${len(e.min)}\u2033 to ${len(e.max)}\u2033 away` + (e.p_moves < 1 ? `; shaken: a leadership test first, moves ${pct(e.p_moves)})` : ")");
+}
+
+function insightNewDecision(st) {
+  const d = st.decision;
+  const key = d ? `${st.events}:${d.unit}:${d.kind}` : null;
+  if (d && d.options.some(isMoveOption) && d.unit >= 0) {
+    if (insight.reachKey !== key) {
+      insight.reachKey = key;
+      insight.reach = null;
+      api("GET", `/games/${state.game.id}/reach?unit=${d.unit}`).then((r) => {
+        if (insight.reachKey !== key) return;
+        insight.reach = r;
+        if (state.current === st) { renderMovePicker(st.decision, st.decision.options); redrawCurrent(); }
+      }).catch((e) => setStatus(e.message));
+    }
+  } else { insight.reach = null; insight.reachKey = null; }
+  if (d && d.kind === "action" && d.unit >= 0) askSight({ unit: d.unit }, key);
+  else if (!insight.sight || insight.sightKey !== key) { insight.sight = null; }
+}
+
+function askSight(q, key) {
+  const qs = new URLSearchParams(q).toString();
+  const k = key + "|" + qs;
+  if (insight.sightKey === k) return;
+  insight.sightKey = k;
+  api("GET", `/games/${state.game.id}/sight?${qs}`).then((r) => {
+    if (insight.sightKey !== k) return;
+    insight.sight = r;
+    document.body.dataset.sight = qs;
+    if (state.current) redrawCurrent();
+    renderSightPanel();
+  }).catch((e) => setStatus(e.message));
+}
+
+function renderSightPanel() {
+  let box = $("sight-panel");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "sight-panel";
+    $("decision-box").appendChild(box);
+  }
+  const s = insight.sight;
+  box.hidden = !s || state.mode !== "play";
+  if (!s) return;
+  box.textContent = "";
+  const h = document.createElement("div");
+  h.className = "tip-head";
+  const list = document.createElement("ul");
+  if (s.enemies) {
+    h.textContent = `Sight and range of ${s.name}:`;
+    for (const e of s.enemies) {
+      const li = document.createElement("li");
+      li.textContent = !e.visible ? `${e.name}: not in sight (${e.distance}\u2033)` :
+        `${e.name}: ${e.distance}\u2033, ${e.band}` + (e.in_range ? `, target die ${e.target_die}` : ", out of range") + (e.may_fire ? ", may fire now" : "");
+      li.className = e.visible ? (e.may_fire ? "fire" : "seen") : "unseen";
+      list.appendChild(li);
+    }
+  } else {
+    h.textContent = s.target !== undefined ? `Your units that see ${s.name}:` : `Your units that see the point (${s.point[0].toFixed(1)}, ${s.point[1].toFixed(1)}):`;
+    for (const e of s.seen_by) {
+      const li = document.createElement("li");
+      li.textContent = `${e.name}: ${e.distance}\u2033, ${e.band}` + (e.target_die ? `, target die ${e.target_die}` : "");
+      list.appendChild(li);
+    }
+    if (!s.seen_by.length) { const li = document.createElement("li"); li.textContent = "none"; list.appendChild(li); }
+  }
+  box.appendChild(h);
+  box.appendChild(list);
+  if (insight.measure) {
+    const m = insight.measure, p = document.createElement("div");
+    p.className = "measure-text";
+    p.textContent = `Measured: ${m.distance}\u2033 bearing ${m.bearing}\u00b0 (${m.band} range), line of sight ${m.line_of_sight ? "clear" + (m.concealed ? ", concealed" : "") + (m.cover ? ", cover" : "") : "blocked"}`;
+    box.appendChild(p);
+  }
+}
+
+// the overlays: a move's reach for the chosen distance, the selected unit's lines of sight, the measuring line
+function drawInsight(st) {
+  const svg = $("board");
+  const H = st.view.table.height, sy = (y) => H - y;
+  const layer = el("g", { class: "insight" }, svg);
+  const r = insight.reach;
+  if (r && st.decision && st.decision.unit === r.unit && st.decision.options.some(isMoveOption)) {
+    const dist = r.distances[insight.moveDist];
+    const outer = dist.directions.map((e) => `${e.max[0]},${sy(e.max[1])}`).join(" ");
+    const inner = dist.directions.map((e) => `${e.min[0]},${sy(e.min[1])}`).join(" ");
+    el("polygon", { points: outer, class: "reach-max" }, layer);
+    el("polygon", { points: inner, class: "reach-min" }, layer);
+    svg.insertBefore(layer, svg.querySelector(".unit, .marker") || null);  // under the units
+  }
+  const s = insight.sight;
+  if (s && s.enemies && st.view.units.some((u) => u.uid === s.unit)) {
+    for (const e of s.enemies) {
+      const t = st.view.units.find((u) => u.uid === e.uid);
+      if (!t || !e.visible) continue;
+      const ln = el("line", { x1: s.x, y1: sy(s.y), x2: t.x, y2: sy(t.y), class: "los " + (e.in_range ? e.band : "out") }, svg);
+      ln.dataset.uid = e.uid;
+      el("text", { x: (s.x + t.x) / 2, y: sy((s.y + t.y) / 2) - 0.3, class: "los-label" }, svg, `${e.distance}\u2033 ${e.target_die || "out of range"}`);
+    }
+  } else if (s && s.seen_by) {
+    const [px, py] = s.point || [s.x, s.y];
+    for (const e of s.seen_by) {
+      const u = st.view.units.find((x) => x.uid === e.uid);
+      if (u) el("line", { x1: u.x, y1: sy(u.y), x2: px, y2: sy(py), class: "los seen-by" }, svg);
+    }
+  }
+  const m = insight.measure;
+  if (m) {
+    el("line", { x1: m.from[0], y1: sy(m.from[1]), x2: m.to[0], y2: sy(m.to[1]), class: "measure-line" + (m.line_of_sight ? "" : " blocked") }, svg);
+    el("text", { x: (m.from[0] + m.to[0]) / 2, y: sy((m.from[1] + m.to[1]) / 2) - 0.4, class: "measure-label" }, svg, `${m.distance.toFixed(1)}\u2033`);
+  } else if (insight.from) {
+    el("circle", { cx: insight.from[0], cy: sy(insight.from[1]), r: 0.35, class: "measure-from" }, svg);
+  }
+}
+
+// a point of the table from a click (rules units: y north)
+function boardPoint(ev) {
+  const svg = $("board");
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  const H = state.current.view.table.height;
+  return [Math.max(0, Math.min(state.current.view.table.width, p.x)), Math.max(0, Math.min(H, H - p.y))];
+}
+
+function onBoardClickInsight(ev) {
+  if (state.mode !== "play" || !state.current) return;
+  if (insight.measuring) {
+    ev.stopPropagation();
+    ev.preventDefault();
+    const p = boardPoint(ev);
+    if (!insight.from || insight.measure) { insight.from = p; insight.measure = null; redrawCurrent(); return; }
+    const a = insight.from;
+    api("GET", `/games/${state.game.id}/measure?ax=${a[0]}&ay=${a[1]}&bx=${p[0]}&by=${p[1]}`).then((m) => {
+      insight.measure = m;
+      document.body.dataset.measured = String(m.distance);
+      askSight({ x: p[0], y: p[1] }, "point");
+    }).catch((e) => setStatus(e.message));
+    return;
+  }
+  const g = ev.target.closest && ev.target.closest("#board .unit");
+  if (!g) return;
+  const uid = Number(g.dataset.uid);
+  const u = state.current.view.units.find((x) => x.uid === uid);
+  if (!u) return;
+  askSight(u.side === state.current.side ? { unit: uid } : { target: uid }, "unit");
+}
+
+function toggleMeasure() {
+  insight.measuring = !insight.measuring;
+  insight.from = null;
+  insight.measure = null;
+  $("measure-tool").classList.toggle("on", insight.measuring);
+  $("measure-tool").textContent = insight.measuring ? "Measuring: click two points" : "Measure";
+  if (state.current) redrawCurrent();
+}
+
+function initInsight() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "measure-tool";
+  b.textContent = "Measure";
+  b.title = "click two points of the table: the distance, bearing, line of sight, and which of your units see the second point";
+  b.addEventListener("click", toggleMeasure);
+  $("decision-tools").appendChild(b);
+  $("board").addEventListener("click", onBoardClickInsight, true);
+  insight.tip = document.createElement("div");
+  insight.tip.id = "odds-tip";
+  insight.tip.hidden = true;
+  document.body.appendChild(insight.tip);
+  $("board").addEventListener("mousemove", showTargetTip);
+  $("board").addEventListener("mouseleave", () => { insight.tip.hidden = true; });
+}
+
 
 init();
