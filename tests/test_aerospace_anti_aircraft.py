@@ -46,7 +46,7 @@ def test_not_acquired_the_move_goes_on():
     e = last_event(g, "AntiAircraftFire")
     assert (e["stage"], e["guidance"], e["ecm"], e["result"]) == ("acquire", 4, 4, "lost")
     assert (g.units[A].x, g.units[A].y) == (22.0, 39.0)
-    assert AA in air.state(g)["aa_fired"]
+    assert air.aa_fired(g, AA)
 
 
 def test_acquired_the_pilot_continues_and_a_miss_lets_the_move_go_on():

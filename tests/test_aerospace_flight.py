@@ -169,7 +169,7 @@ def test_fixed_weapons_fire_only_in_the_6_inch_corridor_ahead_and_beyond_24_inch
     assert not weapon_may_fire(g, u, w, g.units[3])  # 16" ahead: under 24" for a non-VTOL aircraft
     assert not weapon_may_fire(g, u, w, g.units[4])  # 6" to the side: outside the 6" corridor
     assert all(o[1] == 2 for o in g.decision().options if o[0] == "fire_vehicle" and o[2] == 0)
-    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    air.air_state(g, g.units[A])["mode"] = "grounded"
     assert not weapon_may_fire(g, u, w, g.units[2])  # fixed weapons may not fire while grounded (L1774)
 
 
@@ -182,7 +182,7 @@ def test_a_turret_weapon_does_not_fire_within_6_inches_of_under_an_aircraft_in_t
     assert chin.mount == "turret"
     assert not weapon_may_fire(g, u, chin, g.units[2])  # 4" from under it (L1770)
     assert weapon_may_fire(g, u, chin, g.units[3])
-    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    air.air_state(g, g.units[A])["mode"] = "grounded"
     assert weapon_may_fire(g, u, chin, g.units[2])  # on the ground it may (no mount is under-slung, RN-1511)
 
 
@@ -229,7 +229,7 @@ def test_a_guided_weapon_outside_the_central_90_degrees_shifts_its_guidance_down
     assert weapon_plan(g, u, g.units[2], k)["guidance"] == D8  # 11 degrees off: in the central 90
     assert weapon_plan(g, u, g.units[3], k)["guidance"] == D6  # 79 degrees off: outside it, one lower
     assert weapon_plan(g, u, g.units[4], k) is None  # behind: outside the forward 180
-    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    air.air_state(g, g.units[A])["mode"] = "grounded"
     assert weapon_plan(g, u, g.units[3], k)["guidance"] == D8  # (the rule is the aircraft's in the air)
 
 
@@ -242,7 +242,7 @@ def test_an_aircraft_in_the_air_fires_over_the_terrain():
     g = begin(scn)
     u = g.units[A]
     assert weapon_plan(g, u, g.units[2], 0) is not None  # the RFAC-1 chin turret, in the air
-    g.extra["aerospace"]["air"][str(A)]["mode"] = "grounded"
+    air.air_state(g, g.units[A])["mode"] = "grounded"
     assert weapon_plan(g, u, g.units[2], 0) is None  # on the ground the wood blocks the line
 
 

@@ -38,8 +38,8 @@ class AirInvariants(tp.Invariants):
         for k in back:
             self.out[k] = False
         super().check(g)
-        st = air.state(g)
-        for key, a in st["air"].items():
+        craft = air.aircraft_states(g)
+        for key, a in craft.items():
             u = g.units[int(key)]
             if a["mode"] in air.ON_TABLE:
                 assert u.location == "table" and u.in_play, (key, a, u.location)
@@ -51,7 +51,7 @@ class AirInvariants(tp.Invariants):
                 assert not u.in_play
         if not g.over:
             d = g.decision()
-            flying = {int(k) for k, a in st["air"].items() if a["mode"] in ("airborne", "hovering")}
+            flying = {int(k) for k, a in craft.items() if a["mode"] in ("airborne", "hovering")}
             if d.kind == "action":
                 args = unit_arguments(g)
                 for o in d.options:

@@ -5,7 +5,7 @@ An aircraft is a vehicle unit whose scenario entry has an ``air`` field (a desig
 aerospace, or a grav vehicle, which "can take off and land like VTOL aircraft", L1758): where it starts.  Off the table
 it is in box one of the inbound track (``"inbound"``: location ``air_inbound``) or the loiter box (``"loiter"``:
 location ``loiter``); on the table it is airborne, hovering or grounded (L1734, its flight state in
-``game.extra["aerospace"]``).  Its passengers share its location while it is off the table.  The scenario ``position``
+its :class:`AirState`).  Its passengers share its location while it is off the table.  The scenario ``position``
 of an aircraft that starts off the table is where it enters the table (RN-1500).
 
 Each side has an ADE die (the side's ``ade``, default D6 "inferior", L1709, RN-155); an aircraft's ECM is its
@@ -24,9 +24,9 @@ from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.state import Component
 from ..kernel.table import place, register_location
 
-STATE_KEY = "aerospace"
 TRACK = register_location("air_inbound")  # box one of the inbound track (RN-006, RN-1500)
 LOITER = register_location("loiter")  # the loiter box
 BASE = register_location("air_base")  # returned to base: out of the game (L1724, L1794)
@@ -90,14 +90,44 @@ def has_aircraft(scenario, options) -> bool:
     return any("air" in u for side in scenario["sides"] for u in side["units"])
 
 
-def state(game) -> dict:
-    return game.extra[STATE_KEY]
+class AirState(Component):
+    """The rule's state: each side's ADE die (``air_ade``), every aircraft's flight state by its uid (``air_craft``:
+    ``{str(uid): {mode, flown, heavy}}``, mode one of airborne, hovering, grounded, off, destroyed), the aircraft
+    off the table that took their activation this turn (``air_acted``) and the units that fired at aircraft this
+    turn (``air_aa_fired``)."""
+
+    __slots__ = ("air_ade", "air_craft", "air_acted", "air_aa_fired")
+
+
+def state(game) -> AirState | None:
+    """The rule's state (None in a game without aircraft)."""
+    return game.components.get(AirState)
+
+
+def aircraft_states(game) -> dict:
+    """Every aircraft's flight state by its uid as a string (empty in a game without aircraft)."""
+    st = game.components.get(AirState)
+    return (st.air_craft if st is not None else None) or {}
 
 
 def air_state(game, u: Unit) -> dict | None:
     """The flight state of aircraft ``u`` (None: not an aircraft)."""
-    st = game.extra.get(STATE_KEY)
-    return st["air"].get(str(u.uid)) if st else None
+    st = game.components.get(AirState)
+    return st.air_craft.get(str(u.uid)) if st is not None and st.air_craft else None
+
+
+def aa_fired(game, uid: int) -> bool:
+    """Whether unit ``uid`` fired at aircraft this turn."""
+    st = game.components.get(AirState)
+    return st is not None and uid in (st.air_aa_fired or ())
+
+
+def note_aa_fired(game, uid: int) -> None:
+    """Unit ``uid`` fired at aircraft this turn."""
+    st = game.state_of(AirState)
+    if st.air_aa_fired is None:
+        st.air_aa_fired = []
+    st.air_aa_fired.append(uid)
 
 
 def is_aircraft(game, u: Unit) -> bool:
@@ -131,7 +161,7 @@ def belly_armour(u: Unit) -> int:
 
 
 def ade_die(game, side: int) -> int:
-    return state(game)["ade"][side]
+    return state(game).air_ade[side]
 
 
 def _init(game) -> None:
@@ -152,7 +182,8 @@ def _init(game) -> None:
             if start in OFF_TABLE:
                 set_location(game, u, OFF_TABLE[start])
     ade = [parse_die(side.get("ade", DEFAULT_ADE)) for side in game.scenario["sides"]]
-    game.extra[STATE_KEY] = {"ade": ade, "air": air, "acted": [], "aa_fired": []}
+    st = game.state_of(AirState)
+    st.air_ade, st.air_craft, st.air_acted, st.air_aa_fired = ade, air, [], []
 
 
 def set_location(game, u: Unit, where: str) -> None:
@@ -164,8 +195,9 @@ def set_location(game, u: Unit, where: str) -> None:
 
 def _turn_start(game) -> None:
     st = state(game)
-    st["acted"].clear()
-    st["aa_fired"].clear()
+    if st is not None:
+        st.air_acted = []
+        st.air_aa_fired = []
 
 
 def _victory_points(game, vp: list) -> None:
@@ -203,14 +235,14 @@ def destroy_in_air(game, u: Unit, where: str) -> None:
 # ---------------------------------------------------------------------------------------------- arriving
 def off_table(game, side: int) -> list:
     """Side ``side``'s aircraft off the table that may still move this turn."""
-    st = game.extra.get(STATE_KEY)
-    if not st:
+    st = state(game)
+    if st is None or not st.air_craft:
         return []
-    acted = st["acted"]
+    acted = st.air_acted or ()
     out = []
     for uid in game.side_units[side]:
         u = game.units[uid]
-        if u.location in (TRACK, LOITER) and str(uid) in st["air"] and uid not in acted and not u.destroyed:
+        if u.location in (TRACK, LOITER) and str(uid) in st.air_craft and uid not in acted and not u.destroyed:
             out.append(u)
     return out
 
@@ -232,7 +264,7 @@ def _activation_options(game, side: int) -> list:
 
 def _arrive_activation(game, side: int, opt) -> None:
     u = game.units[opt[1]]
-    state(game)["acted"].append(u.uid)
+    state(game).air_acted.append(u.uid)
     if opt[2] == "hold":
         game.emit(AircraftHeld(u.uid, u.location))
         return

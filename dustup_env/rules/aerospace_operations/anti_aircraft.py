@@ -121,7 +121,7 @@ def may_fire_at(game, a: Unit, t: Unit) -> bool:
     aircraft this turn, an AA weapon whose range reaches, and sight that only smoke blocks (RN-159)."""
     if not a.in_play or a.carrier >= 0 or a.confidence >= BROKEN or a.side == t.side:
         return False
-    if a.uid in air.state(game)["aa_fired"] or airborne(game, a):
+    if air.aa_fired(game, a.uid) or airborne(game, a):
         return False
     w = aa_weapon(game, a)
     if w is None:
@@ -209,7 +209,7 @@ def _lock(game, frame, stage: str) -> bool:
 
 def _acquire(game, frame) -> None:
     """L1794: the guidance die against the ECM die; acquired, the pilot chooses (a decision of its side)."""
-    air.state(game)["aa_fired"].append(frame.unit)
+    air.note_aa_fired(game, frame.unit)
     if not _lock(game, frame, "acquire"):
         pop(game, frame, used=frame.data["used"])
         return
@@ -313,7 +313,7 @@ def explode(game, t: Unit) -> None:
 def ground_burst(game, source, impact: int):
     """The kernel's point attack on the ground: aircraft in the air are above the blast (RN-1509), so they are
     lifted out of it (a location of their own) while it strikes, and put back."""
-    aloft = [game.units[int(k)] for k, a in air.state(game)["air"].items() if a["mode"] in (AIRBORNE, HOVERING)]
+    aloft = [game.units[int(k)] for k, a in air.aircraft_states(game).items() if a["mode"] in (AIRBORNE, HOVERING)]
     aloft = [u for u in aloft if u.location == "table"]
     for u in aloft:
         u.location = ALOFT

@@ -403,10 +403,7 @@ def _activation_end(game, u: Unit, frame) -> None:
 
 def _after_apply(game, decision, option) -> None:
     """An aircraft in the air whose crew is broken or routed aborts and returns to base (RN-1505)."""
-    st = game.extra.get(air.STATE_KEY)
-    if not st:
-        return
-    for key, a in st["air"].items():
+    for key, a in air.aircraft_states(game).items():
         if a["mode"] not in (AIRBORNE, HOVERING):
             continue
         u = game.units[int(key)]

@@ -24,9 +24,9 @@ from ..kernel.entities import KILLED, OK, WOUNDED
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
+from ..kernel.state import Component
 from ..kernel.table import place, register_location
 
-STATE_KEY = "insertion"
 WAITING = register_location("insertion")  # a unit waiting to be inserted
 LOST = register_location("insertion_lost")  # its landing zone was off the table (L1854)
 D8_STEP, D10_STEP = 2, 3
@@ -58,6 +58,12 @@ def has_insertion(scenario, options) -> bool:
     return any("insertion" in u for side in scenario["sides"] for u in side["units"])
 
 
+class InsertionState(Component):
+    """The rule's state: the units waiting to be inserted that took their activation (held) this turn."""
+
+    __slots__ = ("insertion_acted",)
+
+
 def _init(game) -> None:
     for s, side in enumerate(game.scenario["sides"]):
         for i, spec in enumerate(side["units"]):
@@ -75,19 +81,21 @@ def _init(game) -> None:
             if "air" in spec or "inbound" in spec or "carried_by" in spec or spec.get("hidden"):
                 raise ScenarioError(f"{where}: insertion: an inserted unit starts off the table on its own")
             u.location = WAITING
-    game.extra[STATE_KEY] = {"acted": []}
+    game.state_of(InsertionState).insertion_acted = []
 
 
 def _turn_start(game) -> None:
-    game.extra[STATE_KEY]["acted"].clear()
+    game.state_of(InsertionState).insertion_acted = []
 
 
 def waiting(game, side: int) -> list:
-    st = game.extra.get(STATE_KEY)
-    if not st:
+    """Side ``side``'s units waiting to be inserted that have not held this turn."""
+    st = game.components.get(InsertionState)
+    if st is None:
         return []
+    acted = st.insertion_acted or ()
     return [game.units[uid] for uid in game.side_units[side]
-            if game.units[uid].location == WAITING and uid not in st["acted"]]
+            if game.units[uid].location == WAITING and uid not in acted]
 
 
 def _victory_points(game, vp: list) -> None:
@@ -114,7 +122,8 @@ def _spec(game, u) -> dict:
 
 def _insert(game, side: int, opt) -> None:
     u = game.units[opt[1]]
-    game.extra[STATE_KEY]["acted"].append(u.uid)
+    st = game.state_of(InsertionState)
+    st.insertion_acted = (st.insertion_acted or []) + [u.uid]
     if opt[2] == "drop":
         insert(game, u)
 
