@@ -134,3 +134,18 @@ def test_aircraft_waiting_off_the_table_are_not_lost_but_one_that_aborted_is():
     g.apply(("air_arrive", D, "table"))
     g.apply(("air_pilot", "abort"))
     assert g.victory_points() == (0, 2)  # returned to base with its squad: out of the fight
+
+
+def test_a_side_whose_only_units_wait_off_the_table_in_aircraft_still_fights():
+    """Blue's HQ routs off the table; its dropship (with the squad aboard) still waits in the loiter box: the game
+    goes on (the kernel's ``can_fight`` point: units a rule keeps off the table); once the aircraft is back at
+    base, Blue can no longer fight."""
+    doc = air_scenario([aircraft("Dropship", (20, 2), air="loiter")], passengers=True)
+    g = Game(doc, seed=0)
+    hq = g.units[0]
+    hq.location = "routed_off"
+    assert not g.check_decisive() and not g.over  # the dropship and its squad are still to come
+    for uid in g.side_units[0]:
+        if g.units[uid].location == air.LOITER:
+            g.units[uid].location = air.BASE
+    assert g.check_decisive() and g.over and g.winner == 1

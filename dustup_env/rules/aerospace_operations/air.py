@@ -344,6 +344,12 @@ class AbortDecision:
         pop(game, frame, used=0)
 
 
+def _can_fight(game, side: int) -> bool:
+    """Aircraft (and their passengers) waiting in box one or the loiter box can still come into the battle."""
+    units = game.units
+    return any(units[uid].location in (TRACK, LOITER) for uid in game.side_units[side])
+
+
 RULE = Rule(
     "Aerospace Operations: arriving in the battle zone",
     'seed 000 "Inbound Air Support", "The Air Defence Environment", "Aircraft ECM", "Arriving in the Battle Zone"',
@@ -352,6 +358,7 @@ RULE = Rule(
     turn_start=(_turn_start,),
     victory_points=(_victory_points,),
     pending_activations=(pending_activations,),
+    can_fight=(_can_fight,),
     activation_options=(_activation_options,),
     activations={"air_arrive": _arrive_activation},
     procedures={ABORT_FRAME: AbortDecision()},

@@ -186,6 +186,12 @@ def insert(game, u) -> None:
     u.activated = True
 
 
+def _can_fight(game, side: int) -> bool:
+    """Units waiting for their insertion can still come into the battle."""
+    units = game.units
+    return any(units[uid].location == WAITING for uid in game.side_units[side])
+
+
 RULE = Rule(
     "Aerospace Operations: high altitude or orbital insertion", 'seed 000 "High Altitude or Orbital Insertion"',
     applies=has_insertion,
@@ -193,6 +199,7 @@ RULE = Rule(
     turn_start=(_turn_start,),
     victory_points=(_victory_points,),
     pending_activations=(_pending,),
+    can_fight=(_can_fight,),
     activation_options=(_activation_options,),
     activations={"insert": _insert},
     families=(Family("insert", ("own", ("drop", "hold")), 152,

@@ -300,7 +300,7 @@ class Game:
             u = self.units[uid]
             if (u.in_play and u.confidence != ROUTED) or u.inbound:  # reinforcements on the way can fight
                 return True
-        return False
+        return any(hook(self, side) for hook in self.rules.can_fight)  # units a rule keeps off the table
 
     def check_decisive(self) -> bool:
         """End the game if a side can no longer fight (True if it ended)."""

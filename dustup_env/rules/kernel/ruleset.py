@@ -41,6 +41,9 @@ point                  called as                                               r
 ``pending_activations`` ``f(game, side)``: how many such activations ``side``    a number
                        has left this turn (counted by every activation
                        sequence: :func:`~.sequence.unactivated`)
+``can_fight``          ``f(game, side)``: ``side`` has no unit in play, on the    True if ``side`` can still
+                       inbound track or unrouted: may it still fight (units      fight (the game goes on)
+                       waiting off the table in a rule's location)?
 =====================  ======================================================  ==========================
 
 Reaction windows (``reactions``: window name -> ``f(game, ...)``; every rule's hook is called in rule-set
@@ -102,6 +105,7 @@ SEQUENCE_POINTS = (
     "activation_window", "between_activations", "on_activation", "on_leader_lost", "on_shot", "after_shot",
     "movement_die", "movement_roll", "move_blockers", "after_move", "victory_points",
     "turn_start", "turn_end", "move_step", "activation_end", "activation_options", "pending_activations",
+    "can_fight",
 )
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
                   "damage", "services", "legality", "activations", "attacks", "entity_kinds")
@@ -221,6 +225,7 @@ class Rule:
     activation_end: tuple = ()
     activation_options: tuple = ()
     pending_activations: tuple = ()
+    can_fight: tuple = ()
     # reaction windows: window name -> hook
     reactions: dict = field(default_factory=dict)
     # mapping points
