@@ -107,8 +107,9 @@ assert _CONF0 + 4 == _F["conf_routed"] and _Q0 + 4 == _F["q_d12"]
 # the unit attributes a row shows (besides its figures, its activation marker and the number of weapons fired): the
 # cache key of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
 _UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment",
-                       "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
-                       "evacuated", "inbound")  # (and the activation marker, the key's second item)
+                       "leader_lost", "location", "loose", "lv", "under_fire_before", "suppressed_before",
+                       "inbound")  # (and the activation marker, the key's second item; the location holds the
+#                                   routed-off and evacuated flags the row shows: a plain field, cheaper to read)
 _STATUS = attrgetter("status")
 
 
