@@ -304,7 +304,8 @@ class UnitsPiece(Piece):
                 able = st.count(OK)
                 killed = st.count(KILLED)
                 wounded = len(st) - able - killed
-                ip = able > 0 and not u.routed_off and not u.evacuated and not u.inbound  # = Unit.in_play
+                loc = u.location  # (its routed-off and evacuated flags)
+                ip = able > 0 and loc != "routed_off" and loc != "evacuated" and not u.inbound  # = Unit.in_play
                 b[o + IN_PLAY] = 1.0 if ip else 0.0
                 b[o + X] = x / W
                 b[o + Y] = (H - y) / H if flip else y / H
@@ -329,7 +330,7 @@ class UnitsPiece(Piece):
                 b[o + CONCEALS] = 1.0 if cn else 0.0
                 b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
                 b[o + LEADER_LOST] = 1.0 if u.leader_lost else 0.0
-                b[o + ROUTED_OFF] = 1.0 if u.routed_off else 0.0
+                b[o + ROUTED_OFF] = 1.0 if loc == "routed_off" else 0.0
                 b[o + LOOSE] = 1.0 if u.loose else 0.0
                 nf = len(st)
                 b[o + FIRED] = len(u.fired) / nf if u.fired else 0.0
