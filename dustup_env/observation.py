@@ -130,8 +130,9 @@ assert _CONF0 + 4 == _F["conf_routed"] and _Q0 + 4 == _F["q_d12"]
 # the unit attributes a row shows (besides its figures, its activation marker and the number of weapons fired): the
 # cache key of the row.  Every one is an immutable value (numbers, flags), so a stored key never changes behind our back.
 _UNIT_KEY = attrgetter("x", "y", "suppression", "confidence", "propped", "complete_concealment",
-                       "leader_lost", "routed_off", "loose", "lv", "under_fire_before", "suppressed_before",
-                       "evacuated", "inbound")  # (and the activation marker, the key's second item)
+                       "leader_lost", "location", "loose", "lv", "under_fire_before", "suppressed_before",
+                       "inbound")  # (and the activation marker, the key's second item; the location holds the
+#                                   routed-off and evacuated flags the row shows: a plain field, cheaper to read)
 _STATUS = attrgetter("status")
 
 
@@ -326,7 +327,8 @@ class UnitsPiece(Piece):
                 able = st.count(OK)
                 killed = st.count(KILLED)
                 wounded = len(st) - able - killed
-                ip = able > 0 and not u.routed_off and not u.evacuated and not u.inbound  # = Unit.in_play
+                loc = u.location  # (its routed-off and evacuated flags)
+                ip = able > 0 and loc != "routed_off" and loc != "evacuated" and not u.inbound  # = Unit.in_play
                 b[o + IN_PLAY] = 1.0 if ip else 0.0
                 b[o + X] = x / W
                 b[o + Y] = (H - y) / H if flip else y / H
@@ -351,7 +353,7 @@ class UnitsPiece(Piece):
                 b[o + CONCEALS] = 1.0 if cn else 0.0
                 b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
                 b[o + LEADER_LOST] = 1.0 if u.leader_lost else 0.0
-                b[o + ROUTED_OFF] = 1.0 if u.routed_off else 0.0
+                b[o + ROUTED_OFF] = 1.0 if loc == "routed_off" else 0.0
                 b[o + LOOSE] = 1.0 if u.loose else 0.0
                 nf = len(st)
                 b[o + FIRED] = len(u.fired) / nf if u.fired else 0.0

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
@@ -196,6 +197,10 @@ class DynamicBattlefield:
         self.items = tuple((f, kinds[f["kind"]]) for f in features)
         self.ground = _ground(static, self.items)
         self.move_option_cache: dict = {}
+        self._lines: dict = {}  # observer -> the features a line of sight meets (sight_for)
+        self._concealing = tuple(f for f, k in self.items if k.conceals)
+        self._covering = tuple((f, k.cover) for f, k in self.items if k.cover)
+        self._costing = tuple((f, k.move_cost) for f, k in self.items if k.move_cost != 0)
 
     def __getattr__(self, name):  # width, height, obstacles, features, on_table, obstacle_crossing_cost, ...
         return getattr(self.ground, name)
@@ -207,42 +212,56 @@ class DynamicBattlefield:
         """The ground's line of sight (none of it for an airborne observer), then the features on the line:
         smoke blocks it (conceals it for special sensors), other kinds block or conceal it (not for an airborne
         observer); a feature that holds A or B does not block (unless its kind says so) but conceals."""
-        airborne = observer.airborne
-        s = _CLEAR if airborne else self.ground.sight(ax, ay, bx, by)
+        lines = self._lines.get(observer)
+        if lines is None:
+            lines = self._lines[observer] = self._lines_for(observer)
+        s = _CLEAR if observer.airborne else self.ground.sight(ax, ay, bx, by)
         if not s.visible:
             return s
         concealed = s.concealed
-        for f, k in self.items:
-            if k.smoke:
-                blocks, conceals = not observer.special_sensors, True
-            elif airborne:
+        for f, blocks, inside_sees in lines:
+            if not _crosses(f, ax, ay, bx, by):
                 continue
-            else:
-                blocks, conceals = k.blocks_sight, k.conceals
-            if not (blocks or conceals) or not _crosses(f, ax, ay, bx, by):
-                continue
-            if blocks and not (k.in_sight_when_inside and (_contains(f, ax, ay) or _contains(f, bx, by))):
+            if blocks and not (inside_sees and (_contains(f, ax, ay) or _contains(f, bx, by))):
                 return _BLOCKED
             concealed = True
         return s if concealed == s.concealed else Sight(True, concealed, s.cover)
 
+    def _lines_for(self, observer) -> tuple:
+        """The features a line of sight of ``observer`` meets, in order: (feature, whether it blocks, whether a line
+        from or to a point inside it is not blocked by it); the others neither block nor conceal its lines."""
+        out = []
+        for f, k in self.items:
+            if k.smoke:
+                blocks, conceals = not observer.special_sensors, True
+            elif observer.airborne:
+                continue
+            else:
+                blocks, conceals = k.blocks_sight, k.conceals
+            if blocks or conceals:
+                out.append((f, blocks, k.in_sight_when_inside))
+        return tuple(out)
+
     def sight_fn(self, observer):
         """``sight_for`` bound to one observer: ``f(ax, ay, bx, by) -> Sight``."""
-        if observer is GROUND:
-            return self.sight
-        return lambda ax, ay, bx, by: self.sight_for(observer, ax, ay, bx, by)
+        return partial(self.sight_for, observer)
 
     def has_los(self, ax, ay, bx, by) -> bool:
         return self.sight(ax, ay, bx, by).visible
 
     def conceals(self, x: float, y: float) -> bool:
-        return self.ground.conceals(x, y) or any(k.conceals and _contains(f, x, y) for f, k in self.items)
+        if self.ground.conceals(x, y):
+            return True
+        for f in self._concealing:  # (the kinds that conceal)
+            if _contains(f, x, y):
+                return True
+        return False
 
     def cover_at(self, x: float, y: float) -> int:
         c = self.ground.cover_at(x, y)
-        for f, k in self.items:
-            if k.cover > c and _contains(f, x, y):
-                c = k.cover
+        for f, cover in self._covering:  # (the kinds that give cover)
+            if cover > c and _contains(f, x, y):
+                c = cover
         return c
 
     def in_cover(self, x: float, y: float) -> bool:
@@ -252,11 +271,11 @@ class DynamicBattlefield:
         c = self.ground.move_cost(x, y, power_armour)
         if c is None:
             return None
-        for f, k in self.items:
-            if k.move_cost != 0 and _contains(f, x, y):
-                if k.move_cost is None:
+        for f, cost in self._costing:  # (the kinds that change the cost)
+            if _contains(f, x, y):
+                if cost is None:
                     return None
-                c = max(c, k.move_cost)
+                c = max(c, cost)
         return c
 
     def cover_points(self) -> list[tuple[float, float]]:

@@ -17,7 +17,7 @@ from ..kernel.entities import BROKEN, KILLED, ROUTED, SHAKEN, Unit
 from ..kernel.events import Moved, RoutedOff
 from ..kernel.decisions import Frame
 from ..kernel.ruleset import Family, Rule
-from ..kernel.sequence import pop, window
+from ..kernel.sequence import ACTIVATION, pop, window
 from ..kernel.table import place
 from ..morale.leadership_test import leadership_test
 from .recover_suppression_action import acts_while_suppressed
@@ -412,8 +412,19 @@ def begin_move(game, u: Unit, px: float, py: float, withdraw: bool = False) -> b
     ``move_step`` reaction window opens (a reaction pushed there pauses the walk; when it pops, the walk goes on
     from where it was, or ends there if the reaction halted the mover or it left play).  When the walk ends the
     frame is popped and the frame below resumes (the activation counts the action).  Returns False (an action
-    handler's "the procedure counts the action")."""
+    handler's "the procedure counts the action"), or None (one action) when the walk ran at once: no ``move_step``
+    reaction is registered and the activation's frame is on top."""
     roll = movement_roll(game, u)
+    if not game.rules.reactions["move_step"] and game.stack[-1].type == ACTIVATION:
+        # no rule reacts at a step and the move is the activation's own action: the walk cannot pause, so it runs to
+        # its end at once with no frame (the same as pushing the walk frame and popping it at the end, which counts
+        # the action: the handler's None does)
+        points = 2.0 * roll
+        sx, sy = u.x, u.y
+        x, y, _, _, _ = walk_path(game.bf, u, sx, sy, px, py, points, blockers_of(game, u), u.terrain_column,
+                                  step_hook(game, u))
+        _walked(game, u, sx, sy, x, y, roll, points, withdraw)
+        return None
     data = {"px": px, "py": py, "sx": u.x, "sy": u.y, "x": u.x, "y": u.y, "points": 2.0 * roll, "spent": 0.0,
             "travelled": 0.0, "roll": roll, "withdraw": withdraw}
     frame = Frame(WALK, u.uid, 0, False, data)
@@ -460,15 +471,19 @@ def end_walk(game, frame, x: float, y: float) -> None:
     """The walk is over at (x, y): the move's end (:func:`arrive`; a withdrawing routed unit at its home edge leaves
     the table), then the frame is popped and the frame below resumes."""
     d = frame.data
-    u = game.units[frame.unit]
-    withdrawing = d["withdraw"]
-    arrive(game, u, (d["sx"], d["sy"]), x, y, d["roll"], d["points"], withdrawing)
+    _walked(game, game.units[frame.unit], d["sx"], d["sy"], x, y, d["roll"], d["points"], d["withdraw"])
+    pop(game, frame)
+
+
+def _walked(game, u: Unit, sx: float, sy: float, x: float, y: float, roll: int, points: float, withdrawing: bool):
+    """The end of a walk from (sx, sy) at (x, y): :func:`arrive`; a withdrawing routed unit at its home edge leaves
+    the table."""
+    arrive(game, u, (sx, sy), x, y, roll, points, withdrawing)
     if withdrawing and u.confidence == ROUTED:
         hx, hy = game.home_point(u)
         if math.hypot(u.x - hx, u.y - hy) < 0.5:
             u.location = "routed_off"
             game.emit(RoutedOff(u.uid))
-    pop(game, frame)
 
 
 class Walk:

@@ -235,10 +235,13 @@ def party_for_mode(u: Unit, mode: str, dist: float, sa: list, sup: list):
     return sa, sup, throwers, thrown, own
 
 
-def shoot_geometry(game, u: Unit, t: Unit):
-    """(concealment, cover) of a shot from ``u`` at ``t``, or None without a line of sight."""
+def shoot_geometry(game, u: Unit, t: Unit, sight=None):
+    """(concealment, cover) of a shot from ``u`` at ``t``, or None without a line of sight.  ``sight``: ``u``'s
+    ``bf.sight_fn(observer_of(u))``, when the caller asks for many targets."""
     bf = game.bf
-    s = bf.sight_for(observer_of(u), u.x, u.y, t.x, t.y)
+    if sight is None:
+        sight = bf.sight_fn(observer_of(u))
+    s = sight(u.x, u.y, t.x, t.y)
     if not s.visible:
         return None
     if t.complete_concealment:
@@ -336,10 +339,11 @@ def shoot_options(game, u: Unit) -> list:
         return opts  # every weapon has fired this activation: no line of sight needs working out
     ranges = None
     night = game.options["night"] and not u.night_vision
+    sight = game.bf.sight_fn(observer_of(u))  # (one observer for every target)
     for t in game.enemy_units(u.side):
-        if t.routed_off:
+        if t.location == "routed_off":  # (t.routed_off)
             continue
-        geo = shoot_geometry(game, u, t)
+        geo = shoot_geometry(game, u, t, sight)
         if geo is None:
             continue
         dist = math.hypot(t.x - u.x, t.y - u.y)
