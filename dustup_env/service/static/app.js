@@ -1216,9 +1216,10 @@ function boardPoint(ev) {
   const svg = $("board");
   const pt = svg.createSVGPoint();
   pt.x = ev.clientX; pt.y = ev.clientY;
-  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-  const H = state.current.view.table.height;
-  return [Math.max(0, Math.min(state.current.view.table.width, p.x)), Math.max(0, Math.min(H, H - p.y))];
+  let p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  const W = state.current.view.table.width, H = state.current.view.table.height;
+  if (turnedRound()) p = { x: W - p.x, y: H - p.y };  // the table is drawn turned round (rotate 180 about its centre)
+  return [Math.max(0, Math.min(W, p.x)), Math.max(0, Math.min(H, H - p.y))];
 }
 
 function onBoardClickInsight(ev) {
