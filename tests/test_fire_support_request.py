@@ -374,3 +374,20 @@ def test_an_on_table_asset_names_a_unit_of_its_side_with_a_heavy_weapon():
     scn["sides"][0]["fire_support"] = [{"name": "Guns", "firer": "company", "unit": "Mortar"}]
     with pytest.raises(ScenarioError, match="only it"):
         Game(scn, seed=0)
+
+
+# ---------------------------------------------------------------------------------------------- the rule's state
+def test_the_fire_support_state_is_one_component_saved_in_the_form_of_before_and_copied_apart(impacts_seen):
+    from dustup_env.rules.kernel.state import load_components, saved_components
+    g = fs_game(assets=[asset("company")], dice=[("d8", 8)])
+    request(g)
+    g.apply(g.decision().options[0])
+    saved = saved_components(g.components)
+    assert saved["fire_support"] == {"left": [[0], []], "chits": [0, 0], "missions": fsr.fire_support_state(g)["missions"]}
+    assert load_components(saved)[fsr.FireSupportState] == g.components[fsr.FireSupportState]  # an older save loads
+    c = g.clone()
+    fire_missions.missions(c, 0)[0]["state"] = "fired"
+    fsr.fire_support_state(c)["left"][0][0] = 5
+    assert fire_missions.missions(g, 0)[0]["state"] == "inbound" and fsr.missions_left(g, 0) == [0]
+    assert fire_missions.missions(g, 1) == [] and fsr.chits_left(g, 1) == 0
+    assert fsr.fire_support_state(Game(scenario([unit("A", (1, 1))], [unit("B", (5, 5))]), seed=1)) is None
