@@ -103,10 +103,10 @@ def fire_support(game, side: int) -> dict | None:
     """The side's own fire support (None without the rules): its assets (firer, burst radius, rounds, delay in turns
     (0: at the firing unit's next activation), the firing unit, missions left), its chits and its own missions (the
     real aim point of each: the side placed it) with their state; nothing of the enemy's."""
-    st = game.extra.get("fire_support")
-    if st is None:
-        return None
     from dustup_env.rules.artillery_and_air_support import fire_missions, fire_support_request as fsr, impacts
+    if fsr.fire_support_state(game) is None:
+        return None
+    left = fsr.missions_left(game, side)
     out = []
     for i, a in enumerate(fsr.assets(game, side)):
         size = a["size"]
@@ -119,16 +119,14 @@ def fire_support(game, side: int) -> dict | None:
         out.append({"asset": i, "firer": a["firer"], "radius": impacts.burst_radius(size), "rounds": a["rounds"],
                     "minimum": least,
                     "delay": fire_missions.DELAY.get(a["firer"], 0), "unit": a["unit"], "from": a["from"],
-                    "difficulty": a["difficulty"], "left": st["left"][side][i]})
+                    "difficulty": a["difficulty"], "left": left[i]})
     missions = []
-    for m in st["missions"]:
-        if m["side"] != side:
-            continue
+    for m in fire_missions.missions(game, side):
         e = game.entities[m["real"]]
         missions.append({"n": m["n"], "asset": m["asset"], "state": m["state"], "x": e["x"], "y": e["y"],
                          "requestor": m["requestor"]})
     due = [m["n"] for m in fire_missions.due(game, side)]
-    return {"assets": out, "chits": st["chits"][side], "missions": missions, "due": due}
+    return {"assets": out, "chits": fsr.chits_left(game, side), "missions": missions, "due": due}
 
 
 def request_odds(game, u, asset: int, chits: int) -> float:

@@ -10,6 +10,7 @@ import pytest
 from conftest import activate, begin, rect, scenario, unit
 from dustup_env.agent_registry import make_agent
 from dustup_env.rules.artillery_and_air_support import fire_missions
+from dustup_env.rules.artillery_and_air_support.fire_support_request import fire_support_state
 
 RADIUS = 6.0  # a large round
 
@@ -64,7 +65,7 @@ def test_the_firing_unit_of_an_on_table_asset_stays_with_its_piece():
 
 def _due(g, x, y):
     fire_missions.add_mission(g, 0, 0, 0, [(x, y)])
-    m = g.extra["fire_support"]["missions"][-1]
+    m = fire_support_state(g)["missions"][-1]
     m["state"], m["box"] = fire_missions.DUE, 0
     g.invalidate()
 

@@ -44,7 +44,7 @@ class Missions:
         self.fired = set()
 
     def check(self, g, fired_now):
-        st = g.extra["fire_support"]
+        st = fsr.fire_support_state(g)
         ms = st["missions"]
         for s in (0, 1):
             assert st["chits"][s] >= 0

@@ -100,7 +100,7 @@ def test_the_request_is_an_action_rolling_a_d8_over_leadership_plus_difficulty()
     assert (e["requestor"], e["support"], e["die"], e["roll"], e["needed"], e["success"]) == (
         "fo", "artillery", "d8", 1, 1, False)
     assert g.decision().kind == "action" and g.actions_left == 1  # one action used; nothing placed
-    assert g.extra["fire_support"]["left"] == [[1], []]
+    assert fsr.fire_support_state(g)["left"] == [[1], []]
     add_dice(g, ("d8", 2))
     g.apply(("request_fire", 0, 0))
     assert last_event(g, "FireSupportRequested")["success"] and g.decision().kind == "fire_target"
@@ -122,7 +122,7 @@ def test_another_platoon_or_company_shifts_the_die_down_and_chits_up(source, chi
                 options={"fire_support_chits": 3})
     request(g, chits=chits)
     assert last_event(g, "FireSupportRequested")["die"] == ("d4", "d6", "d8", "d10", "d12")[die]
-    assert g.extra["fire_support"]["chits"] == [3 - chits, 3]
+    assert fsr.fire_support_state(g)["chits"] == [3 - chits, 3]
     assert g.dice.remaining == 0
 
 
@@ -157,7 +157,7 @@ def test_a_disorganised_unit_or_a_side_without_missions_left_cannot_request():
     g = fs_game(dice=[("d8", 8)])
     request(g)
     g.apply(g.decision().options[0])  # the target
-    assert g.extra["fire_support"]["left"] == [[0], []]
+    assert fsr.fire_support_state(g)["left"] == [[0], []]
     assert not [o for o in g.decision().options if o[0] == "request_fire"]  # its one mission is spent
 
 
@@ -185,7 +185,7 @@ def test_the_delay_table_puts_the_counter_in_the_box_of_its_delay(firer, delay, 
     g = fs_game(assets=[asset(firer)], dice=[("d8", 8)])
     request(g)
     g.apply(g.decision().options[0])
-    m = g.extra["fire_support"]["missions"][0]
+    m = fsr.fire_support_state(g)["missions"][0]
     assert (m["box"], m["state"], m["turn"]) == (delay, "inbound", 1)
     for t in range(2, 2 + delay):
         finish_turn(g)
@@ -244,7 +244,7 @@ def test_the_requestor_out_of_play_leaves_no_observer(impacts_seen):
 def test_a_due_mission_not_resolved_in_its_turn_goes_to_the_loiter_box(impacts_seen):
     g = fs_game(assets=[asset("company")])
     m = {"side": 0, "n": 0, "asset": 0, "requestor": 0, "turn": 1, "box": 0, "state": "due", "markers": [], "real": -1}
-    g.extra["fire_support"]["missions"].append(m)
+    fsr.fire_support_state(g)["missions"].append(m)
     fire_missions.RULE.turn_end[0](g)
     assert (m["state"], m["box"]) == ("loiter", -1)
     fire_missions.RULE.turn_start[0](g)
@@ -265,7 +265,7 @@ def test_dummies_are_placed_after_the_target_and_all_three_show_together():
     assert [(e["x"], e["y"]) for e in ents] == sorted([pts[0], pts[5], pts[9]])
     assert all(e["state"] == {"mission": 0} for e in ents)
     assert list(map(tuple, last_event(g, "TargetMarkersPlaced")["points"])) == sorted([pts[0], pts[5], pts[9]])
-    m = g.extra["fire_support"]["missions"][0]
+    m = fsr.fire_support_state(g)["missions"][0]
     assert (g.entities[m["real"]]["x"], g.entities[m["real"]]["y"]) == pts[5]
 
 
@@ -288,11 +288,11 @@ def _granted_company_mission(options, seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_a_due_mission_is_an_activation_of_every_sequence(options, seed, impacts_seen):
     g, rng = _granted_company_mission(options, seed)
-    m = g.extra["fire_support"]["missions"]
+    m = fsr.fire_support_state(g)["missions"]
     assert len(m) == 1 and m[0]["state"] == "due" and g.turn == 2
     while g.turn == 2:
         d = g.decision()
-        if d.kind == "activate" and "card_side" in g.extra and any(o[0] == "fire_mission" for o in d.options):
+        if d.kind == "activate" and g.options["activation"] == "cards" and any(o[0] == "fire_mission" for o in d.options):
             assert {o[0] for o in d.options} == {"fire_mission", "hold_mission"}  # its own card
         g.apply(d.options[rng.randrange(len(d.options))])
     used = [e for e in events_of(g, "FireMissionArrived") + events_of(g, "FireMissionHeld")]
@@ -329,7 +329,7 @@ def test_on_table_artillery_lands_when_the_firing_unit_next_activates(impacts_se
     g = _on_table_game([("d8", 2)])
     request(g)
     g.apply(("fire_target", 22.0, 9.0))
-    m = g.extra["fire_support"]["missions"][0]
+    m = fsr.fire_support_state(g)["missions"][0]
     assert m["state"] == "waiting" and not events_of(g, "FireSupportCounterMoved")  # no counter on the track
     g.apply(("end",))
     activate(g, 2)  # red
@@ -359,7 +359,7 @@ def test_on_table_artillery_is_cancelled_when_its_firing_unit_leaves_play(impact
     g.units[1].location = "routed_off"
     g.invalidate()
     finish_turn(g)
-    assert events_of(g, "FireMissionCancelled") and g.extra["fire_support"]["missions"][0]["state"] == "cancelled"
+    assert events_of(g, "FireMissionCancelled") and fsr.fire_support_state(g)["missions"][0]["state"] == "cancelled"
     assert known_entities(g, 1) == [] and impacts_seen == []
 
 
@@ -374,3 +374,20 @@ def test_an_on_table_asset_names_a_unit_of_its_side_with_a_heavy_weapon():
     scn["sides"][0]["fire_support"] = [{"name": "Guns", "firer": "company", "unit": "Mortar"}]
     with pytest.raises(ScenarioError, match="only it"):
         Game(scn, seed=0)
+
+
+# ---------------------------------------------------------------------------------------------- the rule's state
+def test_the_fire_support_state_is_one_component_saved_in_the_form_of_before_and_copied_apart(impacts_seen):
+    from dustup_env.rules.kernel.state import load_components, saved_components
+    g = fs_game(assets=[asset("company")], dice=[("d8", 8)])
+    request(g)
+    g.apply(g.decision().options[0])
+    saved = saved_components(g.components)
+    assert saved["fire_support"] == {"left": [[0], []], "chits": [0, 0], "missions": fsr.fire_support_state(g)["missions"]}
+    assert load_components(saved)[fsr.FireSupportState] == g.components[fsr.FireSupportState]  # an older save loads
+    c = g.clone()
+    fire_missions.missions(c, 0)[0]["state"] = "fired"
+    fsr.fire_support_state(c)["left"][0][0] = 5
+    assert fire_missions.missions(g, 0)[0]["state"] == "inbound" and fsr.missions_left(g, 0) == [0]
+    assert fire_missions.missions(g, 1) == [] and fsr.chits_left(g, 1) == 0
+    assert fsr.fire_support_state(Game(scenario([unit("A", (1, 1))], [unit("B", (5, 5))]), seed=1)) is None

@@ -13,6 +13,8 @@ from dustup_env.rules.kernel.data import load_scenario
 from dustup_env.rules.armoured_dustup.heavy_weapons import design_profile
 from dustup_env.rules.armoured_dustup import heavy_weapons as hw
 from dustup_env.rules.artillery_and_air_support import fire_missions, on_table_artillery as ot
+from dustup_env.rules.artillery_and_air_support.fire_support_request import fire_support_state
+from dustup_env.rules.kernel.state import saved_components
 from dustup_env.rules.kernel.errors import IllegalOptionError
 
 
@@ -134,8 +136,8 @@ def test_indirect_fire_lands_when_the_firing_unit_next_activates():
     fire_missions.add_mission(g, 0, 0, 2, [(22.0, 40.5)])
     g.apply(("end",))
     n = len(g.event_log())
-    m = g.extra["fire_support"]["missions"][0]
-    assert m["state"] == "waiting" and "artillery_missions" not in g.extra  # one place for every mission
+    m = fire_support_state(g)["missions"][0]
+    assert m["state"] == "waiting" and "artillery_missions" not in saved_components(g.components)  # one place for every mission
     c = g.clone()  # the pending mission is plain data: copies and saves go on alike
     s = Game.from_snapshot(json.loads(json.dumps(g.snapshot())))
     assert c.state_digest() == g.state_digest() == s.state_digest()
@@ -170,14 +172,14 @@ def test_a_mission_waits_while_its_piece_cannot_fire():
         g.apply(("activate", 3))
         g.apply(("end",))
     g.apply(("activate", 0))
-    assert not events_of(g, "FireMissionImpact") and g.extra["fire_support"]["missions"][0]["state"] == "waiting"
+    assert not events_of(g, "FireMissionImpact") and fire_support_state(g)["missions"][0]["state"] == "waiting"
     assert g.actions_left == 2
 
 
 def test_a_self_propelled_mortar_fires_its_own_round_size():
     g = called(battery(), 1)
     g.apply(("fire_target", 10.0, 58.5))
-    m = fire_missions.mission_data(g, g.extra["fire_support"]["missions"][0])
+    m = fire_missions.mission_data(g, fire_support_state(g)["missions"][0])
     assert m["size"] == "medium" and m["firer"] == 1  # the RAM mortar's medium round (RN-616)
 
 

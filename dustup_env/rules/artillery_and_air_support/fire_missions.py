@@ -27,7 +27,8 @@ from . import on_table_artillery as ota
 from ..kernel import table
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
-from .fire_support_request import FIRERS, MARKER, STATE_KEY, TargetMarkersPlaced, has_fire_support, assets
+from .fire_support_request import (FIRERS, MARKER, TargetMarkersPlaced, assets, fire_support_state,
+                                   has_fire_support)
 
 # the box of the inbound track a firer's counter starts in: its delay in turns (L1648-1654)
 DELAY = {"company": 1, "battalion": 2, "regimental": 3, "orbital": 3, "air": 3}
@@ -66,7 +67,14 @@ class FireMissionArrived(Event):
 
 
 def _missions(game) -> list:
-    return game.extra[STATE_KEY]["missions"]
+    st = fire_support_state(game)
+    return st["missions"] if st is not None else []
+
+
+def missions(game, side: int) -> list:
+    """The side's own missions (plain dicts: ``n``, ``asset``, ``requestor``, ``turn``, ``box``, ``state``, its
+    ``markers`` and the ``real`` one), oldest first; nothing of the enemy's (empty without fire support)."""
+    return [m for m in _missions(game) if m["side"] == side]
 
 
 def add_mission(game, side: int, asset: int, requestor: int, points: list) -> dict:
@@ -94,8 +102,7 @@ def add_mission(game, side: int, asset: int, requestor: int, points: list) -> di
 
 
 def due(game, side: int) -> list:
-    st = game.extra.get(STATE_KEY)
-    return [m for m in st["missions"] if m["side"] == side and m["state"] == DUE] if st else []
+    return [m for m in _missions(game) if m["side"] == side and m["state"] == DUE]
 
 
 def _turn_start(game) -> None:
@@ -174,8 +181,7 @@ def _on_activation(game, u) -> None:
     """On-table artillery: the firing unit's activation begins; its oldest waiting mission lands, one of its actions,
     if a piece of it is ready to fire (else the mission waits for a later activation, RN-1470); the piece has then
     fired this activation."""
-    st = game.extra.get(STATE_KEY)
-    for m in st["missions"] if st else ():
+    for m in _missions(game):
         if m["state"] == WAITING and m["side"] == u.side and assets(game, u.side)[m["asset"]]["unit"] == u.uid:
             piece = ota.indirect_piece(game, u)
             if piece is None:

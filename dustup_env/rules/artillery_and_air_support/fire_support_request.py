@@ -22,8 +22,12 @@ liaison officers who make requests ("Forces › Unit Types › Specialists", L16
   grid within the requestor's sight, RN-1403), and with the option ``fire_support_dummies`` two dummy markers
   (``("fire_dummy", x, y)``) (L1660).  The markers go on the table together once all are placed, in the order
   of their positions, as public table entities of kind ``fire_target`` whose state names the mission only: which
-  one is real is the rules' own data (``game.extra``) until the impact (RN-1406).  The mission's counter goes on
+  one is real is the rules' own data (:class:`FireSupportState`) until the impact (RN-1406).  The mission's counter goes on
   the inbound track (:mod:`.fire_missions`).
+* **The state** (:class:`FireSupportState`, one field ``fire_support``: ``{"left": [[missions left per asset] per
+  side], "chits": [chits left per side], "missions": [every mission, both sides']}``, the form saves had before):
+  read by other modules and the bots through :func:`fire_support_state`, :func:`missions_left`,
+  :func:`chits_left` and :func:`.fire_missions.missions`.
 """
 from __future__ import annotations
 
@@ -39,14 +43,41 @@ from ..kernel.events import Event, event
 from ..kernel.measurement import grid_points
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.state import Component
 from ..kernel.table import EntityKind
 from . import on_table_artillery as ota
 
-STATE_KEY = "fire_support"  # game.extra: {"left": [[missions per asset], ...], "chits": [n, n], "missions": [...]}
 MARKER = "fire_target"  # the kind of table entity of target and dummy markers
 MAX_ASSETS = 4  # fire-support assets a side (the action layout's asset slots)
 MAX_CHITS = 4  # chits one request may spend (the layout's slots)
 DUMMIES = 2  # dummy markers beside the real one (L1660: "the player may place three")
+
+
+class FireSupportState(Component):
+    """The fire support in play: ``fire_support`` is ``{"left": [[missions left per asset] per side], "chits":
+    [chits left per side], "missions": [every mission of both sides, :mod:`.fire_missions`]}`` (None: a game
+    without fire support).  Hidden: which marker is real is in the missions, so a side learns of it only through
+    the rules' functions (its own missions, :func:`.fire_missions.missions`)."""
+
+    __slots__ = ("fire_support",)
+
+
+def fire_support_state(game) -> dict | None:
+    """The fire support's state (``{"left", "chits", "missions"}``; None in a game without fire support)."""
+    st = game.components.get(FireSupportState)
+    return st.fire_support if st is not None else None
+
+
+def missions_left(game, side: int) -> list:
+    """The successful requests each of the side's assets still answers (empty without fire support)."""
+    st = fire_support_state(game)
+    return list(st["left"][side]) if st is not None else []
+
+
+def chits_left(game, side: int) -> int:
+    """The side's fire-support chits not yet spent (0 without fire support)."""
+    st = fire_support_state(game)
+    return st["chits"][side] if st is not None else 0
 
 # the delay table's firers (L1648-1654) and the support each is, for the difficulty table
 FIRERS = {"on_table": "artillery", "company": "artillery", "battalion": "artillery", "regimental": "artillery",
@@ -172,7 +203,7 @@ def _init(game) -> None:
         raise ScenarioError(f"fire_support: the missions of both sides need {total} target markers; a game holds at "
                             f"most {table.MAX_ENTITIES} table entities")
     chits = game.options["fire_support_chits"]
-    game.extra[STATE_KEY] = {"left": left, "chits": [chits, chits], "missions": []}
+    game.state_of(FireSupportState).fire_support = {"left": left, "chits": [chits, chits], "missions": []}
 
 
 def has_fire_support(scenario: dict, options: dict) -> bool:
@@ -203,7 +234,7 @@ def markers_per_request(game) -> int:
 
 
 def _options(game, u, status):
-    st = game.extra.get(STATE_KEY)
+    st = fire_support_state(game)
     if st is None or status.disorganised or not u.in_play:
         return []
     left = st["left"][u.side]
@@ -277,7 +308,7 @@ class TargetMarkersPlaced(Event):
 
 def _request(game, u, opt):
     _, a, chits = opt
-    st = game.extra[STATE_KEY]
+    st = fire_support_state(game)
     asset = assets(game, u.side)[a]
     support = FIRERS[asset["firer"]]
     role = observer_role(game, u.uid)
