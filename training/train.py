@@ -81,6 +81,38 @@ def save_slim(model, path: str | Path) -> None:
         pol.optimizer = opt
 
 
+
+def _grown(src, model) -> bool:
+    """Whether ``model``'s spaces are ``src``'s with observation pieces and option families appended since ``src``
+    was trained: its observation layout begins with ``src``'s pieces and its actions with ``src``'s families."""
+    from agents.policy import families_prefix
+    from dustup_env.observation import layout_of_size
+
+    try:
+        old, new = layout_of_size(src.observation_space.shape[0]), layout_of_size(model.observation_space.shape[0])
+    except ValueError:
+        return False
+    n_old, n_new = int(src.action_space.n), int(model.action_space.n)
+    return old.prefix_of(new) and n_old <= n_new and families_prefix(n_old) is not None
+
+
+def _widened(state: dict, src, model, new_bias: float = -20.0) -> dict:
+    """``src``'s policy weights for ``model``'s larger spaces: the feature extractor reads its pieces by name (the
+    appended ones are ignored by extractors built before them, so its weights fit as they are); the action head
+    gets zero weights and a strongly negative bias for the appended families (as ``training.migrate`` does), so
+    the warm-started policy plays exactly as the old one until training moves it."""
+    import torch
+
+    out = dict(state)
+    n_old, n_new = int(src.action_space.n), int(model.action_space.n)
+    if n_new > n_old:
+        w, b = state["action_net.weight"], state["action_net.bias"]
+        wide = torch.zeros((n_new, w.shape[1]), dtype=w.dtype)
+        bias = torch.full((n_new,), float(new_bias), dtype=b.dtype)
+        wide[:n_old], bias[:n_old] = w, b
+        out["action_net.weight"], out["action_net.bias"] = wide, bias
+    return out
+
 class Trainer:
     """One training run in ``out`` (new or resumed)."""
 
@@ -100,7 +132,10 @@ class Trainer:
         threads = torch.get_num_threads()
         src = load_model(path)
         torch.set_num_threads(threads)  # load_model sets one thread for play
-        if src.observation_space.shape != model.observation_space.shape:
+        state = src.policy.state_dict()
+        if src.observation_space.shape != model.observation_space.shape and _grown(src, model):
+            state = _widened(state, src, model)  # a model from before pieces and families were appended
+        elif src.observation_space.shape != model.observation_space.shape:
             from dustup_env.observation import LAYOUTS
 
             base = {p.name for p in LAYOUTS[0].pieces}
@@ -111,7 +146,7 @@ class Trainer:
                              f"({sizes}): warm-start from a model trained "
                              "on the same kind of scenario")
         try:
-            model.policy.load_state_dict(src.policy.state_dict())
+            model.policy.load_state_dict(state)
         except RuntimeError as e:
             raise ConfigError(f"policy.init {str(path)!r}: its network does not match the configured policy "
                              f"(extractor/net_arch): {str(e).splitlines()[0]}") from e
