@@ -262,7 +262,7 @@ def _assault(game, u, t) -> dict:
     a_sh = ct.courage_shifts(game, u, t, defender=False, final=False)
     d_sh = ct.courage_shifts(game, t, u, defender=True, final=False)
     a_die, d_die = shift_open_both(u.quality, sum(s for _, s in a_sh), t.quality, sum(s for _, s in d_sh))
-    forced = not ct.assaulted_vehicle(t)
+    forced = not ct.assaulted_vehicle(game, t)
     broken = t.confidence == BROKEN
 
     def outcome(dice):

@@ -6,7 +6,8 @@
 * the kernel imports no rules chapter; the rules engine imports neither Gymnasium nor torch;
 * no module uses another module's private names (``from x import _name``, ``module._name``);
 * ``Game`` stays small: the kernel keeps the turn sequence and the decision stack only;
-* every standard rule is a named Rule of the catalogue, and every rules module that declares a Rule is listed.
+* every standard rule is a named Rule of the catalogue, and every rules module that declares a Rule is listed;
+* a base chapter does not branch on a later one: no test of a unit's vehicle profile in the base chapters.
 """
 from __future__ import annotations
 
@@ -173,6 +174,19 @@ def test_no_rules_module_is_over_the_size_limit():
     big = {m: n for m, p in MODULES.items() if m.startswith("dustup_env.rules.")
            for n in [len(p.read_text().splitlines())] if n > RULES_MODULE_LIMIT}
     assert not big, f"rules modules over {RULES_MODULE_LIMIT} lines: {big}"
+
+
+BASE_CHAPTERS = ("unit_actions", "morale", "rules_overview", "forces")
+VEHICLE_TESTS = ("profile.vehicle", ".vehicle is None", ".vehicle is not None")
+
+
+def test_no_base_chapter_branches_on_the_vehicle_rules():
+    """The base chapters ask the rule set's services (``vehicle_profile``, ``acts_while_suppressed``) where the
+    vehicle rules change what a unit does; they never read a unit's vehicle profile themselves."""
+    bad = [f"{m}: {t!r}" for m, p in MODULES.items()
+           if any(m.startswith(f"dustup_env.rules.{c}.") or m == f"dustup_env.rules.{c}" for c in BASE_CHAPTERS)
+           for text in [p.read_text()] for t in VEHICLE_TESTS if t in text]
+    assert not bad, "; ".join(bad)
 
 
 ABOVE_THE_ENGINE = ("agents", "training", "evaluation", "dustup_cli")

@@ -154,7 +154,7 @@ def test_power_armour_counts_double_for_outnumbering():
     g = start(duel(att={"figures": (("rifle", 4),), "armour": "light_power"},
                    dfn={"figures": (("rifle", 4),)}), [])
     a, b = g.units
-    assert strength(a) == 8 and strength(b) == 4
+    assert strength(g, a) == 8 and strength(g, b) == 4
     sh = dict(courage_shifts(g, b, a, defender=True, final=False))
     assert sh == {"outnumbered_2": -1}
 
@@ -330,12 +330,12 @@ def test_two_inch_rule_no_test_no_withdrawal_no_defensive_fire():
 def test_strike_dice_rounding_and_special_weapons():
     g = begin(duel(att={"figures": (("rifle", 5), ("laser_sword", 1))}), [])
     a = g.units[0]
-    dice, over = strike_dice(a, a.able())
+    dice, over = strike_dice(g, a, a.able())
     assert dice == [D6, D8] and not over  # 5 bayonets -> d6, laser sword d8 (seed example)
     g = begin(duel(att={"figures": (("rifle", 2),)}), [])
-    assert strike_dice(g.units[0], g.units[0].able()) == ([D4], False)  # below 4 -> d4
+    assert strike_dice(g, g.units[0], g.units[0].able()) == ([D4], False)  # below 4 -> d4
     g = begin(duel(att={"figures": (("rifle", 14),)}), [])
-    assert strike_dice(g.units[0], g.units[0].able()) == ([D12], True)
+    assert strike_dice(g, g.units[0], g.units[0].able()) == ([D12], True)
 
 
 def test_resolve_strike_minor_and_major_and_remainder():

@@ -28,9 +28,9 @@ def close(att=None, dfn=None, terrain=(), options=HOUSE, extra_red=()):
 def test_melee_dice_and_the_over_twelve_alteration():
     g = close(att={"figures": (("rifle", 5), ("laser_sword", 1))})
     a = g.units[0]
-    assert melee_dice(a, a.able()) == ([D6, D8], False)
+    assert melee_dice(g, a, a.able()) == ([D6, D8], False)
     g = close(att={"figures": (("rifle", 14),)})
-    assert melee_dice(g.units[0], g.units[0].able()) == ([D12], True)
+    assert melee_dice(g, g.units[0], g.units[0].able()) == ([D12], True)
 
 
 def test_resolve_melee_one_success_is_a_threat_and_major_is_not_doubled():

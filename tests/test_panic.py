@@ -128,8 +128,8 @@ def test_sight_triggers_by_quality(quality, armour, terror, tests):
 
 def test_terror_and_armour_helpers():
     g = begin(duel(red={"armour": "light_power", "terror": True}))
-    assert provokes_terror(g.units[1]) and counts_as_armour(g.units[1])
-    assert not provokes_terror(g.units[0]) and not counts_as_armour(g.units[0])
+    assert provokes_terror(g.units[1]) and counts_as_armour(g, g.units[1])
+    assert not provokes_terror(g.units[0]) and not counts_as_armour(g, g.units[0])
 
 
 def test_panicked_unit_in_contact_with_a_superior_commander_uses_its_leadership():

@@ -196,8 +196,8 @@ def test_open_up_and_close_down_is_one_action():
 def test_which_vehicles_are_enemy_armour_for_panic(design, armour):
     from dustup_env.rules.morale.panic import counts_as_armour
     g = game(tank_and_squad(design))
-    assert counts_as_armour(g.units[0]) == armour
-    assert not counts_as_armour(g.units[1])
+    assert counts_as_armour(g, g.units[0]) == armour
+    assert not counts_as_armour(g, g.units[1])
 
 
 def test_green_units_panic_on_first_sight_of_enemy_armour():

@@ -157,7 +157,7 @@ def in_reach(game, u: Unit, v: Unit, reach: float | None = None) -> bool:
 
 
 def _options(game, u: Unit, status) -> list:
-    if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(u):
+    if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(game, u):
         return []
     reach = assault_reach(u, game)
     out = []
@@ -225,7 +225,7 @@ def defensive_weapon(game, v: Unit, u: Unit):
 def _assault(game, u: Unit, opt):
     v = game.units[opt[1]]
     if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not in_reach(game, u, v)
-            or not may_assault(u)):
+            or not may_assault(game, u)):
         raise IllegalOptionError(f"{opt!r}: that vehicle cannot be assaulted now")
     if crew_side(game, v, u) is not None:  # L1512: the crew may dismount to fight back first (RN-881)
         game.stack.append(Frame("crew_response", v.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
@@ -288,7 +288,7 @@ def _assault_passengers(game, u: Unit, opt):
     """L1553-1559, RN-856: the assault on the passengers of an open-topped vehicle."""
     v = game.units[opt[1]]
     if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not passengers_exposed(v)
-            or not in_reach(game, u, v) or not may_assault(u)):
+            or not in_reach(game, u, v) or not may_assault(game, u)):
         raise IllegalOptionError(f"{opt!r}: those passengers cannot be assaulted now")
     p = game.units[v.passengers[0]]
     cover = passengers_cover(v)

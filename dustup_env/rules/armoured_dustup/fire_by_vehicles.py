@@ -76,7 +76,7 @@ def fired(game, v: Unit) -> list:
     return st.get(str(v.uid), []) if st else []
 
 
-def _mark_fired(game, v: Unit, k: int) -> None:
+def mark_fired(game, v: Unit, k: int) -> None:
     st = game.state_of(FiredState)
     if st.vehicle_fired is None:
         st.vehicle_fired = {}
@@ -211,7 +211,7 @@ def _fire_one(game, v: Unit, t: Unit, k: int) -> None:
     plan = weapon_plan(game, v, t, k)
     if plan is None:
         return  # the target fell to an earlier shot of the same action
-    _mark_fired(game, v, k)
+    mark_fired(game, v, k)
     fire_weapon(game, v, t, weapons(v)[k], plan)
 
 
@@ -221,7 +221,7 @@ def _fire(game, v: Unit, opt) -> None:
         ks = [opt[2]]
         plan = weapon_plan(game, v, t, opt[2])
         if plan is not None and plan.get("guided"):  # a missile: the targeted side may intercept it first
-            _mark_fired(game, v, opt[2])
+            mark_fired(game, v, opt[2])
             return None if game.rules.services["launch"](game, v, t, plan) else False
     elif opt[0] == "fire_slaved":
         ks = _slaved(game, v, t)
@@ -253,7 +253,7 @@ def _fire_salvo(game, v: Unit, t: Unit, ks: list):
         if weapons(v)[k].category == "guided":
             plan = weapon_plan(game, v, t, k)
             if plan is not None:
-                _mark_fired(game, v, k)
+                mark_fired(game, v, k)
                 missiles.append(plan)
         else:
             _fire_one(game, v, t, k)
@@ -283,7 +283,7 @@ def _move_fire(game, v: Unit, opt):
     plan = weapon_plan(game, v, t, k, shift=MOVE_FIRE_SHIFT)
     if plan is None or weapons(v)[k].stabilisation != "superior" or weapons(v)[k].category not in DIRECT:
         raise IllegalOptionError(f"{opt!r}: that weapon cannot move and fire now")
-    _mark_fired(game, v, k)
+    mark_fired(game, v, k)
     fire_weapon(game, v, t, weapons(v)[k], plan)
     if not v.in_play or game.phase == "over":
         return None
@@ -345,4 +345,5 @@ RULE = Rule(
              "move_fire": _move_fire},
     procedures={"move_fire": MoveFireMove()},
     on_activation=(_on_activation,),
+    services={"fired_states": fired_states},  # what the vehicles' observation piece reads
 )

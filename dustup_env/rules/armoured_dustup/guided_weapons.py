@@ -389,7 +389,8 @@ RULE = Rule(
     action_options=(_options,), actions={"fire_guided": _fire},
     reorganise={"remote": _remote, "deploy_protection": _deploy},
     procedures={"intercept": Intercept()},
-    services={"guided_plan": guided_plan, "launch": launch, "ecm_die": ecm_die},
+    services={"guided_plan": guided_plan, "launch": launch, "ecm_die": ecm_die,
+              "protection_states": protection_states},
     # this rule applies to every game with vehicles, heavy weapons, ECM or area protection: it brings in both
     # Armoured Dustup pieces, so every such game has the same layout (a vehicle's ECM and decoy are in
     # heavy_weapons, a towed heavy weapon in vehicles)

@@ -612,10 +612,9 @@ def observe_heavy_weapons(obs, b, off) -> None:
     from array import array
 
     g = obs.game
-    from .guided_weapons import protection_states
-
+    protection = g.rules.services.get("protection_states")  # Guided Weapons' state (it imports this module)
     heavy = weapon_states(g)
-    prot = protection_states(g)
+    prot = protection(g) if protection is not None else {}
     for u, o, _k, _enemy, concealed in obs.slot_rows(off, HF):
         row = [0.0] * HF
         if not concealed:

@@ -281,9 +281,8 @@ def observe_vehicles(obs, b, off) -> None:
     from array import array
 
     g = obs.game
-    from .fire_by_vehicles import fired_states
-
-    fired_st = fired_states(g)
+    fired = g.rules.services.get("fired_states")  # Fire by Vehicles' own state (no import: it imports this module)
+    fired_st = fired(g) if fired is not None else {}
     own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
     flip = obs.flip
     for u, o, _k, enemy, concealed in obs.slot_rows(off, VF):

@@ -42,7 +42,7 @@ from functools import lru_cache
 
 from ..kernel.attack import HitsResult, Source, burst
 from ..kernel.battlefield import observer_of
-from ..kernel.data import DATA, _load_json, validate
+from ..kernel.data import DATA, load_json, validate
 from ..kernel.dice import D8, D12, die_name, parse_die, shift_closed
 from ..kernel.entities import Unit
 from ..kernel.events import Event, LeaderLost, Suppressed, event
@@ -94,7 +94,7 @@ def _parse(doc: dict, where: str) -> ArtilleryData:
 def artillery_data() -> ArtilleryData:
     """The ammunition, sizes and range-finding dice (``data/artillery.json``, checked against its schema)."""
     path = DATA / "artillery.json"
-    return _parse(_load_json(path), "artillery.json")
+    return _parse(load_json(path), "artillery.json")
 
 
 def burst_radius(size: str) -> float:

@@ -101,7 +101,7 @@ def _mark_fired(game, u: Unit, k: int) -> None:
         for i in hw.crew_figures(prof, u):
             u.fired.add(i)
     else:
-        from ..armoured_dustup.fire_by_vehicles import _mark_fired as mark
+        from ..armoured_dustup.fire_by_vehicles import mark_fired as mark
         mark(game, u, k)
 
 

@@ -66,11 +66,11 @@ def morale_shift(u) -> int:
     return MORALE_SHIFT.get(u.confidence, 0)
 
 
-def melee_dice(u, figs) -> tuple[list[int], bool]:
+def melee_dice(game, u, figs) -> tuple[list[int], bool]:
     """Melee die (sum of melee values rounded up to a die, D4 at least) + special melee dice; returns
     (dice, over_12): a total above 12 rolls a D12 and the defender takes one -1 shift.  The same pool
     as the Assault Action's strike dice."""
-    return strike_dice(u, figs)
+    return strike_dice(game, u, figs)
 
 
 def resolve_melee(dice, *, quality: int, melee: list[int], target: int, extra_hits: bool = True, defence: int = 1):
@@ -149,7 +149,7 @@ def _round(game, frame) -> None:
         for s, t, sf, tside in ((a, x, p["af"], "d"), (x, a, p["df"], "a")):
             if s.confidence == ROUTED or not sf or not s.in_play:
                 continue
-            dice, over = melee_dice(s, sf)
+            dice, over = melee_dice(game, s, sf)
             q = shift_closed(s.quality, morale_shift(s))
             tshift = morale_shift(t) - (1 if over else 0)
             if rnd == 1 and tside == "d" and (t.propped or game.bf.in_cover(t.x, t.y)):

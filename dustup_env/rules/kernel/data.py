@@ -18,7 +18,7 @@ DEFAULT_WEAPON = "average_small_arm"  # a figure that names no weapon: "The aver
 DATA = resources.files("dustup_env") / "data"
 
 
-def _load_json(path) -> dict:
+def load_json(path) -> dict:
     try:
         return json.loads(Path(path).read_text() if not hasattr(path, "read_text") else path.read_text())
     except json.JSONDecodeError as e:
@@ -171,7 +171,7 @@ def _load_scenario(name_or_path: str | dict) -> dict:
         if p.suffix == ".json" and p.exists():
             if not p.is_file():
                 raise ScenarioError(f"{p}: not a scenario file (a folder?)")
-            doc, where = _load_json(p), str(p)
+            doc, where = load_json(p), str(p)
         else:
             res = DATA / "scenarios" / f"{name_or_path}.json"
             if not res.is_file():

@@ -42,22 +42,25 @@ def provokes_terror(unit: Unit) -> bool:
     return unit.terror
 
 
-def counts_as_armour(unit: Unit) -> bool:
-    """AFVs, large alien creatures and power armoured troops (the green units' panic trigger)."""
+def counts_as_armour(game, unit: Unit) -> bool:
+    """AFVs, large alien creatures and power armoured troops (the green units' panic trigger).  A vehicle, mech or
+    monster: the vehicle rules' design profile (their ``vehicle_profile`` service; none in a game without them)."""
     p = unit.profile
-    if p.vehicle is not None:  # AFVs: vehicles and mechs with armour; large creatures always (RN-762)
-        return p.kind == "creature" or any(getattr(p.vehicle.armour_class, f) > 0
+    svc = game.rules.services.get("vehicle_profile")
+    vp = svc(game, unit) if svc is not None else None
+    if vp is not None:  # AFVs: vehicles and mechs with armour; large creatures always (RN-762)
+        return p.kind == "creature" or any(getattr(vp.armour_class, f) > 0
                                            for f in ("front", "side", "rear", "top", "belly"))
     return p.kind in ARMOUR_KINDS or armoury()[1][p.armour].power_armour
 
 
-def _sight_bits(e: Unit) -> int:
+def _sight_bits(game, e: Unit) -> int:
     p = e.profile
     key = (p.kind, p.armour, p.terror, p.vehicle)  # all that counts_as_armour and the terror flag read
     bits = _SIGHT_BITS_OF.get(key)
     if bits is None:
         bits = PANIC_SIGHT_ANY
-        if counts_as_armour(e):
+        if counts_as_armour(game, e):
             bits |= PANIC_SIGHT_ARMOUR
         if p.terror:
             bits |= PANIC_SIGHT_TERROR
@@ -106,7 +109,7 @@ def check_sight(game, u: Unit, only=None) -> None:
     if u.panic_passed or u.panicked or u.carrier >= 0:  # mounted passengers neither see nor are seen
         return
     # the sight triggers still open to u; u does not change until one fires (then the loop ends), so
-    # avail & _sight_bits(e) == _pending(u, _sight_bits(e)) for every enemy
+    # avail & _sight_bits(game, e) == _pending(u, _sight_bits(game, e)) for every enemy
     avail = _pending(u, _SIGHT_BITS)
     if not avail:
         return
@@ -115,7 +118,7 @@ def check_sight(game, u: Unit, only=None) -> None:
     for e in enemies:
         if not e.in_play or e.carrier >= 0 or e.hidden:  # a hidden enemy is not seen (RN-1002)
             continue
-        bits = avail & _sight_bits(e)
+        bits = avail & _sight_bits(game, e)
         if bits and sight(u.x, u.y, e.x, e.y).visible:
             panic_trigger(game, u, bits)
             if u.panic_passed or u.panicked:
@@ -187,7 +190,7 @@ def _on_moved(game, u: Unit, start=None, withdraw=False) -> None:
 def check_sight_both(game, u: Unit) -> None:
     """First sight both ways after ``u``'s leader changed place (a move, or a reorganise shifting the leader)."""
     check_sight(game, u)
-    seen = _sight_bits(u)  # the triggers the sight of u can meet (check_sight(e, only=u) can meet no other)
+    seen = _sight_bits(game, u)  # the triggers the sight of u can meet (check_sight(e, only=u) can meet no other)
     for uid in game.side_units[1 - u.side]:
         e = game.units[uid]
         # (the quality test first: most units have none of those triggers, and check_sight would do nothing)

@@ -97,7 +97,7 @@ class AssaultProcedure:
         units = game.units
         if st == "response":
             u = units[d["queue"][0]]
-            if assaulted_vehicle(u) and not game.rules.services["vehicle_assault"].may_withdraw(game, u):
+            if assaulted_vehicle(game, u) and not game.rules.services["vehicle_assault"].may_withdraw(game, u):
                 return Decision(u.side, "assault_response", u.uid, (("stand",),))  # an immobile vehicle (RN-906)
             return Decision(u.side, "assault_response", u.uid, (("stand",), ("withdraw",)))
         if st == "follow_up":
@@ -206,7 +206,7 @@ class AssaultProcedure:
                     u = units[d["queue"][0]]
                     if not u.in_play:
                         d["queue"].pop(0)
-                    elif u.confidence == ROUTED and not assaulted_vehicle(u):  # a vehicle decides (L1522)
+                    elif u.confidence == ROUTED and not assaulted_vehicle(game, u):  # a vehicle decides (L1522)
                         d["queue"].pop(0)
                         game.emit(AssaultResponse(u.uid, "withdraw"))
                         self._defender_withdraws(game, d, u, "routed defender withdraws")
@@ -289,11 +289,11 @@ class AssaultProcedure:
             if d["two_inch"] or not standing:
                 continue
             # detachments matched to the opposing sizes (one attacker vs several defenders)
-            figs = split_figures(a, [strength(units[x]) for x in standing]) if len(standing) > 1 else [None]
+            figs = split_figures(a, [strength(game, units[x]) for x in standing]) if len(standing) > 1 else [None]
             for x, af in zip(standing, figs):
                 t = units[x]
                 A, D, ad, dd, ash, dsh = courage_roll(game, a, t, final=False, att_figs=af)
-                forced = not assaulted_vehicle(t)  # "the vehicle can't be forced to withdraw" (L1522, RN-902)
+                forced = not assaulted_vehicle(game, t)  # "the vehicle can't be forced to withdraw" (L1522, RN-902)
                 if t.confidence == BROKEN and A > D and forced:
                     res = "defender_routs"
                 elif A > 2 * D and forced:
@@ -413,11 +413,11 @@ class AssaultProcedure:
             by_d.setdefault(x, []).append(a_uid)
         afig = {}
         for a_uid, ds in by_a.items():
-            for x, figs in zip(ds, split_figures(units[a_uid], [strength(units[x]) for x in ds])):
+            for x, figs in zip(ds, split_figures(units[a_uid], [strength(game, units[x]) for x in ds])):
                 afig[(a_uid, x)] = figs
         dfig = {}
         for x, as_ in by_d.items():
-            for a_uid, figs in zip(as_, split_figures(units[x], [strength(units[a]) for a in as_])):
+            for a_uid, figs in zip(as_, split_figures(units[x], [strength(game, units[a]) for a in as_])):
                 dfig[(a_uid, x)] = figs
         for a_uid, x in engaged:
             pairs.append({"a": a_uid, "d": x, "af": afig[(a_uid, x)], "df": dfig[(a_uid, x)]})
@@ -465,7 +465,7 @@ class AssaultProcedure:
             key = str(a_uid)
             for x in d["pairs"][key]:
                 v = units[x]
-                if (assaulted_vehicle(v) and v.in_play and a.in_play
+                if (assaulted_vehicle(game, v) and v.in_play and a.in_play
                         and (x not in d["withdrawn"] or x in d["engaged"].get(key, ()))):
                     d["contact"].remove(a_uid)
                     game.rules.services["vehicle_assault"].contact(game, a, v)
@@ -558,12 +558,12 @@ def begin_assault(game, attackers: list[int], defenders, *, via_action: bool = F
 
 # ---------------------------------------------------------------------------------------- action + provider
 
-def may_assault(u: Unit) -> bool:
+def may_assault(game, u: Unit) -> bool:
     """The attacker's own restrictions: not suppressed, propped, disorganised, panicking or leaderless,
     and Confident or Steady (notes * and ** of the courage test)."""
     return (u.in_play and not u.suppression and not u.propped and u.confidence <= STEADY
             and not getattr(u, "panicked", False) and not u.leader_lost and not u.disorganised()
-            and (u.profile.vehicle is None or u.kind in MECHS))  # vehicles tank-shock instead (RN-850)
+            and (u.kind in MECHS or vehicle_of(game, u) is None))  # vehicles tank-shock instead (RN-850)
 
 
 def target_in_reach(game, u: Unit, e: Unit, reach: float | None = None) -> bool:
@@ -591,7 +591,7 @@ def mech_assault(game, u: Unit, e: Unit) -> bool:
 
 def can_assault(game, u: Unit, e: Unit) -> bool:
     """Could ``u`` assault ``e`` now (used by the command module's combined assault too)."""
-    return may_assault(u) and target_in_reach(game, u, e)
+    return may_assault(game, u) and target_in_reach(game, u, e)
 
 
 def assault_options(game, u: Unit, status) -> list:

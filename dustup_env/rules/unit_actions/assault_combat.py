@@ -16,7 +16,7 @@ from .assault_events import CourageTested, StrikeResolved
 
 # ---------------------------------------------------------------------------------------- combat resolution
 
-def strike_dice(u: Unit, figs) -> tuple[list[int], bool]:
+def strike_dice(game, u: Unit, figs) -> tuple[list[int], bool]:
     """Strike dice of the striking figures: (SV x troopers) rounded up to a die (< 4 -> D4), plus the
     strike dice of special close-combat weapons.  Returns (dice, over_12)."""
     weapons = armoury()[0]
@@ -32,8 +32,9 @@ def strike_dice(u: Unit, figs) -> tuple[list[int], bool]:
     if sv > 0:
         dice.append(value_to_die(math.ceil(sv - 1e-9)))
     dice.extend(special)
-    if u.profile.vehicle is not None:  # a mech's close-combat weapons: one strike die each (RN-851)
-        dice.extend(parse_die(w.strike) for w in u.profile.vehicle.weapons if w.category == "close_combat" and w.strike)
+    vp = vehicle_of(game, u)
+    if vp is not None:  # a mech's close-combat weapons: one strike die each (RN-851)
+        dice.extend(parse_die(w.strike) for w in vp.weapons if w.category == "close_combat" and w.strike)
     return dice, sv > 12
 
 
@@ -136,7 +137,7 @@ def split_special(game, p: dict, side: str) -> list[dict] | None:
     ofigs = [i for i in p[other + "f"] if o.figures[i].status == OK]
     if not spec or not rest or len(ofigs) < 2:
         return None
-    o_spec, o_rest = split_figures(o, [strength(u, spec), strength(u, rest)], ofigs)
+    o_spec, o_rest = split_figures(o, [strength(game, u, spec), strength(game, u, rest)], ofigs)
     p1 = dict(p)
     p1[side + "f"], p1[other + "f"], p1[side + "_impact"] = spec, o_spec, min(special_impact(u, i) for i in spec)
     p2 = dict(p)
@@ -179,7 +180,7 @@ def fight_pairs(game, pairs: list[dict]) -> None:
                 s, t, sf, tf, s_str, t_str, cas = d, a, p["df"], p["af"], p["d_str"], p["a_str"], p["a_cas"]
             if s.confidence == ROUTED or not sf:
                 continue  # routing units do not strike back
-            dice, over = strike_dice(s, sf)
+            dice, over = strike_dice(game, s, sf)
             tdie = combat_target_die(game, t, t_str, s_str, over)
             tr, rolls, succ, result, hits = resolve_strike(game.dice, quality=s.quality, strike=dice, target=tdie,
                                                            extra_hits=game.options["extra_hits"])

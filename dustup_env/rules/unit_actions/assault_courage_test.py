@@ -64,13 +64,14 @@ def vehicle_of(game, u: Unit):
     return svc(game, u) if svc is not None else None
 
 
-def strength(u: Unit, figs=None) -> int:
+def strength(game, u: Unit, figs=None) -> int:
     """Strength by figures: able figures, power-armoured troopers count as two; a mech or monster its size class
     (L1516 "the size value is used to calculate outnumbering", RN-850).  Outnumbering itself: :func:`unit_counts`
     (units as soon as a vehicle takes part, RN-907); detachments are matched to these strengths."""
     n = sum(1 for i in (figs if figs is not None else range(len(u.figures))) if u.figures[i].status == OK)
-    if u.profile.vehicle is not None:
-        return u.profile.vehicle.size if n else 0
+    vp = vehicle_of(game, u)
+    if vp is not None:
+        return vp.size if n else 0
     pa = armoury()[1][u.armour].power_armour
     return 2 * n if pa else n
 
@@ -83,7 +84,7 @@ def unit_counts(game, a: Unit, a_figs, b: Unit, b_figs) -> tuple[int, int]:
     ``assault_units``: an open-topped one with its passengers, L1555), an infantry unit or detachment one; none
     left able, 0."""
     if vehicle_of(game, a) is None and vehicle_of(game, b) is None:
-        return strength(a, a_figs), strength(b, b_figs)
+        return strength(game, a, a_figs), strength(game, b, b_figs)
     return _units(game, a, a_figs), _units(game, b, b_figs)
 
 
@@ -97,15 +98,15 @@ def _units(game, u: Unit, figs) -> int:
     return svc(u) if svc is not None else vp.size
 
 
-def assaulted_vehicle(u: Unit) -> bool:
+def assaulted_vehicle(game, u: Unit) -> bool:
     """A vehicle that is not a mech or monster: infantry assault it by Infantry Assaulting Vehicles (L1520-1532),
     the Assault Action with an impact roll instead of close combat; it is never forced to withdraw (L1522)."""
-    return u.profile.vehicle is not None and u.kind not in MECHS
+    return u.kind not in MECHS and vehicle_of(game, u) is not None
 
 
-def is_mech(u: Unit) -> bool:
+def is_mech(game, u: Unit) -> bool:
     """A mech or monster: it fights close combat as an infantry unit (seed 000 L1514-1518)."""
-    return u.profile.vehicle is not None and u.kind in MECHS
+    return u.kind in MECHS and vehicle_of(game, u) is not None
 
 
 def outnumbered(own: int, other: int) -> int:

@@ -119,7 +119,7 @@ def contact_walk(bf, u: Unit, target: Unit, points: float, other_figs, power_arm
 def contact_reach(game, t: Unit) -> float:
     """The figure-to-figure distance at which an attacker contacts ``t``: CONTACT, and for a vehicle (not a mech or
     monster) CONTACT from the edge of its footprint (the vehicle rules' ``footprint``, RN-901)."""
-    if assaulted_vehicle(t):
+    if assaulted_vehicle(game, t):
         svc = game.rules.services.get("footprint")
         if svc is not None:
             return CONTACT + svc(t)
@@ -222,7 +222,7 @@ def withdraw(game, u: Unit, away: list[Unit], levels: int, reason: str) -> None:
                      u.terrain_column, step_hook(game, u))
     _arrive(game, u, x, y, start)
     game.emit(Moved(u.uid, roll, points, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), True))
-    if assaulted_vehicle(u):  # a vehicle withdrawing (L1522): a move of the vehicle (facing, passengers, tow)
+    if assaulted_vehicle(game, u):  # a vehicle withdrawing (L1522): a move of the vehicle (facing, passengers, tow)
         for hook in game.rules.after_move:
             hook(game, u, start, True)
     if u.confidence == ROUTED:

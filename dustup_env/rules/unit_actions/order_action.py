@@ -74,7 +74,7 @@ def _combined_options(game, u: Unit, status) -> list:
     if len(cands) < 2:
         return []
     # can_assault = may_assault (the unit alone) and target_in_reach: the first part once per unit
-    able = [v for v in cands if assault.may_assault(v)]
+    able = [v for v in cands if assault.may_assault(game, v)]
     if len(able) < 2:
         return []
     reach_of = getattr(assault, "assault_reach", None)  # once per unit (target_in_reach's default otherwise)
