@@ -157,6 +157,7 @@ QUICK = [
     "dustup odds impact --impact d8 --armour d6",
     "dustup odds impact --impact d12x2 --armour d12x3 --vehicle",
     "dustup odds guided --quality d8 --guidance d10 --ecm d8 --cover --impact d12x3 --armour d12x2",
+    "dustup odds accuracy --equipment advanced --leadership 2 --laser",
     "dustup odds shoot --quality d8 --firepower d10 --target d8 --json",
     "dustup scenarios",
     "dustup scenarios --check my_battle.json",

@@ -353,11 +353,13 @@ async function resumeGame() {
 
 async function refresh(withLog) {
   const st = await api("GET", "/games/" + state.game.id);
+  // the log first: nothing else may draw this state (the odds, sight and reach answers it asks for below) before
+  // the caller's own render and what it does right after (the set-up bar of a resumed game)
+  const ev = withLog ? await api("GET", `/games/${state.game.id}/events?since=${state.lastEvents}`) : null;
   state.current = st;
   state.selected = null;
   insightNewDecision(st);
-  if (withLog) {
-    const ev = await api("GET", `/games/${state.game.id}/events?since=${state.lastEvents}`);
+  if (ev) {
     logLines(ev.events);
     state.lastEvents = ev.next;
   }
