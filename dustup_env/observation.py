@@ -1116,12 +1116,14 @@ class Observer:
         passengers are not seen): a piece leaves its rows empty."""
         g = self.game
         me = self.side
-        slots = self.slots
-        for s, side in enumerate((me, 1 - me)):
-            for k, uid in enumerate(g.side_units[side]):
-                u = g.units[uid]
-                enemy = s == 1
-                yield u, off + (s * slots + k) * width, k, enemy, enemy and concealed(u)
+        units = g.units
+        for k, uid in enumerate(g.side_units[me]):
+            yield units[uid], off + k * width, k, False, False
+        base = off + self.slots * width
+        for k, uid in enumerate(g.side_units[1 - me]):
+            u = units[uid]
+            # concealed(u) (rules/kernel/knowledge.py defines it), inlined: read per enemy slot and piece
+            yield u, base + k * width, k, True, u.hidden or u.carrier >= 0
 
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset

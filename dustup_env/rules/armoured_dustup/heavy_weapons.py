@@ -405,7 +405,7 @@ def _fire_options(game, u: Unit, status) -> list:
         return []
     out = []
     for t in game.enemy_units(u.side):
-        if not t.routed_off and heavy_plan(game, u, t, prof.weapon) is not None:
+        if t.location != "routed_off" and heavy_plan(game, u, t, prof.weapon) is not None:
             out.append(("fire_heavy", t.uid))
     return out
 
@@ -593,15 +593,26 @@ _HW = {n: i for i, n in enumerate(HEAVY_FEATURES)}
 _DIE_SCALE = 5.0  # a die step (D4 0 .. D12 4, ...) + 1, over 5
 
 
+_DIE01: dict = {}  # die01 by its argument (a die's name or step): the observation reads the same few dice per decision
+
+
 def die01(d) -> float:
     """A die (its name or step) as (step + 1) / 5 in [0, 1]; 0 when there is none."""
-    if d is None or d == "" or d == 0:
-        return 0.0
     try:
-        step = parse_die(d) if isinstance(d, str) else int(d)
-    except Exception:  # noqa: BLE001 - a die the observation cannot place
-        return 0.0
-    return min((step + 1) / _DIE_SCALE, 1.0)
+        return _DIE01[d]
+    except (KeyError, TypeError):  # not yet seen (or not hashable: worked out each time)
+        pass
+    if d is None or d == "" or d == 0:
+        v = 0.0
+    else:
+        try:
+            step = parse_die(d) if isinstance(d, str) else int(d)
+        except Exception:  # noqa: BLE001 - a die the observation cannot place
+            step = None
+        v = 0.0 if step is None else min((step + 1) / _DIE_SCALE, 1.0)
+    if isinstance(d, (str, int)):
+        _DIE01[d] = v
+    return v
 
 
 def observe_heavy_weapons(obs, b, off) -> None:
