@@ -103,6 +103,7 @@ class Layout:
         self.n = n
         self.entities = any("entity" in f.args for f in self.families)  # a family names table entities
         self._full: dict = {}
+        self._need_arrays: dict = {}
         self._deltas: dict = {}
 
     @classmethod
@@ -147,10 +148,19 @@ class Layout:
         self._full[flip] = t
         return t
 
+    def _needs(self, flip: bool) -> np.ndarray:
+        """The ``need`` column of :meth:`full_template` as an (entries, 4) array (the filters below select on it)."""
+        a = self._need_arrays.get(flip)
+        if a is None:
+            a = self._need_arrays[flip] = np.array([e[3] for e in self.full_template(flip)], dtype=np.int64
+                                                   ).reshape(-1, 4)
+        return a
+
     def template(self, n_own: int, n_enemy: int, n_markers: int, flip: bool, n_entities: int = 0) -> list:
         """The (name, argspec, index) entries of a layout with these counts."""
-        return [e[:3] for e in self.full_template(flip)
-                if e[3][0] <= n_own and e[3][1] <= n_enemy and e[3][2] <= n_markers and e[3][3] <= n_entities]
+        full, need = self.full_template(flip), self._needs(flip)
+        sel = (need[:, 0] <= n_own) & (need[:, 1] <= n_enemy) & (need[:, 2] <= n_markers) & (need[:, 3] <= n_entities)
+        return [full[i][:3] for i in np.flatnonzero(sel).tolist()]
 
     def template_delta(self, old: tuple, new: tuple, flip: bool) -> list:
         """The entries of ``template(*new, flip)`` that need a slot beyond the counts ``old`` (per kind)."""
@@ -159,9 +169,10 @@ class Layout:
         if t is None:
             o0, o1, o2 = old
             n0, n1, n2 = new
-            t = self._deltas[key] = [e[:3] for e in self.full_template(flip)
-                                     if e[3][0] <= n0 and e[3][1] <= n1 and e[3][2] <= n2 and not e[3][3]
-                                     and (e[3][0] > o0 or e[3][1] > o1 or e[3][2] > o2)]
+            full, need = self.full_template(flip), self._needs(flip)
+            sel = ((need[:, 0] <= n0) & (need[:, 1] <= n1) & (need[:, 2] <= n2) & (need[:, 3] == 0)
+                   & ((need[:, 0] > o0) | (need[:, 1] > o1) | (need[:, 2] > o2)))
+            t = self._deltas[key] = [full[i][:3] for i in np.flatnonzero(sel).tolist()]
         return t
 
     def action_name(self, a: int) -> str:

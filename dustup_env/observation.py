@@ -291,7 +291,8 @@ class UnitsPiece(Piece):
         vis_changed = False
         totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
-            if enemy and concealed(u):  # a hidden enemy unit: an empty row (only its marker
+            # concealed(u) (rules/kernel/knowledge.py defines it), inlined in this per-slot loop
+            if enemy and (u.hidden or u.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
                 #                                          shows); so is a mounted one (passengers are not seen)
                 if cache[j] != "hidden":
                     b[o:o + UF] = zero_row
@@ -386,7 +387,7 @@ class UnitsPiece(Piece):
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
-                    if not (enemy and concealed(_u)):  # hidden enemy rows stay empty
+                    if not (enemy and (_u.hidden or _u.carrier >= 0)):  # concealed enemy rows stay empty
                         b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
             self._active_written = active
         if vis_changed or self._vis_units is None:
@@ -398,7 +399,7 @@ class UnitsPiece(Piece):
         vis = self._visibility(obs, vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
             for u, o, uid, _s, enemy in self._unit_slots:
-                if not (enemy and concealed(u)):
+                if not (enemy and (u.hidden or u.carrier >= 0)):  # (concealed(u), inlined)
                     b[o + VISIBLE] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
 
@@ -1116,12 +1117,14 @@ class Observer:
         passengers are not seen): a piece leaves its rows empty."""
         g = self.game
         me = self.side
-        slots = self.slots
-        for s, side in enumerate((me, 1 - me)):
-            for k, uid in enumerate(g.side_units[side]):
-                u = g.units[uid]
-                enemy = s == 1
-                yield u, off + (s * slots + k) * width, k, enemy, enemy and concealed(u)
+        units = g.units
+        for k, uid in enumerate(g.side_units[me]):
+            yield units[uid], off + k * width, k, False, False
+        base = off + self.slots * width
+        for k, uid in enumerate(g.side_units[1 - me]):
+            u = units[uid]
+            # concealed(u) (rules/kernel/knowledge.py defines it), inlined: read per enemy slot and piece
+            yield u, base + k * width, k, True, u.hidden or u.carrier >= 0
 
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset

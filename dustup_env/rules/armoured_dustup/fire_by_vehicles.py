@@ -110,10 +110,22 @@ def own_shift(v: Unit, w) -> int | None:
     return shift + engage_shift(v)
 
 
-def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: int = 0) -> dict | None:
+_DIE_STEPS: dict = {}  # parse_die by the die's text: the option generation reads the same few dice many times
+
+
+def _die_step(text) -> int:
+    step = _DIE_STEPS.get(text)
+    if step is None:
+        step = _DIE_STEPS[text] = parse_die(text)
+    return step
+
+
+def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: int = 0,
+                memo: dict | None = None) -> dict | None:
     """What the vehicle's k-th weapon would roll at ``t`` now, or None (not ready, out of arc, no sight, no
     firepower against this target, shifted above D12).  ``reaction``: final defensive fire, whether or not the
-    weapon fired in the vehicle's own activation.  ``shift``: more on the target die (moving and firing, RN-858)."""
+    weapon fired in the vehicle's own activation.  ``shift``: more on the target die (moving and firing, RN-858).
+    ``memo``: a dict shared by the calls for one vehicle and one target now (the line of sight is worked out once)."""
     ws = weapons(v)
     if k >= len(ws) or (not reaction and k in fired(game, v)):
         return None
@@ -130,8 +142,13 @@ def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: i
     fp = w.firepower if vp is not None else w.firepower_vs_infantry
     if not fp:
         return None
-    aloft = game.rules.services.get("aircraft_geometry")  # Aerospace Operations: the line from an aircraft
-    geo = shoot_geometry(game, v, t) if aloft is None else aloft(game, v, t)
+    if memo is not None and "geo" in memo:
+        geo = memo["geo"]
+    else:
+        aloft = game.rules.services.get("aircraft_geometry")  # Aerospace Operations: the line from an aircraft
+        geo = shoot_geometry(game, v, t) if aloft is None else aloft(game, v, t)
+        if memo is not None:
+            memo["geo"] = geo
     if geo is None:
         return None
     dist = math.hypot(t.x - v.x, t.y - v.y)
@@ -143,8 +160,8 @@ def weapon_plan(game, v: Unit, t: Unit, k: int, reaction: bool = False, shift: i
     if step < 0:
         return None
     return {"distance": dist, "concealment": geo[0], "cover": geo[1], "target_die": step,
-            "firepower": [parse_die(f) for f in fp],
-            "impact": parse_die(w.impact_vs_armour if vp is not None else w.impact_vs_infantry),
+            "firepower": [_die_step(f) for f in fp],
+            "impact": _die_step(w.impact_vs_armour if vp is not None else w.impact_vs_infantry),
             "vehicle": vp is not None, "origin": (v.x, v.y)}
 
 
@@ -185,16 +202,18 @@ def _options(game, v: Unit, status) -> list:
         return []
     out = []
     pairs = v.kind in ("mech", "creature")
-    n = len(weapons(v))
+    ws = weapons(v)
+    n = len(ws)
     for t in game.enemy_units(v.side):
-        if t.routed_off:
+        if t.location == "routed_off":  # (the routed_off flag, read once)
             continue
-        ready = [k for k in range(n) if weapon_plan(game, v, t, k) is not None]
+        memo: dict = {}
+        ready = [k for k in range(n) if weapon_plan(game, v, t, k, memo=memo) is not None]
         if not ready:
             continue
         out.extend(("fire_vehicle", t.uid, k) for k in ready)
-        direct = [k for k in ready if weapons(v)[k].category in DIRECT]
-        if sum(1 for k in ready if weapons(v)[k].slaved) >= 2:
+        direct = [k for k in ready if ws[k].category in DIRECT]
+        if sum(1 for k in ready if ws[k].slaved) >= 2:
             out.append(("fire_slaved", t.uid))
         if pairs:
             out.extend(("fire_pair", t.uid, i) for i, (a, b) in enumerate(PAIRS) if a in direct and b in direct)
@@ -273,7 +292,7 @@ def _move_fire_options(game, v: Unit, status) -> list:
     ks = [k for k, w in enumerate(weapons(v)) if w.stabilisation == "superior" and w.category in DIRECT]
     if not ks:
         return []
-    return [("move_fire", t.uid, k) for t in game.enemy_units(v.side) if not t.routed_off for k in ks
+    return [("move_fire", t.uid, k) for t in game.enemy_units(v.side) if t.location != "routed_off" for k in ks
             if weapon_plan(game, v, t, k, shift=MOVE_FIRE_SHIFT) is not None]
 
 

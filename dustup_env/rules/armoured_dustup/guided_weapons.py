@@ -326,7 +326,7 @@ def _options(game, u, status) -> list:
     if may_shoot(u, status) and may_launch(game, u, prof, st):
         launcher = _launcher(st, u)
         for t in game.enemy_units(u.side):
-            if not t.routed_off and guided_plan(game, u, t, prof.weapon, launcher) is not None:
+            if t.location != "routed_off" and guided_plan(game, u, t, prof.weapon, launcher) is not None:
                 out.append(("fire_guided", t.uid))
     return out
 

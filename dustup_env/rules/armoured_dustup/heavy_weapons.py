@@ -30,6 +30,7 @@ vehicle rules no unit is a vehicle.
 from __future__ import annotations
 
 import math
+from array import array
 
 from ..kernel.attack import FIGURES, VEHICLE, fire_effects, resolve_impact
 from ..kernel.dice import D4, D8, D12, DiceSource, die_name, parse_die, shift_closed
@@ -131,13 +132,12 @@ def spec_of(game, u: Unit) -> dict | None:
 
 def design_profile(design, where: str):
     """The HeavyWeaponDesignProfile of a design (a library name or a design object); ScenarioError if illegal."""
-    from ..vehicle_design import DesignFileError, check, library_names
-
     key = ("design", design if isinstance(design, str) else repr(sorted(design.items())) if isinstance(design, dict)
            else repr(design))
     hit = _PROFILES.get(key)
     if hit is not None:
         return hit
+    from ..vehicle_design import DesignFileError, check, library_names
     if isinstance(design, str) and design not in library_names():
         import json
 
@@ -405,7 +405,7 @@ def _fire_options(game, u: Unit, status) -> list:
         return []
     out = []
     for t in game.enemy_units(u.side):
-        if not t.routed_off and heavy_plan(game, u, t, prof.weapon) is not None:
+        if t.location != "routed_off" and heavy_plan(game, u, t, prof.weapon) is not None:
             out.append(("fire_heavy", t.uid))
     return out
 
@@ -593,15 +593,34 @@ _HW = {n: i for i, n in enumerate(HEAVY_FEATURES)}
 _DIE_SCALE = 5.0  # a die step (D4 0 .. D12 4, ...) + 1, over 5
 
 
+_DIE01: dict = {}  # die01 by its argument (a die's name or step): the observation reads the same few dice per decision
+
+
 def die01(d) -> float:
     """A die (its name or step) as (step + 1) / 5 in [0, 1]; 0 when there is none."""
-    if d is None or d == "" or d == 0:
-        return 0.0
     try:
-        step = parse_die(d) if isinstance(d, str) else int(d)
-    except Exception:  # noqa: BLE001 - a die the observation cannot place
-        return 0.0
-    return min((step + 1) / _DIE_SCALE, 1.0)
+        return _DIE01[d]
+    except (KeyError, TypeError):  # not yet seen (or not hashable: worked out each time)
+        pass
+    if d is None or d == "" or d == 0:
+        v = 0.0
+    else:
+        try:
+            step = parse_die(d) if isinstance(d, str) else int(d)
+        except Exception:  # noqa: BLE001 - a die the observation cannot place
+            step = None
+        v = 0.0 if step is None else min((step + 1) / _DIE_SCALE, 1.0)
+    if isinstance(d, (str, int)):
+        _DIE01[d] = v
+    return v
+
+
+(_H_HEAVY, _H_MAN_PACKED, _H_TOWED, _H_SET_UP, _H_LIMBERED, _H_DISMANTLED, _H_DISABLED, _H_DAMAGED, _H_FIRED,
+ _H_ABANDONED, _H_REMOTE, _H_GUIDED, _H_SIZE, _H_ECM, _H_DECOY, _H_AREA, _H_CARRIED, _H_DEPLOYED, _H_SPENT) = (
+    _HW[n] for n in ("heavy_weapon", "man_packed", "towed_carriage", "set_up", "limbered", "dismantled", "disabled",
+                     "damaged", "fired", "abandoned", "remote", "guided", "weapon_size", "ecm", "decoy",
+                     "area_protection", "protection_carried", "protection_deployed", "protection_spent"))
+_ZERO_HEAVY_ROW = array("f", bytes(4 * HF))
 
 
 def observe_heavy_weapons(obs, b, off) -> None:
@@ -609,51 +628,59 @@ def observe_heavy_weapons(obs, b, off) -> None:
     limbered, disabled / damaged, fired, abandoned, remote launcher, guided, size), its ECM die (a vehicle's
     design, or the unit's ``ecm``), a vehicle's decoy die and the unit's area-protection system (carried /
     deployed / spent).  Hidden and mounted enemy units: empty rows."""
-    from array import array
-
     g = obs.game
     protection = g.rules.services.get("protection_states")  # Guided Weapons' state (it imports this module)
     heavy = weapon_states(g)
     prot = protection(g) if protection is not None else {}
+    specs = unit_specs(g)
+    units = g.units
+    zero = _ZERO_HEAVY_ROW
     for u, o, _k, _enemy, concealed in obs.slot_rows(off, HF):
+        if concealed:
+            b[o:o + HF] = zero
+            continue
         row = [0.0] * HF
-        if not concealed:
-            st = heavy.get(str(u.uid))
-            if st is not None:
-                prof = weapon_of(g, u)
-                towed = prof is not None and prof.carriage == "towed"
-                row[_HW["heavy_weapon"]] = 1.0
-                row[_HW["man_packed"]] = 0.0 if towed else 1.0
-                row[_HW["towed_carriage"]] = 1.0 if towed else 0.0
-                row[_HW["set_up"]] = 1.0 if st.get("ready") else 0.0
-                if not st.get("ready"):
-                    row[_HW["limbered" if towed else "dismantled"]] = 1.0
-                dmg = st.get("damage", 0)
-                row[_HW["disabled"]] = 1.0 if dmg == DISABLED else 0.0
-                row[_HW["damaged"]] = 1.0 if dmg == DAMAGED else 0.0
-                row[_HW["fired"]] = 1.0 if st.get("fired") else 0.0
-                row[_HW["abandoned"]] = 1.0 if st.get("abandoned") else 0.0
-                row[_HW["remote"]] = 1.0 if st.get("remote") else 0.0
-                if prof is not None:
-                    row[_HW["guided"]] = 1.0 if getattr(prof.weapon, "guidance", None) else 0.0
-                    row[_HW["weapon_size"]] = min(getattr(prof.weapon, "size", 0) / 5.0, 1.0)
-            vp = u.profile.vehicle
-            if vp is not None:
-                row[_HW["ecm"]] = die01(vp.ecm)
-                row[_HW["decoy"]] = die01(vp.decoy)
-            else:
-                spec = spec_of(g, u)
-                if spec is not None and "ecm" in spec:
-                    row[_HW["ecm"]] = die01(spec["ecm"])
-                elif st is not None and weapon_of(g, u) is not None:
-                    row[_HW["ecm"]] = die01(weapon_of(g, u).ecm)
-            ps = prot.get(str(u.uid))
-            if ps is not None:
-                row[_HW["area_protection"]] = die01(ps.get("die"))
-                state = ps.get("state")
-                row[_HW["protection_carried"]] = 1.0 if state == "carried" else 0.0
-                row[_HW["protection_deployed"]] = 1.0 if state == "deployed" else 0.0
-                row[_HW["protection_spent"]] = 1.0 if state == "spent" else 0.0
+        uid = str(u.uid)
+        st = heavy.get(uid) if heavy else None
+        prof = None
+        if st is not None:
+            prof = weapon_of(g, u)
+            towed = prof is not None and prof.carriage == "towed"
+            row[_H_HEAVY] = 1.0
+            row[_H_MAN_PACKED] = 0.0 if towed else 1.0
+            row[_H_TOWED] = 1.0 if towed else 0.0
+            row[_H_SET_UP] = 1.0 if st.get("ready") else 0.0
+            if not st.get("ready"):
+                row[_H_LIMBERED if towed else _H_DISMANTLED] = 1.0
+            dmg = st.get("damage", 0)
+            row[_H_DISABLED] = 1.0 if dmg == DISABLED else 0.0
+            row[_H_DAMAGED] = 1.0 if dmg == DAMAGED else 0.0
+            row[_H_FIRED] = 1.0 if st.get("fired") else 0.0
+            row[_H_ABANDONED] = 1.0 if st.get("abandoned") else 0.0
+            row[_H_REMOTE] = 1.0 if st.get("remote") else 0.0
+            if prof is not None:
+                row[_H_GUIDED] = 1.0 if getattr(prof.weapon, "guidance", None) else 0.0
+                row[_H_SIZE] = min(getattr(prof.weapon, "size", 0) / 5.0, 1.0)
+        vp = u.profile.vehicle
+        if vp is not None:
+            row[_H_ECM] = die01(vp.ecm)
+            row[_H_DECOY] = die01(vp.decoy)
+        else:
+            s = u  # spec_of(g, u), with the scenario specs read once
+            while s.uid not in specs and s.parent >= 0:
+                s = units[s.parent]
+            spec = specs.get(s.uid)
+            if spec is not None and "ecm" in spec:
+                row[_H_ECM] = die01(spec["ecm"])
+            elif prof is not None:  # (weapon_of(g, u), read above when the unit has a heavy weapon)
+                row[_H_ECM] = die01(prof.ecm)
+        ps = prot.get(uid) if prot else None
+        if ps is not None:
+            row[_H_AREA] = die01(ps.get("die"))
+            state = ps.get("state")
+            row[_H_CARRIED] = 1.0 if state == "carried" else 0.0
+            row[_H_DEPLOYED] = 1.0 if state == "deployed" else 0.0
+            row[_H_SPENT] = 1.0 if state == "spent" else 0.0
         b[o:o + HF] = array("f", row)
 
 

@@ -114,7 +114,7 @@ def _passenger_options(game, u: Unit, status) -> list:
         return []
     out = []
     for t in game.enemy_units(u.side):
-        if t.routed_off:
+        if t.location == "routed_off":
             continue
         geo = shoot_geometry(game, v, t)
         if geo is None:

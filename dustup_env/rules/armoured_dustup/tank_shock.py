@@ -52,7 +52,7 @@ def _options(game, v: Unit, status) -> list:
     r = reach(v)
     out = []
     for t in game.enemy_units(v.side):
-        if t.profile.vehicle is not None or t.routed_off or t.complete_concealment:
+        if t.profile.vehicle is not None or t.location == "routed_off" or t.complete_concealment:
             continue
         if math.hypot(t.x - v.x, t.y - v.y) <= r and game.bf.has_los(v.x, v.y, t.x, t.y) \
                 and game.bf.move_cost(t.x, t.y, v.terrain_column) is not None:

@@ -198,7 +198,7 @@ def _after_apply(game, decision, option) -> None:
     """A transport that left the table (routed off) sets its passengers down at the edge first: they are not
     routed themselves and stay in the fight (RN-769)."""
     for v in game.units:
-        if v.passengers and v.routed_off:
+        if v.passengers and v.location == "routed_off":
             unload_all(game, v)
 
 

@@ -83,7 +83,7 @@ def _options(game, u: Unit, status) -> list:
     if fi < 0:
         return []
     return [("fire_iavr", t.uid) for t in game.enemy_units(u.side)
-            if not t.routed_off and rocket_plan(game, u, t, fi) is not None]
+            if t.location != "routed_off" and rocket_plan(game, u, t, fi) is not None]
 
 
 def _fire(game, u: Unit, opt) -> None:

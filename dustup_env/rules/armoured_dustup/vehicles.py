@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from functools import lru_cache
 
 from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, vehicle_column
@@ -271,6 +272,40 @@ OBSERVED_WEAPONS = 4  # the first four weapons of a design (fire_by_vehicles.WEA
 _DAMAGE_SCALE = 3.0  # damage markers / 3, capped at 1
 
 
+_DESIGN_ROWS: dict = {}  # id(vehicle profile) -> (profile, its row's design part): what does not change in a game
+
+
+def _design_row(vp) -> list:
+    """A vehicle row with the design's features filled in (kind, hatches, open top, soft skinned, size, armour class
+    per facing, transport places, weapons), the rest 0."""
+    hit = _DESIGN_ROWS.get(id(vp))
+    if hit is not None and hit[0] is vp:
+        return hit[1]
+    row = [0.0] * VF
+    row[_V["vehicle"]] = 1.0
+    row[_V["mech"]] = 1.0 if vp.kind == "mech" else 0.0
+    row[_V["creature"]] = 1.0 if vp.kind == "large_creature" else 0.0
+    row[_V["hatches"]] = 1.0 if vp.hatches else 0.0
+    row[_V["open_top"]] = 1.0 if vp.open_top else 0.0
+    row[_V["soft_skinned"]] = 1.0 if vp.soft_skinned else 0.0
+    row[_V["size"]] = min(vp.size / 5.0, 1.0)
+    for f in ("front", "side", "rear", "top"):
+        row[_V["armour_" + f]] = min(int(getattr(vp.armour_class, f)) / 5.0, 1.0)
+    row[_V["transport"]] = min(vp.transport_figures / 12.0, 1.0)
+    row[_V["weapons"]] = min(len(vp.weapons), OBSERVED_WEAPONS) / OBSERVED_WEAPONS
+    if len(_DESIGN_ROWS) > 1024:
+        _DESIGN_ROWS.clear()
+    _DESIGN_ROWS[id(vp)] = (vp, row)
+    return row
+
+
+(_V_FACING_X, _V_FACING_Y, _V_DAMAGE, _V_IMMOBILISED, _V_OPENED_UP, _V_PASSENGERS, _V_TOWING, _V_TURRET, _V_FIRED0,
+ _V_SUPPRESSION, _V_MOVED, _V_MOUNTED, _V_CARRIER_SLOT, _V_TOWED) = (
+    _V[n] for n in ("facing_x", "facing_y", "damage", "immobilised", "opened_up", "passengers", "towing", "turret",
+                    "fired_0", "suppression", "moved", "mounted", "carrier_slot", "towed"))
+_ZERO_VEHICLE_ROW = array("f", bytes(4 * VF))
+
+
 def observe_vehicles(obs, b, off) -> None:
     """The ``vehicles`` piece: per unit slot, what a vehicle, mech or large creature is and how it stands (kind,
     facing as a unit vector in the side's mirrored frame, each component (c + 1) / 2, damage markers, immobilised,
@@ -278,51 +313,48 @@ def observe_vehicles(obs, b, off) -> None:
     only: an enemy vehicle's passengers are not seen), mounted and the own slot of the carrier (own units only: a
     mounted enemy unit is an empty row, as in ``units``), towing, turret, its weapons and which fired this
     activation, suppression markers, moved)."""
-    from array import array
-
     g = obs.game
     fired = g.rules.services.get("fired_states")  # Fire by Vehicles' own state (no import: it imports this module)
     fired_st = fired(g) if fired is not None else {}
     own_slot = {uid: k for k, uid in enumerate(g.side_units[obs.side])}
     flip = obs.flip
+    slots = obs.slots
+    zero = _ZERO_VEHICLE_ROW
     for u, o, _k, enemy, concealed in obs.slot_rows(off, VF):
-        row = [0.0] * VF
-        if not concealed:
-            vp = u.profile.vehicle
-            if vp is not None:
-                row[_V["vehicle"]] = 1.0
-                row[_V["mech"]] = 1.0 if vp.kind == "mech" else 0.0
-                row[_V["creature"]] = 1.0 if vp.kind == "large_creature" else 0.0
-                a = math.radians(u.facing)
-                fx, fy = math.sin(a), math.cos(a)
-                if flip:
-                    fy = -fy
-                row[_V["facing_x"]] = (fx + 1.0) / 2.0
-                row[_V["facing_y"]] = (fy + 1.0) / 2.0
-                row[_V["damage"]] = min(u.damage / _DAMAGE_SCALE, 1.0)
-                row[_V["immobilised"]] = 1.0 if u.immobilised else 0.0
-                row[_V["hatches"]] = 1.0 if vp.hatches else 0.0
-                row[_V["opened_up"]] = 1.0 if u.opened_up else 0.0
-                row[_V["open_top"]] = 1.0 if vp.open_top else 0.0
-                row[_V["soft_skinned"]] = 1.0 if vp.soft_skinned else 0.0
-                row[_V["size"]] = min(vp.size / 5.0, 1.0)
-                for f in ("front", "side", "rear", "top"):
-                    row[_V["armour_" + f]] = min(int(getattr(vp.armour_class, f)) / 5.0, 1.0)
-                row[_V["transport"]] = min(vp.transport_figures / 12.0, 1.0)
-                if not enemy:
-                    row[_V["passengers"]] = min(len(u.passengers) / 4.0, 1.0)
-                row[_V["towing"]] = 1.0 if u.towing >= 0 else 0.0
-                row[_V["turret"]] = 1.0 if u.hull >= 0 else 0.0
-                row[_V["weapons"]] = min(len(vp.weapons), OBSERVED_WEAPONS) / OBSERVED_WEAPONS
+        if concealed:
+            b[o:o + VF] = zero
+            continue
+        vp = u.profile.vehicle
+        if vp is not None:
+            row = _design_row(vp)[:]
+            a = math.radians(u.facing)
+            fx, fy = math.sin(a), math.cos(a)
+            if flip:
+                fy = -fy
+            row[_V_FACING_X] = (fx + 1.0) / 2.0
+            row[_V_FACING_Y] = (fy + 1.0) / 2.0
+            row[_V_DAMAGE] = min(u.damage / _DAMAGE_SCALE, 1.0)
+            row[_V_IMMOBILISED] = 1.0 if u.immobilised else 0.0
+            row[_V_OPENED_UP] = 1.0 if u.opened_up else 0.0
+            if not enemy:
+                row[_V_PASSENGERS] = min(len(u.passengers) / 4.0, 1.0)
+            row[_V_TOWING] = 1.0 if u.towing >= 0 else 0.0
+            row[_V_TURRET] = 1.0 if u.hull >= 0 else 0.0
+            if fired_st:
                 for k in fired_st.get(str(u.uid), ()):
                     if 0 <= k < OBSERVED_WEAPONS:
-                        row[_V["fired_0"] + k] = 1.0
-                row[_V["suppression"]] = min(u.suppression / 3.0, 1.0)
-                row[_V["moved"]] = 1.0 if u.moved else 0.0
-            if not enemy and u.carrier >= 0:
-                row[_V["mounted"]] = 1.0
-                row[_V["carrier_slot"]] = own_slot.get(u.carrier, 0) / obs.slots
-            row[_V["towed"]] = 1.0 if u.towed_by >= 0 else 0.0
+                        row[_V_FIRED0 + k] = 1.0
+            row[_V_SUPPRESSION] = min(u.suppression / 3.0, 1.0)
+            row[_V_MOVED] = 1.0 if u.moved else 0.0
+        elif (enemy or u.carrier < 0) and u.towed_by < 0:
+            b[o:o + VF] = zero  # not a vehicle, not mounted (as the observer knows), not towed: an empty row
+            continue
+        else:
+            row = [0.0] * VF
+        if not enemy and u.carrier >= 0:
+            row[_V_MOUNTED] = 1.0
+            row[_V_CARRIER_SLOT] = own_slot.get(u.carrier, 0) / slots
+        row[_V_TOWED] = 1.0 if u.towed_by >= 0 else 0.0
         b[o:o + VF] = array("f", row)
 
 
