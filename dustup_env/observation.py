@@ -44,7 +44,8 @@ from operator import attrgetter
 import numpy as np
 
 from .codec import MAX_MARKERS, MAX_UNITS, side_flips
-from .rules.armoured_dustup.heavy_weapons import HEAVY_FEATURES, HEAVY_WEAPONS_PIECE, HF  # noqa: F401
+from .rules.armoured_dustup.heavy_weapons import HEAVY_FEATURES, HF  # noqa: F401
+from .rules.armoured_dustup.heavy_weapons_observation import HEAVY_WEAPONS_PIECE
 from .rules.armoured_dustup.vehicles import VEHICLE_FEATURES, VEHICLES_PIECE, VF  # noqa: F401
 from .rules.kernel.limits import COMPANY_SLOTS, PLATOON_SLOTS, unit_slots
 from .rules.kernel.ruleset import ObservationPiece

@@ -35,6 +35,7 @@ from ..kernel.sequence import pop, push
 from ..kernel.state import Component
 from ..unit_actions.shoot_action import FireResult, may_shoot, shoot_geometry
 from . import heavy_weapons as hw
+from .heavy_weapons_observation import HEAVY_WEAPONS_PIECE
 from . import vehicles
 
 DEFAULT_ECM = D8  # RN-124: units without an ECM rating are average
@@ -394,4 +395,4 @@ RULE = Rule(
     # this rule applies to every game with vehicles, heavy weapons, ECM or area protection: it brings in both
     # Armoured Dustup pieces, so every such game has the same layout (a vehicle's ECM and decoy are in
     # heavy_weapons, a towed heavy weapon in vehicles)
-    observation=(vehicles.VEHICLES_PIECE, hw.HEAVY_WEAPONS_PIECE))
+    observation=(vehicles.VEHICLES_PIECE, HEAVY_WEAPONS_PIECE))
