@@ -93,7 +93,10 @@ def _grown(src, model) -> bool:
     except ValueError:
         return False
     n_old, n_new = int(src.action_space.n), int(model.action_space.n)
-    return old.prefix_of(new) and n_old <= n_new and families_prefix(n_old) is not None
+    appended = {p.name for p in new.pieces[len(old.pieces):]}
+    # only the pieces every game gained (a model of the infantry layout is not one of the armoured layout)
+    return (old.prefix_of(new) and appended <= {"decision", "entities"} and n_old <= n_new
+            and families_prefix(n_old) is not None)
 
 
 def _widened(state: dict, src, model, new_bias: float = -20.0) -> dict:
