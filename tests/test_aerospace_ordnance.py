@@ -49,3 +49,18 @@ def test_bombs_from_a_hover_fall_straight_down_and_none_while_grounded():
     a["mode"] = "grounded"
     g.pending_decision = None
     assert not any(o[0] == "air_bomb" for o in g.decision().options)
+
+
+def test_a_bomb_tests_a_unit_already_suppressed_and_under_fire_as_an_artillery_round_does():
+    """L1134 with L1689: a bomb is an aerospace attack, resolved as an artillery round's blast: a unit in it that has
+    already been under fire and suppressed (no trigger left) still takes its one test, on a base of 0 with the
+    artillery modifier (RN-113), and gains a marker."""
+    red = [unit("Target", (24, 14), figures=(("rifle", 1),), armour="partial_light")]
+    g = fighter([("d6", 4), ("d8", 1), 4, ("d8", 5)], red)  # the impact D8 1 against the armour 4: no effect
+    t = g.units[2]
+    t.under_fire_before = t.suppressed_before = True
+    t.suppression = 1
+    g.apply(("air_bomb", "one"))
+    assert g.dice.remaining == 0 and t.suppression == 2
+    c = last_event(g, "ConfidenceTested")
+    assert c["unit"] == 2 and c["needed"] == 0 + 1 + 2  # no trigger: base 0, + artillery (medium) + leadership

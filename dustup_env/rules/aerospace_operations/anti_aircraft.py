@@ -310,7 +310,7 @@ def explode(game, t: Unit) -> None:
     ground_burst(game, Source.at_point(x, y, CRASH_RADIUS, "falling aircraft"), D8)
 
 
-def ground_burst(game, source, impact: int):
+def ground_burst(game, source, impact: int, **how):
     """The kernel's point attack on the ground: aircraft in the air are above the blast (RN-1509), so they are
     lifted out of it (a location of their own) while it strikes, and put back."""
     aloft = [game.units[int(k)] for k, a in air.aircraft_states(game).items() if a["mode"] in (AIRBORNE, HOVERING)]
@@ -318,7 +318,7 @@ def ground_burst(game, source, impact: int):
     for u in aloft:
         u.location = ALOFT
     try:
-        return burst(game, source, impact)
+        return burst(game, source, impact, **how)
     finally:
         for u in aloft:
             u.location = "table"

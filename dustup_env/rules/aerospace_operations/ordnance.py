@@ -12,7 +12,8 @@ From a hovering aircraft every bomb falls directly below it (L1782); none is dro
 bomb is a cluster bomb like a medium artillery round (S002:793; RN-1515): the kernel's point attack on the ground
 (:func:`.anti_aircraft.ground_burst`), radius 4", impact D8 (general purpose, L1579-1583); every unit with a figure
 in the blast is suppressed and tests its confidence with the artillery modifier, which L1134 gives "artillery or
-aerospace" attacks (a vehicle struck rolls through the vehicle rules, which test it themselves).
+aerospace" attacks, exactly as after an artillery round (``impacts.blast_consequences``: one marker and one test
+per unit, a vehicle's with its damage).
 """
 from __future__ import annotations
 
@@ -20,16 +21,15 @@ import math
 
 from ..kernel.attack import Source
 from ..kernel.dice import D6, D8
-from ..kernel.events import Event, Suppressed, event
+from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
-from ..morale.confidence_test import confidence_test
+from ..artillery_and_air_support.impacts import blast_consequences, damage_before, tally_struck
 from . import air
 from .air import AIRBORNE, HOVERING, air_state
 from .anti_aircraft import ground_burst
 
 BOMB_RADIUS = 4.0  # a medium round (L1592), RN-1515
 BOMB_IMPACT = D8  # general purpose (L1581)
-MAX_SUPPRESSION = 3
 
 
 @event
@@ -70,26 +70,14 @@ def impact_points(game, u, how: str) -> list:
 
 
 def bomb(game, u, x: float, y: float) -> None:
-    """One bomb's burst at (x, y) and its consequences for every unit struck (see the module docstring)."""
-    res = ground_burst(game, Source.at_point(x, y, BOMB_RADIUS, "bomb"), BOMB_IMPACT)
-    for uid, hit in res.struck.items():
-        t = game.units[uid]
-        if not t.in_play or t.profile.vehicle is not None:
-            continue  # (a vehicle struck took its hit through the vehicle rules, with their test)
-        reasons = []
-        if not t.under_fire_before:
-            t.under_fire_before = True
-            reasons.append("first_under_fire")
-        if not t.suppressed_before:
-            t.suppressed_before = True
-            reasons.append("first_suppressed")
-        if t.suppression < MAX_SUPPRESSION:
-            t.suppression += 1
-        game.emit(Suppressed(t.uid, t.suppression))
-        if getattr(hit, "casualties", 0):
-            reasons.append("casualties")
-        if reasons:
-            confidence_test(game.dice, t, reasons, artillery=True, events=game.events)
+    """One bomb's burst at (x, y) and its consequences for every unit struck, as an artillery round's (see the
+    module docstring): one marker and one test with the artillery modifier per unit (``impacts.blast_consequences``:
+    casualties, a leader casualty, vehicle damage, or a base test, RN-113)."""
+    before = damage_before(game)
+    res = ground_burst(game, Source.at_point(x, y, BOMB_RADIUS, "bomb"), BOMB_IMPACT, vehicle_test=False)
+    tallies: dict = {}
+    tally_struck(res, tallies, before)
+    blast_consequences(game, tallies)
 
 
 def _bomb(game, u, opt) -> None:

@@ -312,20 +312,31 @@ def strike_point(game, x: float, y: float, ammo: str, size: str | None = None, *
     vimp = a.vs_armour if vehicle_impact is None else vehicle_impact
     if imp is None or vimp is None:
         raise ValueError(f"{a.label} rounds have no impact: their effect is a registered ammunition effect")
-    before = {t.uid: t.damage for t in game.units if t.profile.vehicle is not None}
+    before = damage_before(game)
     res = burst(game, Source.at_point(x, y, r, name), imp, vehicle_impact=vimp, air_burst=air_burst,
                 vehicle_test=False)
     if tallies is not None:
-        for uid, hit in res.struck.items():
-            tally = tallies.get(uid)
-            if tally is None:
-                tally = tallies[uid] = _Tally(damage_before=before.get(uid, 0))
-            if isinstance(hit, HitsResult):
-                tally.casualties += hit.casualties
-                tally.leader_hit = tally.leader_hit or hit.leader_hit
-            elif hit == "damaged":
-                tally.damaged = True
+        tally_struck(res, tallies, before)
     return tuple(res.struck)
+
+
+def damage_before(game) -> dict:
+    """Every vehicle's damage markers before a blast (uid -> markers: the vehicle-damage test's modifier)."""
+    return {t.uid: t.damage for t in game.units if t.profile.vehicle is not None}
+
+
+def tally_struck(res, tallies: dict, before: dict) -> None:
+    """Add what a point attack (the kernel's ``BurstResult``) did to each unit to ``tallies`` (uid -> tally) for
+    :func:`blast_consequences`; ``before``: :func:`damage_before` the blast."""
+    for uid, hit in res.struck.items():
+        tally = tallies.get(uid)
+        if tally is None:
+            tally = tallies[uid] = _Tally(damage_before=before.get(uid, 0))
+        if isinstance(hit, HitsResult):
+            tally.casualties += hit.casualties
+            tally.leader_hit = tally.leader_hit or hit.leader_hit
+        elif hit == "damaged":
+            tally.damaged = True
 
 
 def blast_consequences(game, tallies: dict) -> None:
