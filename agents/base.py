@@ -37,6 +37,14 @@ class GuardedAgent(Agent):
         may know; the game itself is not given)."""
         raise NotImplementedError
 
+    def unfamiliar(self, game) -> str | None:
+        """The hand-written doctrines know every rule of the engine's catalogue but Aerospace Operations: they do not
+        fly aircraft, drop troops or fire at aircraft on purpose (the first legal option there)."""
+        if any(r.name.startswith("Aerospace Operations") for r in game.rules.rules):
+            return (f"{self.name} does not fly aircraft, drop troops or fire at aircraft on purpose (it takes the "
+                    "first legal option there): it plays this scenario's aircraft badly")
+        return None
+
     def choose(self, game, decision):
         try:
             opt = self.decide(Knowledge(game, decision.side), decision)

@@ -211,6 +211,27 @@ class PolicyAgent(Agent):
             latent = pol.mlp_extractor.forward_actor(feats)
             return pol.action_net(latent)[0].numpy()
 
+    def unfamiliar(self, game) -> str | None:
+        """What ``game`` has that the model never saw: observation pieces its layout lacks (vehicles, heavy weapons)
+        and rules whose options lie beyond its action space (fire support, aircraft): a one-line note."""
+        from dustup_env import codec
+        from dustup_env.observation import Observer, layout_of_size
+
+        meta = getattr(self.model, "dustup_meta", None) or {}
+        trained = ", ".join(meta.get("scenarios") or ()) or "other scenarios"
+        mine = {p.name for p in layout_of_size(self.model.observation_space.shape[0]).pieces}
+        unseen = [p.name.replace("_", " ") for p in Observer.for_game(game).layout.pieces
+                  if p.name not in mine and p.name not in ("decision", "entities")]
+        n = int(self.model.action_space.n)
+        starts = {b[1]: b[0] for b in codec.LAYOUT.blocks}
+        rules = sorted({r.name for r in game.rules.rules for f in r.families if starts.get(f.name, 0) >= n})
+        if not unseen and not rules:
+            return None
+        what = "; ".join(filter(None, ["the observation's " + " and ".join(unseen) if unseen else "",
+                                        "the options of " + ", ".join(rules) if rules else ""]))
+        return (f"{self.name} was trained on {trained} and never saw {what}: it plays this scenario badly "
+                "(try hard)")
+
     def choose(self, game, decision):
         side = decision.side
         v = self._view(game, side)

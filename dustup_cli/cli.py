@@ -120,6 +120,7 @@ def _agents_help(extra: str = "") -> str:
 
 def _check_agent(name: str) -> None:
     from agents import make_agent
+    from dustup_env.agent_registry import unfamiliar
 
     try:
         make_agent(name)
@@ -368,6 +369,9 @@ def _cmd_play(args) -> int:
             a = make_agent(n, seed=args.seed * 2 + s)
             a.reset(args.seed * 2 + s)
             agents.append(a)
+            note = unfamiliar(a, g)
+            if note:  # an agent that was not trained or written for this scenario says so
+                print(f"note: {note}", file=sys.stderr)
     from dustup_env.terminal import Quit
 
     try:

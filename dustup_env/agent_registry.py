@@ -44,6 +44,11 @@ class Agent:
     def choose(self, game, decision):  # pragma: no cover - interface
         raise NotImplementedError
 
+    def unfamiliar(self, game) -> str | None:
+        """One line saying what in ``game`` this agent was not trained or written for (it will play it badly), or
+        None.  Front-ends show it before the game (:func:`unfamiliar`)."""
+        return None
+
 
 class RandomAgent(Agent):
     """Uniformly random among the legal options (reads nothing but the options)."""
@@ -106,6 +111,18 @@ def _factory(name: str):
                          f"{type(e).__name__}: {e}") from e
     AGENTS[name] = f
     return f
+
+
+def unfamiliar(agent, game) -> str | None:
+    """``agent.unfamiliar(game)`` for any agent (one that does not say: None; a failure to say: None)."""
+    f = getattr(agent, "unfamiliar", None)
+    if f is None:
+        return None
+    try:
+        note = f(game)
+    except Exception:  # noqa: BLE001 - a note must never stop a game
+        return None
+    return note if isinstance(note, str) and note else None
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from agents import make_agent
+from dustup_env.agent_registry import unfamiliar
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 
@@ -151,6 +152,18 @@ def check(agents: list[str], scenarios: list[str], games: int, gauntlet: str | N
         Game(sc, seed=0, options=options or None)  # the engine validates the options against the scenario
 
 
+def notes(agents: list[str], scenarios: list[str], options: dict | None = None) -> list[str]:
+    """What each agent says it was not trained or written for, per scenario (``Agent.unfamiliar``): one line each."""
+    out = []
+    for sc in scenarios:
+        game = Game(sc, seed=0, options=options or None)
+        for a in dict.fromkeys(agents):
+            note = unfamiliar(make_agent(a), game)
+            if note:
+                out.append(f"{sc}: {note}")
+    return out
+
+
 def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, seed: int = 0,
         gauntlet: str | None = None, concurrency: int | None = None, backend: str = "local",
         max_decisions: int = 20000, decision_time: float = 5.0, replays: int = 0, progress: bool = True,
@@ -158,6 +171,9 @@ def run(agents: list[str], scenarios: list[str], games: int, out: str | Path, se
     """Run (or resume, or extend to more games) a tournament; returns every game record of the schedule.
     Ctrl-C raises :class:`Interrupted` once the finished games are safe on disk."""
     check(agents, scenarios, games, gauntlet, options, backend)
+    if progress:
+        for note in notes(agents + ([gauntlet] if gauntlet else []), scenarios, options):
+            print(f"note: {note}", file=sys.stderr)
     if gauntlet and gauntlet not in agents:
         agents = [gauntlet] + list(agents)
     out = Path(out)

@@ -26,6 +26,7 @@ import time
 
 from dustup_env import insight
 from dustup_env import narrate as nr
+from dustup_env.agent_registry import unfamiliar
 from dustup_env.rules import DustupError, Game, GameOverError, IllegalOptionError
 from dustup_env.rules import scenario_names
 
@@ -178,6 +179,8 @@ class Session:
         self._logs: dict = {}  # side -> game.event_log(side) since the last decision applied
         self._odds = None  # ((decisions applied, side), the odds of each option of that side's pending decision)
         self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
+        # what the AI says it was not trained or written for in this game (one line), shown with the settings
+        self.ai_note = unfamiliar(agent, game) if agent is not None else None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -437,8 +440,11 @@ class Session:
 
     def settings(self) -> dict:
         g = self.game
-        return {"scenario": g.scenario.get("name", ""), "seed": None if self.secret_seed else g.seed,
-                "options": dict(g.options), "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
+        out = {"scenario": g.scenario.get("name", ""), "seed": None if self.secret_seed else g.seed,
+               "options": dict(g.options), "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
+        if self.ai_note:
+            out["ai_note"] = self.ai_note
+        return out
 
     # ------------------------------------------------------------------ acting
     def _acting(self, side):

@@ -1,0 +1,48 @@
+"""Agents say what they can play: an agent asked to play a scenario outside what it was trained or written for says
+so in one line (``Agent.unfamiliar``), and the front-ends show it: `dustup play`, tournaments, the protocol's and the
+HTTP API's game settings (``ai_note``)."""
+import pytest
+
+from dustup_env.agent_registry import unfamiliar
+from dustup_env.rules import Game
+
+
+@pytest.fixture(scope="module")
+def ppo():
+    pytest.importorskip("sb3_contrib")
+    from agents import make_agent
+    return make_agent("ppo")
+
+
+def test_ppo_says_it_never_saw_vehicles_fire_support_or_aircraft(ppo):
+    assert unfamiliar(ppo, Game("default", seed=0)) is None and unfamiliar(ppo, Game("skirmish", seed=0)) is None
+    note = unfamiliar(ppo, Game("armour", seed=0))
+    assert note.startswith("ppo was trained on default and never saw the observation's vehicles and heavy weapons")
+    assert "\n" not in note
+    assert "Request Fire Support Action" in unfamiliar(ppo, Game("fire-support", seed=0))
+    assert "Aerospace Operations" in unfamiliar(ppo, Game("air-assault", seed=0))
+
+
+def test_the_doctrines_say_they_do_not_fly_aircraft_and_random_says_nothing():
+    from agents import make_agent
+    for name in ("easy", "hard"):
+        assert unfamiliar(make_agent(name), Game("default", seed=0)) is None
+        assert "does not fly aircraft" in unfamiliar(make_agent(name), Game("air-assault", seed=0))
+    assert unfamiliar(make_agent("random"), Game("air-assault", seed=0)) is None
+
+
+def test_an_agent_whose_note_fails_says_nothing():
+    class Broken:
+        def unfamiliar(self, game):
+            raise RuntimeError("no")
+    assert unfamiliar(Broken(), Game("default", seed=0)) is None and unfamiliar(object(), Game("default", seed=0)) is None
+
+
+def test_the_game_settings_of_the_protocol_and_http_api_and_the_tournaments_show_the_note(ppo):
+    from dustup_env.service.session import Session
+    from evaluation.tournament import notes
+
+    s = Session.new(scenario="armour", seed=1, you=0, ai="ppo")
+    assert "never saw the observation's vehicles" in s.settings()["ai_note"]
+    assert "ai_note" not in Session.new(scenario="skirmish", seed=1, you=0, ai="ppo").settings()
+    assert notes(["random", "ppo"], ["default", "armour"]) == [f"armour: {unfamiliar(ppo, Game('armour', seed=0))}"]
