@@ -120,7 +120,6 @@ def _agents_help(extra: str = "") -> str:
 
 def _check_agent(name: str) -> None:
     from agents import make_agent
-    from dustup_env.agent_registry import unfamiliar
 
     try:
         make_agent(name)
@@ -346,6 +345,7 @@ def _check_save_path(path: str) -> Path:
 def _cmd_play(args) -> int:
     """Play one game between two agents (a person too: human), optionally saving it."""
     from agents import make_agent
+    from dustup_env.agent_registry import unfamiliar
     from dustup_env.rules import Game
 
     names = _names(args.agents, "--agents")

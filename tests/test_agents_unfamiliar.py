@@ -46,3 +46,13 @@ def test_the_game_settings_of_the_protocol_and_http_api_and_the_tournaments_show
     assert "never saw the observation's vehicles" in s.settings()["ai_note"]
     assert "ai_note" not in Session.new(scenario="skirmish", seed=1, you=0, ai="ppo").settings()
     assert notes(["random", "ppo"], ["default", "armour"]) == [f"armour: {unfamiliar(ppo, Game('armour', seed=0))}"]
+
+
+def test_dustup_play_prints_the_note_before_the_game(capsys):
+    from dustup_cli.cli import main
+
+    assert main(["play", "--agents", "random,hard", "--scenario", "air-assault", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("note: hard does not fly aircraft") and err.count("\n") == 1
+    assert main(["play", "--agents", "random,hard", "--scenario", "skirmish", "--seed", "1"]) == 0
+    assert "note:" not in capsys.readouterr().err
