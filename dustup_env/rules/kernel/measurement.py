@@ -69,6 +69,8 @@ def to_rules_units(scenario: dict, measure) -> dict:
         t["position"] = pt(t["position"])
         if "radius" in t:
             t["radius"] = t["radius"] * k
+    for g in doc.get("smoke_generators", []):
+        g["position"] = pt(g["position"])
     for side in doc["sides"]:
         for u in side["units"]:
             u["position"] = pt(u["position"])
