@@ -212,6 +212,7 @@ FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all"
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS \
     | frozenset({"air_fly", "air_hover", "air_land", "air_take_off", "air_leave", "air_bomb", "aa_fire_at"})  # Aerospace Operations
+VEHICLE_ACTIONS = VEHICLE_ACTIONS | frozenset({"discharge_smoke", "exhaust_smoke"})  # Additional Rules: Smoke (L1896, L1904)
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})
 TURRET_ACTIONS = frozenset({"end", "recover", "detect", "order", "rally", "communicate", "panic_test"}) | FIRE_ACTIONS
 # option names of infantry close combat withheld at vehicles (they take the Infantry Assaulting Vehicles rules'
