@@ -381,3 +381,22 @@ def test_a_smoke_generator_keeps_its_trail_while_on_then_disperses():
     g.turn = 2
     smoke._turn_end(g)
     assert len(clouds(g)) == 1
+
+
+# ---------------------------------------------------------------------------------------------- observation
+def test_the_fire_smoke_piece_shows_smoke_and_fire_mirrored_for_each_side():
+    """The observation's ``fire_smoke`` piece: the share of each coarse cell under smoke and within a fire's radius,
+    each side with its home edge at the bottom; no piece in games without the rules."""
+    from dustup_env.observation import Observer
+    g = begin(scn(terrain=()), dice=[("d6", 1)])
+    fire.start_fire(g, 6.0, 3.0, "test")  # the bottom-left cell (4" x 6" cells on a 48" table)
+    ob = Observer.for_game(g)
+    assert "fire_smoke" in ob.layout.offset
+    ob.set_from(g, 0)
+    piece = ob.dict["fire_smoke"]
+    assert piece.shape == (2, 8, 12)
+    assert piece[0, 0, 1] > 0.0 and piece[1, 0, 1] == 1.0 and piece[0, 7, 1] == 0.0
+    assert piece[0].sum() < piece[1].sum()  # one 2" cloud against a 3" radius fire
+    ob.set_from(g, 1)
+    assert ob.dict["fire_smoke"][1, 7, 1] == 1.0 and ob.dict["fire_smoke"][1, 0, 1] == 0.0
+    assert "fire_smoke" not in Observer.for_game(Game("default", seed=0)).layout.offset

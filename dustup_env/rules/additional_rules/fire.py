@@ -40,6 +40,7 @@ from ..kernel.ruleset import Family, Rule
 from ..kernel.state import Component
 from ..kernel.table import EntityKind
 from ..kernel.terrain import TerrainKind
+from .fire_smoke_observation import FIRE_SMOKE_PIECE
 from . import smoke
 from .smoke import has_fire
 
@@ -301,6 +302,7 @@ RULE = Rule(
     terrain={FIRE: TerrainKind()},
     entity_kinds={FIRE: EntityKind("a fire marker burning in a 3\" radius (L1868)")},
     services={"ammo_effect_incendiary": incendiary},
+    observation=(FIRE_SMOKE_PIECE,),
     families=(Family("ignite", ("point",), 200, "a flame thrower sets this place alight (D6: 3-6 if flammable, else 6)"),
               Family("fight_fire", ("entity",), 201, "an infantry unit fights this fire with both actions")),
 )

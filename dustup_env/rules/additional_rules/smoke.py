@@ -46,6 +46,7 @@ from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.state import Component
 from ..kernel.terrain import TerrainKind
+from .fire_smoke_observation import FIRE_SMOKE_PIECE
 
 SMOKE = "smoke"
 CLOUD_R = 1.0  # a 2" cotton wool ball (L1880)
@@ -394,6 +395,7 @@ RULE = Rule(
     turn_end=(_turn_end,),
     terrain=KINDS,
     services={"ammo_effect_smoke": artillery_smoke},
+    observation=(FIRE_SMOKE_PIECE,),
     families=(Family("lay_smoke", ("dir", LAY_DISTANCES), 202,
                      "infantry lay a 6\" smoke cloud 3\" or 6\" away in this direction (mirrored like moves)"),
               Family("discharge_smoke", (), 203, "a vehicle fires its smoke dischargers: a 6\" cloud 6\" to its front"),
