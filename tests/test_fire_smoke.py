@@ -140,17 +140,18 @@ def test_a_model_moving_within_3_inches_rolls_its_armour_against_d4():
     assert g.units[0].y == pytest.approx(12.0)
 
 
-def test_a_model_that_beats_the_d4_is_unhurt_and_is_tested_once_per_fire():
+def test_a_model_that_beats_the_d4_is_unhurt_and_is_tested_once_per_fire_in_a_move():
     blue = [unit("Flamers", (24, 6), figures=(("rifle", 1),), flamer=True, armour="partial_light")]
     g = begin(scn(blue=blue, terrain=()), dice=[("d6", 1)])
     fire.start_fire(g, 24.0, 14.0, "test")
     activate(g, 0)
     add_dice(g, ("d6", 6), ("d4", 2), ("d6", 5))
-    g.apply(("move", 0, 1))
-    add_dice(g, ("d6", 6))
-    g.apply(("move", 0, 0))  # a second move in the same activation, still within 3": no second test
+    g.apply(("move", 0, 1))  # every step from 11" to 12" lies within 3": one test
     assert g.dice.remaining == 0
-    assert [e["result"] for e in events_of(g, "FireBurned")] == ["none"]
+    add_dice(g, ("d6", 1), ("d4", 1), ("d6", 2))
+    g.apply(("move", 4, 0))  # a second move, still within 3": a second test (RN-1611)
+    assert g.dice.remaining == 0
+    assert [e["result"] for e in events_of(g, "FireBurned")] == ["none", "none"]
 
 
 def test_an_armoured_vehicle_is_not_burned_but_a_soft_skin_is():

@@ -12,7 +12,7 @@
   (L1886): D6 2" clouds in a line downwind from the source (:func:`.smoke.natural_line`).
 * **Moving in it** (L1870): every infantry model and soft-skinned vehicle that moves within 3" of the marker rolls
   its armour die against an impact of D4, wounded, killed, damaged or destroyed as by any hit: a ``move_step``
-  hook (walks and every other move), once per fire for each model in an activation (RN-1611); no suppression or
+  hook (walks and every other move), once per fire for each model in a move (RN-1611); no suppression or
   confidence test (the text names only the armour roll; a leader hit is a leader lost, RN-1611).
 * **End of the turn** (L1872, L1886): a D6 for each fire: 1 it goes out (its smoke with it, RN-1612); 6 it spreads:
   a new fire D6" away in a clockface direction (``kernel.dice.clockface_direction``, RN-028), with its own smoke;
@@ -53,7 +53,8 @@ DIES = (D4, D6, D8, D10, D12)
 
 
 class FireState(Component):
-    """``fire_tested``: ``"uid:fire:figure"`` keys of the models tested against a fire this activation (RN-1611)."""
+    """``fire_tested``: ``"uid:fire:figure"`` keys of the models tested against a fire in the move under way
+    (RN-1611)."""
     __slots__ = ("fire_tested",)
 
 
@@ -177,7 +178,7 @@ def _soft_skinned(u: Unit) -> bool:
 
 def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
     """L1870: models and soft-skinned vehicles moving within 3" of a fire roll armour against D4 (once per fire
-    for each model in an activation, RN-1611)."""
+    for each model in a move, RN-1611)."""
     if not game.entities or u.carrier >= 0 or u.location != "table":
         return False
     fs = fires(game)
@@ -220,7 +221,8 @@ def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
     return False
 
 
-def _activated(game, u: Unit) -> None:
+def _moved(game, u: Unit, start=None, withdraw=None) -> None:
+    """A move has ended: the next move tests the unit's models again (once per fire for each move, RN-1611)."""
     st = game.components.get(FireState)
     if st is not None and st.fire_tested:
         pre = f"{u.uid}:"
@@ -297,7 +299,8 @@ RULE = Rule(
     actions={"ignite": _ignite, "fight_fire": _fight},
     after_shot=(_after_shot,),
     move_step=(_step,),
-    on_activation=(_activated,),
+    after_move=(_moved,),
+    on_activation=(_moved,),
     turn_end=(_turn_end,),
     terrain={FIRE: TerrainKind()},
     entity_kinds={FIRE: EntityKind("a fire marker burning in a 3\" radius (L1868)")},
