@@ -26,6 +26,7 @@ from dustup_env.rules.unit_actions.move_action import nominated_point
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .fire_support import FireSupportDoctrine
+from .smoke import SmokeDoctrine
 
 
 @lru_cache(maxsize=65536)
@@ -61,7 +62,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -274,7 +275,8 @@ class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
             if score > bscore:
                 best, bscore = o, score
         if best is not None and bscore > -dist_goal + 0.5:
-            return best
+            sm = self._smoke_decide(k, d, u, best)  # smoke before crossing open ground (agents/smoke.py)
+            return best if sm is None else sm
         if ("prop",) in opts:
             return ("prop",)
         return ("end",) if ("end",) in opts else opts[0]
