@@ -401,3 +401,23 @@ def test_the_fire_smoke_piece_shows_smoke_and_fire_mirrored_for_each_side():
     ob.set_from(g, 1)
     assert ob.dict["fire_smoke"][1, 7, 1] == 1.0 and ob.dict["fire_smoke"][1, 0, 1] == 0.0
     assert "fire_smoke" not in Observer.for_game(Game("default", seed=0)).layout.offset
+
+
+# ---------------------------------------------------------------------------------------------- hidden units
+def test_smoke_laid_by_a_hidden_unit_shows_but_does_not_name_it():
+    """Clouds and fires are public (L1882: everyone sees smoke); the record of who laid them names a hidden unit to
+    its own side only (RN-1616): twin games, one with the smoker hidden, give side 0 the same log but for it."""
+    logs = []
+    for hidden in (False, True):
+        red = [unit("Red", (24, 40), smoke_grenades=True, **({"hidden": True} if hidden else {}))]
+        g = begin(scn(blue=[unit("Blue", (24, 6))], red=red, terrain=(rect("light_woods", 20, 38, 28, 46),)),
+                  first=1)
+        activate(g, 1)
+        g.apply(("lay_smoke", 8, 3))  # south, 3"
+        assert clouds(g) == [(24.0, 37.0, 3.0)]
+        laid = [e for e in g.event_log(0) if e["type"] == "SmokeLaid"]
+        assert laid == ([] if hidden else [{"type": "SmokeLaid", "unit": 1, "source": "grenades",
+                                             "clouds": [(24.0, 37.0, 3.0)]}])
+        assert [e["type"] for e in g.event_log(1) if e["type"] == "SmokeLaid"] == ["SmokeLaid"]
+        logs.append(g)
+    assert logs[0].terrain == logs[1].terrain
