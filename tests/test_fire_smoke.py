@@ -277,6 +277,12 @@ def test_smoke_blocks_sight_shooting_and_detection_but_not_special_sensors():
     assert not any(o[0] == "shoot" for o in g.decision().options)
     from dustup_env.rules.unit_actions.shoot_action import shoot_geometry
     assert shoot_geometry(g, a, b) is None and shoot_geometry(g, b, a) is not None
+    # detection and hiding: A cannot see B (B is unseen by the ordinary observer), B with sensors sees A
+    from dustup_env.rules.unit_actions.hidden_units import unseen
+    assert unseen(g, b) and not unseen(g, a)
+    # observed fire: the cells behind the cloud are not in A's sight for a fire-support target marker
+    from dustup_env.rules.artillery_and_air_support.fire_support_request import sighted_points
+    assert (26.0, 21.0) not in sighted_points(g, a) and (42.0, 3.0) in sighted_points(g, a)
 
 
 def test_artificial_smoke_is_removed_at_the_units_next_activation():
