@@ -254,6 +254,17 @@ def test_fighting_a_fire_is_offered_only_with_both_actions_left_and_fails_below_
     assert burning(g) == [(24.0, 13.5)] and events_of(g, "FireFought")[0]["die"] == "d4"
 
 
+def test_suppressed_infantry_neither_fights_fires_nor_lays_smoke_nor_ignites():
+    """L922: "Suppressed units may only: Defend if attacked, Reorganise if in cover, Prop" (and the leader
+    communicates or removes suppression)."""
+    blue = [unit("Squad", (24, 10), figures=(("rifle", 5),), flamer=True, smoke_grenades=True)]
+    g = begin(scn(blue=blue, terrain=()), dice=[("d6", 1)])
+    fire.start_fire(g, 24.0, 13.5, "test")
+    g.units[0].suppression = 1
+    activate(g, 0)
+    assert not {o[0] for o in g.decision().options} & {"fight_fire", "lay_smoke", "ignite"}
+
+
 def test_the_fight_die_by_models():
     assert [fire.fight_die(n) for n in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20)] == \
         [D4, D4, D6, D6, D8, D8, D10, D10, D12, D12, D12]

@@ -143,12 +143,13 @@ def ignite(game, u: Unit, x: float, y: float) -> int | None:
 
 # ---------------------------------------------------------------------------------------------- flame throwers
 def _flamer(game, u: Unit) -> bool:
-    return smoke.unit_flag(game, u, "flamer")
+    """An infantry unit carrying a flame thrower (RN-1607: vehicles with flame throwers are not modelled)."""
+    return u.profile.vehicle is None and smoke.unit_flag(game, u, "flamer")
 
 
 def _ignite_options(game, u: Unit, status) -> list:
-    if status.disorganised or u.carrier >= 0 or u.location != "table" or not _flamer(game, u):
-        return []
+    if status.disorganised or status.suppressed or u.carrier >= 0 or u.location != "table" or not _flamer(game, u):
+        return []  # (L922: a suppressed unit does not attack)
     if len(game.entities) >= table.MAX_ENTITIES:
         return []
     bf = game.bf
@@ -263,8 +264,8 @@ def fight_die(models: int) -> int:
 def _fight_options(game, u: Unit, status) -> list:
     if u.profile.vehicle is not None or u.carrier >= 0 or u.location != "table" or not game.entities:
         return []
-    if game.actions_left < 2 or status.disorganised:
-        return []
+    if game.actions_left < 2 or status.disorganised or status.suppressed:
+        return []  # (L922: a suppressed unit only defends, reorganises in cover, props, communicates)
     out = []
     for e in fires(game):
         if math.hypot(u.x - e["x"], u.y - e["y"]) <= FIGHT_REACH:

@@ -267,6 +267,8 @@ def _lay_options(game, u: Unit, status) -> list:
         return []
     out = []
     if u.profile.vehicle is None:
+        if status.suppressed:  # L922: suppressed infantry only defend, reorganise in cover, prop, communicate
+            return out
         if game.options["smoke_grenades"] or unit_flag(game, u, "smoke_grenades"):
             out.extend(("lay_smoke", d, dist) for d in range(DIRECTIONS) for dist in LAY_DISTANCES)
         return out
