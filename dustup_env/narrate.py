@@ -834,5 +834,39 @@ _EVENT.update({
                                         f"at {_point((e['x'], e['y']))}"),
 })
 
+# fire and smoke (additional_rules: fire, smoke)
+_OPTION.update({
+    "ignite": lambda k, kind, unit, x, y: f"set {_point((x, y))} alight with the flame thrower",
+    "fight_fire": lambda k, kind, unit, ref: f"fight fire {int(ref) + 1} (both actions)",
+    "lay_smoke": lambda k, kind, unit, d, dist: f"lay smoke {k.dist(dist)} {compass(d)}",
+    "discharge_smoke": lambda k, kind, unit: "fire the smoke dischargers",
+    "exhaust_smoke": lambda k, kind, unit: "make exhaust smoke",
+})
+
+
+def _smoke_by(k, e) -> str:
+    who = k.unit(e["unit"]) if e["unit"] >= 0 else str(e["source"]).capitalize()
+    n = len(e["clouds"])
+    return f"{who} lays smoke: {_plural(n, 'cloud')}" if e["unit"] >= 0 else f"{who} smoke: {_plural(n, 'cloud')}"
+
+
+_EVENT.update({
+    "IgnitionRolled": lambda k, e: (f"{k.unit(e['unit'])}'s flame thrower at {_point((e['x'], e['y']))}"
+                                    f"{' (flammable)' if e['flammable'] else ''}: rolls {e['roll']}, "
+                                    + ("it catches fire" if e["caught"] else "no fire")),
+    "FireStarted": lambda k, e: f"a fire starts at {_point((e['x'], e['y']))} ({e['cause']})",
+    "FireBurned": lambda k, e: (f"{k.unit(e['unit'])} "
+                                + ("is" if e["figure"] < 0 else f"(figure {e['figure'] + 1}) is")
+                                + f" burned by fire {e['entity'] + 1}: {e['result']}"),
+    "FireRolled": lambda k, e: f"fire {e['entity'] + 1} rolls {e['roll']}: {e['result']}",
+    "FireFought": lambda k, e: (f"{k.unit(e['unit'])} fights fire {e['entity'] + 1}: {die(e['die'])} rolls "
+                                f"{e['roll']}, " + ("it is out" if e["out"] else "it burns on")),
+    "SmokeLaid": _smoke_by,
+    "SmokeDispersed": lambda k, e: (f"smoke {e['source']} rolls {e['roll']}: {e['removed']} removed"
+                                    + (f", {e['added']} added" if e["added"] else "")),
+    "SmokeCleared": lambda k, e: f"{k.unit(e['unit'])}'s smoke clears ({_plural(e['clouds'], 'cloud')})",
+    "WindRolled": lambda k, e: f"the wind blows smoke towards {e['hour']} o'clock",
+})
+
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
 OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)
