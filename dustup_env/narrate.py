@@ -861,10 +861,10 @@ _EVENT.update({
     "FireRolled": lambda k, e: f"fire {e['entity'] + 1} rolls {e['roll']}: {e['result']}",
     "FireFought": lambda k, e: (f"{k.unit(e['unit'])} fights fire {e['entity'] + 1}: {die(e['die'])} rolls "
                                 f"{e['roll']}, " + ("it is out" if e["out"] else "it burns on")),
-    "SmokeLaid": _smoke_by,
+    "SmokePlaced": _smoke_by,
     "SmokeDispersed": lambda k, e: (f"smoke {e['source']} rolls {e['roll']}: {e['removed']} removed"
                                     + (f", {e['added']} added" if e["added"] else "")),
-    "SmokeCleared": lambda k, e: f"{k.unit(e['unit'])}'s smoke clears ({_plural(e['clouds'], 'cloud')})",
+    "SmokeLifted": lambda k, e: f"{k.unit(e['unit'])}'s smoke clears ({_plural(e['clouds'], 'cloud')})",
     "WindRolled": lambda k, e: f"the wind blows smoke towards {e['hour']} o'clock",
 })
 

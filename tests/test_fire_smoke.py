@@ -311,7 +311,7 @@ def test_artificial_smoke_is_removed_at_the_units_next_activation():
     assert clouds(g) == [(27.0, 5.0, 3.0)]  # still there over the enemy's activation and the turn's end
     g.apply(("first",))
     activate(g, 0)
-    assert clouds(g) == [] and events_of(g, "SmokeCleared")[0]["unit"] == 0
+    assert clouds(g) == [] and events_of(g, "SmokeLifted")[0]["unit"] == 0
 
 
 def test_infantry_lay_smoke_only_with_smoke_grenades_or_the_option():
@@ -432,9 +432,9 @@ def test_smoke_laid_by_a_hidden_unit_shows_but_does_not_name_it():
         activate(g, 1)
         g.apply(("lay_smoke", 8, 3))  # south, 3"
         assert clouds(g) == [(24.0, 37.0, 3.0)]
-        laid = [e for e in g.event_log(0) if e["type"] == "SmokeLaid"]
-        assert laid == ([] if hidden else [{"type": "SmokeLaid", "unit": 1, "source": "grenades",
+        laid = [e for e in g.event_log(0) if e["type"] == "SmokePlaced"]
+        assert laid == ([] if hidden else [{"type": "SmokePlaced", "unit": 1, "source": "grenades",
                                              "clouds": [(24.0, 37.0, 3.0)]}])
-        assert [e["type"] for e in g.event_log(1) if e["type"] == "SmokeLaid"] == ["SmokeLaid"]
+        assert [e["type"] for e in g.event_log(1) if e["type"] == "SmokePlaced"] == ["SmokePlaced"]
         logs.append(g)
     assert logs[0].terrain == logs[1].terrain

@@ -123,10 +123,10 @@ def test_random_fire_and_smoke_games_keep_their_invariants_and_replay_exactly(ch
         for h in twins:
             assert h.event_log() == g.event_log()
         events.update(e["type"] for e in g.event_log())
-        sources.update(e["source"] for e in g.event_log() if e["type"] == "SmokeLaid")
+        sources.update(e["source"] for e in g.event_log() if e["type"] == "SmokePlaced")
         causes.update(e["cause"] for e in g.event_log() if e["type"] == "FireStarted")
     assert {"ignite", "fight_fire", "lay_smoke", "discharge_smoke", "exhaust_smoke", "request_fire"} <= kinds, kinds
     assert sources == {"grenades", "dischargers", "exhaust", "artillery", "generator", "fire"} or chunk == 1, sources
     assert {"flamer", "spread"} <= causes, causes
-    assert {"FireStarted", "IgnitionRolled", "SmokeLaid", "SmokeCleared", "FireRolled", "SmokeDispersed"} <= events, \
+    assert {"FireStarted", "IgnitionRolled", "SmokePlaced", "SmokeLifted", "FireRolled", "SmokeDispersed"} <= events, \
         events

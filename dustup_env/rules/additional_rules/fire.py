@@ -122,7 +122,7 @@ def start_fire(game, x: float, y: float, cause: str) -> int | None:
     game.emit(FireStarted(eid, x, y, cause))
     n = game.dice.roll(D6)
     laid = smoke.natural_line(game, f"fire:{eid}", x, y, n)
-    game.emit(smoke.SmokeLaid(-1, "fire", tuple((c["x"], c["y"], c["r"]) for c in laid)))
+    game.emit(smoke.SmokePlaced(-1, "fire", tuple((c["x"], c["y"], c["r"]) for c in laid)))
     return eid
 
 

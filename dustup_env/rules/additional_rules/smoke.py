@@ -67,7 +67,7 @@ class SmokeState(Component):
 
 
 @event
-class SmokeLaid(Event):
+class SmokePlaced(Event):
     unit: int  # -1: artillery or a generator
     source: str  # "grenades", "dischargers", "exhaust", "artillery", "generator", "fire"
     clouds: tuple  # ((x, y, r), ...)
@@ -82,7 +82,7 @@ class SmokeDispersed(Event):
 
 
 @event
-class SmokeCleared(Event):
+class SmokeLifted(Event):
     unit: int
     clouds: int
 
@@ -230,7 +230,7 @@ def artillery_smoke(game, mission: dict, points, radius: float) -> None:
             laid.append(add_cloud(game, px + vx * off, py + vy * off, CLOUD_R, src))
         lines.append({"n": num, "side": side, "x": ax, "y": ay})
     st.smoke_lines = lines
-    game.emit(SmokeLaid(-1, "artillery", _tuple(laid)))
+    game.emit(SmokePlaced(-1, "artillery", _tuple(laid)))
 
 
 # ---------------------------------------------------------------------------------------------- who may lay smoke
@@ -283,7 +283,7 @@ def _lay(game, u: Unit, opt) -> None:
     _, d, dist = opt
     vx, vy = dir_vector(d)
     c = add_cloud(game, u.x + vx * dist, u.y + vy * dist, BIG_R, f"unit:{u.uid}")
-    game.emit(SmokeLaid(u.uid, "grenades", _tuple([c])))
+    game.emit(SmokePlaced(u.uid, "grenades", _tuple([c])))
 
 
 def _front(u: Unit) -> tuple[float, float]:
@@ -294,7 +294,7 @@ def _front(u: Unit) -> tuple[float, float]:
 def _discharge(game, u: Unit, opt) -> None:
     vx, vy = _front(u)
     c = add_cloud(game, u.x + vx * 6.0, u.y + vy * 6.0, BIG_R, f"unit:{u.uid}")
-    game.emit(SmokeLaid(u.uid, "dischargers", _tuple([c])))
+    game.emit(SmokePlaced(u.uid, "dischargers", _tuple([c])))
 
 
 def _reach(game, u: Unit) -> float:
@@ -310,7 +310,7 @@ def _exhaust(game, u: Unit, opt) -> None:
         c = add_cloud(game, u.x - vx * (reach + BIG_R), u.y - vy * (reach + BIG_R), BIG_R, f"unit:{u.uid}")
     else:
         c = add_cloud(game, u.x, u.y, reach + CLOUD_R, f"unit:{u.uid}")
-    game.emit(SmokeLaid(u.uid, "exhaust", _tuple([c])))
+    game.emit(SmokePlaced(u.uid, "exhaust", _tuple([c])))
 
 
 def _moved(game, u: Unit, start, withdraw) -> None:
@@ -325,7 +325,7 @@ def _activated(game, u: Unit) -> None:
     """L1898, L1904: the unit's smoke goes the next time it is activated."""
     n = remove_source(game, f"unit:{u.uid}")
     if n:
-        game.emit(SmokeCleared(u.uid, n))
+        game.emit(SmokeLifted(u.uid, n))
     st = game.components.get(SmokeState)
     if st is not None and st.exhaust_moved and u.uid in st.exhaust_moved:
         st.exhaust_moved = [i for i in st.exhaust_moved if i != u.uid]
@@ -341,7 +341,7 @@ def _set_up(game) -> None:
     for i, g in enumerate(gens):
         x, y = g["position"]
         laid = natural_line(game, f"gen:{i}", x, y, 3)  # a 6" trail of 2" clouds
-        game.emit(SmokeLaid(-1, "generator", _tuple(laid)))
+        game.emit(SmokePlaced(-1, "generator", _tuple(laid)))
 
 
 def _turn_end(game) -> None:
