@@ -351,7 +351,9 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return ("treat", u.uid)
         if "detect" in names:
             return next(o for o in opts if o[0] == "detect")
-        return self._manoeuvre(k, d, u)
+        mv = self._manoeuvre(k, d, u)
+        sm = self._smoke_decide(k, d, u, mv)  # smoke before crossing open ground (agents/smoke.py)
+        return mv if sm is None else sm
 
     def _assault_choice(self, k, u, opts):
         """(Off in the ladder) assault a clearly beaten enemy: two markers, broken, or outnumbered 3:1."""

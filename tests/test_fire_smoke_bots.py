@@ -1,5 +1,7 @@
 """The scripted bots' smoke doctrine (agents/smoke.py, seed 000 L1896): a unit that must cross open ground under
 enemy sight lays smoke first, decided from its side's knowledge only."""
+import pytest
+
 from conftest import activate, begin, rect, scenario, unit
 
 from dustup_env.agent_registry import make_agent
@@ -18,9 +20,10 @@ def _game(enemy=True, hidden=False, objective=(24.0, 40.0)):
     return g
 
 
-def test_a_unit_crossing_open_ground_under_enemy_sight_lays_smoke_first_then_moves():
+@pytest.mark.parametrize("name", ["scripted", "hard"])
+def test_a_unit_crossing_open_ground_under_enemy_sight_lays_smoke_first_then_moves(name):
     g = _game()
-    bot = make_agent("scripted", seed=0)
+    bot = make_agent(name, seed=0)
     opt = bot.choose(g, g.decision())
     assert opt[0] == "lay_smoke"
     g.apply(opt)
