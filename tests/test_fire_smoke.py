@@ -375,12 +375,14 @@ def test_a_new_mission_at_the_same_target_refreshes_the_line():
     assert len(clouds(g)) == 3
 
 
-@pytest.mark.parametrize("roll,left", [(1, 0), (2, 2), (3, 2), (4, 3), (6, 3)])
-def test_the_artillery_smoke_dispersal_roll(roll, left):
-    """L1900: 1 remove all, 2-3 remove half rounded up, 4-6 remove one cloud (a medium round: 4" radius, 4 clouds)."""
+@pytest.mark.parametrize("size,roll,left", [("small", 1, 0), ("small", 2, 1), ("small", 3, 1), ("small", 4, 2),
+                                            ("small", 6, 2), ("medium", 2, 2), ("medium", 5, 3)])
+def test_the_artillery_smoke_dispersal_roll(size, roll, left):
+    """L1900: 1 remove all, 2-3 remove half rounded up, 4-6 remove one cloud (a small round's line: 3 clouds, half
+    rounded up 2; a medium round's: 4)."""
     g = begin(scn(terrain=()))
-    _smoke_mission(g, size="medium")
-    assert len(clouds(g)) == 4
+    _smoke_mission(g, size=size)
+    assert len(clouds(g)) == {"small": 3, "medium": 4}[size]
     add_dice(g, ("d6", roll))
     smoke._turn_end(g)
     assert g.dice.remaining == 0 and len(clouds(g)) == left
