@@ -69,6 +69,11 @@ def to_rules_units(scenario: dict, measure) -> dict:
         t["position"] = pt(t["position"])
         if "radius" in t:
             t["radius"] = t["radius"] * k
+    for b in doc.get("buildings", []):  # Buildings and Fortifications: outlines and doors
+        if "polygon" in b:
+            b["polygon"] = [pt(p) for p in b["polygon"]]
+        for o in b.get("openings", []):
+            o["position"] = pt(o["position"])
     for side in doc["sides"]:
         for u in side["units"]:
             u["position"] = pt(u["position"])
