@@ -16,7 +16,7 @@ as a polygon around its centre) whose plain-data ``state`` holds what the scenar
   a size class (RN-1700: the table gives armour only; the scenario's ``size``, default 3).
 * **Engaging** (L1998): a heavy weapon (``("fire_building", ref, part, 0)``) or a vehicle's direct-fire weapon
   (``("fire_building", ref, part, k)``) fires at it as at a vehicle: the heavy-weapon target die against the
-  building's size (range to the nearest point of its outline, the line of sight to that point), the weapon's
+  building's size (range to the nearest point of its outline, the line of sight to just in front of it), the weapon's
   firepower and impact against armour, then the attack pipeline's one dispatch (``kernel.attack.fire_effects``,
   kind ``building``): a minor or major result suppresses the building, and so its occupants (L2004, RN-1702); each
   hit an opposed roll of the impact against the building's armour: beats it, a damage marker; more than double,
@@ -66,7 +66,7 @@ MAX_OPENINGS = 2  # doors and windows a building may declare as targets of their
 PARTS = tuple(range(1 + MAX_OPENINGS))  # part 0: the building; 1 + i: its i-th opening
 WEAPON_SLOTS = 4  # as Fire by Vehicles: k is the vehicle's weapon slot (a heavy weapon's crew: 0)
 MAX_SUPPRESSION = 3
-AIM_INSIDE = 0.25  # the point aimed at: the nearest point of the outline, this far inside (a line of sight ends there)
+AIM_OUTSIDE = 0.25  # a line of sight to a wall ends this far in front of it
 
 # L2014-2022, the suggested building values (armour only)
 ARMOUR_TABLE = {"primitive_wood": "d6", "brick": "d12x2", "steel": "d12x3", "concrete": "d12x3", "bunker": "d12x5",
@@ -284,17 +284,21 @@ def distance_to(e: dict, x: float, y: float) -> float:
 
 
 def aim_point(e: dict, part: int, x: float, y: float) -> tuple[float, float]:
-    """Where a shot from (x, y) strikes: an opening's own point, or the nearest point of the outline moved
-    ``AIM_INSIDE`` towards the building's centre."""
+    """Where a shot from (x, y) strikes: an opening's own point, or the nearest point of the building's outline."""
     if part > 0:
         o = e["state"]["openings"][part - 1]
         return o["x"], o["y"]
-    p = polygon(e)
-    q = nearest_points(p.exterior, Point(x, y))[0]
-    dx, dy = e["x"] - q.x, e["y"] - q.y
+    q = nearest_points(polygon(e).exterior, Point(x, y))[0]
+    return q.x, q.y
+
+
+def sight_point(px: float, py: float, x: float, y: float) -> tuple[float, float]:
+    """The point a line of sight to the wall at (px, py) from (x, y) ends at: ``AIM_OUTSIDE`` in front of it (the
+    building does not hide its own wall)."""
+    dx, dy = x - px, y - py
     d = math.hypot(dx, dy) or 1.0
-    step = min(AIM_INSIDE, d)
-    return q.x + dx / d * step, q.y + dy / d * step
+    step = min(AIM_OUTSIDE, d)
+    return px + dx / d * step, py + dy / d * step
 
 
 def part_size(e: dict, part: int) -> int:
@@ -326,7 +330,7 @@ def building_plan(game, u: Unit, e: dict, part: int, weapon, origin=None, extra_
     if table.contains(e, ox, oy):
         return None
     px, py = aim_point(e, part, ox, oy)
-    s = game.bf.sight_for(observer_of(u), ox, oy, px, py)
+    s = game.bf.sight_for(observer_of(u), ox, oy, *sight_point(px, py, ox, oy))
     if not s.visible:
         return None
     size = part_size(e, part)
