@@ -172,9 +172,9 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
         codec.decode(g, 0, start)
 
 
-def test_no_standard_family_uses_the_entity_kind_and_the_layout_keeps_its_size():
-    assert N_ACTIONS == 1472
-    assert not any("entity" in args for _, args in FAMILIES)
+def test_only_the_buildings_family_uses_the_entity_kind_and_it_is_appended():
+    assert N_ACTIONS == 1472 + 32 * 3 * 4 + 12 * 4 + 12  # the buildings and fortifications families appended
+    assert [name for name, args in FAMILIES if "entity" in args] == ["fire_building"]
 
 
 def test_entity_kinds_must_be_declared_and_entities_checked():

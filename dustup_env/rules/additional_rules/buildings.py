@@ -205,7 +205,6 @@ def _spec(b: dict, pts, where: str, name: str) -> dict:
         raise ScenarioError(f"{where}: owner is 0, 1 or -1 (none), not {owner!r}")
     weapons = list(b.get("weapons", []))
     if weapons:
-        from .fortifications import check_weapons
         check_weapons(weapons, where)
     poly = Polygon(pts)
     if not poly.is_valid or poly.area <= 0:
@@ -215,6 +214,18 @@ def _spec(b: dict, pts, where: str, name: str) -> dict:
             "state": {"name": str(name), "armour": _armour(b["armour"], where), "size": size, "if_destroyed": how,
                       "damage": 0, "destroyed": False, "breached": False, "openings": openings, "rooms": rooms,
                       "weapons": weapons, "fired": [], "structure": b.get("structure")}}
+
+
+def check_weapons(names, where: str) -> None:
+    """A fortification's mounted weapons (:mod:`.fortifications`) each name a heavy-weapon design (one clear line
+    otherwise)."""
+    from ..armoured_dustup.heavy_weapons import design_profile
+    if len(names) > 4:
+        raise ScenarioError(f"{where}: weapons: at most 4 mounted weapons")
+    for n in names:
+        if not isinstance(n, str):
+            raise ScenarioError(f"{where}: weapons: a heavy-weapon design's name, not {n!r}")
+        design_profile(n, f"{where}: weapons")
 
 
 def has_buildings(scenario: dict, options: dict) -> bool:

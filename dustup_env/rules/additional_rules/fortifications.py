@@ -15,22 +15,11 @@ just as a vehicle", L2010; "Very large structures are considered to be made up o
 """
 from __future__ import annotations
 
-from ..kernel.errors import IllegalOptionError, ScenarioError
+from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
 from .buildings import building_of, buildings, has_buildings
 
 WEAPON_SLOTS = 4
-
-
-def check_weapons(names, where: str) -> None:
-    """Each mounted weapon names a heavy-weapon design (one clear line otherwise)."""
-    from ..armoured_dustup.heavy_weapons import design_profile
-    for n in names:
-        if not isinstance(n, str):
-            raise ScenarioError(f"{where}: weapons: a heavy-weapon design's name, not {n!r}")
-        design_profile(n, f"{where}: weapons")
-    if len(names) > WEAPON_SLOTS:
-        raise ScenarioError(f"{where}: weapons: at most {WEAPON_SLOTS} mounted weapons")
 
 
 def _has_fortifications(scenario: dict, options: dict) -> bool:
