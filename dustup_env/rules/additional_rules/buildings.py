@@ -116,8 +116,9 @@ class OpeningMissed(Event):
 
 @event
 class BuildingSuppressed(Event):
+    """L2004: the building is suppressed; each occupant's own ``Suppressed`` event follows (a hidden occupant's is
+    kept from the other side's log as any event naming a hidden unit)."""
     entity: int
-    occupants: tuple
 
 
 @event
@@ -414,7 +415,7 @@ def suppress_building(game, e: dict, spare=()) -> None:
     """L2004: "Suppression of a building suppresses its occupants" (those in ``spare``, already struck by the same
     attack, are not suppressed twice)."""
     occ = [u for u in occupants(game, e) if u.uid not in spare]
-    game.emit(BuildingSuppressed(e["id"], tuple(u.uid for u in occ)))
+    game.emit(BuildingSuppressed(e["id"]))
     for u in occ:
         suppress(game, u)
 
