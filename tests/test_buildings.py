@@ -466,3 +466,46 @@ def test_a_hidden_occupant_never_shows_in_the_other_sides_view_observation_or_lo
     assert logs[0] == logs[1] and twins[0].view(0) == twins[1].view(0)
     assert not [e for e in twins[0].event_log(0) if 1 in (e.get("unit"), e.get("target"))]
     assert (obs[0].observation(twins[0], 0) == obs[1].observation(twins[1], 0)).all()
+
+
+# ---------------------------------------------------------------------------------------------- bots
+def _twins_with_hidden_occupant():
+    out = []
+    for inside in (True, False):
+        red = [unit("B", (24, 30) if inside else (10, 40), figures=(("rifle", 2),), hidden=True)]
+        scn = field(red=red, terrain=[HOUSE, rect("dense_woods", 6, 36, 14, 44, name="Wood")])
+        scn["sides"][1]["dummies"] = [[10.0, 40.0] if inside else [24.0, 30.0]]
+        out.append(started(scn))
+    return out
+
+
+def test_the_bots_fire_at_an_enemy_held_building_only_from_what_they_know():
+    """agents/buildings.py: a heavy weapon with no shot at the occupants fires at the building that known enemies
+    hold; a hidden occupant is not known, so twin games (the hidden squad inside or elsewhere) get the same choice."""
+    from agents.base import make_agent
+    for name in ("scripted", "hard"):
+        g = started(field())
+        activate(g, 0)
+        assert make_agent(name, seed=1).choose(g, g.decision()) == ("fire_building", 0, 0, 0)
+        twins = _twins_with_hidden_occupant()
+        for t in twins:
+            activate(t, 0)
+        picks = [make_agent(name, seed=1).choose(t, t.decision()) for t in twins]
+        assert picks[0] == picks[1] and picks[0][0] != "fire_building"
+
+
+def test_the_bots_assault_a_weaker_building_and_make_for_a_building_by_their_objective():
+    """agents/buildings.py: ``building_assault`` with two more able figures than the occupants; the goal of an
+    infantry unit whose objective has a building within 8" is the building."""
+    from agents.base import make_agent
+    from agents.knowledge import Knowledge
+    g = started(assault_field(options={"building_assault": "d20"}, red_figures=(("rifle", 1),)))
+    activate(g, 0)
+    assert make_agent("scripted", seed=1).choose(g, g.decision()) == ("building_assault", 1)
+    scn = field(red=[unit("B", (24, 44), figures=(("rifle", 2),))])
+    scn["objectives"] = [{"name": "Farm", "position": [24.0, 36.0], "vp": 1}]
+    g = started(scn)
+    bot = make_agent("scripted", seed=1)
+    k = Knowledge(g, 1)
+    assert bot._goal(k, g.units[1]) == (24.0, 30.0)
+    assert make_agent("hard", seed=1)._goal(k, g.units[1]) == (24.0, 30.0)
