@@ -509,3 +509,20 @@ def test_the_bots_assault_a_weaker_building_and_make_for_a_building_by_their_obj
     k = Knowledge(g, 1)
     assert bot._goal(k, g.units[1]) == (24.0, 30.0)
     assert make_agent("hard", seed=1)._goal(k, g.units[1]) == (24.0, 30.0)
+
+
+def test_an_infantry_rocket_engages_the_building_as_a_vehicle():
+    """L1256-1258 with L1998: an IAVR (k 1) at the building: the support-weapon range bands and no size shift; the
+    rocket's own impact against the armour; a hidden firer is revealed by firing (as by any shot)."""
+    blue = [unit("AT", (24, 20), figures=(("rifle", 2), ("bazooka", 1)))]
+    g = started(field(blue=blue))
+    activate(g, 0)
+    assert ("fire_building", 0, 0, 1) in g.decision().options
+    plan = B.rocket_plan(g, g.units[0], house(g), 0, 2)
+    assert plan["target_die"] == D8 - 1 and plan["weapon_class"] == 1  # 7" from the wall: short range
+    add_dice(g, ("d6", 6), ("d8", 1), ("d8", 1))  # a miss
+    g.apply(("fire_building", 0, 0, 1))
+    assert g.dice.remaining == 0 and last_event(g, "BuildingFired")["weapon"] == "bazooka"
+    assert ("fire_building", 0, 0, 1) not in g.decision().options  # the rocket fired this activation
+    from dustup_env.rules.unit_actions.hidden_units import REVEALING
+    assert {"fire_building", "fire_fortification", "building_assault"} <= set(REVEALING)

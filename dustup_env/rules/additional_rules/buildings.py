@@ -14,9 +14,9 @@ as a polygon around its centre) whose plain-data ``state`` holds what the scenar
 
 * **Armour** (L2006, L2014-2022): a die (``"d12x2"``) or the suggested table's name (``"brick"``, ``"bunker"``, ...);
   a size class (RN-1700: the table gives armour only; the scenario's ``size``, default 3).
-* **Engaging** (L1998): a heavy weapon (``("fire_building", ref, part, 0)``) or a vehicle's direct-fire weapon
-  (``("fire_building", ref, part, k)``) fires at it as at a vehicle: the heavy-weapon target die against the
-  building's size (range to the nearest point of its outline, the line of sight to just in front of it), the weapon's
+* **Engaging** (L1998): a heavy weapon (``("fire_building", ref, part, 0)``), an infantry rocket (IAVR, k 1: the
+  support-weapon target die, no size shift, L1256-1258) or a vehicle's direct-fire weapon (``("fire_building", ref,
+  part, k)``) fires at it as at a vehicle: the heavy-weapon target die against the building's size (range to the nearest point of its outline, the line of sight to just in front of it), the weapon's
   firepower and impact against armour, then the attack pipeline's one dispatch (``kernel.attack.fire_effects``,
   kind ``building``): a minor or major result suppresses the building, and so its occupants (L2004, RN-1702); each
   hit an opposed roll of the impact against the building's armour: beats it, a damage marker; more than double,
@@ -330,25 +330,33 @@ def parts(e: dict) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------- fire at buildings
+def _geometry(game, u: Unit, e: dict, part: int, ox: float, oy: float):
+    """(distance, concealment, size class) of a shot from (ox, oy) at part ``part`` of ``e``, or None (a part not to
+    be targeted, a firer inside, no line of sight to just in front of the wall or the opening)."""
+    if part not in parts(e) or table.contains(e, ox, oy):
+        return None
+    px, py = aim_point(e, part, ox, oy)
+    s = game.bf.sight_for(observer_of(u), ox, oy, *sight_point(px, py, ox, oy))
+    if not s.visible:
+        return None
+    return math.hypot(px - ox, py - oy), (1 if s.concealed else 0), part_size(e, part)
+
+
 def building_plan(game, u: Unit, e: dict, part: int, weapon, origin=None, extra_shift: int = 0) -> dict | None:
     """What ``weapon`` (a WeaponProfile: heavy weapon or vehicle weapon) fired by ``u`` from ``origin`` (default the
     unit) at part ``part`` of building ``e`` would roll, or None (inside it, no line of sight, no firepower against
     armour, the target die above D12).  The heavy-weapon target die (L1998: engaged as a vehicle): range to the point
     aimed at, its concealment, the size class, the firer's quality and the weapon's fire control."""
     from ..armoured_dustup.heavy_weapons import heavy_target_die
-    if part not in parts(e) or not weapon.firepower:
+    if not weapon.firepower:
         return None
     ox, oy = (u.x, u.y) if origin is None else origin
-    if table.contains(e, ox, oy):
+    geo = _geometry(game, u, e, part, ox, oy)
+    if geo is None:
         return None
-    px, py = aim_point(e, part, ox, oy)
-    s = game.bf.sight_for(observer_of(u), ox, oy, *sight_point(px, py, ox, oy))
-    if not s.visible:
-        return None
-    size = part_size(e, part)
-    dist = math.hypot(px - ox, py - oy)
+    dist, conc, size = geo
     step = heavy_target_die(distance=dist, weapon_size=weapon.size, target_size=max(size, 1),
-                            concealment=(1 if s.concealed else 0) + extra_shift, small=size < 1,
+                            concealment=conc + extra_shift, small=size < 1,
                             firer_quality=u.quality, fire_control=weapon.fire_control,
                             night=game.options["night"] and not u.night_vision)
     if step < 0:
@@ -356,6 +364,25 @@ def building_plan(game, u: Unit, e: dict, part: int, weapon, origin=None, extra_
     return {"distance": dist, "target_die": step, "firepower": [parse_die(f) for f in weapon.firepower],
             "impact": parse_die(weapon.impact_vs_armour), "origin": (ox, oy), "weapon_class": max(1, weapon.size),
             "part": part, "weapon": weapon.name}
+
+
+def rocket_plan(game, u: Unit, e: dict, part: int, fi: int) -> dict | None:
+    """An infantry rocket (IAVR, figure ``fi``) at part ``part`` of ``e`` as at a vehicle (L1256-1258): the
+    support-weapon range bands, no size shift (RN-121), the rocket's firepower and impact, weapon class 1."""
+    from ..unit_actions.shoot_action import NO_ENGAGE, target_die
+    geo = _geometry(game, u, e, part, u.x, u.y)
+    if geo is None:
+        return None
+    dist, conc, size = geo
+    w = armoury()[0][u.figures[fi].weapon]
+    if w.max_range and dist > w.max_range:
+        return None
+    step = target_die(distance=dist, effective_range=w.effective_range, concealment=conc, small=size < 1,
+                      firer_quality=u.quality, night=game.options["night"] and not u.night_vision)
+    if step == NO_ENGAGE:
+        return None
+    return {"distance": dist, "target_die": step, "firepower": [w.fp_die], "impact": w.impact, "origin": (u.x, u.y),
+            "weapon_class": 1, "part": part, "weapon": w.name, "figure": fi}
 
 
 def fire_at_building(game, u: Unit, e: dict, plan: dict):
@@ -523,10 +550,15 @@ def impact_class(impact: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- options
+ROCKET_SLOT = 1  # k of an infantry unit's rocket (a heavy weapon's crew fires its weapon as k 0)
+
+
 def _crew(game, u: Unit, status):
-    """The weapons ``u`` may fire at a building now: [(k, weapon profile, extra shift)]."""
+    """The weapons ``u`` may fire at a building now: [(k, weapon, extra shift)]: a vehicle's direct-fire weapons by
+    their slots (a WeaponProfile), a heavy weapon as 0 (its WeaponProfile), an infantry rocket as 1 (its figure)."""
     from ..armoured_dustup import fire_by_vehicles as fbv
     from ..armoured_dustup import heavy_weapons as hw
+    from ..armoured_dustup.unguided_rockets import rocket_figure
     from ..unit_actions.shoot_action import may_shoot
     out = []
     v = u.profile.vehicle
@@ -540,18 +572,28 @@ def _crew(game, u: Unit, status):
                 if extra is not None:
                     out.append((k, w, extra))
         return out
-    st = hw.state(game, u)
-    if st is None or not may_shoot(u, status):
+    if not may_shoot(u, status):
         return out
-    prof = hw.weapon_of(game, u)
-    if hw.direct_fire(prof) and hw.can_fire(game, u, prof, st):
-        out.append((0, prof.weapon, 0))
+    st = hw.state(game, u)
+    if st is not None:
+        prof = hw.weapon_of(game, u)
+        if hw.direct_fire(prof) and hw.can_fire(game, u, prof, st):
+            out.append((0, prof.weapon, 0))
+    fi = rocket_figure(u)
+    if fi >= 0:
+        out.append((ROCKET_SLOT, fi, 0))
     return out
 
 
+def _plan(game, u: Unit, e: dict, part: int, w, extra: int) -> dict | None:
+    if isinstance(w, int):
+        return rocket_plan(game, u, e, part, w)
+    return building_plan(game, u, e, part, w, extra_shift=extra)
+
+
 def fire_options(game, u: Unit, status) -> list:
-    """``("fire_building", ref, part, k)``: a heavy weapon (k 0) or a vehicle's k-th direct-fire weapon at a part of a
-    standing building the side knows (every building is public)."""
+    """``("fire_building", ref, part, k)``: a vehicle's k-th direct-fire weapon, a heavy weapon (k 0) or an infantry
+    rocket (k 1) at a part of a standing building the side knows (every building is public)."""
     if not u.in_play:
         return []
     ready = _crew(game, u, status)
@@ -569,7 +611,7 @@ def fire_options(game, u: Unit, status) -> list:
                     px, py = aim_point(e, part, u.x, u.y)
                     if not in_arc(u, w, SimpleNamespace(x=px, y=py)):
                         continue
-                if building_plan(game, u, e, part, w, extra_shift=extra) is not None:
+                if _plan(game, u, e, part, w, extra) is not None:
                     out.append(("fire_building", r, part, k))
     return out
 
@@ -578,18 +620,21 @@ def _fire(game, u: Unit, opt) -> None:
     from ..armoured_dustup import fire_by_vehicles as fbv
     from ..armoured_dustup import heavy_weapons as hw
     from ..kernel.actions import status
+    from ..unit_actions.shoot_action import spend_disposable
     e = by_ref(game, u.side, opt[1])
     st = status(game, u)
     ready = {kk: (w, extra) for kk, w, extra in _crew(game, u, st)} if st is not None else {}
     part, k = opt[2], opt[3]
     plan = None
     if e is not None and e["kind"] == KIND and k in ready:
-        w, extra = ready[k]
-        plan = building_plan(game, u, e, part, w, extra_shift=extra)
+        plan = _plan(game, u, e, part, *ready[k])
     if plan is None:
         raise IllegalOptionError(f"{opt!r}: that weapon cannot fire at that building now")
     if u.profile.vehicle is not None:
         fbv.mark_fired(game, u, k)
+    elif "figure" in plan:
+        u.fired.add(plan["figure"])
+        spend_disposable(u, [plan["figure"]])
     else:
         hw.mark_fired(game, u)
     fire_at_building(game, u, e, plan)
@@ -642,8 +687,8 @@ BUILDINGS_PIECE = ObservationPiece("buildings", 240, (table.MAX_ENTITIES, BF), B
                                    doc=_write.__doc__)
 
 FAMILIES = (Family("fire_building", ("entity", PARTS, tuple(range(WEAPON_SLOTS))), 240,
-                   "Buildings and Fortifications: a heavy weapon (0) or a vehicle's k-th weapon fires at a building "
-                   "(part 0) or its door or window (1, 2)"),)
+                   "Buildings and Fortifications: a vehicle's k-th weapon, a heavy weapon (0) or a rocket (1) fires at "
+                   "a building (part 0) or its door or window (1, 2)"),)
 
 RULE = Rule(
     "Buildings and Fortifications", 'seed 000 "ADDITIONAL RULES › Buildings and Fortifications" (L1996-2022)',
