@@ -526,3 +526,23 @@ def test_an_infantry_rocket_engages_the_building_as_a_vehicle():
     assert ("fire_building", 0, 0, 1) not in g.decision().options  # the rocket fired this activation
     from dustup_env.rules.unit_actions.hidden_units import REVEALING
     assert {"fire_building", "fire_fortification", "building_assault"} <= set(REVEALING)
+
+
+def test_when_both_sides_miss_nobody_is_hurt():
+    """S004:138 "If both attacker and defender Miss: No Damage is inflicted to either combatant": the defenders
+    hold the room and the assault stops there (RN-1712); the grenade's stunned defenders are suppressed."""
+    g = started(assault_field(options={"building_assault": "d20"}))
+    activate(g, 0)
+    a, d = g.units[0], g.units[1]
+    add_dice(g, ("d10", 1), ("d10", 2),  # both stunned: a suppression marker
+             ("d12", 1), ("d12", 2), ("d12", 3),  # the stormers' D12: no 4 or more
+             ("d4", 1), ("d4", 2),  # the suppressed defenders' D4: none either
+             ("d8", 8), ("d8", 1))  # both units activated: the turn ends, turn 2's initiative
+    g.apply(("building_assault", 1))
+    assert g.dice.remaining == 0
+    melee = last_event(g, "RoomMelee")
+    assert (melee["outcome"], melee["attacker_casualties"], melee["defender_casualties"]) == ("miss", 0, 0)
+    assert d.suppression == 1 and all(f.status == OK for f in a.figures + d.figures)
+    end = last_event(g, "BuildingAssaultEnded")
+    assert not end["cleared"] and end["rooms_cleared"] == 0 and (a.x, a.y) == (24.0, 23.0)
+    assert g.turn == 2 and g.decision().kind == "initiative"  # both units counted activated: the turn ended
