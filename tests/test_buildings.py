@@ -546,3 +546,20 @@ def test_when_both_sides_miss_nobody_is_hurt():
     end = last_event(g, "BuildingAssaultEnded")
     assert not end["cleared"] and end["rooms_cleared"] == 0 and (a.x, a.y) == (24.0, 23.0)
     assert g.turn == 2 and g.decision().kind == "initiative"  # both units counted activated: the turn ended
+
+
+def test_the_environment_encodes_the_buildings_options_and_observes_the_piece():
+    """Every new choice reaches the environment: ``fire_building`` names the building by the side's entity ref (the
+    codec's ``entity`` argument), and the observation of a game with buildings has the ``buildings`` piece."""
+    from dustup_env.codec import ActionCodec
+    g = started(field())
+    activate(g, 0)
+    codec = ActionCodec.for_game(g)
+    d = g.decision()
+    mask = codec.mask(g, d)
+    for opt in [o for o in d.options if o[0] == "fire_building"]:
+        a = codec.encode(g, 0, opt)
+        assert mask[a] and codec.decode(g, 0, a) == opt
+    obs = Observer.for_game(g)
+    assert "buildings" in obs.dict and obs.dict["buildings"].shape == (32, len(B.BUILDING_FEATURES))
+    assert "buildings" not in Observer.for_game(Game("default", seed=0)).dict
