@@ -2,7 +2,6 @@
 ``building_assault: "d20"``).  Forced dice; the seed line in each docstring; readings RN-1700..RN-1713."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 
@@ -14,6 +13,7 @@ from dustup_env.observation import Observer
 from dustup_env.rules import Game, ScenarioError, ScriptedDice
 from dustup_env.rules.additional_rules import buildings as B
 from dustup_env.rules.additional_rules.building_assault import melee_die
+from dustup_env.rules.additional_rules.buildings_observation import BUILDING_FEATURES
 from dustup_env.rules.kernel.attack import Source, burst
 from dustup_env.rules.kernel.dice import D4, D6, D8, D12
 from dustup_env.rules.kernel.entities import OK, WOUNDED
@@ -271,7 +271,7 @@ def test_the_buildings_piece_shows_damage_rubble_and_only_known_occupants():
     obs = Observer.for_game(g)
     obs.observation(g, 0)
     v = obs.dict["buildings"][0]
-    names = B.BUILDING_FEATURES
+    names = BUILDING_FEATURES
     assert v[names.index("present")] == 1.0 and v[names.index("enemy_occupants")] == 1.0
     assert v[names.index("own_occupants")] == 0.0 and v[names.index("destroyed")] == 0.0
     B.destroy(g, house(g))
@@ -561,5 +561,5 @@ def test_the_environment_encodes_the_buildings_options_and_observes_the_piece():
         a = codec.encode(g, 0, opt)
         assert mask[a] and codec.decode(g, 0, a) == opt
     obs = Observer.for_game(g)
-    assert "buildings" in obs.dict and obs.dict["buildings"].shape == (32, len(B.BUILDING_FEATURES))
+    assert "buildings" in obs.dict and obs.dict["buildings"].shape == (32, len(BUILDING_FEATURES))
     assert "buildings" not in Observer.for_game(Game("default", seed=0)).dict

@@ -57,8 +57,8 @@ from ..kernel.events import Event, Suppressed, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.table import EntityKind, by_ref, entities_of
 from ..kernel.terrain import TerrainKind
-from .buildings_observation import BUILDING_FEATURES, BUILDINGS_PIECE  # noqa: F401 (the piece's features)
 from ..morale.confidence_test import confidence_test
+from .buildings_observation import BUILDINGS_PIECE
 
 KIND = "building"  # the table entity kind (and the attack pipeline's target kind, kernel.attack.BUILDING)
 RUBBLE = "rubble"
@@ -536,7 +536,6 @@ def point_targets(game, source, impact: int, struck: dict) -> None:
     within the burst's radius of its outline takes one hit of the round's impact against its armour (engaged as a
     vehicle, L1998; the weapon class of the impact die: a D12xN is class N, smaller dice class 1); a building
     struck suppresses its occupants not caught by the burst itself (L2004)."""
-    from ..kernel.dice import die_sides  # noqa: F401 - (documentation of the class reading)
     x, y, r = source.x, source.y, source.radius
     for e in buildings(game):
         if not standing(e) or distance_to(e, x, y) > r + 1e-9:
