@@ -563,3 +563,13 @@ def test_the_environment_encodes_the_buildings_options_and_observes_the_piece():
     obs = Observer.for_game(g)
     assert "buildings" in obs.dict and obs.dict["buildings"].shape == (32, len(BUILDING_FEATURES))
     assert "buildings" not in Observer.for_game(Game("default", seed=0)).dict
+
+
+def test_building_geometry_is_converted_with_the_scenario():
+    """The game option ``measure`` (RN-358): a building's own outline and its doors are converted like the rest."""
+    scn = field(buildings=[{"name": "Hut", "polygon": [[20, 27], [28, 27], [28, 33], [20, 33]], "armour": "d6",
+                            "openings": [{"kind": "window", "position": [20, 30]}]}])
+    g = Game(scn, seed=1, options={"measure": "centimetres"})
+    e = house(g)
+    assert (e["x"], e["y"]) == (pytest.approx(24 * 2.54), pytest.approx(30 * 2.54))
+    assert e["state"]["openings"][0]["x"] == pytest.approx(20 * 2.54)
