@@ -9,9 +9,10 @@ Doctrine:
   :attr:`BD_ASSAULT_EDGE` more able figures than they do, the weakest first.
 - **Fortifications** (``fire_fortification``): a unit in a fortification fires its mounted weapons at the known
   enemy unit with the most able figures.
-- **Heavy weapons at buildings** (``fire_building``): a heavy weapon or a vehicle fires at a building that known enemy
-  units hold and no own unit is in, when it has no shot at one of those occupants directly (the building's
-  suppression reaches every occupant; its damage hurts them all); the building itself, not its doors.
+- **Heavy weapons at buildings** (``fire_building``): an infantry heavy weapon or rocket with no shot at any enemy
+  unit fires at a building that known, unsuppressed enemy units hold and no own unit is in (the building's
+  suppression reaches every occupant); the building itself, not its doors.  Vehicles keep to their own doctrine
+  (moving and shooting): firing them at buildings lost games against ``random`` (measured, docs/agents.md).
 
 Only the side's own knowledge is read (:class:`agents.knowledge.Knowledge`: the entities it may know, every building
 being public; the enemy units not hidden).
@@ -71,17 +72,18 @@ class BuildingDoctrine:
         return self._bd_fire(k, d, u, [o for o in opts if o[0] == "fire_building" and o[2] == 0])
 
     def _bd_fire(self, k, d, u, opts):
-        if not opts:
+        """An infantry heavy weapon or rocket (vehicles keep to their own doctrine: they move and shoot) with no shot
+        at any enemy unit fires at the building that known, unsuppressed enemies hold and no own unit is in."""
+        if not opts or u.profile.vehicle is not None or any(o[0] in DIRECT for o in d.options):
             return None
         by_ref = {e["ref"]: e for e in standing_buildings(k)}
-        direct = {o[1] for o in d.options if o[0] in DIRECT}
         best, bs = None, 0
         for o in opts:
             e = by_ref.get(o[1])
             if e is None or any(_inside(e, m.x, m.y) for m in k.own_units if m.in_play):
                 continue
             held = [t for t in k.enemy_units if _inside(e, t.x, t.y)]
-            if not held or any(t.uid in direct for t in held):
+            if not any(t.suppression == 0 for t in held):
                 continue
             s = sum(t.n_able() for t in held)
             if s > bs:
