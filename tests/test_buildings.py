@@ -573,3 +573,13 @@ def test_building_geometry_is_converted_with_the_scenario():
     e = house(g)
     assert (e["x"], e["y"]) == (pytest.approx(24 * 2.54), pytest.approx(30 * 2.54))
     assert e["state"]["openings"][0]["x"] == pytest.approx(20 * 2.54)
+
+
+def test_at_most_twelve_buildings_are_targets():
+    """The table holds 32 entities (markers, mines and smoke too): a scenario gives at most 12 buildings an armour,
+    refused in one line."""
+    scn = field(buildings=[])
+    del scn["buildings"]
+    scn["terrain"] = [dict(rect("building", 2 * i, 40, 2 * i + 1, 41, name=f"B{i}"), armour="d6") for i in range(13)]
+    with pytest.raises(ScenarioError, match="at most 12 buildings may be given an armour"):
+        Game(scn, seed=1)

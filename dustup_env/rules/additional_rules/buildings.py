@@ -63,6 +63,7 @@ from .buildings_observation import BUILDINGS_PIECE
 KIND = "building"  # the table entity kind (and the attack pipeline's target kind, kernel.attack.BUILDING)
 RUBBLE = "rubble"
 DEFAULT_SIZE = 3  # RN-1700: the table gives armour only; a building's size class is the scenario's, else 3
+MAX_BUILDINGS = 12  # buildings that are targets (table entities: room left for markers, mines, smoke)
 MAX_OPENINGS = 2  # doors and windows a building may declare as targets of their own (parts 1 and 2)
 PARTS = tuple(range(1 + MAX_OPENINGS))  # part 0: the building; 1 + i: its i-th opening
 WEAPON_SLOTS = 4  # as Fire by Vehicles: k is the vehicle's weapon slot (a heavy weapon's crew: 0)
@@ -177,6 +178,9 @@ def declared(scenario: dict) -> list[dict]:
             if f["type"] != "building":
                 raise ScenarioError(f"{where}: only a building may be given an armour, not {f['type']}")
             out.append(_spec(f, f["polygon"], where, f.get("name") or f"building {len(out) + 1}"))
+    if len(out) > MAX_BUILDINGS:
+        raise ScenarioError(f"at most {MAX_BUILDINGS} buildings may be given an armour (the table holds "
+                            f"{table.MAX_ENTITIES} entities, markers and mines included), not {len(out)}")
     return out
 
 
