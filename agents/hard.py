@@ -231,7 +231,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if j is None or j >= len(k.objectives):
             return super()._goal(k, u)
         _, ox, oy, _ = k.objectives[j]
-        return ox, oy
+        return self._bd_goal(k, u, (ox, oy))  # a building by the objective (agents/buildings.py)
 
     def _guns_of(self, k, e):
         key = (e.uid, tuple(f.status for f in e.figures))

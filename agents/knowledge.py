@@ -22,6 +22,7 @@ from __future__ import annotations
 import weakref
 
 from dustup_env.rules.kernel.knowledge import HIDDEN, marker_view, unit_knowledge
+from dustup_env.rules.kernel.table import known_entities
 
 
 # ---------------------------------------------------------------------------------------------- engine names
@@ -292,6 +293,10 @@ class Knowledge:
     def observer_role(self, uid: int) -> str:
         """``fo``, ``lo`` or ``other``: an own unit's observer (a roster field)."""
         return observer_role(self._game, self._own_unit(uid))
+
+    def known_entities(self) -> list[dict]:
+        """The table entities the side may know of, by its refs (``kernel.table.known_entities``)."""
+        return known_entities(self._game, self.side)
 
     # ------------------------------------------------------------------ records
     def event_log(self) -> list[dict]:

@@ -25,6 +25,7 @@ from dustup_env.rules.unit_actions.move_action import nominated_point
 
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
+from .buildings import BuildingDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
 
@@ -62,7 +63,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -85,7 +86,7 @@ class ScriptedAgent(FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, Guarded
                                                             math.hypot(objs[j][0] - m.x, objs[j][1] - m.y)))
                 taken[best] = taken.get(best, 0) + 1
                 self._goals[m.uid] = objs[best]
-        return self._goals.get(u.uid, (k.bf.width / 2, k.bf.height / 2))
+        return self._bd_goal(k, u, self._goals.get(u.uid, (k.bf.width / 2, k.bf.height / 2)))  # a building there
 
     # ---------------------------------------------------------------- scoring
     @staticmethod
@@ -129,6 +130,9 @@ class ScriptedAgent(FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, Guarded
         fs = self._fs_decide(k, d)  # fire support (agents/fire_support.py): None without its options
         if fs is not None:
             return fs
+        bd = self._bd_decide(k, d)  # buildings (agents/buildings.py): None without their options
+        if bd is not None:
+            return bd
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens

@@ -22,7 +22,8 @@ Argument kinds:
 ``entity`` a table entity that is not a unit (``kernel.table``): slot = the acting side's ref for it (the
            order in which it came to know of it; ``table.MAX_ENTITIES`` slots), the option carries the ref; a
            side's tables name only the entities on the table it may know of (another slot decodes to nothing, as
-           a slot beyond the game's units does).  Used by ``fight_fire`` (Additional Rules › Fire)
+           a slot beyond the game's units does).  Used by ``fight_fire`` (Additional Rules › Fire) and the
+           buildings' ``fire_building``
 a tuple    an enumeration of literal values (e.g. the reorganise tasks)
 =========  ======================================================================================
 

@@ -870,3 +870,56 @@ _EVENT.update({
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
 OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)
+
+# Buildings and Fortifications (additional_rules: buildings, fortifications) and seed 004's building assault
+_PARTS = {0: "", 1: "'s first door or window", 2: "'s second door or window"}
+
+
+def _building(ref, part=0) -> str:
+    return f"building {int(ref) + 1}{_PARTS.get(int(part), '')}"
+
+
+_OPTION.update({
+    # k: a vehicle's weapon slot; infantry: 0 its heavy weapon, 1 its rocket
+    "fire_building": lambda k, kind, unit, ref, part, w: f"fire at {_building(ref, part)} with weapon {int(w) + 1}",
+    "fire_fortification": lambda k, kind, unit, target, w: f"fire the fortification's weapon {int(w) + 1} at {k.unit(target)}",
+    "building_assault": lambda k, kind, unit, target: f"assault {k.unit(target)} room by room (grenades, then melee)",
+})
+
+
+def _building_fired(k, e) -> str:
+    res = {"none": "no effect", "minor": "minor success", "major": "major success"}.get(e["result"], e["result"])
+    out = (f"{k.unit(e['unit'])} fires {e['weapon']} at {_building(e['entity'], e['part'])}: target die "
+           f"{die(e['target_die'])} rolls {e['target_roll']}, firer {_rolls(e['dice'], e['rolls'])}: "
+           f"{_successes(e['successes'])}, {res}")
+    return out + (f", {_plural(e['hits'], 'hit')}" if e.get("hits") else "")
+
+
+_EVENT.update({
+    "BuildingFired": _building_fired,
+    "BuildingHit": lambda k, e: (f"hit on {_building(e['entity'], e['part'])}: impact {e['impact']} against armour "
+                                 f"{e['armour']}: {'no effect' if e['result'] == 'none' else _words(e['result'])}"),
+    "OpeningMissed": lambda k, e: (f"the shot misses {_building(e['entity'], e['part'])}; D6 {e['roll']}: "
+                                   + ("it strikes the building" if e["struck_building"] else "it misses the building")),
+    "BuildingSuppressed": lambda k, e: f"{_building(e['entity'])} is suppressed, and with it its occupants",
+    "BuildingDamaged": lambda k, e: f"{_building(e['entity'])} is damaged ({_plural(e['damage'], 'damage marker')})",
+    "BuildingDestroyed": lambda k, e: (f"{_building(e['entity'])} is destroyed: "
+                                       + ("rubble" if e["how"] == "rubble" else "breached")),
+    "OccupantHit": lambda k, e: (f"{k.unit(e['unit'])}, in the building: armour roll {e['roll']} "
+                                 + ("unharmed" if e["roll"] > e["needed"] else "wounded")
+                                 + f" (needs more than {e['needed']})"),
+    "BuildingAssaulted": lambda k, e: (f"{k.unit(e['attacker'])} assaults {k.unit(e['defender'])} in "
+                                       f"{_building(e['entity'])}, room by room ({_plural(e['rooms'], 'room')})"),
+    "GrenadeThrown": lambda k, e: (f"a grenade into room {int(e['room']) + 1}: D10 {', '.join(str(r) for r in e['rolls'])}: "
+                                   f"{_plural(e['casualties'], 'casualty')}, the rest stunned"),
+    "RoomMelee": lambda k, e: (f"melee in room {int(e['room']) + 1}: the assaulters {die(e['attacker_die'])} "
+                               f"{', '.join(str(r) for r in e['attacker_rolls'])}, the defenders {die(e['defender_die'])} "
+                               f"{', '.join(str(r) for r in e['defender_rolls'])}: {_words(e['outcome'])}; "
+                               f"{_plural(e['attacker_casualties'], 'assaulter')} and "
+                               f"{_plural(e['defender_casualties'], 'defender')} hit"),
+    "BuildingAssaultEnded": lambda k, e: (f"{k.unit(e['attacker'])} "
+                                          + ("clears" if e["cleared"] else "does not clear")
+                                          + f" {_building(e['entity'])} ({_plural(e['rooms_cleared'], 'room')} cleared)"),
+})
+EVENT_TYPES = frozenset(_EVENT)
+OPTION_NAMES = frozenset(_OPTION)

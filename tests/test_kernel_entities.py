@@ -175,6 +175,9 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
 def test_the_standard_families_using_the_entity_kind_and_the_layout_size():
     assert N_ACTIONS == 1634  # fire and smoke appended 162
     assert [name for name, args in FAMILIES if "entity" in args] == ["fight_fire"]
+def test_only_the_buildings_family_uses_the_entity_kind_and_it_is_appended():
+    assert N_ACTIONS == 1472 + 32 * 3 * 4 + 12 * 4 + 12  # the buildings and fortifications families appended
+    assert [name for name, args in FAMILIES if "entity" in args] == ["fire_building"]
 
 
 def test_entity_kinds_must_be_declared_and_entities_checked():

@@ -1,2 +1,2 @@
-"""Seed 000 "ADDITIONAL RULES": casualty evacuation.  Fire, smoke, minefields, buildings, electronic warfare and
-drones are to come (docs/rules-coverage.md)."""
+"""Seed 000 "ADDITIONAL RULES": casualty evacuation; buildings and fortifications (with seed 004's building assault
+as a game option).  Fire, smoke, minefields, electronic warfare and drones are to come (docs/rules-coverage.md)."""

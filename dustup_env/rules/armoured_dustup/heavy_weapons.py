@@ -431,6 +431,15 @@ def _options(game, u: Unit, status) -> list:
     return _task_options(game, u, status) + _fire_options(game, u, status)
 
 
+def mark_fired(game, u: Unit) -> None:
+    """The unit's heavy weapon fires now (at a target another rule resolves: a building): fired this activation,
+    its crew figures fire nothing else (RN-700)."""
+    st = state(game, u)
+    st["fired"] = True
+    for i in crew_figures(weapon_of(game, u), u):
+        u.fired.add(i)
+
+
 def _fire(game, u: Unit, opt) -> None:
     t = game.units[opt[1]]
     prof = weapon_of(game, u)

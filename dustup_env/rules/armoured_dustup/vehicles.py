@@ -207,7 +207,7 @@ def has_vehicles(scenario, options) -> bool:
 
 # ------------------------------------------------------------------------------------------- actions
 FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all", "move_fire", "tank_shock",
-                          "fire_artillery"})  # vehicle combat (RN-800); on-table artillery
+                          "fire_artillery", "fire_building"})  # vehicle combat (RN-800); on-table artillery; buildings
 # RN-750: the infantry actions a vehicle may take, with the vehicle-combat ones (RN-800, RN-807, RN-814)
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS \

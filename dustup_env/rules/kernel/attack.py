@@ -87,8 +87,9 @@ class Source:
 UNIT, POINT, OFF_TABLE = "unit", "point", "off_table"
 SOURCE_KINDS = (UNIT, POINT, OFF_TABLE)
 
-# the target kinds of the ``attacks`` mapping (the effects of a resolved fire roll on a whole target)
-FIGURES, VEHICLE = "figures", "vehicle"
+# the target kinds of the ``attacks`` mapping (the effects of a resolved fire roll on a whole target); a building (a
+# table entity, Buildings and Fortifications) is named by the caller: ``fire_effects(..., kind=BUILDING)``
+FIGURES, VEHICLE, BUILDING = "figures", "vehicle", "building"
 # the damage kinds of a vehicle struck by a point attack (the vehicle rules' ``damage`` entries)
 VEHICLE_TOP, VEHICLE_FACING = "vehicle_top", "vehicle_facing"
 
@@ -265,6 +266,8 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
       it (within its footprint) strikes its top armour, the point within the radius of its footprint its facing
       towards the point (L1685): the vehicle rules' ``damage`` entries ``"vehicle_top"`` and ``"vehicle_facing"``
       (``f(game, v, source, impact)``); a passenger is struck only through its vehicle;
+    * table entities that are point targets (the rule set's ``point_targets`` service, ``f(game, source, impact,
+      struck)``: the buildings of Buildings and Fortifications) are struck with the impact against armour;
     * then the ``after_attack`` window once per unit struck (``f(game, attacker, target)``, the attacker being
       ``source.attacker(game)``).
 
@@ -309,6 +312,9 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
             leader_hit = leader_hit or leader
         struck[t.uid] = HitsResult(casualties, leader_hit)
         targets.append(t)
+    points = game.rules.services.get("point_targets")  # table entities struck as point targets (buildings)
+    if points is not None:
+        points(game, source, impact if vehicle_impact is None else vehicle_impact, struck)
     waiting = False
     if game.rules.reactions["after_attack"] and game.phase != "over":
         attacker = source.attacker(game)

@@ -71,6 +71,11 @@ def to_rules_units(scenario: dict, measure) -> dict:
             t["radius"] = t["radius"] * k
     for g in doc.get("smoke_generators", []):
         g["position"] = pt(g["position"])
+    for b in doc.get("buildings", []):  # Buildings and Fortifications: outlines and doors
+        if "polygon" in b:
+            b["polygon"] = [pt(p) for p in b["polygon"]]
+        for o in b.get("openings", []):
+            o["position"] = pt(o["position"])
     for side in doc["sides"]:
         for u in side["units"]:
             u["position"] = pt(u["position"])

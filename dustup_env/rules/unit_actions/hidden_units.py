@@ -59,6 +59,7 @@ REVEALING = {
     "shoot": "fired", "fire": "fired", "shoot_weapon": "fired", "throw": "fired",
     "fire_heavy": "fired", "fire_iavr": "fired", "fire_guided": "fired",
     "aa_fire": "fired", "aa_fire_at": "fired",  # anti-aircraft fire (aerospace_operations/anti_aircraft.py)
+    "fire_building": "fired", "fire_fortification": "fired", "building_assault": "assaulted",  # buildings
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
 }
