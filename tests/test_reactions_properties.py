@@ -5,7 +5,7 @@
   that may hold them, and a replay, a save and a snapshot taken mid-game play on exactly.
 * Twin games: a hidden Red unit could react to (or interrupt) Blue's moves in one game and not in the other (the
   hidden unit and a dummy marker swap places); Blue's observation, action mask, view and event log are identical at
-  every Blue decision while Red declines.
+  every Blue decision while Red declines, and so are the choices of Blue's bot.
 """
 import json
 import random
@@ -14,6 +14,8 @@ import pytest
 
 from test_hidden_info import CODEC, observe, twin_scenarios
 from test_properties import Invariants
+from agents.base import make_agent
+from agents.knowledge import Knowledge
 from dustup_env.rules import Game
 from dustup_env.rules.reactions_and_interrupts.reactions import tokens
 
@@ -109,6 +111,8 @@ def test_a_hidden_units_chance_to_react_or_interrupt_does_not_show_to_the_other_
             assert (da.side, da.kind) == (db.side, db.kind)
             if da.side == 0:
                 assert _blue_knows(ga) == _blue_knows(gb)
+                bots = [make_agent("hard", seed), make_agent("hard", seed)]
+                assert bots[0].decide(Knowledge(ga, 0), da) == bots[1].decide(Knowledge(gb, 0), db)
                 moves = [o for o in da.options if o[0] == "move" and o[1] in (15, 0, 1)]
                 opts = moves if moves and rng.random() < 0.8 else [o for o in da.options if o[0] != "detect"]
             elif da.kind == "action" and da.unit == 3:

@@ -35,7 +35,7 @@ from ..unit_actions.detect_action import house_concealed, night_limited, range_d
 from ..unit_actions.hidden_units import reveal
 from ..unit_actions.move_action import WALK
 from .reactions import (INT_FIRE, INT_OFFER, MAX_SUPPRESSION, SHOOT_FAMILIES, fire, fire_options_at, free_to_act,
-                        reacting)
+                        reacting, ready_again)
 
 
 @event
@@ -220,4 +220,5 @@ RULE = Rule(
     families=FAMILIES,
     procedures={INT_OFFER: InterruptOffer(), INT_FIRE: InterruptFire()},
     reactions={"activation_start": _activation_start, "move_step": _move_step},
+    activation_end=(ready_again,),
 )

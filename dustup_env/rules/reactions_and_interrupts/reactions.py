@@ -354,6 +354,12 @@ def _on_activation(game, u) -> None:
             game.emit(ReactionTokenCost(u.uid))
 
 
+def ready_again(game, u, frame) -> None:
+    """The unit's activation is over: the weapons it fired in it are ready for a reaction or an interrupt, an action
+    of its own outside any activation (RN-1803; the Shoot Action's previews then read them as the reaction fires)."""
+    u.fired.clear()
+
+
 def _turn_end(game) -> None:
     """S001:53: "each unit removes ... all Reaction tokens"."""
     st = game.components.get(ReactionState)
@@ -379,5 +385,6 @@ RULE = Rule(
     reactions={"before_attack": _before_attack, "after_attack": _after_attack, "move_step": _move_step,
                "move_end": _move_end},
     on_activation=(_on_activation,),
+    activation_end=(ready_again,),
     turn_end=(_turn_end,),
 )
