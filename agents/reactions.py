@@ -9,7 +9,7 @@ Doctrine:
   and its fire).
 - **Interrupt** (``interrupt``): the unit with the best shot at the enemy unit whose activation it is, when it scores
   at least :attr:`INT_THRESHOLD` (the unit gives up its own activation, and the spot roll may fail); otherwise wait
-  for a closer step while some unit could interrupt, and pass when none could.
+  for a closer step (``hold_fire``) mid-move, and decline at an activation's start.
 - **The interrupt's attack** (``interrupt_fire``): the best-scoring shoot option.
 
 Only the side's knowledge is read (:class:`agents.knowledge.Knowledge`): its own units, the enemy units it knows of
@@ -62,13 +62,13 @@ class ReactionDoctrine:
         if d.kind not in RX_KINDS:
             return None
         if d.kind == "reaction":
-            return self._rx_best_shot(k, d, self.RX_THRESHOLD) or ("react_pass",)
+            return self._rx_best_shot(k, d, self.RX_THRESHOLD) or ("decline",)
         if d.kind == "reaction_choice":
-            return self._rx_pick_unit(k, d, "react", self.RX_THRESHOLD) or ("react_pass",)
+            return self._rx_pick_unit(k, d, "choose", self.RX_THRESHOLD) or ("decline",)
         if d.kind == "interrupt":
-            o = self._rx_pick_unit(k, d, "interrupt", self.INT_THRESHOLD)
+            o = self._rx_pick_unit(k, d, "choose", self.INT_THRESHOLD)
             if o is not None:
                 return o
-            return ("interrupt_wait",) if ("interrupt_wait",) in d.options else ("interrupt_pass",)
+            return ("hold_fire",) if ("hold_fire",) in d.options else ("decline",)
         o = self._rx_best_shot(k, d, -2.0)  # interrupt_fire: the best shot it has
         return o if o is not None else d.options[0]

@@ -24,8 +24,8 @@ def to_move(dice, options=INT, **kw):
     g = begin(pair(**kw), dice, options=options)
     activate(g, 0)
     d = g.decision()
-    assert (d.side, d.kind, d.options) == (1, "interrupt", (("interrupt", 1), ("interrupt_pass",)))  # S004:389
-    g.apply(("interrupt_pass",))
+    assert (d.side, d.kind, d.options) == (1, "interrupt", (("choose", 1), ("decline",)))  # S004:389
+    g.apply(("decline",))
     g.apply(("move", 0, 1))
     return g
 
@@ -35,11 +35,11 @@ def test_S004_385_an_interrupt_fires_mid_move_at_the_point_the_interrupting_side
     Interrupt": offered at each step of the move; B waits one step and fires at the second; A's move goes on."""
     g = to_move(MOVE3 + SPOT + MISS + STEADY_NERVE)
     d = g.decision()
-    assert (d.side, d.kind, d.options) == (1, "interrupt", (("interrupt", 1), ("interrupt_wait",), ("interrupt_pass",)))
+    assert (d.side, d.kind, d.options) == (1, "interrupt", (("choose", 1), ("hold_fire",), ("decline",)))
     assert g.units[0].y == 5.5
-    g.apply(("interrupt_wait",))
+    g.apply(("hold_fire",))
     assert g.decision().kind == "interrupt" and g.units[0].y == 6.0
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     d = g.decision()
     assert (d.side, d.kind, d.unit) == (1, "interrupt_fire", 1) and {o[1] for o in d.options} == {0}
     g.apply(("shoot", 0, "all"))
@@ -53,7 +53,7 @@ def test_S004_385_an_interrupt_fires_mid_move_at_the_point_the_interrupting_side
 def test_S004_377_the_interrupting_unit_forfeits_its_activation():
     """S004:377: "The element has forfeited their next Activation in order to make this attack"."""
     g = to_move(MOVE3 + SPOT + MISS + STEADY_NERVE + SIDE0_WINS)
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert g.units[1].activated
     g.apply(("end",))  # A's activation ends: B has none left, the turn ends
@@ -63,7 +63,7 @@ def test_S004_377_the_interrupting_unit_forfeits_its_activation():
 def test_S004_395_a_failed_spot_roll_is_a_failed_interrupt():
     """S004:395: "If the Spot roll fails, the Interrupt action fails" (the activation is still forfeited)."""
     g = to_move(MOVE3 + NO_SPOT)
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     assert last_event(g, "InterruptSpotRolled")["spotted"] is False
     assert not events_of(g, "ShotResolved") and g.units[1].activated
     assert g.decision().kind == "action" and last_event(g, "Moved")["end"] == [24.0, 11.0]
@@ -74,7 +74,7 @@ def test_S004_405_a_failed_morale_response_a_suppression_marker_and_no_further_m
     """S004:405: "If they fail, they gain a Suppression marker and do not Move at all": A stops where it was
     interrupted (the interrupting side's point, S004:387)."""
     g = to_move(MOVE3 + SPOT + MISS + LOST_NERVE)
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert last_event(g, "InterruptResponse") == {"type": "InterruptResponse", "unit": 0, "roll": 2, "needed": 2,
                                                   "passed": False}
@@ -86,7 +86,7 @@ def test_S004_405_the_interrupt_fire_has_no_suppression_of_its_own():
     """The interrupt's shot is reaction fire: a hit's suppression and the confidence test are replaced by the
     response (RN-1824): a minor result, then a passed response, leaves A unsuppressed."""
     g = to_move(MOVE3 + SPOT + [1, ("d8", 2), ("d6", 1)] + STEADY_NERVE)
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert last_event(g, "ShotResolved")["result"] == "minor" and g.units[0].suppression == 0
 
@@ -96,7 +96,7 @@ def test_S004_389_an_interrupt_at_the_start_of_the_activation():
     Morale rolls" (after the activation's own steps); a failed response leaves A suppressed for its actions."""
     g = begin(pair(b=(24, 15)), [("d8", 1), ("d8", 5), ("d4", 1)] + MISS + LOST_NERVE, options=INT)
     activate(g, 0)
-    g.apply(("interrupt", 1))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert last_event(g, "InterruptDeclared")["at"] == "start" and g.units[0].suppression == 1
     d = g.decision()
@@ -105,7 +105,7 @@ def test_S004_389_an_interrupt_at_the_start_of_the_activation():
 
 def test_S004_interrupt_pass_ends_the_offers_for_this_move():
     g = to_move(MOVE3)
-    g.apply(("interrupt_pass",))
+    g.apply(("decline",))
     assert g.decision().kind == "action" and last_event(g, "Moved")["end"] == [24.0, 11.0]
 
 

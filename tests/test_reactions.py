@@ -32,7 +32,7 @@ def test_S001_131_the_unit_fired_at_within_12_may_fire_back_declared_before_the_
     g.apply(("shoot", 1, "all"))
     d = g.decision()
     assert (d.side, d.kind, d.unit) == (1, "reaction", 1) and not events_of(g, "ShotResolved")  # before the dice
-    assert ("shoot", 0, "all") in d.options and ("hit_the_dirt",) in d.options and d.options[-1] == ("react_pass",)
+    assert ("shoot", 0, "all") in d.options and ("prop",) in d.options and d.options[-1] == ("decline",)
     assert {o[1] for o in d.options if o[0] == "shoot"} == {0}  # only at the attacker
     assert any(o[0] == "move" for o in d.options)
 
@@ -57,7 +57,7 @@ def test_S001_131_beyond_12_inches_only_hit_the_dirt():
     g = begin(pair(b=(24, 20)), options=RX)
     activate(g, 0)
     g.apply(("shoot", 1, "all"))
-    assert g.decision().options == (("hit_the_dirt",), ("react_pass",))
+    assert g.decision().options == (("prop",), ("decline",))
 
 
 def test_S001_133_hit_the_dirt_a_suppression_marker_and_cover_one_step_better():
@@ -71,8 +71,8 @@ def test_S001_133_hit_the_dirt_a_suppression_marker_and_cover_one_step_better():
         g.apply(answer)
         return g, events_of(g, "ShotResolved")[0]["target_die"]
 
-    g, die = target_die(("hit_the_dirt",))
-    _, plain = target_die(("react_pass",))
+    g, die = target_die(("prop",))
+    _, plain = target_die(("decline",))
     b = g.units[1]
     assert b.suppression == 1 and b.propped and tokens(g) == [1]
     assert (plain, die) == ("d8", "d10")  # 20": a D8, one step better
@@ -120,12 +120,12 @@ def test_S001_135_a_move_reaction_before_the_move_fires_at_the_mover_and_the_mov
     activate(g, 0)
     g.apply(("move", 0, 1))
     d = g.decision()
-    assert (d.side, d.kind, d.options) == (1, "reaction_choice", (("react", 1), ("react_pass",)))
+    assert (d.side, d.kind, d.options) == (1, "reaction_choice", (("choose", 1), ("decline",)))
     assert (g.units[0].x, g.units[0].y) == (24.0, 5.5) and not events_of(g, "Moved")  # at its first step
-    g.apply(("react", 1))
+    g.apply(("choose", 1))
     d = g.decision()
     assert (d.kind, d.unit) == ("reaction", 1) and {o[1] for o in d.options if o[0] == "shoot"} == {0}
-    assert ("hit_the_dirt",) not in d.options  # only when attacked
+    assert ("prop",) not in d.options  # only when attacked
     g.apply(("shoot", 0, "all"))
     assert kinds_of(g)[-3:] == ["ReactionTaken", "ShotResolved", "Moved"]
     assert last_event(g, "Moved")["end"] == [24.0, 11.0] and g.actions_left == 1 and g.dice.remaining == 0
@@ -138,9 +138,9 @@ def test_S001_135_a_move_reaction_after_the_move_ended_within_12_inches():
     activate(g, 0)
     g.apply(("move", 0, 1))
     d = g.decision()
-    assert (d.side, d.kind, d.options) == (1, "reaction_choice", (("react", 1), ("react_pass",)))
+    assert (d.side, d.kind, d.options) == (1, "reaction_choice", (("choose", 1), ("decline",)))
     assert last_event(g, "Moved")["end"] == [24.0, 11.0]  # the move is over
-    g.apply(("react", 1))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert last_event(g, "ReactionTaken")["window"] == "after" and kinds_of(g)[-1] == "ShotResolved"
     assert g.actions_left == 1 and g.decision().kind == "action"
@@ -150,10 +150,10 @@ def test_S001_135_a_unit_that_passed_before_the_move_may_react_after_it():
     g = begin(pair(b=(24, 16)), [("d6", 3)], options=RX)
     activate(g, 0)
     g.apply(("move", 0, 1))
-    g.apply(("react_pass",))
+    g.apply(("decline",))
     d = g.decision()
-    assert (d.kind, d.options) == ("reaction_choice", (("react", 1), ("react_pass",)))
-    g.apply(("react_pass",))
+    assert (d.kind, d.options) == ("reaction_choice", (("choose", 1), ("decline",)))
+    g.apply(("decline",))
     assert g.decision().kind == "action" and not tokens(g)
 
 
@@ -164,11 +164,11 @@ def test_S001_137_several_units_react_in_the_order_their_side_picks():
     g = begin(scn, [("d6", 3)] + MISS + MISS, options=RX)
     activate(g, 0)
     g.apply(("move", 0, 1))
-    assert g.decision().options == (("react", 1), ("react", 2), ("react_pass",))
-    g.apply(("react", 2))
+    assert g.decision().options == (("choose", 1), ("choose", 2), ("decline",))
+    g.apply(("choose", 2))
     g.apply(("shoot", 0, "all"))
-    assert g.decision().options == (("react", 1), ("react_pass",))
-    g.apply(("react", 1))
+    assert g.decision().options == (("choose", 1), ("decline",))
+    g.apply(("choose", 1))
     g.apply(("shoot", 0, "all"))
     assert [s["unit"] for s in events_of(g, "ShotResolved")] == [2, 1] and tokens(g) == [2, 1]
     assert g.decision().kind == "action"  # both hold tokens: nothing more, before or after

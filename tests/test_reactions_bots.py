@@ -14,7 +14,7 @@ def test_the_bot_fires_back_at_close_range_and_declines_a_long_shot():
     bot = make_agent("scripted", 0)
     g = begin(scenario([unit("A", (24, 5))], [unit("B", (24, 15))]), options=BOTH)
     activate(g, 0)
-    g.apply(("interrupt_pass",))  # (B could interrupt A's activation)
+    g.apply(("decline",))  # (B could interrupt A's activation)
     g.apply(("shoot", 1, "all"))
     d = g.decision()
     assert d.kind == "reaction" and bot.decide(Knowledge(g, 1), d)[0] == "shoot"
@@ -22,7 +22,7 @@ def test_the_bot_fires_back_at_close_range_and_declines_a_long_shot():
     activate(g, 0)
     g.apply(("shoot", 1, "all"))
     d = g.decision()
-    assert d.options == (("hit_the_dirt",), ("react_pass",)) and bot.decide(Knowledge(g, 1), d) == ("react_pass",)
+    assert d.options == (("prop",), ("decline",)) and bot.decide(Knowledge(g, 1), d) == ("decline",)
 
 
 def test_bots_answer_every_reaction_and_interrupt_and_hard_beats_random():

@@ -72,7 +72,7 @@ def test_fifty_random_games_end_keep_their_invariants_and_replay_exactly(name):
 
 
 # ---------------------------------------------------------------------------------------------- hidden information
-PASSES = {"reaction": ("react_pass",), "reaction_choice": ("react_pass",), "interrupt": ("interrupt_pass",)}
+PASSES = {"reaction": ("decline",), "reaction_choice": ("decline",), "interrupt": ("decline",)}
 
 
 def _blue_knows(g):

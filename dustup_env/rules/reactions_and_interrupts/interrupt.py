@@ -6,8 +6,9 @@
 * **When** (S004:383-389): during an enemy unit's activation: at its start, after the ``on_activation`` hooks (the
   activation's own morale steps, S004:389), and at each step of its Move Actions' walks where an interrupter sees it
   (the interrupting side picks the point of the move: S004:385-387).  The decision ``interrupt`` offers
-  ``("interrupt", uid)`` for each such unit, ``("interrupt_wait",)`` (mid-move: ask again at the next step) and
-  ``("interrupt_pass",)`` (no interrupt for the rest of this move, or at this activation's start).  At most one
+  ``("choose", uid)`` for each such unit, ``("hold_fire",)`` (mid-move: not yet, ask again at the next step) and
+  ``("decline",)`` (no interrupt for the rest of this move, or at this activation's start).  The options reuse
+  the action layout's families (``choose``, ``hold_fire``, ``decline``): the layout does not grow.  At most one
   decision a step keeps the count of decisions sane (RN-1822).
 * **Spotting** (S004:395): the Detect Action's opposed roll (seed 000 "Detect Action": the target's range die
   against the interrupter's quality and sensor dice); one success spots; none and "the Interrupt action fails"
@@ -29,7 +30,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.dice import die_name
 from ..kernel.entities import STEADY, Unit
 from ..kernel.events import Event, Suppressed, event
-from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.ruleset import Option, Rule
 from ..kernel.sequence import can_activate, pop, push
 from ..unit_actions.detect_action import house_concealed, night_limited, range_die
 from ..unit_actions.hidden_units import reveal
@@ -102,17 +103,17 @@ class InterruptOffer:
     @staticmethod
     def decision(game, frame):
         d = frame.data
-        opts = [("interrupt", uid) for uid in interrupters(game, d["side"], game.units[d["target"]])]
+        opts = [("choose", uid) for uid in interrupters(game, d["side"], game.units[d["target"]])]
         if d["at"] == "move":
-            opts.append(("interrupt_wait",))
-        opts.append(("interrupt_pass",))
+            opts.append(("hold_fire",))  # not yet: ask again at the next step
+        opts.append(("decline",))  # no interrupt for the rest of this move
         return Decision(d["side"], "interrupt", -1, tuple(opts))
 
     @staticmethod
     def apply(game, frame, opt):
         d = frame.data
-        if opt[0] != "interrupt":
-            if opt[0] == "interrupt_pass" and d["at"] == "move":
+        if opt[0] != "choose":
+            if opt[0] == "decline" and d["at"] == "move":
                 walk = _walk_of(game, d["target"])
                 if walk is not None:
                     walk.data["interrupt_passed"] = True
@@ -159,7 +160,7 @@ class InterruptFire:
     @staticmethod
     def decision(game, frame):
         u, t = game.units[frame.unit], game.units[frame.data["target"]]
-        opts = tuple(fire_options_at(game, u, t)) or (("interrupt_pass",),)
+        opts = tuple(fire_options_at(game, u, t)) or (("decline",),)
         return Decision(u.side, "interrupt_fire", u.uid, opts)
 
     @staticmethod
@@ -207,17 +208,11 @@ def _move_step(game, mover, walk) -> None:
         push(game, Frame(INT_OFFER, -1, 0, False, {"side": side, "target": mover.uid, "at": "move"}))
 
 
-FAMILIES = (Family("interrupt", ("own",), 283, "this unit interrupts the enemy's activation (seed 004): it forfeits "
-                   "its own activation for one attack"),
-            Family("interrupt_wait", (), 284, "no interrupt yet: ask again at the mover's next step (seed 004)"),
-            Family("interrupt_pass", (), 285, "no interrupt during this move or activation start (seed 004)"))
-
 RULE = Rule(
     "Interrupt", 'seed 004 "Interrupt" (S004:367-407)',
     options=(Option("interrupt", False, "seed 004 interrupts: an unactivated, unsuppressed unit forfeits its "
                     "activation for one attack during an enemy activation, after a spot roll"),),
     applies=lambda scenario, options: bool(options["interrupt"]),
-    families=FAMILIES,
     procedures={INT_OFFER: InterruptOffer(), INT_FIRE: InterruptFire()},
     reactions={"activation_start": _activation_start, "move_step": _move_step},
     activation_end=(ready_again,),

@@ -16,7 +16,9 @@
   unit, the side may react before the move (at its first step, the kernel's ``move_step`` window), and when it
   began or ended within 12", after it (the ``move_end`` window).  An attack reaction must target the mover.
 * **Several reacting units** (S001:137): the side picks them one at a time (decision ``reaction_choice``:
-  ``("react", uid)`` / ``("react_pass",)``), each then its reaction (decision ``reaction``).
+  ``("choose", uid)`` / ``("decline",)``), each then its reaction (decision ``reaction``: its Shoot Action and
+  Move Action options, ``("prop",)`` for Hit the Dirt!, ``("decline",)``).  The options reuse the action layout's
+  families: the layout does not grow.
 * **No reaction to a reaction** (S001:139): while a reaction (or an interrupt) is being taken no window of this rule
   offers anything; the reaction's own fire and moves open no attack window.
 * **The cost** (S001:42): a unit with a reaction token takes one action fewer in an activation; the tokens are
@@ -33,7 +35,7 @@ from ..kernel.attack import FIGURES, target_kind
 from ..kernel.decisions import Decision, Frame
 from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import Event, Propped, Suppressed, event
-from ..kernel.ruleset import Family, Option, Rule
+from ..kernel.ruleset import Option, Rule
 from ..kernel.sequence import pop, push
 from ..kernel.state import Component
 from ..unit_actions.hidden_units import reveal
@@ -203,7 +205,7 @@ def unit_options(game, u: Unit, trigger: Unit, kind: str) -> list:
         opts.extend(fire_options_at(game, u, trigger))
         opts.extend(move_options_of(game, u))
     if kind == "attack" and hit_the_dirt_allowed(game, u):
-        opts.append(("hit_the_dirt",))
+        opts.append(("prop",))  # Hit the Dirt!
     return opts
 
 
@@ -214,11 +216,11 @@ class UnitReaction:
     def decision(game, frame):
         u = game.units[frame.unit]
         opts = unit_options(game, u, game.units[frame.data["trigger"]], frame.data["kind"])
-        return Decision(u.side, RX_UNIT, u.uid, tuple(opts) + (("react_pass",),))
+        return Decision(u.side, RX_UNIT, u.uid, tuple(opts) + (("decline",),))
 
     @staticmethod
     def apply(game, frame, opt):
-        if opt[0] == "react_pass":
+        if opt[0] == "decline":
             pop(game, frame, used=0)
             return
         u = game.units[frame.unit]
@@ -226,9 +228,9 @@ class UnitReaction:
         kind = frame.data["kind"]
         reveal(game, u, "reacted")
         _take_token(game, u)
-        what = "fire" if opt[0] in SHOOT_FAMILIES else opt[0]
+        what = "fire" if opt[0] in SHOOT_FAMILIES else "hit_the_dirt" if opt[0] == "prop" else "move"
         game.emit(ReactionTaken(u.uid, t.uid, what, kind))
-        if opt[0] == "hit_the_dirt":  # S001:133: a suppression marker besides the token; cover one step better
+        if opt[0] == "prop":  # S001:133: a suppression marker besides the token; cover one step better
             u.suppression = min(MAX_SUPPRESSION, u.suppression + 1)
             game.emit(Suppressed(u.uid, u.suppression))
             u.propped = True
@@ -285,11 +287,11 @@ class ReactionChoice:
         return move_reactors(game, d["side"], game.units[d["trigger"]], d["kind"], d["start"], d["asked"])
 
     def decision(self, game, frame):
-        opts = tuple(("react", uid) for uid in self._units(game, frame))
-        return Decision(frame.data["side"], RX_CHOICE, -1, opts + (("react_pass",),))
+        opts = tuple(("choose", uid) for uid in self._units(game, frame))
+        return Decision(frame.data["side"], RX_CHOICE, -1, opts + (("decline",),))
 
     def apply(self, game, frame, opt):
-        if opt[0] == "react_pass":
+        if opt[0] == "decline":
             pop(game, frame, used=0)
             return
         d = frame.data
@@ -371,16 +373,11 @@ def _turn_end(game) -> None:
     st.reaction_pending = []
 
 
-FAMILIES = (Family("react_pass", (), 280, "no reaction (seed 001 reactions)"),
-            Family("react", ("own",), 281, "this unit reacts to the enemy's move (seed 001 reactions)"),
-            Family("hit_the_dirt", (), 282, "Hit the Dirt!: a suppression marker and the unit propped (seed 001)"))
-
 RULE = Rule(
     "Reactions", 'seed 001 "Notes on Reactions" (S001:42, 53, 127-139, 157)',
     options=(Option("reactions", False, "seed 001 reactions: attack and move reactions within 12\", a reaction token "
                     "costing one action of the unit's next activation this turn"),),
     applies=lambda scenario, options: bool(options["reactions"]),
-    families=FAMILIES,
     procedures={RX_CHOICE: ReactionChoice(), RX_UNIT: UnitReaction()},
     reactions={"before_attack": _before_attack, "after_attack": _after_attack, "move_step": _move_step,
                "move_end": _move_end},
