@@ -43,3 +43,28 @@ def test_bots_answer_every_reaction_and_interrupt_and_hard_beats_random():
         wins += g.winner == hard_side
         assert ag[hard_side].fallbacks == 0
     assert answered > 20 and wins >= 8
+
+
+def test_every_reaction_and_interrupt_decision_and_event_reads_in_words():
+    """The front-ends' words (dustup_env/narrate.py): a prompt for each new decision kind, a label for each option
+    offered in it, a narration of each new event."""
+    from dustup_env import narrate as nr
+    seen, narrated = set(), set()
+    for s in range(4):
+        g = Game("skirmish", seed=s, options=BOTH)
+        know = nr.Knowledge(names=nr.display_names(g), side_names=tuple(g.side_names))
+        bots = [make_agent("hard", s), make_agent("random", s)]
+        while not g.over:
+            d = g.decision()
+            if d.kind in KINDS:
+                seen.add(d.kind)
+                assert nr.decision_prompt(d.side, d.kind, d.unit, know) != d.kind
+                for o in d.options:
+                    label = nr.option_label(o, d.kind, know, d.unit)
+                    assert label and label != nr.generic_label(o), (d.kind, o)
+            g.apply(bots[s % 2 if d.side == 0 else 1 - s % 2].choose(g, d))
+        for e in g.event_log():
+            if e["type"].startswith(("Reaction", "Interrupt")):
+                narrated.add(e["type"])
+                assert not nr.narrate(e, know).startswith(e["type"])
+    assert seen == set(KINDS) and {"ReactionTaken", "InterruptDeclared", "InterruptSpotRolled"} <= narrated
