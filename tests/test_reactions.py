@@ -238,3 +238,19 @@ def test_a_paused_reaction_saves_and_replays_exactly():
             x.apply(rng.choice(x.decision().options))
         logs.append(x.event_log())
     assert logs[0] == logs[1] == logs[2] == logs[3]
+
+
+def test_the_observation_shows_each_sides_reaction_tokens():
+    """The ``reactions`` observation piece (game option ``reactions`` only): a token is a marker both sides see."""
+    from dustup_env.observation import Observer
+    g = begin(pair(), MISS + MISS, options=RX)
+    plain = Observer.for_game(begin(pair(), options=None))
+    assert "reactions" not in plain.dict
+    activate(g, 0)
+    g.apply(("shoot", 1, "all"))
+    g.apply(("shoot", 0, "all"))
+    ob = Observer.for_game(g)
+    ob.set_from(g, 0)
+    assert ob.dict["reactions"].ravel().tolist().index(1.0) == 12  # Blue sees Red's first unit's token
+    ob.set_from(g, 1)
+    assert ob.dict["reactions"].ravel().tolist().index(1.0) == 0 and ob.dict["reactions"].sum() == 1

@@ -16,6 +16,7 @@ from test_hidden_info import CODEC, observe, twin_scenarios
 from test_properties import Invariants
 from agents.base import make_agent
 from agents.knowledge import Knowledge
+from dustup_env.observation import Observer
 from dustup_env.rules import Game
 from dustup_env.rules.reactions_and_interrupts.reactions import tokens
 
@@ -78,7 +79,8 @@ PASSES = {"reaction": ("decline",), "reaction_choice": ("decline",), "interrupt"
 def _blue_knows(g):
     d = g.decision()
     mask = CODEC.mask(g, d).tobytes() if d.side == 0 else None
-    return observe(g, 0).tobytes(), mask, repr(g.view(0)), repr(g.event_log(0))
+    full = Observer.for_game(g).set_from(g, 0).tobytes()  # with the game's own pieces (the reaction tokens)
+    return observe(g, 0).tobytes(), full, mask, repr(g.view(0)), repr(g.event_log(0))
 
 
 def _settle(g, counter):

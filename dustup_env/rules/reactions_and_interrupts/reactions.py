@@ -35,7 +35,7 @@ from ..kernel.attack import FIGURES, target_kind
 from ..kernel.decisions import Decision, Frame
 from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import Event, Propped, Suppressed, event
-from ..kernel.ruleset import Option, Rule
+from ..kernel.ruleset import ObservationPiece, Option, Rule
 from ..kernel.sequence import pop, push
 from ..kernel.state import Component
 from ..unit_actions.hidden_units import reveal
@@ -373,12 +373,24 @@ def _turn_end(game) -> None:
     st.reaction_pending = []
 
 
+def observe_reactions(obs, b, off) -> None:
+    """The ``reactions`` piece: per unit slot, 1 when the unit holds a reaction token (a marker both sides see);
+    hidden and mounted enemy units: 0."""
+    held = tokens(obs.game)
+    for u, o, _k, _enemy, concealed in obs.slot_rows(off, 1):
+        b[o] = 1.0 if held and not concealed and u.uid in held else 0.0
+
+
+REACTIONS_PIECE = ObservationPiece("reactions", 280, ("units", 1), ("reaction_token",), write=observe_reactions,
+                                   doc="seed 001 reactions: each unit slot's reaction token")
+
 RULE = Rule(
     "Reactions", 'seed 001 "Notes on Reactions" (S001:42, 53, 127-139, 157)',
     options=(Option("reactions", False, "seed 001 reactions: attack and move reactions within 12\", a reaction token "
                     "costing one action of the unit's next activation this turn"),),
     applies=lambda scenario, options: bool(options["reactions"]),
     procedures={RX_CHOICE: ReactionChoice(), RX_UNIT: UnitReaction()},
+    observation=(REACTIONS_PIECE,),
     reactions={"before_attack": _before_attack, "after_attack": _after_attack, "move_step": _move_step,
                "move_end": _move_end},
     on_activation=(_on_activation,),
