@@ -1,6 +1,7 @@
 """Random games with seed 001 reactions and seed 004 interrupts switched on, and the hidden-information twin test.
 
-* 50 random games each with ``reactions``, ``interrupt`` and both (skirmish and default): every game ends (no
+* 50 random games each with ``reactions``, ``interrupt`` and both (skirmish and default), and 10 each with both and
+  chits or cards (one on armour): every game ends (no
   reaction loop), every invariant of tests/test_properties.py holds at every step, reaction tokens stay on units
   that may hold them, and a replay, a save and a snapshot taken mid-game play on exactly.
 * Twin games: a hidden Red unit could react to (or interrupt) Blue's moves in one game and not in the other (the
@@ -22,6 +23,9 @@ from dustup_env.rules.reactions_and_interrupts.reactions import tokens
 
 OPTION_SETS = {"reactions": {"reactions": True}, "interrupt": {"interrupt": True},
                "both": {"reactions": True, "interrupt": True}}
+# random activation: a unit that forfeited its activation is passed over by the chits and the cards
+RANDOM_ACTIVATION = {"chits": {"reactions": True, "interrupt": True, "activation": "chits"},
+                     "cards": {"reactions": True, "interrupt": True, "activation": "cards", "turn_end_card": True}}
 RX_KINDS = ("reaction", "reaction_choice", "interrupt", "interrupt_fire")
 
 
@@ -70,6 +74,24 @@ def test_fifty_random_games_end_keep_their_invariants_and_replay_exactly(name):
         assert {"reaction", "reaction_choice"} <= seen and {"ReactionTaken", "ReactionTokensRemoved"} <= events
     if "interrupt" in options:
         assert {"interrupt", "interrupt_fire"} <= seen and {"InterruptDeclared", "InterruptResponse"} <= events
+
+
+@pytest.mark.parametrize("name", list(RANDOM_ACTIVATION))
+def test_random_activation_games_with_reactions_and_interrupts_end_and_replay(name):
+    options = RANDOM_ACTIVATION[name]
+    for k in range(10):
+        scn = "armour" if k == 9 else "skirmish"
+        g, taken, _, _ = _play(scn, 8000 + k, options)
+        forfeited = set()
+        for e in g.event_log():  # S004:377: a unit that interrupted does not activate later in the turn
+            if e["type"] == "TurnStarted":
+                forfeited = set()
+            elif e["type"] == "InterruptDeclared":
+                forfeited.add(e["unit"])
+            elif e["type"] == "UnitActivated":
+                assert e["unit"] not in forfeited, (k, e)
+        r = Game.replay(scn, 8000 + k, taken, options=options)
+        assert r.state_digest() == g.state_digest()
 
 
 # ---------------------------------------------------------------------------------------------- hidden information
