@@ -126,3 +126,15 @@ def test_without_the_option_no_interrupt_is_offered():
     activate(g, 0)
     g.apply(("move", 0, 1))
     assert g.options["interrupt"] is False and g.decision().kind == "action"
+
+
+def test_at_most_one_interrupt_decision_a_step_and_none_after_a_decline():
+    """RN-1822: the interrupting side is asked once per step of the move at most; "hold fire" asks again at the next
+    step, "decline" ends the offers for the move."""
+    g = to_move(MOVE3)
+    asked = []
+    while g.decision().kind == "interrupt":
+        asked.append(g.units[0].y)
+        g.apply(("hold_fire",))
+    assert asked == [5.5 + 0.5 * i for i in range(len(asked))] and len(asked) == 12  # each half inch, 6"
+    assert last_event(g, "Moved")["end"] == [24.0, 11.0] and g.decision().kind == "action"

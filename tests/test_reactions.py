@@ -254,3 +254,20 @@ def test_the_observation_shows_each_sides_reaction_tokens():
     assert ob.dict["reactions"].ravel().tolist().index(1.0) == 12  # Blue sees Red's first unit's token
     ob.set_from(g, 1)
     assert ob.dict["reactions"].ravel().tolist().index(1.0) == 0 and ob.dict["reactions"].sum() == 1
+
+
+def test_bad_option_values_are_refused_in_one_line():
+    """The options are booleans, in a game's options and in a scenario's (the scenario schema's ``options``)."""
+    import copy
+
+    from dustup_env.rules import ScenarioError
+    from dustup_env.rules.kernel.data import load_scenario
+    with pytest.raises(ScenarioError, match=r"^game option reactions must be true or false, not 1$"):
+        Game("skirmish", options={"reactions": 1})
+    doc = copy.deepcopy(load_scenario("skirmish"))
+    doc["options"] = {"interrupt": "yes"}
+    with pytest.raises(ScenarioError, match=r"options/interrupt: 'yes' is not of type 'boolean'") as e:
+        Game(doc)
+    assert "\n" not in str(e.value)
+    doc["options"] = {"reactions": True, "interrupt": True}
+    assert Game(doc).options["reactions"] is True and Game(doc).options["interrupt"] is True
