@@ -35,8 +35,8 @@ from ..kernel.sequence import can_activate, pop, push
 from ..unit_actions.detect_action import house_concealed, night_limited, range_die
 from ..unit_actions.hidden_units import reveal
 from ..unit_actions.move_action import WALK
-from .reactions import (INT_FIRE, INT_OFFER, MAX_SUPPRESSION, SHOOT_FAMILIES, fire, fire_options_at, free_to_act,
-                        reacting, ready_again)
+from .reactions import (INT_FIRE, INT_OFFER, MAX_SUPPRESSION, SHOOT_FAMILIES, can_fire_at, fire, fire_options_at,
+                        free_to_act, reacting, ready_again)
 
 
 @event
@@ -87,7 +87,7 @@ def interrupters(game, side: int, target: Unit) -> list:
     out = []
     for uid in game.side_units[side]:
         u = game.units[uid]
-        if may_interrupt(game, u) and spot_die(game, u, target) is not None and fire_options_at(game, u, target):
+        if may_interrupt(game, u) and spot_die(game, u, target) is not None and can_fire_at(game, u, target):
             out.append(uid)
     return out
 

@@ -40,8 +40,8 @@ from ..kernel.sequence import pop, push
 from ..kernel.state import Component
 from ..unit_actions.hidden_units import reveal
 from ..unit_actions.move_action import WALK, move_options
-from ..unit_actions.shoot_action import (THROW_MODES, WEAPON_MODES, may_shoot, shoot, shoot_geometry, shoot_options,
-                                         shot_plan)
+from ..unit_actions.shoot_action import (FIRE_MODES, THROW_MODES, WEAPON_MODES, may_shoot, shoot, shoot_geometry,
+                                         shoot_options, shot_plan)
 
 REACTION_RANGE = 12.0  # S001:131, 135: "within 12"" (leader to leader, RN-1801)
 MAX_SUPPRESSION = 3
@@ -158,6 +158,31 @@ def fire_options_at(game, u: Unit, t: Unit) -> list:
     return opts
 
 
+def can_fire_at(game, u: Unit, t: Unit) -> bool:
+    """Whether :func:`fire_options_at` would offer anything (cheaper: the Shoot Action's legality test of its fire
+    modes, the full options only where the unit sees the target but no fire mode is legal)."""
+    if t.hidden or not t.in_play:
+        return False
+    st = status(game, u)
+    if st is None or not may_shoot(u, st) or shoot_geometry(game, u, t) is None:
+        return False
+    legal = game.rules.legality.get("shoot")
+    if legal is not None:
+        fired = u.fired
+        u.fired = set()
+        try:
+            for mode in FIRE_MODES:
+                opts = [("shoot", t.uid, mode)]
+                if legal(game, u, st, opts[0]):
+                    for filt in game.rules.action_filters:
+                        opts = filt(game, u, opts)
+                    if opts:
+                        return True
+        finally:
+            u.fired = fired
+    return bool(fire_options_at(game, u, t))
+
+
 def move_options_of(game, u: Unit) -> list:
     """``u``'s Move Action options (not while propped, as the Move Action: seed 000 "Prop Action")."""
     st = status(game, u)
@@ -272,7 +297,7 @@ def move_reactors(game, side: int, mover: Unit, kind: str, start, asked=()) -> l
         near = math.hypot(u.x - sx, u.y - sy) <= REACTION_RANGE
         if kind == "after" and not near:
             near = dist(u, mover) <= REACTION_RANGE
-        if near and unit_options(game, u, mover, kind):
+        if near and (can_fire_at(game, u, mover) or move_options_of(game, u)):  # (= unit_options, cheaper)
             out.append(uid)
     return out
 
