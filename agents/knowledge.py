@@ -214,6 +214,15 @@ class Knowledge:
         return self._enemies
 
     @property
+    def active_enemy(self) -> int:
+        """The enemy unit whose activation it is (the unit a reaction or an interrupt answers), or -1 when it is not
+        an enemy's activation or the side does not know the unit (hidden)."""
+        uid = self._game.active
+        if uid < 0 or self._game.units[uid].side == self.side:
+            return -1
+        return uid if any(e.uid == uid for e in self.enemy_units) else -1
+
+    @property
     def markers(self) -> list[dict]:
         """Hidden-unit markers as the side sees them (``game.view(side)["markers"]``: position; ``unit`` only on
         its own markers)."""

@@ -28,6 +28,7 @@ from .base import GuardedAgent, register
 from .buildings import BuildingDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
+from .reactions import ReactionDoctrine
 
 
 @lru_cache(maxsize=65536)
@@ -63,7 +64,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(ReactionDoctrine, BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -140,6 +141,9 @@ class ScriptedAgent(BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, Vehicl
         if d.kind in ASSAULT_KINDS:
             va = self._vehicle_assault_response(k, d)  # an assaulted vehicle (agents/armour.py)
             return va if va is not None else self._assault_answer(k, d)
+        rx = self._rx_decide(k, d)  # reactions and interrupts (agents/reactions.py): None for other decisions
+        if rx is not None:
+            return rx
         if d.kind != "action":  # procedure decisions (promotion, choosing units): the first real choice
             for o in d.options:
                 if o[0] not in ("decline", "end", "hold_fire"):

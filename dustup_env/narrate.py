@@ -206,6 +206,10 @@ def _choose(k, kind, unit, uid):
         return f"promote {k.unit(uid)}"
     if kind == "choose":
         return f"choose {k.unit(uid)} for the combined assault"
+    if kind == "reaction_choice":
+        return f"{k.unit(uid)} reacts"
+    if kind == "interrupt":
+        return f"{k.unit(uid)} interrupts (gives up its activation)"
     return f"choose {k.unit(uid)}"
 
 
@@ -234,6 +238,10 @@ def _decline(k, kind, unit):
         return "decline (promote no one)"
     if kind == "intercept":
         return "decline (no decoy or area protection tries)"
+    if kind in ("reaction", "reaction_choice"):
+        return "decline (no reaction)"
+    if kind == "interrupt":
+        return "decline (no interrupt now)"
     return "decline"
 
 
@@ -246,7 +254,8 @@ _OPTION = {
     "end": lambda k, kind, unit: "end the activation",
     "move": _move,
     "withdraw": _withdraw,
-    "prop": lambda k, kind, unit: "prop (go to ground)",
+    "prop": lambda k, kind, unit: "Hit the Dirt! (a suppression marker, propped)" if kind == "reaction" else
+    "prop (go to ground)",
     "unprop": lambda k, kind, unit: "unprop (get up)",
     "shoot": _shoot,
     "shoot_weapon": lambda k, kind, unit, target, w: f"shoot at {k.unit(target)} with support weapon {int(w) + 1} alone",
@@ -271,7 +280,7 @@ _OPTION = {
     "contact": lambda k, kind, unit: "move to contact",
     "halt": _halt,
     "fire": lambda k, kind, unit, mode: f"final defensive fire ({FIRE_MODES.get(mode, _words(mode))})",
-    "hold_fire": lambda k, kind, unit: "hold fire",
+    "hold_fire": lambda k, kind, unit: "not yet (ask again at its next step)" if kind == "interrupt" else "hold fire",
     "resolve": lambda k, kind, unit, target: f"resolve the combat with {k.unit(target)} next",
     "add_defender": lambda k, kind, unit, target: f"add {k.unit(target)} to the assault",
     "defenders_chosen": lambda k, kind, unit: ("no more defenders: go" if kind == "assault_targets"
@@ -358,6 +367,10 @@ DECISION_KINDS = {
     "air_abort": "is acquired by the air defences: abort or continue?",
     "anti_aircraft": "may fire at the aircraft flying past",
     "air_pilot": "is acquired by anti-aircraft fire: abort, evade or continue?",
+    "reaction_choice": "may react to the enemy's move: which unit?",
+    "reaction": "may react",
+    "interrupt": "may interrupt the enemy's activation: which unit?",
+    "interrupt_fire": "interrupts: its attack",
 }
 
 
@@ -866,6 +879,24 @@ _EVENT.update({
                                     + (f", {e['added']} added" if e["added"] else "")),
     "SmokeLifted": lambda k, e: f"{k.unit(e['unit'])}'s smoke clears ({_plural(e['clouds'], 'cloud')})",
     "WindRolled": lambda k, e: f"the wind blows smoke towards {e['hour']} o'clock",
+# seed 001 reactions, seed 004 interrupts (rules/reactions_and_interrupts)
+_REACTED = {"fire": "fires back", "move": "moves", "hit_the_dirt": "hits the dirt"}
+_EVENT.update({
+    "ReactionTaken": lambda k, e: (f"{k.unit(e['unit'])} reacts to {k.unit(e['trigger'])}"
+                                   f"{' moving' if e['window'] in ('before', 'after') else ''}: "
+                                   f"{_REACTED.get(e['what'], _words(str(e['what'])))} (a reaction token)"),
+    "ReactionLost": lambda k, e: f"{k.unit(e['unit'])}'s reaction fire at {k.unit(e['target'])} is lost",
+    "ReactionTokenCost": lambda k, e: f"{k.unit(e['unit'])} has a reaction token: one action fewer",
+    "ReactionTokensRemoved": lambda k, e: "the reaction tokens come off " + k.units(e["units"]),
+    "InterruptDeclared": lambda k, e: (f"{k.unit(e['unit'])} gives up its activation to interrupt "
+                                       f"{k.unit(e['target'])}" + (" mid-move" if e["at"] == "move" else "")),
+    "InterruptSpotRolled": lambda k, e: (f"{k.unit(e['unit'])} tries to spot {k.unit(e['target'])}: "
+                                         f"{die(e['range_die'])} {e['target_roll']} against "
+                                         f"{_rolls(e['observer_dice'], e['observer_rolls'])}: "
+                                         + ("spotted" if e["spotted"] else "not spotted, the interrupt fails")),
+    "InterruptResponse": lambda k, e: (f"{k.unit(e['unit'])} responds to the interrupt: "
+                                       + _test(e["roll"], e["needed"], e["passed"])
+                                       + ("" if e["passed"] else " (suppressed, it stops)")),
 })
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

@@ -445,7 +445,7 @@ def test_a_reaction_names_a_window_of_the_kernel():
     with pytest.raises(ValueError, match="no reaction window mid_air"):
         Rule("Test typo", reactions={"mid_air": lambda game: None})
     assert set(Game(duel(), rules=(PINGS,)).rules.reactions) == {
-        "move_step", "before_attack", "after_attack", "activation_start", "activation_end", "turn_start", "turn_end"}
+        "move_step", "move_end", "before_attack", "after_attack", "activation_start", "activation_end", "turn_start", "turn_end"}
 
 
 # ---------------------------------------------------------------------------------------------- nested procedures

@@ -101,7 +101,8 @@ class Invariants:
 # decision kinds of procedure frames (the assault steps); the acting side may be either side
 PROCEDURE_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move",
                    "assault_targets", "special_weapons", "house_occupy", "house_pursuit",
-                   "intercept")  # Armoured Dustup: the targeted side's decoy / area-protection decision
+                   "intercept",  # Armoured Dustup: the targeted side's decoy / area-protection decision
+                   "reaction", "reaction_choice", "interrupt", "interrupt_fire")  # seed 001 reactions, seed 004
 
 
 def aggressive(g, rng):

@@ -17,6 +17,7 @@ from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, 
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
 from .forces import cavalry, commanders, units
 from .house_rules import close_combat
+from .reactions_and_interrupts import interrupt, reactions
 from .kernel import measurement
 from .kernel.game import set_standard_rules
 from .morale import death_of_a_leader, panic
@@ -88,6 +89,8 @@ STANDARD = (
     buildings.RULE,  # Additional Rules: Buildings and Fortifications (only scenarios that give buildings an armour)
     fortifications.RULE,
     building_assault.RULE,  # seed 004's building assault (game option building_assault: "d20")
+    reactions.RULE,  # seed 001 reactions (game option reactions; after every rule of seed 000)
+    interrupt.RULE,  # seed 004 interrupts (game option interrupt)
 )
 
 set_standard_rules(STANDARD)

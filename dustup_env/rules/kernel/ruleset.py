@@ -57,6 +57,8 @@ window                 called as
 ``move_step``          ``f(game, mover, walk)`` after each step of a Move Action's walk (the mover stands at
                        the point reached; ``walk.data``: its position ``x``, ``y``, destination ``px``, ``py``,
                        ``points``, ``spent``; ``walk.data["halted"] = True`` stops the mover there)
+``move_end``           ``f(game, mover, walk)`` when a Move Action's walk has ended (the mover at its end point,
+                       its ``Moved`` event and the ``after_move`` hooks done), before the walk's frame is popped
 ``before_attack``      ``f(game, firer, target)``: a shot is declared, before its dice
 ``after_attack``       ``f(game, attacker, target)``: after an attack resolved, for every source: a shot
                        (``attacker``: the firing unit), a point attack (once per unit struck; ``attacker``:
@@ -110,7 +112,7 @@ SEQUENCE_POINTS = (
 MAPPING_POINTS = ("actions", "reorganise", "procedures", "activation_sequences", "activate_instead", "terrain",
                   "damage", "services", "legality", "activations", "attacks", "entity_kinds")
 # the reaction windows (Rule.reactions): where rules may push frames for either side (see the module docstring)
-REACTION_WINDOWS = ("move_step", "before_attack", "after_attack", "activation_start", "activation_end",
+REACTION_WINDOWS = ("move_step", "move_end", "before_attack", "after_attack", "activation_start", "activation_end",
                     "turn_start", "turn_end")
 
 _BOOL = "true or false"

@@ -415,7 +415,8 @@ def begin_move(game, u: Unit, px: float, py: float, withdraw: bool = False) -> b
     handler's "the procedure counts the action"), or None (one action) when the walk ran at once: no ``move_step``
     reaction is registered and the activation's frame is on top."""
     roll = movement_roll(game, u)
-    if not game.rules.reactions["move_step"] and game.stack[-1].type == ACTIVATION:
+    reactions = game.rules.reactions
+    if not reactions["move_step"] and not reactions["move_end"] and game.stack[-1].type == ACTIVATION:
         # no rule reacts at a step and the move is the activation's own action: the walk cannot pause, so it runs to
         # its end at once with no frame (the same as pushing the walk frame and popping it at the end, which counts
         # the action: the handler's None does)
@@ -469,9 +470,15 @@ def _walk_step(game, u: Unit, frame, hooks, react):
 
 def end_walk(game, frame, x: float, y: float) -> None:
     """The walk is over at (x, y): the move's end (:func:`arrive`; a withdrawing routed unit at its home edge leaves
-    the table), then the frame is popped and the frame below resumes."""
+    the table), then the ``move_end`` reaction window (reactions pushed there wait above the frame, marked
+    ``ended``: its resume pops it), then the frame is popped and the frame below resumes."""
     d = frame.data
-    _walked(game, game.units[frame.unit], d["sx"], d["sy"], x, y, d["roll"], d["points"], d["withdraw"])
+    u = game.units[frame.unit]
+    _walked(game, u, d["sx"], d["sy"], x, y, d["roll"], d["points"], d["withdraw"])
+    if game.rules.reactions["move_end"] and game.phase != "over":
+        d["ended"] = True  # the move is over; reactions to it wait above the frame (its resume pops it)
+        if window(game, "move_end", None, u, frame):
+            return
     pop(game, frame)
 
 
@@ -494,7 +501,9 @@ class Walk:
     @staticmethod
     def resume(game, frame, popped) -> None:
         d = frame.data
-        if d.get("halted") or not game.units[frame.unit].in_play:
+        if d.get("ended"):  # reactions to the finished move were taken (the ``move_end`` window)
+            pop(game, frame)
+        elif d.get("halted") or not game.units[frame.unit].in_play:
             end_walk(game, frame, d["x"], d["y"])
         else:
             walk(game, frame)
