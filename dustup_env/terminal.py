@@ -198,7 +198,7 @@ def option_menu(game, side: int, decision, know) -> tuple[list[str], list, dict]
     lines = []
     for i, o in enumerate(numbered):
         text = f"  {i + 1:>3}. {N.option_label(o, decision.kind, know, unit=decision.unit)}"
-        if decision.kind == "action":
+        if decision.kind in insight.ODDS_KINDS:
             odds = insight.short_odds(insight.option_odds(game, side, o, decision.unit))
             if odds:
                 text += f"  [{odds}]"

@@ -1116,7 +1116,13 @@ function pct(x) { return typeof x === "number" ? (100 * x).toFixed(x < 0.1 ? 1 :
 function oddsTitle(o) {
   const d = o.dice || {}, p = o.odds || {};
   const lines = [];
-  if (d.target) {
+  if (d.accuracy) {  // a fire-support request or its target marker: the request roll, then each round's accuracy
+    if (d.request) lines.push(`request: ${d.request} must beat ${d.needed} (${d.requestor.toUpperCase()} calling ${d.support}, ${d.chits} chit${d.chits === 1 ? "" : "s"}${d.jamming ? ", under jamming" : ""}): success ${pct(p.success)}`);
+    lines.push(`accuracy of each of ${d.rounds} round${d.rounds === 1 ? "" : "s"} (${d.asset}): ${d.accuracy}` + (d.leadership === null ? " with no observer: never on target" : ` must beat leadership ${d.leadership}`) +
+      (d.guidance !== "none" ? `, ${d.guidance}-guided` : "") + `: on target ${pct(p.on_target)}`);
+    const sc = Object.entries(p.scatter || {}).map(([k, v]) => `${k}${lenMark()} ${pct(v)}`);
+    if (sc.length) lines.push(`scatter (${p.expected_scatter.toFixed(1)}${lenMark()} on average): ` + sc.join(", "));
+  } else if (d.target) {
     lines.push(`dice: quality ${d.quality}, firepower ${d.firepower.join(" ")} against target die ${d.target} (${d.band}, ${d.distance}")` +
       (d.suppressive ? ", suppressive fire" : ""));
     lines.push(`no success ${pct(p.none)}, minor ${pct(p.minor)}, major ${pct(p.major)}; expected hits ${p.expected_hits.toFixed(2)}`);
@@ -1126,7 +1132,11 @@ function oddsTitle(o) {
     lines.push(`missile: quality ${d.quality}, guidance ${d.guidance} against ECM ${d.ecm}: hit ${pct(p.hit)}, suppressed ${pct(p.suppressed)}, miss ${pct(p.miss)}; interception ${p.interception}`);
     if (p.destroyed !== undefined) lines.push(`damaged ${pct(p.damaged)}, destroyed ${pct(p.destroyed)}`);
   } else if (d.attacker) {
-    lines.push(`courage test ${d.attacker} against ${d.defender}; strength ${d.strength[0]} to ${d.strength[1]}`);
+    const n = d.outnumbered || {};
+    lines.push(`courage test ${d.attacker} against ${d.defender}; strength ${d.strength[0]} to ${d.strength[1]}` +
+      (n.defender ? ` (the defender outnumbered ${n.defender}:1)` : n.attacker ? ` (you are outnumbered ${n.attacker}:1)` : " (no outnumbering)"));
+    const shifts = (xs) => xs.map((x) => `${x[0].replace(/_/g, " ")} ${x[1] > 0 ? "+" : ""}${x[1]}`).join(", ") || "none";
+    lines.push(`shifts: yours ${shifts(d.attacker_shifts || [])}; the defender's ${shifts(d.defender_shifts || [])}`);
     lines.push(`contact ${pct(p.contact)}, defender withdraws ${pct(p.defender_withdraws)}, routs ${pct(p.defender_routs)}, fail ${pct(p.fail)}, fail badly ${pct(p.fail_badly)}`);
   }
   return lines.join("\n");
