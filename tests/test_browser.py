@@ -488,3 +488,40 @@ def test_table_entities_bursts_and_aircraft_on_the_page(tmp_path):
     finally:
         srv.kill()
     assert errors == []
+
+
+def test_a_hinted_move_is_marked_in_the_move_picker(tmp_path):
+    """``Hint`` marks the option the AI would play; a move (not in the list: the compass picker) is marked on the
+    picker's compass point, its distance chosen."""
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.wait_for_selector("#scenario option[value=default]", state="attached")
+            _new_game(page, "default", 0, 3)
+            moved = 0
+            for _ in range(60):
+                page.evaluate("document.getElementById('status').textContent = ''")
+                page.click("#hint")
+                page.wait_for_function("document.getElementById('status').textContent.startsWith('hint')")
+                hinted = page.locator("#options button.hinted, #move-picker .compass-btn.hinted")
+                assert hinted.count() == 1, page.locator("#status").inner_text()
+                if ": move " in page.locator("#status").inner_text():
+                    opt = json.loads(page.locator("#move-picker .compass-btn.hinted").get_attribute("data-option"))
+                    assert page.locator(f"#move-picker .dist.on[data-k='{opt[2]}']").count() == 1
+                    moved += 1
+                n = _renders(page)
+                hinted.first.click()
+                _wait_render(page, n)
+                if moved >= 2:
+                    break
+            assert moved >= 2
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []

@@ -133,3 +133,36 @@ def test_replay_pictures_keep_one_size_with_the_features_legend(tmp_path, scn):
     frames = list(replay_frames(g.to_dict(), every="turn", size=480))
     assert len({f.shape for _, f in frames}) == 1
     assert save_gif(frames, tmp_path / "x.gif") == len(frames)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_twin_games_swapped_on_the_real_target_marker_draw_the_same_for_the_other_side(seed):
+    """Side 0 places its real marker and two dummies at the same three points, the real one first in one game and
+    second in the other: side 1's view, page view and picture are the same, markers drawn alike."""
+    from test_fire_support_views import OPTIONS, _scn
+    import random
+
+    def play(order):
+        g = Game(_scn(), seed=seed, options=OPTIONS)
+        rng, placed, pts = random.Random(seed), 0, None
+        while not g.over:
+            d = g.decision()
+            req = [o for o in d.options if o[0] == "request_fire"]
+            if d.kind in ("fire_target", "fire_dummy"):
+                if pts is None:
+                    pts = sorted((o[1], o[2]) for o in d.options)[:3]
+                g.apply((d.kind, *pts[order[placed]]))
+                placed += 1
+                if placed == 3:
+                    return g
+            else:
+                g.apply(req[0] if req else d.options[rng.randrange(len(d.options))])
+        raise AssertionError("no request was granted")
+
+    a, b = play((0, 1, 2)), play((1, 0, 2))
+    from dustup_env.rules.artillery_and_air_support.fire_missions import missions
+    real = [missions(g, 0)[-1]["real"] for g in (a, b)]
+    assert real[0] != real[1] and [e["x"] for e in a.entities] == [e["x"] for e in b.entities]  # the same markers
+    ta, tb = views.table_view(a, 1), views.table_view(b, 1)
+    assert len(ta["entities"]) == 3 and ta == tb
+    assert np.array_equal(render_rgb(a, 10, side=1, legend=True), render_rgb(b, 10, side=1, legend=True))

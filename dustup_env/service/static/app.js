@@ -362,7 +362,7 @@ function legendText(geo, hidden, units) {
   let s = `Table ${geo.table.width}\u00d7${geo.table.height} ${geo.table.length === "cm" ? "cm" : "inches"}. ` +
     "Badges: S = suppression markers, Cf/St/Sh/Br/Rt = confidence, \u2713 = activated, P = propped, C = complete concealment, H = hidden, ! = panicked. " +
     "Squares are hidden-unit markers (? = unknown to you).";
-  if (state.current && state.current.view && state.current.view.units.some((u) => u.vehicle))
+  if ((units || []).some((u) => u.vehicle))  // (the units drawn: a replay's, not the last game played)
     s += " Vehicles are drawn to scale, the wedge at the front: D = damage markers, Imm = immobilised, open/closed = hatches, +N = passengers (your own), HW = heavy weapon.";
   if (hidden && hidden.length) s += " Enemy units hidden from you: " + hidden.map((h) => h.name).join(", ") + ".";
   const off = (units || []).filter((u) => offTable(u) && u.figures.length && !u.merged);
@@ -539,7 +539,12 @@ async function hint() {
     const h = await api("POST", `/games/${state.game.id}/hint`, { time_ms: 1500 });
     renderOptions(state.current.decision);
     const key = JSON.stringify(h.option);
-    for (const b of document.querySelectorAll("#options button")) if (b.dataset.option === key) { b.classList.add("hinted"); b.scrollIntoView({ block: "nearest" }); }
+    if (isMoveOption(h) && insight.moveDist !== h.option[2]) {  // a move: its distance chosen in the move picker
+      insight.moveDist = h.option[2];
+      renderMovePicker(state.current.decision, state.current.decision.options);
+      redrawCurrent();
+    }
+    for (const b of document.querySelectorAll("#options button, #move-picker .compass-btn")) if (b.dataset.option === key) { b.classList.add("hinted"); b.scrollIntoView({ block: "nearest" }); }
     setStatus(`hint (${h.agent}): ${h.label}`);
   } catch (e) { setStatus(e.message); }
 }
