@@ -17,35 +17,36 @@ Everything is plain data in rules units; the page (``dustup serve``) receives it
 """
 from __future__ import annotations
 
-# one look per kind: fill (RGB hex) and its opacity, outline, whether the outline is dashed, a glyph at the point
-# (cross: a target marker; diamond: a drone; x: a mine; none), the short label drawn beside it and the legend's line
+# one look per kind: the text map's character, fill (RGB hex) and its opacity, outline, whether the outline is
+# dashed, a glyph at the point (cross: a target marker; diamond: a drone; x: a mine; star: a burst; none), the short
+# label drawn beside it and the legend's line
 STYLES: dict[str, dict] = {
-    "fire_target": {"fill": None, "stroke": "#b00020", "dash": False, "glyph": "cross", "label": "target",
+    "fire_target": {"char": "X", "fill": None, "stroke": "#b00020", "dash": False, "glyph": "cross", "label": "target",
                     "legend": "target marker of a fire-support request (real or dummy: they look the same)"},
-    "burst": {"fill": "#ff8c00", "opacity": 0.35, "stroke": "#c05000", "dash": False, "glyph": "star", "label": "",
-              "legend": "burst: where a round or bomb landed, its blast radius (dashed line: its scatter)"},
+    "burst": {"char": "@", "fill": "#ff8c00", "opacity": 0.35, "stroke": "#c05000", "dash": False, "glyph": "star",
+              "label": "", "legend": "burst: where a round or bomb landed, its blast radius (dashed line: its scatter)"},
     "aircraft": {"fill": None, "stroke": "#202020", "dash": True, "glyph": "none", "label": "",
                  "legend": "aircraft on the table (dashed ring: airborne or hovering; A/H/G: airborne, hovering, "
                            "grounded)"},
-    "smoke": {"fill": "#9e9e9e", "opacity": 0.55, "stroke": "#6e6e6e", "dash": False, "glyph": "none",
+    "smoke": {"char": ":", "fill": "#9e9e9e", "opacity": 0.55, "stroke": "#6e6e6e", "dash": False, "glyph": "none",
               "label": "smoke", "legend": "smoke (blocks line of sight)"},
-    "fire": {"fill": "#e8590c", "opacity": 0.5, "stroke": "#b03000", "dash": False, "glyph": "none",
+    "fire": {"char": "!", "fill": "#e8590c", "opacity": 0.5, "stroke": "#b03000", "dash": False, "glyph": "none",
              "label": "fire", "legend": "fire (burning)"},
-    "rubble": {"fill": "#8d7b68", "opacity": 0.75, "stroke": "#5a4a3a", "dash": True, "glyph": "none",
+    "rubble": {"char": "&", "fill": "#8d7b68", "opacity": 0.75, "stroke": "#5a4a3a", "dash": True, "glyph": "none",
                "label": "rubble", "legend": "rubble"},
-    "wreck": {"fill": "#4a4a4a", "opacity": 0.6, "stroke": "#2a2a2a", "dash": False, "glyph": "none",
+    "wreck": {"char": ";", "fill": "#4a4a4a", "opacity": 0.6, "stroke": "#2a2a2a", "dash": False, "glyph": "none",
               "label": "", "legend": "wreck"},
-    "soft_wreck": {"fill": "#7a6a5a", "opacity": 0.6, "stroke": "#4a3a2a", "dash": False, "glyph": "none",
+    "soft_wreck": {"char": ";", "fill": "#7a6a5a", "opacity": 0.6, "stroke": "#4a3a2a", "dash": False, "glyph": "none",
                    "label": "", "legend": "wreck of a soft-skinned vehicle"},
-    "minefield": {"fill": "#c62828", "opacity": 0.15, "stroke": "#8e0000", "dash": True, "glyph": "x",
+    "minefield": {"char": "M", "fill": "#c62828", "opacity": 0.15, "stroke": "#8e0000", "dash": True, "glyph": "x",
                   "label": "mines", "legend": "minefield (as your side knows it)"},
-    "mine": {"fill": "#c62828", "opacity": 0.25, "stroke": "#8e0000", "dash": True, "glyph": "x",
+    "mine": {"char": "x", "fill": "#c62828", "opacity": 0.25, "stroke": "#8e0000", "dash": True, "glyph": "x",
              "label": "mine", "legend": "mine, IED or booby trap (as your side knows it)"},
-    "building": {"fill": "#b6927a", "opacity": 0.4, "stroke": "#5a3a2a", "dash": False, "glyph": "none",
+    "building": {"char": "H", "fill": "#b6927a", "opacity": 0.4, "stroke": "#5a3a2a", "dash": False, "glyph": "none",
                  "label": "building", "legend": "building (its damage beside it)"},
-    "drone": {"fill": None, "stroke": "#202020", "dash": False, "glyph": "diamond", "label": "drone",
+    "drone": {"char": "$", "fill": None, "stroke": "#202020", "dash": False, "glyph": "diamond", "label": "drone",
               "legend": "drone"},
-    "marker": {"fill": None, "stroke": "#303030", "dash": False, "glyph": "cross", "label": "marker",
+    "marker": {"char": "X", "fill": None, "stroke": "#303030", "dash": False, "glyph": "cross", "label": "marker",
                "legend": "marker"},
 }
 # a kind no style names is matched by a word in its name, in this order (a rule's own kinds: "smoke_cloud",
@@ -54,7 +55,7 @@ _WORDS = (("smoke", "smoke"), ("fire", "fire"), ("burn", "fire"), ("flame", "fir
           ("wreck", "wreck"), ("minefield", "minefield"), ("mine", "mine"), ("ied", "mine"), ("trap", "mine"),
           ("drone", "drone"), ("building", "building"), ("bunker", "building"), ("fortif", "building"),
           ("target", "fire_target"), ("marker", "marker"))
-FALLBACK = {"fill": None, "stroke": "#404040", "dash": True, "glyph": "none"}
+FALLBACK = {"char": "\"", "fill": None, "stroke": "#404040", "dash": True, "glyph": "none"}
 
 
 def style_name(kind: str) -> str | None:
@@ -111,8 +112,8 @@ def entities(game, side: int | None, view: dict | None = None) -> list[dict]:
                for e in game.entities if not e["removed"]]
     else:
         raw = (view if view is not None else game.view(side)).get("entities", [])
-    return [{k: e.get(k) for k in ("ref", "kind", "owner", "x", "y", "shape", "state")} | {"style": style_name(e["kind"])
-                                                                                      or e["kind"]} for e in raw]
+    keys = ("ref", "kind", "owner", "x", "y", "shape", "state")
+    return [{k: e.get(k) for k in keys} | {"style": style_name(e["kind"]) or e["kind"]} for e in raw]
 
 
 def terrain(game) -> list[dict]:

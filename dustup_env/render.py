@@ -166,6 +166,53 @@ def _label_cell(at: tuple, rows: int, cols: int, blocked: set) -> tuple:
     return r0, c0
 
 
+_OFF_TABLE = {"loiter": "the loiter box", "air_inbound": "box one of the inbound track", "air_base": "returned to base"}
+
+
+def _features_on_map(game, side, grid, cell, rows: int, cols: int) -> dict:
+    """The dynamic terrain, the table entities ``side`` may know of and the latest bursts on the text map, each by its
+    kind's character (:data:`dustup_env.features.STYLES`): an area's cells, then each entity's and burst's point.
+    Returns ``{character: legend}`` for the characters drawn, and under ``"points"`` the cells of the points."""
+    from .rules.kernel.terrain import inside_polygon
+
+    drawn: dict = {}
+    points = []
+
+    def area(ch, x, y, r=None, pts=None):
+        for rr in range(rows):
+            for cc in range(cols):
+                px, py = cc * 2.0 + 1.0, rr * 2.0 + 1.0
+                if (r is not None and (px - x) ** 2 + (py - y) ** 2 <= r * r) or \
+                        (pts is not None and inside_polygon(pts, px - x, py - y)):
+                    grid[rr][cc] = ch
+
+    for f in feat.terrain(game):
+        look = feat.style(f["kind"])
+        if f["shape"] == "circle":
+            area(look["char"], f["x"], f["y"], r=f["r"])
+        else:
+            area(look["char"], 0.0, 0.0, pts=f["points"])
+        drawn[look["char"]] = look["legend"]
+    for e in feat.entities(game, side):
+        look = feat.style(e["kind"])
+        sh = e.get("shape")
+        if sh and sh.get("shape") == "circle":
+            area(look["char"], e["x"], e["y"], r=sh["r"])
+        elif sh and sh.get("shape") == "polygon":
+            area(look["char"], e["x"], e["y"], pts=sh["points"])
+        r, c = cell(e["x"], e["y"])
+        grid[r][c] = look["char"]
+        points.append((r, c))
+        drawn[look["char"]] = look["legend"]
+    for b in feat.bursts(game, side):
+        r, c = cell(b["x"], b["y"])
+        grid[r][c] = feat.STYLES["burst"]["char"]
+        points.append((r, c))
+        drawn[feat.STYLES["burst"]["char"]] = "a round or bomb landed (this turn or the last)"
+    drawn["points"] = points
+    return drawn
+
+
 def render_ansi(game: Game, side: int | None = None) -> str:
     """Text map at 2" per character (north at the top), then one status line per unit."""
     pic = picture(game, side)
@@ -183,7 +230,8 @@ def render_ansi(game: Game, side: int | None = None) -> str:
             p = ls.interpolate(i / n, normalized=True)
             r, c = cell(p.x, p.y)
             grid[r][c] = "#"
-    fixed = set()  # objectives and markers: a unit's label never covers them
+    chars = _features_on_map(game, side, grid, cell, rows, cols)
+    fixed = set(chars.pop("points", ()))  # objectives, markers and table entities: a unit's label never covers them
     for i, (_, ox, oy, _) in enumerate(game.objectives):
         r, c = cell(ox, oy)
         grid[r][c] = str(i + 1) if i < 9 else "*"
@@ -224,15 +272,21 @@ def render_ansi(game: Game, side: int | None = None) -> str:
     lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
     labels = {u["uid"]: u["label"] for u in pic["units"]}
     heavy = weapon_states(game)
+    flying = feat.aircraft(game, [u["uid"] for u in pic["units"] if _on_table(u)])
     for u in pic["units"]:
         hw = heavy.get(str(u["uid"])) if u["known"] else None
-        lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else ""))
+        air = flying.get(u["uid"])
+        where = u.get("location", "table") if u["known"] else "table"
+        lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else "")
+                     + (f", aircraft {air['mode']}" if air else "")
+                     + (f", off the table ({_OFF_TABLE.get(where, where.replace('_', ' '))})" if where != "table" else ""))
     used = {ch for row in grid for ch in row}
     keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
     keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))
              if ch in used]
     if any(u.get("vehicle") for u in pic["units"]):
         keys.append("a/b=vehicle of side 0/1, ^ / > \\ v < = its facing")
+    keys += [f"{ch}={what}" for ch, what in chars.items() if ch in used]
     lines.append("legend: A=side 0, B=side 1, 1..=objective, " + ", ".join(keys))
     return "\n".join(lines) + "\n"
 

@@ -166,3 +166,16 @@ def test_twin_games_swapped_on_the_real_target_marker_draw_the_same_for_the_othe
     ta, tb = views.table_view(a, 1), views.table_view(b, 1)
     assert len(ta["entities"]) == 3 and ta == tb
     assert np.array_equal(render_rgb(a, 10, side=1, legend=True), render_rgb(b, 10, side=1, legend=True))
+
+
+def test_the_text_map_marks_target_markers_bursts_and_aircraft():
+    from dustup_env.render import render_ansi
+    g = _play_until("fire-support", 3, lambda g: views.table_view(g, 0).get("bursts") and
+                    views.table_view(g, 0).get("entities"))
+    text = render_ansi(g, 0)
+    grid = text.split("+\n")[1]
+    assert "X" in grid and "@" in grid
+    assert "X=target marker of a fire-support request" in text and "@=a round or bomb landed" in text
+    g = _play_until("air-assault", 3, lambda g: any(u.get("air") for u in views.table_view(g, 0)["units"]))
+    text = render_ansi(g, 0)
+    assert ", aircraft airborne" in text or ", aircraft hovering" in text or ", aircraft grounded" in text
