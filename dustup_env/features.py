@@ -140,9 +140,12 @@ def bursts(game, side: int | None, log: list | None = None) -> list[dict]:
     ``radius`` is a burst (a round of a fire mission), and so is a deadfall bomb."""
     if not ("fire_target" in game.rules.entity_kinds or _has_aircraft(game)):
         return []
-    if log is None:
-        log = game.event_log() if side is None else game.event_log(side)
     turn = game.turn
+    if log is None:
+        tail = _recent_events(game, turn - 1)
+        if not any(_is_burst(e) for e in tail):
+            return []  # (no round landed lately: the side's whole log is not read)
+        log = [e.to_dict() for e in tail] if side is None else game.event_log(side)
     out = []
     now = 0
     for e in log:
@@ -161,6 +164,23 @@ def bursts(game, side: int | None, log: list | None = None) -> list[dict]:
             out.append({"x": e["x"], "y": e["y"], "r": BOMB_RADIUS, "origin": None, "on_target": True,
                         "ammo": "bomb", "age": 0 if now >= turn else 1})
     return out
+
+
+def _recent_events(game, since_turn: int) -> list:
+    """The game's events (objects) from the start of turn ``since_turn`` (those a clone without its log kept)."""
+    events = game.events
+    i = len(events)
+    while i > 0:
+        e = events[i - 1]
+        if type(e).__name__ == "TurnStarted" and getattr(e, "turn", 0) <= since_turn:
+            return events[i - 1:]
+        i -= 1
+    return events
+
+
+def _is_burst(e) -> bool:
+    return type(e).__name__ == "BombDropped" or (getattr(e, "radius", None) is not None
+                                                 and getattr(e, "at", None) is not None)
 
 
 def _has_aircraft(game) -> bool:
