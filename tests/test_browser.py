@@ -479,6 +479,9 @@ def test_table_entities_bursts_and_aircraft_on_the_page(tmp_path):
             marks = page.locator("#board .aircraft[data-kind='aircraft']")
             assert marks.count() == len(flying) > 0
             assert {marks.nth(i).get_attribute("data-mode") for i in range(marks.count())} == {u["air"]["mode"] for u in flying}
+            marks.first.dispatch_event("click")  # its panel says its flight state
+            assert "flight" in page.locator("#unit-panel").inner_text()
+            assert marks.first.get_attribute("data-mode") in page.locator("#unit-panel").inner_text()
             off = [u for u in st["view"]["units"] if u.get("vehicle") and u["location"] != "table"]
             for u in off:
                 assert page.locator(f"#board .unit[data-uid='{u['uid']}']").count() == 0

@@ -953,7 +953,9 @@ function renderPanel() {
       rows.push(["side", `${sname} (side ${u.side})` + (own ? "" : ", the enemy")]);
       rows.push(["kind", u.vehicle ? `${u.vehicle.design} (${u.vehicle.kind.replace(/_/g, " ")}, size ${u.vehicle.size})` : u.kind]);
       const status = !u.in_play ? (u.routed_off ? "routed off the table" : u.evacuated ? "evacuated" : u.merged ? "merged" : u.inbound ? `inbound (box ${u.inbound})` : "destroyed") : "in play";
-      rows.push(["state", status + (u.confidence === "routed" ? ", routed" : "") + (u.panicked ? ", PANICKED" : "")]);
+      rows.push(["state", status + (u.confidence === "routed" ? ", routed" : "") + (u.panicked ? ", PANICKED" : "") +
+        (offTable(u) ? `, off the table (${OFF_TABLE[u.location] || u.location.replace(/_/g, " ")})` : "")]);
+      if (u.air) rows.push(["flight", `${u.air.mode} (${u.air.type} aircraft)`]);
       rows.push(["quality", u.quality.toUpperCase()], ["leadership", String(u.lv)], ["confidence", u.confidence],
         ["suppression", `${u.suppression} marker${u.suppression === 1 ? "" : "s"}`]);
       if (!u.vehicle) {
