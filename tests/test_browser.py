@@ -462,6 +462,15 @@ def test_table_entities_bursts_and_aircraft_on_the_page(tmp_path):
             btn = page.locator(f"#options button[data-option='{json.dumps(req['option'], separators=(',', ':'))}']")
             assert "success" in btn.locator(".odds").inner_text() and "on target" in btn.locator(".odds").inner_text()
             assert "accuracy of each of" in btn.locator(".odds").get_attribute("title")
+            # placing the target marker: a point on the table per option, its accuracy in its title; one clicked
+            st = _play_api_until(srv, g, lambda s: s["decision"] is not None and s["decision"]["kind"] == "fire_target")
+            _resume(page, srv, g)
+            pts = page.locator("#board .pointopt[data-kind='fire_target']")
+            assert pts.count() == len(st["decision"]["options"]) > 0
+            assert "on target" in pts.first.locator("title").text_content()
+            n = _renders(page)
+            pts.first.dispatch_event("click")
+            _wait_render(page, n)
             # then target markers and bursts
             st = _play_api_until(srv, g, lambda s: s["view"].get("entities") and s["view"].get("bursts"))
             _resume(page, srv, g)

@@ -267,10 +267,15 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------ decisions
-def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, positions: dict) -> dict:
-    """An option as JSON: the array to send back, its label, and what to click for it."""
+def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, positions: dict,
+                  point_options: frozenset = frozenset()) -> dict:
+    """An option as JSON: the array to send back, its label, and what to click for it (``point_options``: the names
+    of the option families whose argument is a point of the table, ``(name, x, y)``: a target marker, an aircraft's
+    flight)."""
     rec = {"option": list(opt), "label": nr.option_label(opt, kind, know, unit=unit)}
     name = opt[0]
+    if name in point_options and len(opt) == 3:
+        rec["point"] = [opt[1], opt[2]]
     if len(opt) > 1:
         if name in OWN_UNIT_OPTIONS:
             rec["unit"] = opt[1]
@@ -295,10 +300,11 @@ def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, position
 def decision_record(game, decision, know: nr.Knowledge) -> dict:
     """The pending decision of ``know.side`` as JSON (side, kind, unit, a prompt, labelled options)."""
     d = decision
+    points = frozenset(f.name for r in game.rules for f in r.families if tuple(f.args) == ("point",))
     out = {"side": d.side, "kind": d.kind, "unit": d.unit,
            "unit_name": know.unit(d.unit) if d.unit >= 0 else None,
            "prompt": nr.decision_prompt(d.side, d.kind, d.unit, know),
-           "options": [option_record(o, d.kind, d.unit, know, know.positions) for o in d.options]}
+           "options": [option_record(o, d.kind, d.unit, know, know.positions, points) for o in d.options]}
     if d.kind == "action":
         out["actions_left"] = game.actions_left
     return out

@@ -144,8 +144,9 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     const [px, py] = o.point;
     const cx = Math.max(0, Math.min(W, px)), cy = Math.max(0, Math.min(H, py));
     if (acting) el("line", { x1: acting.x, y1: sy(acting.y), x2: cx, y2: sy(cy), class: "moveline" }, svg);
-    const c = el("circle", { cx: cx, cy: sy(cy), r: 0.45, class: "movept", "data-option": JSON.stringify(o.option) }, svg);
-    el("title", {}, c, o.label);
+    const move = isMoveOption(o) || o.option[0] === "shift";
+    const c = el("circle", { cx: cx, cy: sy(cy), r: 0.45, class: "movept" + (move ? "" : " pointopt"), "data-kind": o.option[0], "data-option": JSON.stringify(o.option) }, svg);
+    el("title", {}, c, o.label + (o.odds_text ? `: ${o.odds_text}` : ""));
     c.addEventListener("click", () => play(o.option));
   }
   $("legend").textContent = legendText(geo, hiddenUnits, units);
