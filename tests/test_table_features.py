@@ -179,3 +179,14 @@ def test_the_text_map_marks_target_markers_bursts_and_aircraft():
     g = _play_until("air-assault", 3, lambda g: any(u.get("air") for u in views.table_view(g, 0)["units"]))
     text = render_ansi(g, 0)
     assert ", aircraft airborne" in text or ", aircraft hovering" in text or ", aircraft grounded" in text
+
+
+def test_the_page_replay_frames_carry_the_features():
+    """``POST /replay``'s frames (the page's replay viewer, a spectator) carry the dynamic terrain, the table entities
+    and the bursts of each moment."""
+    from dustup_env.service.server import replay_frames as page_frames
+    g = _play_until("fire-support", 3, lambda g: bool(views.table_view(g, None).get("bursts")))
+    frames = page_frames(g.to_dict())["frames"]
+    assert all("dynamic_terrain" in f and "feature_styles" in f for f in frames)
+    assert any(f.get("entities") for f in frames) and frames[-1].get("bursts")
+    assert {e["kind"] for f in frames for e in f.get("entities", [])} == {"fire_target"}
