@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from dustup_env.rules.kernel.battlefield import observer_of
 from dustup_env.rules.kernel.data import armoury
-from dustup_env.rules.kernel.dice import (D12, die_max, die_multiplier, die_name, die_sides, exact_distribution,
+from dustup_env.rules.kernel.dice import (D8, D12, die_max, die_multiplier, die_name, die_sides, exact_distribution,
                                          shift_closed)
 from dustup_env.rules.kernel.entities import BROKEN, KILLED, OK
 from dustup_env.rules.unit_actions import move_action as mv
@@ -39,7 +39,10 @@ from dustup_env.rules.unit_actions import shoot_action as sa
 SHORT = sa.SHORT_RANGE
 BANDS = ("short", "effective", "long")
 SHOOT_FAMILY = ("shoot", "shoot_weapon", "throw")
-ENUMERABLE = frozenset(SHOOT_FAMILY + ("assault", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle"))
+FIRE_SUPPORT = ("request_fire", "fire_target")
+ENUMERABLE = frozenset(SHOOT_FAMILY + ("assault", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle")
+                       + FIRE_SUPPORT)
+ODDS_KINDS = frozenset({"action", "fire_target"})  # the decision kinds whose options may carry odds
 
 
 def _faces(step: int) -> list[int]:
@@ -288,6 +291,69 @@ def _assault(game, u, t) -> dict:
             "note": "the courage test as things stand now: before the move into contact and any final defensive fire"}
 
 
+@lru_cache(maxsize=256)
+def accuracy_odds(die: int, leadership: int | None, guided: bool) -> tuple:
+    """One round's accuracy and scatter (:func:`~dustup_env.rules.artillery_and_air_support.impacts.roll_round`, every
+    die face enumerated): (P(on target), {scatter inches: P})."""
+    from dustup_env.rules.artillery_and_air_support.impacts import roll_round
+    dist = exact_distribution(lambda d: roll_round(d, die, leadership, guided), key=lambda r: -1 if r[1] else r[3])
+    on = dist.pop(-1, Fraction(0))
+    return on, dict(sorted(dist.items()))
+
+
+def _fire_support(game, u, option) -> dict | None:
+    """A fire-support request (``request_fire``: the request roll's success, the engine's ``resolve_request`` with the
+    jamming roll when the option ``jamming`` is on, enumerated) and the accuracy of each round it would bring (the
+    requestor observes the impact while it is on the table: its range-finding die, leadership and the asset's
+    guidance, ``impacts.mission_die``); placing the real target marker (``fire_target``): the accuracy at that
+    point.  Everything read is the side's own: its unit, its assets, its chits; the enemy's jammer die is scenario
+    data."""
+    from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr
+    from dustup_env.rules.artillery_and_air_support import impacts
+    name = option[0]
+    if name == "request_fire":
+        a = fsr.assets(game, u.side)[option[1]]
+        chits = option[2]
+        role = fsr.observer_role(game, u.uid)
+        support = fsr.FIRERS[a["firer"]]
+        down = fsr.FROM_SHIFT[a["from"]]
+
+        def request(dice):
+            _, jam = fsr.jam_shift(_Rolling(game, dice), u.side)
+            return fsr.resolve_request(dice, leadership=u.lv, requestor=role, support=support, chits=chits, down=down,
+                                       jam=jam, diff=a["difficulty"]).success
+
+        success = exact_distribution(request).get(True, Fraction(0))
+        needed = u.lv + (fsr.difficulty(role, support) if a["difficulty"] is None else a["difficulty"])
+        die_type = shift_closed(D8, chits - down)  # before any jamming shift (rolled, and enumerated above)
+        x, y = u.x, u.y  # the markers go where the requestor sees: a laser's observer sees its target
+        dice = {"request": die_name(die_type), "needed": needed, "requestor": role, "support": support,
+                "asset": a["name"], "chits": chits, "from": a["from"],
+                "jamming": bool(game.options.get("jamming") and game.scenario["sides"][1 - u.side].get("jammer"))}
+        odds = {"success": _f(success)}
+    else:
+        d = game.decision()
+        if d.kind != "fire_target" or d.unit != u.uid:
+            return None
+        frame_asset = None
+        for f in reversed(game.stack):
+            if f.type == "fire_target" and f.unit == u.uid:
+                frame_asset = f.data["asset"]
+                break
+        if frame_asset is None:
+            return None
+        a = fsr.assets(game, u.side)[frame_asset]
+        x, y = float(option[1]), float(option[2])
+        dice, odds = {"asset": a["name"]}, {}
+    die, lv = impacts.mission_die(game, {"observer": u.uid, "guidance": a["guidance"], "x": x, "y": y})
+    on, scatter = accuracy_odds(die, lv, a["guidance"] != "none")
+    dice.update(accuracy=die_name(die), leadership=lv, guidance=a["guidance"], rounds=a["rounds"])
+    odds.update(on_target=_f(on), scatter={str(k): _f(v) for k, v in scatter.items()},
+                expected_scatter=_f(sum(k * v for k, v in scatter.items())))
+    return {"dice": dice, "odds": odds,
+            "note": "accuracy: each round, observed by the requestor while it is on the table"}
+
+
 def option_odds(game, side: int, option, unit: int) -> dict | None:
     """``{"dice": ..., "odds": ...}`` of ``option`` (a tuple) of the pending action decision of ``unit`` (own), or
     None for an option without an enumerable outcome.  Only the enemy units ``side`` knows of are read."""
@@ -295,7 +361,14 @@ def option_odds(game, side: int, option, unit: int) -> dict | None:
         return None
     name = option[0]
     u = game.units[unit]
-    if u.side != side or len(option) < 2 or not isinstance(option[1], int):
+    if u.side != side or len(option) < 2 or not isinstance(option[1], (int, float)):
+        return None
+    if name in FIRE_SUPPORT:
+        try:
+            return _fire_support(game, u, option)
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            return None
+    if not isinstance(option[1], int):
         return None
     known = {e.uid: e for e in game.enemy_units(side)}
     t = known.get(option[1])
@@ -352,6 +425,10 @@ def short_odds(rec: dict | None) -> str:
     if not rec:
         return ""
     d, o = rec["dice"], rec["odds"]
+    if "accuracy" in d:
+        s = f"request {d['request']} > {d['needed']}: success {o['success']:.0%}, " if "request" in d else ""
+        return s + f"accuracy {d['accuracy']} > {d['leadership']}: on target {o['on_target']:.0%}, " \
+            f"scatter {o['expected_scatter']:.1f} on average"
     if "target" in d:
         s = f"{d['quality']}+{'+'.join(d['firepower'])} vs {d['target']} ({d['band']}): "
         s += f"major {o['major']:.0%} minor {o['minor']:.0%}, hits {o['expected_hits']:.2f}"

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from . import features as feat
 from .rules import Game
 from .rules.kernel.entities import CONFIDENCE_NAMES, KILLED, OK
 from .rules.armoured_dustup.heavy_weapons import weapon_states
@@ -77,7 +78,7 @@ def picture(game: Game, side: int | None = None) -> dict:
 
 
 def _on_table(u: dict) -> bool:
-    return (u["known"] and u.get("carrier", -1) < 0 and not u.get("routed_off") and not u.get("evacuated") and not u.get("inbound")
+    return (u["known"] and u.get("location", "table") == "table" and u.get("carrier", -1) < 0 and not u.get("routed_off") and not u.get("evacuated") and not u.get("inbound")
             and not u.get("merged") and any(f["status"] != KILLED for f in u["figures"]))
 
 
@@ -165,6 +166,53 @@ def _label_cell(at: tuple, rows: int, cols: int, blocked: set) -> tuple:
     return r0, c0
 
 
+_OFF_TABLE = {"loiter": "the loiter box", "air_inbound": "box one of the inbound track", "air_base": "returned to base"}
+
+
+def _features_on_map(game, side, grid, cell, rows: int, cols: int) -> dict:
+    """The dynamic terrain, the table entities ``side`` may know of and the latest bursts on the text map, each by its
+    kind's character (:data:`dustup_env.features.STYLES`): an area's cells, then each entity's and burst's point.
+    Returns ``{character: legend}`` for the characters drawn, and under ``"points"`` the cells of the points."""
+    from .rules.kernel.terrain import inside_polygon
+
+    drawn: dict = {}
+    points = []
+
+    def area(ch, x, y, r=None, pts=None):
+        for rr in range(rows):
+            for cc in range(cols):
+                px, py = cc * 2.0 + 1.0, rr * 2.0 + 1.0
+                if (r is not None and (px - x) ** 2 + (py - y) ** 2 <= r * r) or \
+                        (pts is not None and inside_polygon(pts, px - x, py - y)):
+                    grid[rr][cc] = ch
+
+    for f in feat.terrain(game):
+        look = feat.style(f["kind"])
+        if f["shape"] == "circle":
+            area(look["char"], f["x"], f["y"], r=f["r"])
+        else:
+            area(look["char"], 0.0, 0.0, pts=f["points"])
+        drawn[look["char"]] = look["legend"]
+    for e in feat.entities(game, side):
+        look = feat.style(e["kind"])
+        sh = e.get("shape")
+        if sh and sh.get("shape") == "circle":
+            area(look["char"], e["x"], e["y"], r=sh["r"])
+        elif sh and sh.get("shape") == "polygon":
+            area(look["char"], e["x"], e["y"], pts=sh["points"])
+        r, c = cell(e["x"], e["y"])
+        grid[r][c] = look["char"]
+        points.append((r, c))
+        drawn[look["char"]] = look["legend"]
+    for b in feat.bursts(game, side):
+        r, c = cell(b["x"], b["y"])
+        grid[r][c] = feat.STYLES["burst"]["char"]
+        points.append((r, c))
+        drawn[feat.STYLES["burst"]["char"]] = "a round or bomb landed (this turn or the last)"
+    drawn["points"] = points
+    return drawn
+
+
 def render_ansi(game: Game, side: int | None = None) -> str:
     """Text map at 2" per character (north at the top), then one status line per unit."""
     pic = picture(game, side)
@@ -182,7 +230,8 @@ def render_ansi(game: Game, side: int | None = None) -> str:
             p = ls.interpolate(i / n, normalized=True)
             r, c = cell(p.x, p.y)
             grid[r][c] = "#"
-    fixed = set()  # objectives and markers: a unit's label never covers them
+    chars = _features_on_map(game, side, grid, cell, rows, cols)
+    fixed = set(chars.pop("points", ()))  # objectives, markers and table entities: a unit's label never covers them
     for i, (_, ox, oy, _) in enumerate(game.objectives):
         r, c = cell(ox, oy)
         grid[r][c] = str(i + 1) if i < 9 else "*"
@@ -223,15 +272,21 @@ def render_ansi(game: Game, side: int | None = None) -> str:
     lines.append(f"turn {pic['turn']}/{pic['turn_limit']}  {status}  victory points {pic['vp']}  [{who}]")
     labels = {u["uid"]: u["label"] for u in pic["units"]}
     heavy = weapon_states(game)
+    flying = feat.aircraft(game, [u["uid"] for u in pic["units"] if _on_table(u)])
     for u in pic["units"]:
         hw = heavy.get(str(u["uid"])) if u["known"] else None
-        lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else ""))
+        air = flying.get(u["uid"])
+        where = u.get("location", "table") if u["known"] else "table"
+        lines.append(f"{u['label']} {u['display']:<22.22} {state_line(u, labels)}" + (_heavy_state(hw) if hw else "")
+                     + (f", aircraft {air['mode']}" if air else "")
+                     + (f", off the table ({_OFF_TABLE.get(where, where.replace('_', ' '))})" if where != "table" else ""))
     used = {ch for row in grid for ch in row}
     keys = [f"{v}={k.replace('_', ' ')}" for k, v in _TERRAIN_LETTERS.items() if v in used]
     keys += [f"{ch}={what}" for ch, what in (("#", "obstacle"), ("?", "hidden-unit marker"), ("*", "dummy marker"))
              if ch in used]
     if any(u.get("vehicle") for u in pic["units"]):
         keys.append("a/b=vehicle of side 0/1, ^ / > \\ v < = its facing")
+    keys += [f"{ch}={what}" for ch, what in chars.items() if ch in used]
     lines.append("legend: A=side 0, B=side 1, 1..=objective, " + ", ".join(keys))
     return "\n".join(lines) + "\n"
 
@@ -288,8 +343,42 @@ def _label(dr, box, text: str, font, colour) -> None:
     dr.text((box[0] + 2, box[1]), text, fill=colour if colour != (255, 255, 255) else (0, 0, 0), font=font)
 
 
-def _legend(dr, top: int, width: int, scale: float, font, names) -> int:
-    """The legend band: the sides' colours and what the marks mean; returns its height."""
+def _hex(colour: str | None, default=(64, 64, 64)) -> tuple:
+    if not colour:
+        return default
+    c = colour.lstrip("#")
+    return tuple(int(c[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def _glyph(dr, kind: str, cx: float, cy: float, s: float, col) -> None:
+    """A kind's mark at a point (:data:`dustup_env.features.STYLES`): a cross in a ring (a target marker), a diamond
+    (a drone), an x (a mine), a star (a burst), else a dot."""
+    w = max(2, int(s / 3))
+    if kind == "cross":
+        dr.ellipse([cx - s, cy - s, cx + s, cy + s], outline=col, width=w)
+        dr.line([cx - 1.5 * s, cy, cx + 1.5 * s, cy], fill=col, width=w)
+        dr.line([cx, cy - 1.5 * s, cx, cy + 1.5 * s], fill=col, width=w)
+    elif kind == "diamond":
+        dr.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=col, outline=(0, 0, 0))
+    elif kind == "x":
+        dr.line([cx - s, cy - s, cx + s, cy + s], fill=col, width=w)
+        dr.line([cx - s, cy + s, cx + s, cy - s], fill=col, width=w)
+    elif kind == "star":
+        pts = [(cx + (s * 1.1 if k % 2 == 0 else s * 0.45) * math.sin(math.pi * k / 8),
+                cy - (s * 1.1 if k % 2 == 0 else s * 0.45) * math.cos(math.pi * k / 8)) for k in range(16)]
+        dr.polygon(pts, fill=(255, 212, 0), outline=(122, 46, 0))
+    else:
+        dr.ellipse([cx - s / 3, cy - s / 3, cx + s / 3, cy + s / 3], fill=col, outline=(0, 0, 0))
+
+
+def _dashed_circle(dr, cx, cy, r, col, width=2, parts=24) -> None:
+    for k in range(0, parts, 2):
+        dr.arc([cx - r, cy - r, cx + r, cy + r], 360 * k / parts, 360 * (k + 1) / parts, fill=col, width=width)
+
+
+def _legend(dr, top: int, width: int, scale: float, font, names, looks: dict | None = None) -> int:
+    """The legend band: the sides' colours and what the marks mean, and a line for each kind of ``looks``
+    (:func:`dustup_env.features.styles`: what the game may draw beyond its units); returns its height."""
     x, y, fr = 6, top + 6, max(4.0, scale * 0.4)
     items = []
     for s, name in enumerate(names):
@@ -300,6 +389,8 @@ def _legend(dr, top: int, width: int, scale: float, font, names) -> int:
               ("ticks", (230, 0, 0), "red ticks = suppression markers"),
               ("objective", (250, 220, 0), "yellow circle = objective (VP)"),
               ("marker", _SIDE_COLOURS[1], "? = hidden-unit marker")]
+    for name, look in (looks or {}).items():
+        items.append(("feature", look, look.get("legend") or name))
     for kind, col, text in items:
         tw = dr.textbbox((0, 0), text, font=font)[2]
         if x + 2 * fr + 8 + tw > width - 4:
@@ -316,6 +407,17 @@ def _legend(dr, top: int, width: int, scale: float, font, names) -> int:
                 dr.rectangle([x + k * 5, cy - 2, x + k * 5 + 3, cy + 1], fill=col)
         elif kind == "objective":
             dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], outline=col, width=2)
+        elif kind == "feature":
+            look = col
+            if look.get("fill"):
+                f = _hex(look["fill"])
+                o = float(look.get("opacity", 1.0))
+                dr.ellipse([cx - fr, cy - fr, cx + fr, cy + fr], fill=tuple(int(o * c + (1 - o) * 250) for c in f),
+                           outline=_hex(look.get("stroke")))
+            elif look.get("name") == "aircraft" or look.get("dash"):
+                _dashed_circle(dr, cx, cy, fr, _hex(look.get("stroke")), 1, 12)
+            if look.get("glyph") not in (None, "none"):
+                _glyph(dr, look["glyph"], cx, cy, fr * 0.7, _hex(look.get("stroke")))
         else:
             dr.rectangle([cx - fr, cy - fr, cx + fr, cy + fr], fill=(235, 235, 235), outline=col, width=2)
             dr.text((cx - 3, cy - 7), "?", fill=col, font=font)
@@ -329,7 +431,7 @@ def legend_height(game: Game, scale: float, width: int) -> int:
     from PIL import Image, ImageDraw
 
     return _legend(ImageDraw.Draw(Image.new("RGB", (width, 400))), 0, width, scale, _font(scale * 0.85),
-                   game.side_names)
+                   game.side_names, feat.styles(game))
 
 
 def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, caption: str | None = None,
@@ -361,6 +463,8 @@ def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, 
                 width=max(2, int(scale // 4)))
     blocked, labels = [], []  # boxes labels must clear; the labels to draw last (on top of everything)
     bounds = (0, 0, Wp, Hp)
+    img = _draw_features(img, game, side, P, scale, font, blocked, labels, bounds)
+    dr = ImageDraw.Draw(img)
     for i, (name, ox, oy, vp) in enumerate(game.objectives):
         cx, cy = P(ox, oy)
         r = OBJECTIVE_RADIUS * scale
@@ -391,8 +495,16 @@ def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, 
         rad = (FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * u["vehicle"]["size"]) * scale if u.get("vehicle") else fr + 2
         blocked.append((min(p[0] for p in pts) - rad, min(p[1] for p in pts) - rad,
                         max(p[0] for p in pts) + rad, max(p[1] for p in pts) + rad, 1))
+    flying = feat.aircraft(game, [u["uid"] for u in on_table])
     for u in on_table:
         col = _SIDE_COLOURS[u["side"]]
+        air = flying.get(u["uid"])
+        if air is not None:  # an aircraft: a dashed ring while it flies, its flight state after its name
+            u = dict(u, display=u["display"] + " " + {"airborne": "(A)", "hovering": "(H)", "grounded": "(G)"}[air["mode"]])
+            if air["mode"] != "grounded":
+                cx, cy = P(u["x"], u["y"])
+                rr = (FOOTPRINT_BASE + FOOTPRINT_PER_SIZE * u["vehicle"]["size"] + 0.9) * scale
+                _dashed_circle(dr, cx, cy, rr, (32, 32, 32), max(1, int(scale // 6)))
         if u.get("activated"):
             col = tuple((c + 255) // 2 for c in col)
         lx, ly = P(u["x"], u["y"])
@@ -438,13 +550,97 @@ def render_rgb(game: Game, scale: float = PX_PER_INCH, side: int | None = None, 
     if legend:
         dr.rectangle([0, Hp, Wp, Hp + leg], fill=(250, 250, 245))
         dr.line([0, Hp, Wp, Hp], fill=(120, 120, 120))
-        _legend(dr, Hp, Wp, scale, font, game.side_names)
+        _legend(dr, Hp, Wp, scale, font, game.side_names, feat.styles(game))
     if caption:
         top = Hp + leg
         dr.rectangle([0, top, Wp, top + band], fill=(240, 238, 230))
         dr.line([0, top, Wp, top], fill=(120, 120, 120))
         dr.multiline_text((6, top + 4), caption, fill=(0, 0, 0), font=font, spacing=4)
     return np.asarray(img, dtype=np.uint8).copy()
+
+
+def _draw_features(img, game, side, P, scale: float, font, blocked: list, labels: list, bounds):
+    """The dynamic terrain, the table entities ``side`` may know of (everything for a spectator) and the latest bursts
+    with their scatter, each in its kind's look (:mod:`dustup_env.features`), areas translucent; their labels join
+    ``labels`` (placed clear of ``blocked``).  Returns the picture (a new image when anything was drawn)."""
+    from PIL import Image, ImageDraw
+
+    terrain = feat.terrain(game)
+    ents = feat.entities(game, side)
+    booms = feat.bursts(game, side)
+    if not (terrain or ents or booms):
+        return img
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    ld = ImageDraw.Draw(layer)
+    marks = []  # (glyph, x, y, colour): drawn on top, opaque
+
+    def area(shape_pts, circle, look, alpha_scale=1.0):
+        fill = _hex(look["fill"]) + (int(255 * float(look.get("opacity", 1.0)) * alpha_scale),) if look.get("fill") else None
+        stroke = _hex(look.get("stroke")) + (int(255 * alpha_scale),)
+        if circle is not None:
+            cx, cy, r = circle
+            ld.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill)
+            if look.get("dash"):
+                _dashed_circle(ld, cx, cy, r, stroke, max(1, int(scale // 6)))
+            else:
+                ld.ellipse([cx - r, cy - r, cx + r, cy + r], outline=stroke, width=max(1, int(scale // 6)))
+        else:
+            ld.polygon(shape_pts, fill=fill, outline=stroke)
+
+    def label_at(text, x, y, col):
+        if not text:
+            return
+        box = _place(ImageDraw.Draw(img), text, font, [(x, y - scale, "above"), (x, y + scale, "below"),
+                                                        (x + scale, y, "right"), (x - scale, y, "left")], blocked, bounds)
+        labels.append((box, text, col))
+
+    for f in terrain:
+        look = feat.style(f["kind"])
+        if f["shape"] == "circle":
+            cx, cy = P(f["x"], f["y"])
+            area(None, (cx, cy, f["r"] * scale), look)
+            at = (cx, cy)
+        else:
+            pts = [P(x, y) for x, y in f["points"]]
+            area(pts, None, look)
+            at = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        if look.get("label"):
+            label_at(look["label"], at[0], at[1], _hex(look.get("stroke")))
+    for e in ents:
+        look = feat.style(e["kind"])
+        col = _SIDE_COLOURS[e["owner"]] if e["owner"] in (0, 1) else _hex(look.get("stroke"))
+        cx, cy = P(e["x"], e["y"])
+        sh = e.get("shape")
+        if sh and sh.get("shape") == "circle":
+            area(None, (cx, cy, sh["r"] * scale), look)
+        elif sh and sh.get("shape") == "polygon":
+            area([P(e["x"] + dx, e["y"] + dy) for dx, dy in sh["points"]], None, look)
+        marks.append((look.get("glyph", "none"), cx, cy, col))
+        blocked.append((cx - scale, cy - scale, cx + scale, cy + scale, 1))
+        text = look.get("label") or e["kind"].replace("_", " ")
+        if isinstance(e.get("state"), dict) and "damage" in e["state"]:
+            text += f" (damage {e['state']['damage']})"
+        label_at(text, cx, cy, col)
+    for b in booms:
+        look = feat.style("burst")
+        a = 0.45 if b["age"] else 1.0
+        cx, cy = P(b["x"], b["y"])
+        if b["origin"] is not None:  # the scatter: a dashed line from the aim point (an x) to where it landed
+            ox, oy = P(*b["origin"])
+            n = max(1, int(math.hypot(cx - ox, cy - oy) // 6))
+            for k in range(0, n, 2):
+                ld.line([ox + (cx - ox) * k / n, oy + (cy - oy) * k / n, ox + (cx - ox) * (k + 1) / n,
+                         oy + (cy - oy) * (k + 1) / n], fill=(192, 80, 0, int(255 * a)), width=max(2, int(scale // 5)))
+            s = scale * 0.4
+            ld.line([ox - s, oy - s, ox + s, oy + s], fill=(192, 80, 0, int(255 * a)), width=2)
+            ld.line([ox - s, oy + s, ox + s, oy - s], fill=(192, 80, 0, int(255 * a)), width=2)
+        area(None, (cx, cy, b["r"] * scale), look, a)
+        marks.append(("star", cx, cy, (255, 212, 0)))
+    out = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
+    dr = ImageDraw.Draw(out)
+    for g, x, y, col in marks:
+        _glyph(dr, g, x, y, max(3.0, scale * 0.7), col)
+    return out
 
 
 def _draw_vehicle(dr, u: dict, col, P, scale: int) -> None:

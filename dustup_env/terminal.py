@@ -198,18 +198,19 @@ def option_menu(game, side: int, decision, know) -> tuple[list[str], list, dict]
     lines = []
     for i, o in enumerate(numbered):
         text = f"  {i + 1:>3}. {N.option_label(o, decision.kind, know, unit=decision.unit)}"
-        if decision.kind == "action":
+        if decision.kind in insight.ODDS_KINDS:
             odds = insight.short_odds(insight.option_odds(game, side, o, decision.unit))
             if odds:
                 text += f"  [{odds}]"
         lines.append(text)
     if grid:
-        lines.append("    go. " + move_summary(grid))
+        lines.append("    go. " + move_summary(grid, know.length))
     return lines, numbered, grid
 
 
-def move_summary(grid: dict) -> str:
-    """One line for the move options: the form of the command, and per distance the compass points open."""
+def move_summary(grid: dict, length: str = '"') -> str:
+    """One line for the move options: the form of the command, and per distance the compass points open
+    (``length``: the unit's mark, ``'"'`` or ``" cm"`` in a game played in centimetres)."""
     from . import insight
     from .narrate import MOVE_DISTANCES
     per = []
@@ -218,7 +219,7 @@ def move_summary(grid: dict) -> str:
         shut = [insight.COMPASS[d] for d in range(16) if d not in open_]
         what = ("any direction" if not shut else "none" if not open_ else
                 "all but " + " ".join(shut) if len(shut) <= 8 else " ".join(insight.COMPASS[d] for d in open_))
-        per.append(f'{dist:g}": {what}')
+        per.append(f'{dist:g}{length}: {what}')
     return 'move: type "go DIR DIST" (DIR N, NNE, NE, ... NNW); ' + "; ".join(per)
 
 
@@ -236,7 +237,7 @@ def parse_go(text: str, grid: dict):
     if len(parts) == 2:
         return d, None
     try:
-        dist = float(parts[2].rstrip('"'))
+        dist = float(parts[2].rstrip('"').removesuffix("cm").strip())
     except ValueError:
         dist = -1.0
     if dist not in MOVE_DISTANCES:
@@ -254,6 +255,7 @@ def reach_lines(game, side: int, unit: int, d: int, grid: dict) -> list[str]:
     from . import insight
     r = insight.reach(game, side, unit)
     u = game.units[unit]
+    mark = " cm" if game.options.get("measure") == "centimetres" else '"'  # rules units: centimetres in 15mm play
     lo, hi = r["rolls"]
     out = [f"  {insight.COMPASS[d]}: movement {r['movement']} (roll {lo}-{hi}, {r['points'][0]:g}-{r['points'][1]:g} "
            f"points); each distance ends between:"]
@@ -264,7 +266,7 @@ def reach_lines(game, side: int, unit: int, d: int, grid: dict) -> list[str]:
         a = math.hypot(e["min"][0] - u.x, e["min"][1] - u.y)
         b = math.hypot(e["max"][0] - u.x, e["max"][1] - u.y)
         test = f"; shaken: a leadership test first, it moves {e['p_moves']:.0%}" if e["p_moves"] < 1 else ""
-        out.append(f'    go {insight.COMPASS[d]} {dist["distance"]:g}: {a:.1f}" to {b:.1f}" '
+        out.append(f'    go {insight.COMPASS[d]} {dist["distance"]:g}: {a:.1f}{mark} to {b:.1f}{mark} '
                    f"(to {e['min'][0]:.1f},{e['min'][1]:.1f} .. {e['max'][0]:.1f},{e['max'][1]:.1f}){test}")
     return out
 

@@ -405,3 +405,135 @@ def test_odds_sight_measure_and_move_preview_on_the_page(tmp_path):
     finally:
         srv.kill()
     assert errors == []
+
+
+def _play_api_until(srv, g, want, prefer=("request_fire",), limit=400):
+    """Play side 0 of a game through the HTTP API (the AI plays side 1), preferring the options named in ``prefer``,
+    until ``want(state)`` holds for the state of ``GET /games/ID``."""
+    import time
+    h = {"Authorization": f"Bearer {g['token']}"}
+    rng = random.Random(1)
+    for _ in range(limit):
+        st = httpx.get(f"{srv.url}/games/{g['game']}", headers=h).json()
+        if want(st):
+            return st
+        if st["over"]:
+            break
+        d = st["decision"]
+        if d is None:
+            time.sleep(0.05)
+            continue
+        pick = [o for o in d["options"] if o["option"][0] in prefer]
+        o = pick[-1] if pick else rng.choice(d["options"])
+        r = httpx.post(f"{srv.url}/games/{g['game']}/play", json={"option": o["option"]}, headers=h)
+        assert r.status_code == 200, r.text
+    raise AssertionError("the position sought never came")
+
+
+def _resume(page, srv, g):
+    page.goto(srv.url + "/")
+    page.evaluate(f"localStorage.setItem('dustup-game', {json.dumps(json.dumps({'id': g['game'], 'token': g['token'], 'side': 0}))})")
+    page.reload()
+    page.wait_for_selector("#resume-game:not([hidden])")
+    n = _renders(page)
+    page.click("#resume-game")
+    _wait_render(page, n)
+
+
+def test_table_entities_bursts_and_aircraft_on_the_page(tmp_path):
+    """What the table holds beyond the units, drawn from the side's view: on fire-support, a mark per target marker
+    (data-kind="fire_target", real and dummy alike) and the bursts of the rounds that landed, the request's odds
+    beside it, the kinds in the legend; on air-assault, each aircraft on the table marked (data-kind="aircraft", its
+    flight state), those off the table not drawn but listed."""
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            # fire-support: a request's odds beside it
+            g = httpx.post(f"{srv.url}/games", json={"scenario": "fire-support", "seed": 3, "ai": "hard", "side": 0}).json()
+            st = _play_api_until(srv, g, lambda s: s["decision"] is not None and any(
+                o["option"][0] == "request_fire" for o in s["decision"]["options"]), prefer=())
+            _resume(page, srv, g)
+            req = next(o for o in st["decision"]["options"] if o["option"][0] == "request_fire")
+            btn = page.locator(f"#options button[data-option='{json.dumps(req['option'], separators=(',', ':'))}']")
+            assert "success" in btn.locator(".odds").inner_text() and "on target" in btn.locator(".odds").inner_text()
+            assert "accuracy of each of" in btn.locator(".odds").get_attribute("title")
+            # placing the target marker: a point on the table per option, its accuracy in its title; one clicked
+            st = _play_api_until(srv, g, lambda s: s["decision"] is not None and s["decision"]["kind"] == "fire_target")
+            _resume(page, srv, g)
+            pts = page.locator("#board .pointopt[data-kind='fire_target']")
+            assert pts.count() == len(st["decision"]["options"]) > 0
+            assert "on target" in pts.first.locator("title").text_content()
+            n = _renders(page)
+            pts.first.dispatch_event("click")
+            _wait_render(page, n)
+            # then target markers and bursts
+            st = _play_api_until(srv, g, lambda s: s["view"].get("entities") and s["view"].get("bursts"))
+            _resume(page, srv, g)
+            ents = st["view"]["entities"]
+            assert page.locator("#board .entity[data-kind='fire_target']").count() == len(ents)
+            assert page.locator("#board .burst[data-kind='burst']").count() == len(st["view"]["bursts"])
+            for kind in ("fire_target", "burst"):
+                assert page.locator(f"#legend-features span[data-kind='{kind}']").count() == 1
+            page.screenshot(path=str(tmp_path / "fire-support.png"))
+            # air-assault: aircraft on the table, their flight state
+            g = httpx.post(f"{srv.url}/games", json={"scenario": "air-assault", "seed": 3, "ai": "hard", "side": 0}).json()
+            st = _play_api_until(srv, g, lambda s: any(u.get("air") for u in s["view"]["units"]), prefer=())
+            _resume(page, srv, g)
+            flying = [u for u in st["view"]["units"] if u.get("air") and u.get("carrier", -1) < 0]
+            marks = page.locator("#board .aircraft[data-kind='aircraft']")
+            assert marks.count() == len(flying) > 0
+            assert {marks.nth(i).get_attribute("data-mode") for i in range(marks.count())} == {u["air"]["mode"] for u in flying}
+            marks.first.dispatch_event("click")  # its panel says its flight state
+            assert "flight" in page.locator("#unit-panel").inner_text()
+            assert marks.first.get_attribute("data-mode") in page.locator("#unit-panel").inner_text()
+            off = [u for u in st["view"]["units"] if u.get("vehicle") and u["location"] != "table"]
+            for u in off:
+                assert page.locator(f"#board .unit[data-uid='{u['uid']}']").count() == 0
+                assert u["name"] in page.locator("#legend").inner_text()
+            assert page.locator("#legend-features span[data-kind='aircraft']").count() == 1
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []
+
+
+def test_a_hinted_move_is_marked_in_the_move_picker(tmp_path):
+    """``Hint`` marks the option the AI would play; a move (not in the list: the compass picker) is marked on the
+    picker's compass point, its distance chosen."""
+    srv = ServerProcess(str(tmp_path / "games.db"))
+    errors = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(srv.url + "/")
+            page.wait_for_selector("#scenario option[value=default]", state="attached")
+            _new_game(page, "default", 0, 3)
+            moved = 0
+            for _ in range(60):
+                page.evaluate("document.getElementById('status').textContent = ''")
+                page.click("#hint")
+                page.wait_for_function("document.getElementById('status').textContent.startsWith('hint')")
+                hinted = page.locator("#options button.hinted, #move-picker .compass-btn.hinted")
+                assert hinted.count() == 1, page.locator("#status").inner_text()
+                if ": move " in page.locator("#status").inner_text():
+                    opt = json.loads(page.locator("#move-picker .compass-btn.hinted").get_attribute("data-option"))
+                    assert page.locator(f"#move-picker .dist.on[data-k='{opt[2]}']").count() == 1
+                    moved += 1
+                n = _renders(page)
+                hinted.first.click()
+                _wait_render(page, n)
+                if moved >= 2:
+                    break
+            assert moved >= 2
+            browser.close()
+    finally:
+        srv.kill()
+    assert errors == []

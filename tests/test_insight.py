@@ -437,3 +437,102 @@ def test_reach_gives_a_shaken_units_chance_to_move():
     want = sum(1 for r in range(1, sides + 1) if r > u.lv) / sides
     got = {x["p_moves"] for k in rc["distances"] for x in k["directions"]}
     assert got == {want, 1.0} or (got == {want} and g.bf.in_cover(u.x, u.y)), (got, want)
+
+
+# ---------------------------------------------------------------------------------------------- fire support
+def _fire_support_positions(seed: int = 3, limit: int = 1500) -> dict:
+    """A fire-support game where side 0 requests whenever it may: a copy of the game at its first request decision
+    and at its first target-marker placement."""
+    g = Game("fire-support", seed=seed)
+    rng = random.Random(seed)
+    got = {"request_fire": None, "fire_target": None}
+    for _ in range(limit):
+        if g.over or all(got.values()):
+            break
+        d = g.decision()
+        for name in got:
+            if got[name] is None and any(o[0] == name for o in d.options):
+                c = g.clone()
+                got[name] = (c, c.decision())
+        req = [o for o in d.options if o[0] == "request_fire"]
+        g.apply(req[-1] if req else rng.choice(d.options))
+    assert all(got.values()), got
+    return got
+
+
+def _cli_json(capsys, args) -> dict:
+    import json
+    from dustup_cli.cli import main
+    assert main(["odds", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _accuracy_args(g: Game, uid: int, guidance: str) -> list:
+    from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr, impacts
+    u = g.units[uid]
+    eq = impacts.observer_equipment(g, u, {}) if fsr.observer_role(g, uid) == "fo" else "none"
+    return (["accuracy", "--equipment", eq, "--leadership", str(u.lv)]
+            + {"none": [], "laser": ["--laser"], "self": ["--self-guided"]}[guidance])
+
+
+def test_fire_support_request_and_accuracy_odds_are_the_odds_commands(capsys):
+    """Every Request Fire Support option carries the request's chance of success (``dustup odds request`` for the
+    requestor's role, the asset's support, the unit's leadership, the chits spent and the asset's platoon or
+    company) and the accuracy of its rounds with the requestor observing (``dustup odds accuracy``: on target and
+    the scatter distribution); placing the target marker carries the accuracy.  Differences below 1e-9."""
+    from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr
+    pos = _fire_support_positions()
+    g, d = pos["request_fire"]
+    checked = 0
+    for o in d.options:
+        if o[0] != "request_fire":
+            continue
+        rec = insight.option_odds(g, d.side, o, d.unit)
+        a = fsr.assets(g, d.side)[o[1]]
+        assert a["difficulty"] is None  # the table's difficulty (the command has no other)
+        u = g.units[d.unit]
+        args = ["request", "--requestor", fsr.observer_role(g, u.uid), "--support", fsr.FIRERS[a["firer"]],
+                "--leadership", str(u.lv), "--chits", str(o[2])]
+        args += {"platoon": [], "other_platoon": ["--other-platoon"], "other_company": ["--other-company"]}[a["from"]]
+        assert abs(rec["odds"]["success"] - _cli_json(capsys, args)["success"]) < 1e-9
+        acc = _cli_json(capsys, _accuracy_args(g, u.uid, a["guidance"]))
+        assert abs(rec["odds"]["on_target"] - acc["on_target"]) < 1e-9
+        assert rec["odds"]["scatter"].keys() == acc["scatter"].keys()
+        assert all(abs(rec["odds"]["scatter"][k] - v) < 1e-9 for k, v in acc["scatter"].items())
+        assert abs(rec["odds"]["on_target"] + sum(rec["odds"]["scatter"].values()) - 1) < 1e-9
+        assert rec["dice"]["requestor"] == fsr.observer_role(g, u.uid) and rec["dice"]["chits"] == o[2]
+        assert "success" in insight.short_odds(rec) and "on target" in insight.short_odds(rec)
+        checked += 1
+    assert checked
+    g, d = pos["fire_target"]
+    assert d.kind == "fire_target"
+    frame = next(f for f in reversed(g.stack) if f.type == "fire_target")
+    a = fsr.assets(g, d.side)[frame.data["asset"]]
+    acc = _cli_json(capsys, _accuracy_args(g, d.unit, a["guidance"]))
+    for o in d.options:
+        rec = insight.option_odds(g, d.side, o, d.unit)
+        assert abs(rec["odds"]["on_target"] - acc["on_target"]) < 1e-9
+        assert all(abs(rec["odds"]["scatter"][k] - v) < 1e-9 for k, v in acc["scatter"].items())
+    # the other side's options never carry them (its decision is not the reader's)
+    assert insight.option_odds(g, 1 - d.side, d.options[0], d.unit) is None
+
+
+def test_fire_support_odds_in_the_protocol_http_and_terminal():
+    """The same odds reach the protocol's option objects (``dice``, ``odds``, ``odds_text``), the HTTP API's (the
+    same session code) and the terminal's option lines."""
+    from dustup_env import narrate as nr
+    from dustup_env.terminal import option_menu
+    pos = _fire_support_positions()
+    for name in ("request_fire", "fire_target"):
+        g, d = pos[name]
+        s = Session(g.clone(), ai=None, ai_side=None, ai_seed=0)
+        rec = s.decision(d.side)
+        opts = [r for r in rec["options"] if r["option"][0] == name]
+        assert opts and all({"dice", "odds", "odds_text"} <= set(r) for r in opts)
+        for r in opts:
+            want = insight.option_odds(g, d.side, tuple(r["option"]), d.unit)
+            assert r["odds"] == want["odds"] and r["odds_text"] == insight.short_odds(want)
+        lines, numbered, _ = option_menu(g, d.side, d, nr.Knowledge.of_side(g, d.side))
+        for line, o in zip(lines, numbered):
+            if o[0] == name:
+                assert line.endswith("[" + insight.short_odds(insight.option_odds(g, d.side, o, d.unit)) + "]")

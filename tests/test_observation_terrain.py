@@ -51,4 +51,4 @@ def test_the_front_ends_table_view_lists_the_dynamic_terrain():
     terrain.add(g, {"kind": "wreck", "shape": "circle", "x": 30.0, "y": 10.0, "r": 2.0})
     for side in (0, 1, None):
         assert views.table_view(g, side)["dynamic_terrain"] == [
-            {"kind": "wreck", "shape": "circle", "x": 30.0, "y": 10.0, "r": 2.0}]
+            {"kind": "wreck", "shape": "circle", "style": "wreck", "x": 30.0, "y": 10.0, "r": 2.0}]

@@ -63,3 +63,24 @@ def test_a_person_moves_with_go_and_sees_the_reach_first():
     # a number still picks a numbered option
     lines, numbered, _ = option_menu(g, 0, d, nr.Knowledge.of_side(g, 0))
     assert HumanAgent(0, io.StringIO("1\n"), io.StringIO()).choose(g, d) == numbered[0]
+
+
+def test_the_move_preview_says_centimetres_in_a_centimetre_game():
+    """In a game played in centimetres (option measure), the move line and the reach of a move name centimetres,
+    not inches (the rules units are centimetres there)."""
+    g = Game("default", seed=3, options={"measure": "centimetres"})
+    rng = random.Random(1)
+    while not (g.decision().kind == "action" and g.decision().side == 0
+               and any(o[0] == "move" for o in g.decision().options)):
+        g.apply(rng.choice(g.decision().options))
+    d = g.decision()
+    lines, _, grid = option_menu(g, 0, d, nr.Knowledge.of_side(g, 0))
+    move_line = next(x for x in lines if "go DIR DIST" in x)
+    assert " cm: " in move_line and '": ' not in move_line
+    dd = next(iter(sorted(grid)))
+    k = sorted(grid[dd])[0]
+    out = io.StringIO()
+    HumanAgent(0, io.StringIO(f"go {insight.COMPASS[dd]}\ngo {insight.COMPASS[dd]} {nr.MOVE_DISTANCES[k]:g}cm\n"),
+               out).choose(g, d)
+    reach = [x for x in out.getvalue().splitlines() if x.strip().startswith(f"go {insight.COMPASS[dd]} ")]
+    assert reach and all(" cm to " in x and '" to' not in x for x in reach)

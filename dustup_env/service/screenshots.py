@@ -5,8 +5,9 @@
 Starts ``dustup serve`` on a temporary database, plays the ``default`` scenario against ``hard`` for a few
 turns (taking the hint for each decision) and shoots the table with an action decision's move points and an
 enemy unit's panel, at 1400x1000 and at 800x600 (zoomed in); plays Red and shoots the board turned round;
-shoots a ``skirmish`` where a Red unit hides (Blue sees only markers); then replays a ``hard`` against
-``ppo`` game and shoots a frame of the replay.
+shoots a ``skirmish`` where a Red unit hides (Blue sees only markers); a ``fire-support`` game with target markers
+and the burst of a round on the table, and an ``air-assault`` game with aircraft in flight; then replays a ``hard``
+against ``ppo`` game and shoots a frame of the replay.
 """
 from __future__ import annotations
 
@@ -48,6 +49,41 @@ def _shot_frame(game) -> int:
     return n // 2
 
 
+def _play_until(url: str, g: dict, want, prefer=("request_fire",), limit: int = 400) -> dict:
+    """Play side 0 of a game through the HTTP API (the AI plays side 1), preferring the options named in ``prefer``,
+    until ``want(state)`` holds for ``GET /games/ID``'s answer; that answer."""
+    import random
+
+    import httpx
+
+    h = {"Authorization": f"Bearer {g['token']}"}
+    rng = random.Random(1)
+    for _ in range(limit):
+        st = httpx.get(f"{url}/games/{g['game']}", headers=h).json()
+        if want(st):
+            return st
+        if st["over"]:
+            break
+        d = st["decision"]
+        if d is None:
+            time.sleep(0.05)
+            continue
+        pick = [o for o in d["options"] if o["option"][0] in prefer]
+        o = pick[-1] if pick else rng.choice(d["options"])
+        httpx.post(f"{url}/games/{g['game']}/play", json={"option": o["option"]}, headers=h).raise_for_status()
+    raise RuntimeError("the position sought never came")
+
+
+def _resume(page, g: dict) -> None:
+    page.evaluate("([id, token]) => localStorage.setItem('dustup-game', JSON.stringify({id, token, side: 0}))",
+                  [g["game"], g["token"]])
+    page.reload()
+    n = _renders(page)
+    page.click("#resume-game")
+    page.wait_for_function(f"Number(document.body.dataset.renders || 0) > {n}")
+    page.evaluate("document.getElementById('status').textContent = ''")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dustup_env.service.screenshots", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="docs/images")
@@ -77,12 +113,13 @@ def main(argv=None) -> int:
             # play with the hints until turn 3, then stop at an action decision with move points
             for _ in range(200):
                 text = page.locator("#prompt").inner_text()
-                if text.startswith("Turn 3") and page.locator("#board .movept").count() > 20:
-                    break
+                if text.startswith("Turn 3") and page.locator("#board .movept").count() >= 10:
+                    break  # (the move points of the distance chosen in the move picker)
+                page.wait_for_selector("#hint:not([hidden])")
                 page.click("#hint")
-                page.wait_for_selector("#options button.hinted")
+                page.wait_for_selector("#options button.hinted, #move-picker .compass-btn.hinted")
                 n = _renders(page)
-                page.locator("#options button.hinted").click()
+                page.locator("#options button.hinted, #move-picker .compass-btn.hinted").first.click()
                 page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
             page.evaluate("document.getElementById('status').textContent = ''")
             page.locator("#board .unit[data-name='Red 2nd Squad']").dispatch_event("click")  # its panel
@@ -114,6 +151,16 @@ def main(argv=None) -> int:
             page.click("#resume-game")
             page.wait_for_function(f"Number(document.body.dataset.renders || 0) > {n}")
             page.screenshot(path=str(out / "hidden.png"))
+            # fire support: the target markers (real and dummy look the same) and a round's burst
+            fs = httpx.post(url + "/games", json={"scenario": "fire-support", "seed": 3, "ai": "hard", "side": 0}).json()
+            _play_until(url, fs, lambda s: s["view"].get("entities") and s["view"].get("bursts"))
+            _resume(page, fs)
+            page.screenshot(path=str(out / "fire-support.png"))
+            # air assault: the dropships and the strike fighter in flight
+            aa = httpx.post(url + "/games", json={"scenario": "air-assault", "seed": 3, "ai": "hard", "side": 0}).json()
+            _play_until(url, aa, lambda s: sum(1 for u in s["view"]["units"] if u.get("air")) >= 2, prefer=())
+            _resume(page, aa)
+            page.screenshot(path=str(out / "air-assault.png"))
             # a replay of hard against ppo
             g = Game("default", seed=11)
             agents = [make_agent("hard", seed=1), make_agent("ppo", seed=2)]
@@ -137,7 +184,8 @@ def main(argv=None) -> int:
         proc.wait(30)
         for suffix in ("", "-wal", "-shm"):
             Path(db + suffix).unlink(missing_ok=True)
-    print(f"wrote play.png, play-800x600.png, play-red.png, hidden.png and replay.png in {out}")
+    print(f"wrote play.png, play-800x600.png, play-red.png, hidden.png, fire-support.png, air-assault.png and replay.png "
+          f"in {out}")
     return 0
 
 

@@ -552,7 +552,8 @@ def replay_frames(save) -> dict:
         frames.append({"n": len(frames), "side": side, "option": option, "label": label,
                        "events": views.event_records(ev[first:], know_final, first),
                        "turn": t["turn"], "units": t["units"], "markers": t["markers"], "score": t["score"],
-                       "holders": [o["holder"] for o in t["objectives"]]})
+                       "holders": [o["holder"] for o in t["objectives"]], "dynamic_terrain": t["dynamic_terrain"],
+                       **{k: t[k] for k in ("entities", "bursts", "feature_styles") if k in t}})
         return len(ev)
 
     n = frame(None, None, None, 0)

@@ -344,7 +344,7 @@ class Session:
         rec = views.decision_record(self.game, d, know or self.knowledge(side))
         key = (len(self.decisions), side)
         if self._odds is None or self._odds[0] != key:  # the same decision asked again: the odds worked out once
-            self._odds = (key, [insight.option_odds(self.game, side, o, d.unit) if d.kind == "action" else None
+            self._odds = (key, [insight.option_odds(self.game, side, o, d.unit) if d.kind in insight.ODDS_KINDS else None
                                 for o in d.options])
         add_odds(rec, self._odds[1])
         return rec

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from dustup_env import features
 from dustup_env import narrate as nr
 from dustup_env.rules import die_name
 
@@ -56,16 +57,9 @@ def geometry(game) -> dict:
 def dynamic_terrain(game) -> list[dict]:
     """The terrain placed during the game (``game.terrain``: wrecks, and smoke, fire and rubble as their rules place
     them), each ``{"kind", "shape": "circle", "x", "y", "r"}`` or ``{"kind", "shape": "polygon", "points"}`` in rules
-    units.  Every feature placed so far is seen by both sides (a wreck lies in the open)."""
-    out = []
-    for f in game.terrain:
-        rec = {"kind": f["kind"], "shape": f["shape"]}
-        if f["shape"] == "circle":
-            rec.update(x=f["x"], y=f["y"], r=f["r"])
-        else:
-            rec["points"] = [list(p) for p in f["points"]]
-        out.append(rec)
-    return out
+    units, with the ``style`` the page draws it in (:mod:`dustup_env.features`).  Every feature placed so far is
+    seen by both sides (a wreck lies in the open)."""
+    return features.terrain(game)
 
 
 # ------------------------------------------------------------------------------------------------ units
@@ -102,6 +96,7 @@ def unit_record(u: dict) -> dict:
         "able": sum(1 for f in figs if f["status"] == 0), "strength": u.get("strength", len(figs)),
         "left_behind": [{"x": e[0], "y": e[1], "status": FIGURE_STATUS[e[2]] if 0 <= e[2] < 5 else str(e[2])}
                         for e in u.get("left_behind", [])],
+        "location": u.get("location", "table"),  # off the table: an aircraft's loiter box or inbound track
     }
 
 
@@ -257,17 +252,30 @@ def table_view(game, side: int | None, view: dict | None = None) -> dict:
         "public": base.get("public", {}),
     }
     if game.rules.entity_kinds:  # table entities (target markers): what the side may know, by its refs
-        out["entities"] = base.get("entities", []) if side is not None else [
-            {k: e[k] for k in ("id", "kind", "owner", "x", "y", "shape", "state")} for e in game.entities
-            if not e["removed"]]
+        out["entities"] = features.entities(game, side, base if side is not None else None)
+    flying = features.aircraft(game, [u["uid"] for u in units])
+    for u in units:  # an aircraft on the table: its flight state (airborne, hovering, grounded)
+        if u["uid"] in flying:
+            u["air"] = flying[u["uid"]]
+    burst = features.bursts(game, side)
+    if burst:
+        out["bursts"] = burst
+    looks = features.styles(game)
+    if looks:  # the look of every kind this game may draw beyond its units (the page's legend)
+        out["feature_styles"] = looks
     return out
 
 
 # ------------------------------------------------------------------------------------------------ decisions
-def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, positions: dict) -> dict:
-    """An option as JSON: the array to send back, its label, and what to click for it."""
+def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, positions: dict,
+                  point_options: frozenset = frozenset()) -> dict:
+    """An option as JSON: the array to send back, its label, and what to click for it (``point_options``: the names
+    of the option families whose argument is a point of the table, ``(name, x, y)``: a target marker, an aircraft's
+    flight)."""
     rec = {"option": list(opt), "label": nr.option_label(opt, kind, know, unit=unit)}
     name = opt[0]
+    if name in point_options and len(opt) == 3:
+        rec["point"] = [opt[1], opt[2]]
     if len(opt) > 1:
         if name in OWN_UNIT_OPTIONS:
             rec["unit"] = opt[1]
@@ -292,10 +300,11 @@ def option_record(opt: tuple, kind: str, unit: int, know: nr.Knowledge, position
 def decision_record(game, decision, know: nr.Knowledge) -> dict:
     """The pending decision of ``know.side`` as JSON (side, kind, unit, a prompt, labelled options)."""
     d = decision
+    points = frozenset(f.name for r in game.rules for f in r.families if tuple(f.args) == ("point",))
     out = {"side": d.side, "kind": d.kind, "unit": d.unit,
            "unit_name": know.unit(d.unit) if d.unit >= 0 else None,
            "prompt": nr.decision_prompt(d.side, d.kind, d.unit, know),
-           "options": [option_record(o, d.kind, d.unit, know, know.positions) for o in d.options]}
+           "options": [option_record(o, d.kind, d.unit, know, know.positions, points) for o in d.options]}
     if d.kind == "action":
         out["actions_left"] = game.actions_left
     return out

@@ -73,13 +73,7 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     const top = Math.max(...t.polygon.map((p) => p[1]));
     el("text", { x: cx, y: sy(top) + 1.0, class: "terrain-name" }, svg, t.name || t.type.replace(/_/g, " "));
   }
-  for (const f of geo.dynamic_terrain || []) {  // terrain placed during the game (wrecks, smoke, fire, rubble)
-    const fill = DYNAMIC_COLOURS[f.kind] || "#6b6b6b";
-    const shape = f.shape === "circle"
-      ? el("circle", { cx: f.x, cy: sy(f.y), r: f.r, class: "dynamic-terrain", fill, "fill-opacity": 0.6 }, svg)
-      : el("polygon", { points: f.points.map((p) => `${p[0]},${sy(p[1])}`).join(" "), class: "dynamic-terrain", fill, "fill-opacity": 0.6 }, svg);
-    el("title", {}, shape, f.kind.replace(/_/g, " "));
-  }
+  drawFeatures(svg, geo, sy);  // dynamic terrain, table entities, the latest bursts (as your side knows them)
   for (const o of geo.obstacles) {
     const pts = o.line.map((p) => `${p[0]},${sy(p[1])}`).join(" ");
     const pl = el("polyline", { points: pts, class: "obstacle", stroke: OBSTACLE_COLOURS[o.type] || "#555" }, svg);
@@ -114,7 +108,7 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
   }
   // units
   for (const u of units) {
-    if (!u.figures.length || u.inbound || u.merged) continue;
+    if (!u.figures.length || u.inbound || u.merged || offTable(u)) continue;
     if (u.carrier !== undefined && u.carrier >= 0) continue;  // mounted: inside its vehicle (listed in its title)
     if (u.vehicle) { drawVehicle(svg, u, byUnit[u.uid] || byTarget[u.uid], sy); continue; }
     const clickable = byUnit[u.uid] || byTarget[u.uid];
@@ -150,11 +144,13 @@ function drawBoard(geo, units, markers, objectives, decision, hiddenUnits) {
     const [px, py] = o.point;
     const cx = Math.max(0, Math.min(W, px)), cy = Math.max(0, Math.min(H, py));
     if (acting) el("line", { x1: acting.x, y1: sy(acting.y), x2: cx, y2: sy(cy), class: "moveline" }, svg);
-    const c = el("circle", { cx: cx, cy: sy(cy), r: 0.45, class: "movept", "data-option": JSON.stringify(o.option) }, svg);
-    el("title", {}, c, o.label);
+    const move = isMoveOption(o) || o.option[0] === "shift";
+    const c = el("circle", { cx: cx, cy: sy(cy), r: 0.45, class: "movept" + (move ? "" : " pointopt"), "data-kind": o.option[0], "data-option": JSON.stringify(o.option) }, svg);
+    el("title", {}, c, o.label + (o.odds_text ? `: ${o.odds_text}` : ""));
     c.addEventListener("click", () => play(o.option));
   }
-  $("legend").textContent = legendText(geo, hiddenUnits);
+  $("legend").textContent = legendText(geo, hiddenUnits, units);
+  featureLegend(geo);
   state.drawn = { geo, units, markers: markers || [], objectives: objectives || geo.objectives, hidden: hiddenUnits || [] };
 }
 
@@ -165,6 +161,12 @@ function drawVehicle(svg, u, clickable, sy) {
   const r = v.footprint || 1.5, w = r * 1.3;
   const g = el("g", { class: "unit vehicle" + (clickable ? " clickable" : "") + (state.selected === "u" + u.uid ? " selected" : "") + (u.in_play ? "" : " out"),
     "data-uid": u.uid, "data-name": u.name, "data-facing": v.facing }, svg);
+  if (u.air) {  // an aircraft on the table: its flight state; a dashed ring while it flies (airborne or hovering)
+    g.classList.add("aircraft");
+    g.setAttribute("data-kind", "aircraft");
+    g.setAttribute("data-mode", u.air.mode);
+    if (u.air.mode !== "grounded") el("circle", { cx: u.x, cy: sy(u.y), r: r + 0.9, class: "air-ring" }, g);
+  }
   const hull = el("g", { transform: `translate(${u.x} ${sy(u.y)}) rotate(${v.facing})` }, g);
   const shape = v.kind === "mech" || v.kind === "large_creature"
     ? el("ellipse", { cx: 0, cy: 0, rx: w / 2, ry: r, class: "hull" + (v.damage ? " damaged" : ""), fill: SIDE_COLOURS[u.side] }, hull)
@@ -181,6 +183,7 @@ function drawVehicle(svg, u, clickable, sy) {
 
 function vehicleBadges(u) {
   const v = u.vehicle, b = [];
+  if (u.air) b.push({ airborne: "A", hovering: "H", grounded: "G" }[u.air.mode] || u.air.mode);
   if (v.damage) b.push("D" + v.damage);
   if (v.immobilised) b.push("Imm");
   if (u.suppression) b.push("S" + u.suppression);
@@ -202,6 +205,7 @@ function vehicleTitle(u) {
   const v = u.vehicle;
   const compass = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"][Math.round(((v.facing % 360) + 360) % 360 / 22.5) % 16];
   const parts = [`${u.name} (${v.design}, ${v.kind.replace(/_/g, " ")}, size ${v.size}): quality ${u.quality.toUpperCase()}, ${u.confidence}`,
+    u.air ? `aircraft (${u.air.type}): ${u.air.mode}` : "",
     `facing ${compass} (${Math.round(v.facing)}\u00b0)`,
     `armour front ${v.armour.front.toUpperCase()}, side ${v.armour.side.toUpperCase()}, rear ${v.armour.rear.toUpperCase()}, top ${v.armour.top.toUpperCase()}`,
     `${v.damage} damage marker(s)` + (v.immobilised ? ", immobilised" : ""), `ECM ${String(v.ecm).toUpperCase()}` + (v.decoy ? `, decoy ${v.decoy.toUpperCase()}` : "") + (v.area_protection ? `, area protection ${v.area_protection.toUpperCase()}` : "")];
@@ -220,7 +224,7 @@ function drawTrails(events, units, H) {
   const at = {};
   for (const u of units) at[u.uid] = [u.x, u.y];
   for (const e of events || []) {
-    if ((e.type === "Moved" || e.type === "ContactMove" || e.type === "Pursued") && e.start && e.end) {
+    if ((e.type === "Moved" || e.type === "ContactMove" || e.type === "Pursued" || e.type === "AircraftFlew") && e.start && e.end) {
       el("line", { x1: e.start[0], y1: H - e.start[1], x2: e.end[0], y2: H - e.end[1], class: "trail" }, svg);
     } else if ((e.type === "ShotResolved" || e.type === "StrikeResolved") && at[e.unit ?? e.striker] && at[e.target]) {
       const [x1, y1] = at[e.unit ?? e.striker], [x2, y2] = at[e.target];
@@ -229,6 +233,118 @@ function drawTrails(events, units, H) {
     }
   }
   finishBoard();
+}
+
+// ---- what the table shows beyond the units: dynamic terrain (smoke, fire, rubble, wrecks), table entities (target
+// markers real and dummy alike, minefields, buildings, drones) and the latest bursts, each drawn by its kind's style
+// (the view's feature_styles); a kind without a style: a dashed outline labelled with the kind
+const OFF_TABLE = { loiter: "loiter box", air_inbound: "inbound track", air_base: "returned to base" };
+const FALLBACK_STYLE = { fill: null, stroke: "#404040", dash: true, glyph: "none", opacity: 1 };
+
+function offTable(u) { return u.location !== undefined && u.location !== "table"; }
+
+function featureStyle(geo, name, kind) {
+  const st = (geo.feature_styles || {})[name];
+  return st || { ...FALLBACK_STYLE, label: kind.replace(/_/g, " "), legend: kind.replace(/_/g, " "), name: kind };
+}
+
+function shapeEl(parent, f, sy, look, cls) {  // a circle or a polygon (absolute points) in the kind's look
+  const attrs = { class: cls, fill: look.fill || "none", "fill-opacity": look.fill ? (look.opacity ?? 1) : 0, stroke: look.stroke || "#404040" };
+  if (look.dash) attrs["stroke-dasharray"] = ".5 .3";
+  if (f.r !== undefined) return el("circle", { cx: f.x, cy: sy(f.y), r: f.r, ...attrs }, parent);
+  return el("polygon", { points: f.points.map((p) => `${p[0]},${sy(p[1])}`).join(" "), ...attrs }, parent);
+}
+
+function glyph(parent, kind, x, y, colour) {
+  const s = 0.7;
+  if (kind === "cross") {
+    el("circle", { cx: x, cy: y, r: s, class: "glyph", stroke: colour }, parent);
+    el("path", { d: `M ${x - s * 1.5} ${y} L ${x + s * 1.5} ${y} M ${x} ${y - s * 1.5} L ${x} ${y + s * 1.5}`, class: "glyph", stroke: colour }, parent);
+  } else if (kind === "diamond") {
+    el("path", { d: `M ${x} ${y - s} L ${x + s} ${y} L ${x} ${y + s} L ${x - s} ${y} Z`, class: "glyph solid", stroke: "#111", fill: colour }, parent);
+  } else if (kind === "x") {
+    el("path", { d: `M ${x - s} ${y - s} L ${x + s} ${y + s} M ${x - s} ${y + s} L ${x + s} ${y - s}`, class: "glyph", stroke: colour }, parent);
+  } else if (kind === "star") {
+    const pts = [];
+    for (let k = 0; k < 16; k++) { const a = Math.PI * k / 8, r = k % 2 ? s * 0.45 : s * 1.1; pts.push(`${x + r * Math.sin(a)},${y - r * Math.cos(a)}`); }
+    el("polygon", { points: pts.join(" "), class: "glyph solid", stroke: "#7a2e00", fill: "#ffd400" }, parent);
+  } else {
+    el("circle", { cx: x, cy: y, r: 0.25, class: "glyph solid", stroke: "#111", fill: colour }, parent);
+  }
+}
+
+function stateText(state) {  // an entity's state as its side knows it (a building's damage, a drone's altitude...)
+  return Object.entries(state || {}).filter(([k]) => k !== "mission").map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+}
+
+function drawFeatures(svg, geo, sy) {
+  const layer = el("g", { class: "features" }, svg);
+  for (const f of geo.dynamic_terrain || []) {  // terrain placed during the game
+    const look = featureStyle(geo, f.style || f.kind, f.kind);
+    const g = el("g", { class: "feature terrain-feature", "data-kind": f.kind, "data-style": look.name }, layer);
+    if (!look.fill && !geo.feature_styles) look.fill = DYNAMIC_COLOURS[f.kind] || "#6b6b6b";
+    shapeEl(g, f, sy, look, "dynamic-terrain");
+    el("title", {}, g, f.kind.replace(/_/g, " "));
+    if (look.label) {
+      const [cx, cy] = f.r !== undefined ? [f.x, f.y] : [f.points.reduce((a, p) => a + p[0], 0) / f.points.length, f.points.reduce((a, p) => a + p[1], 0) / f.points.length];
+      el("text", { x: cx, y: sy(cy) + 0.3, class: "feature-label" }, g, look.label);
+    }
+  }
+  for (const e of geo.entities || []) {  // table entities your side knows of
+    const look = featureStyle(geo, e.style || e.kind, e.kind);
+    const colour = e.owner === 0 || e.owner === 1 ? SIDE_COLOURS[e.owner] : (look.stroke || "#404040");
+    const g = el("g", { class: "feature entity", "data-kind": e.kind, "data-style": look.name, "data-ref": e.ref, "data-owner": e.owner }, layer);
+    if (e.shape && e.shape.shape === "circle") shapeEl(g, { x: e.x, y: e.y, r: e.shape.r }, sy, look, "entity-area");
+    else if (e.shape && e.shape.shape === "polygon") shapeEl(g, { points: e.shape.points.map((p) => [e.x + p[0], e.y + p[1]]) }, sy, look, "entity-area");
+    glyph(g, look.glyph, e.x, sy(e.y), colour);
+    const extra = stateText(e.state);
+    const label = (look.label || e.kind.replace(/_/g, " ")) + (extra && e.state && e.state.damage !== undefined ? ` (damage ${e.state.damage})` : "");
+    el("text", { x: e.x, y: sy(e.y) - 1.0, class: "feature-label", fill: colour }, g, label);
+    const owner = e.owner === 0 || e.owner === 1 ? (geo.sides[e.owner] || {}).name : null;
+    el("title", {}, g, `${e.kind.replace(/_/g, " ")}` + (owner ? ` of ${owner}` : "") + (extra ? `: ${extra}` : "") +
+      (e.kind === "fire_target" ? " (a target marker: real or dummy, they look the same until the impact)" : ""));
+  }
+  for (const b of geo.bursts || []) {  // the rounds and bombs that landed this turn and the last
+    const look = featureStyle(geo, "burst", "burst");
+    const g = el("g", { class: "feature burst" + (b.age ? " old" : ""), "data-kind": "burst", "data-ammo": b.ammo }, layer);
+    if (b.origin) {
+      el("line", { x1: b.origin[0], y1: sy(b.origin[1]), x2: b.x, y2: sy(b.y), class: "scatter" }, g);
+      el("path", { d: `M ${b.origin[0] - 0.4} ${sy(b.origin[1]) - 0.4} L ${b.origin[0] + 0.4} ${sy(b.origin[1]) + 0.4} M ${b.origin[0] - 0.4} ${sy(b.origin[1]) + 0.4} L ${b.origin[0] + 0.4} ${sy(b.origin[1]) - 0.4}`, class: "scatter-aim" }, g);
+    }
+    shapeEl(g, b, sy, look, "burst-area");
+    glyph(g, "star", b.x, sy(b.y), "#ffd400");
+    el("title", {}, g, `${b.ammo.replace(/_/g, " ")} ${b.ammo === "bomb" ? "" : "round "}landed` + (b.origin ? `, scattered ${Math.hypot(b.x - b.origin[0], b.y - b.origin[1]).toFixed(1)}${lenMark()}` : b.ammo === "bomb" ? "" : " on target") +
+      `, blast radius ${b.r}${lenMark()}` + (b.age ? " (last turn)" : ""));
+  }
+}
+
+// the legend's lines for the kinds this game may draw beyond its units (rebuilt only when they change)
+function featureLegend(geo) {
+  const looks = Object.values(geo.feature_styles || {});
+  const key = looks.map((l) => l.name).join(",");
+  let box = $("legend-features");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "legend-features";
+    $("legend").parentNode.insertBefore(box, $("legend"));
+  }
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.innerHTML = "";
+  for (const l of looks) {
+    const sp = document.createElement("span");
+    sp.dataset.kind = l.name;
+    const sw = document.createElementNS(SVGNS, "svg");
+    sw.setAttribute("viewBox", "-1.2 -1.2 2.4 2.4");
+    sw.setAttribute("class", "legend-swatch");
+    if (l.fill) el("circle", { cx: 0, cy: 0, r: 1, fill: l.fill, "fill-opacity": l.opacity ?? 1, stroke: l.stroke || "#404040", "stroke-width": 0.15, "stroke-dasharray": l.dash ? ".4 .25" : "none" }, sw);
+    else if (l.name === "aircraft") el("circle", { cx: 0, cy: 0, r: 1, fill: "none", stroke: "#202020", "stroke-width": 0.15, "stroke-dasharray": ".4 .25" }, sw);
+    if (l.glyph && l.glyph !== "none") glyph(sw, l.glyph, 0, 0, l.glyph === "star" ? "#ffd400" : (l.stroke || "#404040"));
+    sp.appendChild(sw);
+    sp.appendChild(document.createTextNode(l.legend || l.name));
+    box.appendChild(sp);
+  }
+  box.hidden = !looks.length;
 }
 
 function unitTitle(u) {
@@ -243,13 +359,15 @@ function unitTitle(u) {
   return parts.join("\n");
 }
 
-function legendText(geo, hidden) {
+function legendText(geo, hidden, units) {
   let s = `Table ${geo.table.width}\u00d7${geo.table.height} ${geo.table.length === "cm" ? "cm" : "inches"}. ` +
     "Badges: S = suppression markers, Cf/St/Sh/Br/Rt = confidence, \u2713 = activated, P = propped, C = complete concealment, H = hidden, ! = panicked. " +
     "Squares are hidden-unit markers (? = unknown to you).";
-  if (state.current && state.current.view && state.current.view.units.some((u) => u.vehicle))
+  if ((units || []).some((u) => u.vehicle))  // (the units drawn: a replay's, not the last game played)
     s += " Vehicles are drawn to scale, the wedge at the front: D = damage markers, Imm = immobilised, open/closed = hatches, +N = passengers (your own), HW = heavy weapon.";
   if (hidden && hidden.length) s += " Enemy units hidden from you: " + hidden.map((h) => h.name).join(", ") + ".";
+  const off = (units || []).filter((u) => offTable(u) && u.figures.length && !u.merged);
+  if (off.length) s += " Off the table: " + off.map((u) => `${u.name} (${OFF_TABLE[u.location] || u.location.replace(/_/g, " ")})`).join(", ") + ".";
   return s;
 }
 
@@ -422,7 +540,12 @@ async function hint() {
     const h = await api("POST", `/games/${state.game.id}/hint`, { time_ms: 1500 });
     renderOptions(state.current.decision);
     const key = JSON.stringify(h.option);
-    for (const b of document.querySelectorAll("#options button")) if (b.dataset.option === key) { b.classList.add("hinted"); b.scrollIntoView({ block: "nearest" }); }
+    if (isMoveOption(h) && insight.moveDist !== h.option[2]) {  // a move: its distance chosen in the move picker
+      insight.moveDist = h.option[2];
+      renderMovePicker(state.current.decision, state.current.decision.options);
+      redrawCurrent();
+    }
+    for (const b of document.querySelectorAll("#options button, #move-picker .compass-btn")) if (b.dataset.option === key) { b.classList.add("hinted"); b.scrollIntoView({ block: "nearest" }); }
     setStatus(`hint (${h.agent}): ${h.label}`);
   } catch (e) { setStatus(e.message); }
 }
@@ -463,7 +586,8 @@ function showFrame(i) {
   rp.i = i;
   const f = rp.frames[i];
   const objectives = rp.geometry.objectives.map((o, k) => ({ ...o, holder: f.holders[k] }));
-  drawBoard({ ...rp.geometry, dynamic_terrain: f.dynamic_terrain || [] }, f.units, f.markers, objectives, null, []);
+  drawBoard({ ...rp.geometry, dynamic_terrain: f.dynamic_terrain || [], entities: f.entities || [], bursts: f.bursts || [],
+    feature_styles: f.feature_styles }, f.units, f.markers, objectives, null, []);
   drawTrails(f.events, f.units, rp.geometry.table.height);
   $("rp-slider").value = i;
   $("rp-pos").textContent = `decision ${i} of ${rp.frames.length - 1}`;
@@ -830,7 +954,9 @@ function renderPanel() {
       rows.push(["side", `${sname} (side ${u.side})` + (own ? "" : ", the enemy")]);
       rows.push(["kind", u.vehicle ? `${u.vehicle.design} (${u.vehicle.kind.replace(/_/g, " ")}, size ${u.vehicle.size})` : u.kind]);
       const status = !u.in_play ? (u.routed_off ? "routed off the table" : u.evacuated ? "evacuated" : u.merged ? "merged" : u.inbound ? `inbound (box ${u.inbound})` : "destroyed") : "in play";
-      rows.push(["state", status + (u.confidence === "routed" ? ", routed" : "") + (u.panicked ? ", PANICKED" : "")]);
+      rows.push(["state", status + (u.confidence === "routed" ? ", routed" : "") + (u.panicked ? ", PANICKED" : "") +
+        (offTable(u) ? `, off the table (${OFF_TABLE[u.location] || u.location.replace(/_/g, " ")})` : "")]);
+      if (u.air) rows.push(["flight", `${u.air.mode} (${u.air.type} aircraft)`]);
       rows.push(["quality", u.quality.toUpperCase()], ["leadership", String(u.lv)], ["confidence", u.confidence],
         ["suppression", `${u.suppression} marker${u.suppression === 1 ? "" : "s"}`]);
       if (!u.vehicle) {
@@ -969,6 +1095,12 @@ const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "
 const MOVE_DISTANCES = [3, 6, 12, 24];
 const insight = { reach: null, reachKey: null, moveDist: 1, sight: null, sightKey: null, measure: null, measuring: false, from: null, tip: null };
 
+// the mark of a length in rules units: inches, or centimetres in a game played in centimetres (option measure)
+function lenMark() {
+  const v = (state.current && state.current.view) || (state.drawn && state.drawn.geo);
+  return v && v.table && v.table.length === "cm" ? "\u202fcm" : "\u2033";
+}
+
 function isMoveOption(o) { return o && o.option && o.option[0] === "move" && o.option.length === 3; }
 
 function movePointShown(o) { return !isMoveOption(o) || o.option[2] === insight.moveDist; }
@@ -992,7 +1124,13 @@ function pct(x) { return typeof x === "number" ? (100 * x).toFixed(x < 0.1 ? 1 :
 function oddsTitle(o) {
   const d = o.dice || {}, p = o.odds || {};
   const lines = [];
-  if (d.target) {
+  if (d.accuracy) {  // a fire-support request or its target marker: the request roll, then each round's accuracy
+    if (d.request) lines.push(`request: ${d.request} must beat ${d.needed} (${d.requestor.toUpperCase()} calling ${d.support}, ${d.chits} chit${d.chits === 1 ? "" : "s"}${d.jamming ? ", under jamming" : ""}): success ${pct(p.success)}`);
+    lines.push(`accuracy of each of ${d.rounds} round${d.rounds === 1 ? "" : "s"} (${d.asset}): ${d.accuracy}` + (d.leadership === null ? " with no observer: never on target" : ` must beat leadership ${d.leadership}`) +
+      (d.guidance !== "none" ? `, ${d.guidance}-guided` : "") + `: on target ${pct(p.on_target)}`);
+    const sc = Object.entries(p.scatter || {}).map(([k, v]) => `${k}${lenMark()} ${pct(v)}`);
+    if (sc.length) lines.push(`scatter (${p.expected_scatter.toFixed(1)}${lenMark()} on average): ` + sc.join(", "));
+  } else if (d.target) {
     lines.push(`dice: quality ${d.quality}, firepower ${d.firepower.join(" ")} against target die ${d.target} (${d.band}, ${d.distance}")` +
       (d.suppressive ? ", suppressive fire" : ""));
     lines.push(`no success ${pct(p.none)}, minor ${pct(p.minor)}, major ${pct(p.major)}; expected hits ${p.expected_hits.toFixed(2)}`);
@@ -1002,7 +1140,11 @@ function oddsTitle(o) {
     lines.push(`missile: quality ${d.quality}, guidance ${d.guidance} against ECM ${d.ecm}: hit ${pct(p.hit)}, suppressed ${pct(p.suppressed)}, miss ${pct(p.miss)}; interception ${p.interception}`);
     if (p.destroyed !== undefined) lines.push(`damaged ${pct(p.damaged)}, destroyed ${pct(p.destroyed)}`);
   } else if (d.attacker) {
-    lines.push(`courage test ${d.attacker} against ${d.defender}; strength ${d.strength[0]} to ${d.strength[1]}`);
+    const n = d.outnumbered || {};
+    lines.push(`courage test ${d.attacker} against ${d.defender}; strength ${d.strength[0]} to ${d.strength[1]}` +
+      (n.defender ? ` (the defender outnumbered ${n.defender}:1)` : n.attacker ? ` (you are outnumbered ${n.attacker}:1)` : " (no outnumbering)"));
+    const shifts = (xs) => xs.map((x) => `${x[0].replace(/_/g, " ")} ${x[1] > 0 ? "+" : ""}${x[1]}`).join(", ") || "none";
+    lines.push(`shifts: yours ${shifts(d.attacker_shifts || [])}; the defender's ${shifts(d.defender_shifts || [])}`);
     lines.push(`contact ${pct(p.contact)}, defender withdraws ${pct(p.defender_withdraws)}, routs ${pct(p.defender_routs)}, fail ${pct(p.fail)}, fail badly ${pct(p.fail_badly)}`);
   }
   return lines.join("\n");
@@ -1056,7 +1198,7 @@ function renderMovePicker(decision, opts) {
   MOVE_DISTANCES.forEach((dist, k) => {
     const b = document.createElement("span");
     b.className = "dist" + (k === insight.moveDist ? " on" : "") + (moves.some((o) => o.option[2] === k) ? "" : " shut");
-    b.textContent = dist + "\u2033";
+    b.textContent = dist + lenMark();
     b.tabIndex = 0;
     b.dataset.k = k;
     const pick = () => { insight.moveDist = k; renderMovePicker(decision, opts); redrawCurrent(); };
@@ -1097,7 +1239,7 @@ function reachText(d, k) {
   if (!r) return "";
   const e = r.distances[k].directions[d];
   const len = (p) => Math.hypot(p[0] - r.x, p[1] - r.y).toFixed(1);
-  return ` (ends ${len(e.min)}\u2033 to ${len(e.max)}\u2033 away` + (e.p_moves < 1 ? `; shaken: a leadership test first, moves ${pct(e.p_moves)})` : ")");
+  return ` (ends ${len(e.min)}${lenMark()} to ${len(e.max)}${lenMark()} away` + (e.p_moves < 1 ? `; shaken: a leadership test first, moves ${pct(e.p_moves)})` : ")");
 }
 
 function insightNewDecision(st) {
@@ -1150,8 +1292,8 @@ function renderSightPanel() {
     h.textContent = `Sight and range of ${s.name}:`;
     for (const e of s.enemies) {
       const li = document.createElement("li");
-      li.textContent = !e.visible ? `${e.name}: not in sight (${e.distance}\u2033)` :
-        `${e.name}: ${e.distance}\u2033, ${e.band}` + (e.in_range ? `, target die ${e.target_die}` : ", out of range") + (e.may_fire ? ", may fire now" : "");
+      li.textContent = !e.visible ? `${e.name}: not in sight (${e.distance}${lenMark()})` :
+        `${e.name}: ${e.distance}${lenMark()}, ${e.band}` + (e.in_range ? `, target die ${e.target_die}` : ", out of range") + (e.may_fire ? ", may fire now" : "");
       li.className = e.visible ? (e.may_fire ? "fire" : "seen") : "unseen";
       list.appendChild(li);
     }
@@ -1159,7 +1301,7 @@ function renderSightPanel() {
     h.textContent = s.target !== undefined ? `Your units that see ${s.name}:` : `Your units that see the point (${s.point[0].toFixed(1)}, ${s.point[1].toFixed(1)}):`;
     for (const e of s.seen_by) {
       const li = document.createElement("li");
-      li.textContent = `${e.name}: ${e.distance}\u2033, ${e.band}` + (e.target_die ? `, target die ${e.target_die}` : "");
+      li.textContent = `${e.name}: ${e.distance}${lenMark()}, ${e.band}` + (e.target_die ? `, target die ${e.target_die}` : "");
       list.appendChild(li);
     }
     if (!s.seen_by.length) { const li = document.createElement("li"); li.textContent = "none"; list.appendChild(li); }
@@ -1169,7 +1311,7 @@ function renderSightPanel() {
   if (insight.measure) {
     const m = insight.measure, p = document.createElement("div");
     p.className = "measure-text";
-    p.textContent = `Measured: ${m.distance}\u2033 bearing ${m.bearing}\u00b0 (${m.band} range), line of sight ${m.line_of_sight ? "clear" + (m.concealed ? ", concealed" : "") + (m.cover ? ", cover" : "") : "blocked"}`;
+    p.textContent = `Measured: ${m.distance}${lenMark()} bearing ${m.bearing}\u00b0 (${m.band} range), line of sight ${m.line_of_sight ? "clear" + (m.concealed ? ", concealed" : "") + (m.cover ? ", cover" : "") : "blocked"}`;
     box.appendChild(p);
   }
 }
@@ -1195,7 +1337,7 @@ function drawInsight(st) {
       if (!t || !e.visible) continue;
       const ln = el("line", { x1: s.x, y1: sy(s.y), x2: t.x, y2: sy(t.y), class: "los " + (e.in_range ? e.band : "out") }, svg);
       ln.dataset.uid = e.uid;
-      el("text", { x: (s.x + t.x) / 2, y: sy((s.y + t.y) / 2) - 0.3, class: "los-label" }, svg, `${e.distance}\u2033 ${e.target_die || "out of range"}`);
+      el("text", { x: (s.x + t.x) / 2, y: sy((s.y + t.y) / 2) - 0.3, class: "los-label" }, svg, `${e.distance}${lenMark()} ${e.target_die || "out of range"}`);
     }
   } else if (s && s.seen_by) {
     const [px, py] = s.point || [s.x, s.y];
@@ -1207,7 +1349,7 @@ function drawInsight(st) {
   const m = insight.measure;
   if (m) {
     el("line", { x1: m.from[0], y1: sy(m.from[1]), x2: m.to[0], y2: sy(m.to[1]), class: "measure-line" + (m.line_of_sight ? "" : " blocked") }, svg);
-    el("text", { x: (m.from[0] + m.to[0]) / 2, y: sy((m.from[1] + m.to[1]) / 2) - 0.4, class: "measure-label" }, svg, `${m.distance.toFixed(1)}\u2033`);
+    el("text", { x: (m.from[0] + m.to[0]) / 2, y: sy((m.from[1] + m.to[1]) / 2) - 0.4, class: "measure-label" }, svg, `${m.distance.toFixed(1)}${lenMark()}`);
   } else if (insight.from) {
     el("circle", { cx: insight.from[0], cy: sy(insight.from[1]), r: 0.35, class: "measure-from" }, svg);
   }
