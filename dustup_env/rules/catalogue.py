@@ -9,6 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import casualty_evacuation
+from .additional_rules.mines_and_explosives import booby_traps, command_detonated, minefields
 from .artillery_and_air_support import on_table_artillery
 from .artillery_and_air_support import fire_missions, fire_support_request
 from .aerospace_operations import air, anti_aircraft, flight, insertion, ordnance, passengers
@@ -83,6 +84,9 @@ STANDARD = (
     passengers.RULE,
     ordnance.RULE,
     insertion.RULE,
+    minefields.RULE,  # Additional Rules › Mines and Explosives (only games whose scenario places counters)
+    command_detonated.RULE,
+    booby_traps.RULE,
 )
 
 set_standard_rules(STANDARD)
