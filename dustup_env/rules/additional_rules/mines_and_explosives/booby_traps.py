@@ -48,9 +48,10 @@ def applies(scenario, options) -> bool:
     return any(m["type"] in (BOOBY_TRAP, IED) for side in scenario["sides"] for m in side.get("mines", ()))
 
 
-def _figure_points(u: Unit) -> list[tuple[int, float, float]]:
+def _figure_points(u: Unit, x: float | None = None, y: float | None = None) -> list[tuple[int, float, float]]:
+    """Where ``u``'s figures stand with its leader at (x, y) (default: where it is)."""
     lf = u.figures[u.leader]
-    bx, by = u.x - lf.dx, u.y - lf.dy
+    bx, by = (u.x if x is None else x) - lf.dx, (u.y if y is None else y) - lf.dy
     return [(i, bx + f.dx, by + f.dy) for i, f in enumerate(u.figures) if f.status != KILLED]
 
 
@@ -69,28 +70,28 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
             if abs(e["x"] - x1) > 15.0 or abs(e["y"] - y1) > 15.0:
                 continue
             if u.profile.vehicle is not None:
-                if kind == IED and math.hypot(u.x - e["x"], u.y - e["y"]) <= TRAP_REACH + 1e-9:
+                if kind == IED and math.hypot(x1 - e["x"], y1 - e["y"]) <= TRAP_REACH + 1e-9:
                     table.reveal(game, e["id"])
                     res = mine_under_vehicle(game, u, e["id"], parse_die(e["state"]["impact"]))
                     game.emit(CounterRemoved(u.uid, e["id"], "used"))
                     table.remove(game, e["id"])
                     stop = stop or res != "none" or not u.in_play
                 continue
-            near = _within(_figure_points(u), e, TRAP_REACH)
+            near = _within(_figure_points(u, x1, y1), e, TRAP_REACH)
             if not near:
                 continue
             if kind == BOOBY_TRAP:
-                _booby_trap(game, u, e)
+                _booby_trap(game, u, e, near)
             elif not e["state"]["marked"]:
                 paths = _paths(game, u)
                 key = f"ied{e['id']}"
                 if key not in paths:
                     paths[key] = 1.0
-                    _ied_detection(game, u, e)
+                    _ied_detection(game, u, e, x1, y1)
     return stop or not u.in_play
 
 
-def _booby_trap(game, u: Unit, e: dict) -> None:
+def _booby_trap(game, u: Unit, e: dict, near: list) -> None:
     q, d = game.dice.roll(u.quality), game.dice.roll(TRAP_DETECT)
     table.reveal(game, e["id"])
     if q > d:
@@ -99,7 +100,6 @@ def _booby_trap(game, u: Unit, e: dict) -> None:
         table.remove(game, e["id"])
         return
     game.emit(TrapTest(u.uid, e["id"], q, d, "detonated"))
-    near = _within(_figure_points(u), e, TRAP_REACH)
     closest = min(near, key=lambda p: (math.hypot(p[1] - e["x"], p[2] - e["y"]), p[0]))[0]
     casualties, leader_hit = 0, False
     for fi, _x, _y in near:
@@ -111,7 +111,7 @@ def _booby_trap(game, u: Unit, e: dict) -> None:
     casualty_consequences(game, u, casualties, leader_hit)
 
 
-def _ied_detection(game, u: Unit, e: dict) -> None:
+def _ied_detection(game, u: Unit, e: dict, x: float, y: float) -> None:
     q, d = game.dice.roll(u.quality), game.dice.roll(TRAP_DETECT)
     if q > d:
         table.reveal(game, e["id"])
@@ -127,7 +127,7 @@ def _ied_detection(game, u: Unit, e: dict) -> None:
     for t in game.units:
         if not t.in_play or t.carrier >= 0 or t.profile.vehicle is not None:
             continue
-        near = _within(_figure_points(t), e, IED_BLAST)
+        near = _within(_figure_points(t, x, y) if t is u else _figure_points(t), e, IED_BLAST)
         if not near:
             continue
         casualties, leader_hit = 0, False

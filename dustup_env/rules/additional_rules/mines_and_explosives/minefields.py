@@ -281,12 +281,13 @@ def mine_under_vehicle(game, v: Unit, eid: int, impact: int = VEHICLE_IMPACT) ->
     game.emit(VehicleMine(v.uid, eid, _die(impact), i, _die(belly), a, res))
     before = v.damage
     if res == "destroyed":
-        for uid in list(v.passengers):  # L1934: "all occupants are killed"
+        aboard = list(v.passengers)
+        vehicle_destroyed(game, v)  # (its passengers bail out, then:)
+        for uid in aboard:  # L1934: "If the vehicle was destroyed, all occupants are killed"
             p = game.units[uid]
             for fi, f in enumerate(p.figures):
                 if f.status != KILLED:
                     p.set_figure(fi, status=KILLED)
-        vehicle_destroyed(game, v)
     elif res == "damaged":
         if v.passengers:
             passenger_casualties(game, v, OCCUPANT_SAFE, False)  # each rolls armour: 3+ or an untreated wound
