@@ -673,6 +673,7 @@ DECISION_KINDS = (
     "house_occupy", "house_pursuit", "intercept", "move_fire",
     "air_abort", "air_pilot", "anti_aircraft",  # Aerospace Operations
     "fire_target", "fire_dummy",  # Artillery and Air Support
+    "cdm",  # Mines and Explosives: a command-detonated mine's owner fires it or holds
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 N_KINDS = len(DECISION_KINDS) + 1  # and "other"
@@ -1014,9 +1015,9 @@ def _layout(decls, slots: int = PLATOON_SLOTS) -> Layout:
 # the layouts of the standard rules: infantry games, games with the armoured pieces, and both company-sized
 LAYOUT = _layout(CORE_PIECES)
 PIECES: tuple = LAYOUT.pieces
-OBS_SIZE = LAYOUT.size  # 2161
+OBS_SIZE = LAYOUT.size  # 2162
 ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED)
-ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 3337
+ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 3338
 COMPANY_LAYOUT = _layout(CORE_PIECES, COMPANY_SLOTS)  # a company-sized scenario (32 unit slots a side)
 COMPANY_ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED, COMPANY_SLOTS)
 LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT, COMPANY_LAYOUT, COMPANY_ARMOURED_LAYOUT)

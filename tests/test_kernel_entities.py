@@ -172,9 +172,11 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
         codec.decode(g, 0, start)
 
 
-def test_no_standard_family_uses_the_entity_kind_and_the_layout_keeps_its_size():
-    assert N_ACTIONS == 1472
-    assert not any("entity" in args for _, args in FAMILIES)
+def test_the_standard_families_that_use_the_entity_kind_are_appended():
+    """The infantry, vehicle, artillery and aerospace layout keeps its 1,472 indices; Mines and Explosives appended
+    the first families naming an entity (a minefield by the side's ref) and two reactions."""
+    assert N_ACTIONS == 1472 + 2 * table.MAX_ENTITIES + 2
+    assert [name for name, args in FAMILIES if "entity" in args] == ["clear_lane", "line_charge"]
 
 
 def test_entity_kinds_must_be_declared_and_entities_checked():

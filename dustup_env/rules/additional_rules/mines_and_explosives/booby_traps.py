@@ -23,8 +23,8 @@ from ...kernel.dice import D6, D8, D12, parse_die
 from ...kernel.entities import KILLED, Unit
 from ...kernel.events import Event, event
 from ...kernel.ruleset import Rule
-from .minefields import (BOOBY_TRAP, IED, CounterRemoved, _aircraft, _paths, casualty_consequences,
-                         mine_under_vehicle, strike_figure)
+from .minefields import (BOOBY_TRAP, IED, CounterRemoved, aircraft, casualty_consequences, mine_under_vehicle,
+                         move_paths, strike_figure)
 
 TRAP_REACH = 3.0  # L1986, L1990, L1994
 TRAP_DETECT = D8  # L1986, L1994
@@ -60,7 +60,7 @@ def _within(points, e, r):
 
 
 def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
-    if not u.in_play or u.carrier >= 0 or _aircraft(u):
+    if not u.in_play or u.carrier >= 0 or aircraft(u):
         return False
     stop = False
     for kind in (BOOBY_TRAP, IED):
@@ -83,7 +83,7 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
             if kind == BOOBY_TRAP:
                 _booby_trap(game, u, e, near)
             elif not e["state"]["marked"]:
-                paths = _paths(game, u)
+                paths = move_paths(game, u)
                 key = f"ied{e['id']}"
                 if key not in paths:
                     paths[key] = 1.0

@@ -325,7 +325,8 @@ def _inside(e: dict, x: float, y: float, margin: float = 0.0) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- moving through
-def _paths(game, u: Unit) -> dict:
+def move_paths(game, u: Unit) -> dict:
+    """``u``'s record of the current move: inches walked inside each counter (and the tests once made)."""
     st = game.state_of(MinesState)
     if st.mine_paths is None:
         st.mine_paths = {}
@@ -349,14 +350,14 @@ def _on_lane(e: dict, x: float, y: float) -> bool:
     return False
 
 
-def _aircraft(u: Unit) -> bool:
+def aircraft(u: Unit) -> bool:
     v = u.profile.vehicle
     return v is not None and getattr(v, "air", None) is not None
 
 
 def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
     """The ``move_step`` point: ``u`` moved from (x0, y0) to (x1, y1) (its leader's position)."""
-    if not u.in_play or u.carrier >= 0 or _aircraft(u):
+    if not u.in_play or u.carrier >= 0 or aircraft(u):
         return False
     mx, my = (x0 + x1) * 0.5, (y0 + y1) * 0.5
     seg = math.hypot(x1 - x0, y1 - y0)
@@ -391,7 +392,7 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
         if kind not in INFANTRY_HIT:
             continue  # L1930: infantry will not set off AT mines
         lane = _on_lane(e, mx, my)
-        paths = _paths(game, u)
+        paths = move_paths(game, u)
         for fi in ins:
             if u.figures[fi].status == KILLED:
                 continue
@@ -422,7 +423,7 @@ def _vehicle_in_field(game, v: Unit, e: dict, seg: float) -> bool:
             game.emit(DummyCounter(v.uid, e["id"]))
             table.remove(game, e["id"])
         return False
-    paths = _paths(game, v)
+    paths = move_paths(game, v)
     dev = device(game, v)
     if dev in ("plough", "roller"):
         key = f"{e['id']}:p"
