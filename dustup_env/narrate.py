@@ -859,6 +859,7 @@ _EVENT.update({
     "LaneCleared": lambda k, e: (f"{k.unit(e['unit'])} clears a lane into {_counter(e)} to "
                                  f"{_point((e['x1'], e['y1']))}" + (" (right through)" if e["complete"] else "")),
     "CdmFired": lambda k, e: f"a command-detonated mine ({_counter(e)}) fires at {k.unit(e['target'])}",
+    "CdmSet": lambda k, e: f"{k.unit(e['unit'])} sets up a command-detonated mine ({_counter(e)})",
     "TrapTest": lambda k, e: (f"{k.unit(e['unit'])} by {_counter(e)}: quality {e['roll']} against D8 "
                               f"{e['trap_roll']}: {e['result']}"),
 })

@@ -174,8 +174,8 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
 
 def test_the_standard_families_that_use_the_entity_kind_are_appended():
     """The infantry, vehicle, artillery and aerospace layout keeps its 1,472 indices; Mines and Explosives appended
-    the first families naming an entity (a minefield by the side's ref) and two reactions."""
-    assert N_ACTIONS == 1472 + 2 * table.MAX_ENTITIES + 2
+    the first families naming an entity (a minefield by the side's ref), two reactions and a reorganise action."""
+    assert N_ACTIONS == 1472 + 2 * table.MAX_ENTITIES + 3
     assert [name for name, args in FAMILIES if "entity" in args] == ["clear_lane", "line_charge"]
 
 

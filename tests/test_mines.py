@@ -387,3 +387,64 @@ def test_a_failed_ied_roll_that_does_not_set_it_off_is_the_owners_secret():
     g.apply(("move", NORTH, 2))
     assert [e["result"] for e in g.event_log(1) if e["type"] == "TrapTest"] == ["nothing"]
     assert not [e for e in g.event_log(0) if e["type"] == "TrapTest"] and g.view(0).get("entities", []) == []
+
+
+def test_any_number_of_mines_may_fire_at_once_and_each_is_tested_separately():
+    """L1972: "Any number of pre-set CDMs may be activated at the same time"; L1976: "If multiple mines are fired,
+    models must test their armour against each one"."""
+    red = [unit("W", (34, 26), figures=(("rifle", 3),))]
+    mines = [{"type": "cdm", "position": [23, 26], "toward": [23, 16]},
+             {"type": "cdm", "position": [25, 26], "toward": [25, 16]}]
+    g = begin(mined([one(pos=(24, 12))], mines, red=red), [("d6", 6), ("d10", 1), ("d4", 1), ("d10", 1), ("d4", 1)])
+    activate(g, 0)
+    g.apply(("move", NORTH, 2))
+    assert g.decision().kind == "cdm" and len([f for f in g.stack if f.type == "cdm"]) == 2  # both asked at once
+    g.apply(("cdm_fire",))
+    assert g.decision().kind == "cdm"
+    g.apply(("cdm_fire",))
+    assert len(events_of(g, "CdmFired")) == 2 and len(events_of(g, "HitResolved")) == 2
+    assert g.dice.pos == len(g.dice.results)
+
+
+@pytest.mark.parametrize("design,struck", [("main_battle_tank", False), ("supply_truck", True)])
+def test_cdms_spare_armoured_vehicles_and_hit_soft_skins_as_infantry(design, struck):
+    """L1980: "CDMs have no effect against armoured vehicles. They can damage soft skinned vehicles as for infantry";
+    the soft skin's D8 armour against the D10 (impact 1: no damage)."""
+    red = [unit("W", (34, 26), figures=(("rifle", 3),))]
+    scn = mined([vehicle("V", (24, 12), design, facing=0)], [{"type": "cdm", "position": [24, 26],
+                                                             "toward": [24, 16]}], red=red)
+    g = begin(scn, [("d12", 12)] + ([("d10", 1), ("d8", 1)] if struck else []))
+    g.dice.results.extend(ScriptedDice([6] * 6).results)
+    activate(g, 0)
+    g.apply(("move", NORTH, 2))
+    assert (g.decision().kind == "cdm") is struck
+    if struck:
+        g.apply(("cdm_fire",))
+        assert [e["result"] for e in events_of(g, "VehicleHit")] == ["none"]
+
+
+def test_a_unit_ending_its_activation_in_the_arc_may_be_fired_at():
+    """L1972: "at any time during the game": an enemy unit that ends its activation in the arc (not only mid-move)."""
+    red = [unit("W", (34, 26), figures=(("rifle", 3),))]
+    g = begin(mined([one(pos=(24, 22))], [{"type": "cdm", "position": [24, 26], "toward": [24, 16]}], red=red))
+    activate(g, 0)
+    g.apply(("end",))
+    assert g.decision().kind == "cdm" and g.decision().side == 1
+    g.apply(("cdm_hold",))
+    assert g.decision().kind != "cdm"
+
+
+def test_a_unit_sets_up_a_command_detonated_mine_with_a_reorganise_action():
+    """L1968: "They may be emplaced before the game or during the game and require one reorganise action to set
+    up": the counter is its side's secret, its arc faces the nearest known enemy (RN-1656); the unit carries a
+    limited number (the scenario's cdms)."""
+    scn = scenario([one(pos=(24, 10), cdms=1)], [unit("B", (24, 40), figures=(("rifle", 3),))])
+    g = begin(scn)
+    activate(g, 0)
+    assert ("reorganise", "set_cdm") in g.decision().options
+    g.apply(("reorganise", "set_cdm"))
+    e = g.entities[0]
+    assert (e["kind"], e["owner"], e["x"], e["y"], e["state"]) == ("cdm", 0, 24.0, 10.0,
+                                                                    {"fx": 0.0, "fy": 1.0, "dummy": False})
+    assert g.view(1).get("entities", []) == [] and not [x for x in g.event_log(1) if x["type"] == "CdmSet"]
+    assert ("reorganise", "set_cdm") not in g.decision().options  # it carried one

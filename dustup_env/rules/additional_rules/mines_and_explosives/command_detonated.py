@@ -13,6 +13,9 @@ the kernel's reaction windows:
 * ``activation_end``: an enemy unit ends its activation with models in the field of fire, at a place where the owner
   has not declined it before.
 
+A unit that carries them (the scenario's ``cdms``) sets one up with a reorganise action (``("reorganise",
+"set_cdm")``, L1968): at its leader's feet, facing the nearest enemy unit its side knows of.
+
 The controlling unit is the owner's first unit in play that sees both the mine and the target (``game.bf.sight_for``
 with its own observer).  Firing (L1976): every model of every unit within 6" and in the arc rolls its armour die
 against a D10 (wound, or killed on more than double, RN-171); several mines fired are tested separately; armoured
@@ -174,9 +177,63 @@ class CommandDetonation:
             detonate(game, e, game.units[frame.unit], t)
         pop(game, frame, used=0)
 
+    @staticmethod
+    def resume(game, frame, popped) -> None:
+        """Another mine asked at the same moment was answered above this one: this one's decision is next."""
+
 
 def applies(scenario, options) -> bool:
-    return any(m["type"] == CDM for side in scenario["sides"] for m in side.get("mines", ()))
+    return any(m["type"] == CDM for side in scenario["sides"] for m in side.get("mines", ())) or \
+        any(u.get("cdms") for side in scenario["sides"] for u in side["units"])
+
+
+# ---------------------------------------------------------------------------------------------- setting one up
+def _carried(game, u: Unit) -> int:
+    specs = [s for side in game.scenario["sides"] for s in side["units"]]  # uid order
+    return int(specs[u.uid].get("cdms", 0)) if 0 <= u.uid < len(specs) else 0
+
+
+def cdms_left(game, u: Unit) -> int:
+    """The command-detonated mines ``u`` still carries (the scenario's ``cdms``, less those it set up)."""
+    n = _carried(game, u)
+    if not n:
+        return 0
+    st = game.components.get(MinesState)
+    return n - ((st.cdms_set or {}).get(str(u.uid), 0) if st is not None else 0)
+
+
+def _set_options(game, u: Unit, status) -> list:
+    if u.profile.vehicle is not None or u.carrier >= 0 or status.suppressed or not cdms_left(game, u):
+        return []
+    return [("reorganise", "set_cdm")]
+
+
+def _set_cdm(game, u: Unit) -> None:
+    """L1968: "They may be emplaced ... during the game and require one reorganise action to set up": at the
+    leader's feet, its arc facing the nearest enemy unit the side knows of (none: away from its home edge,
+    RN-1656); its owner's secret."""
+    enemies = list(game.enemy_units(u.side))
+    if enemies:
+        t = min(enemies, key=lambda e: (math.hypot(e.x - u.x, e.y - u.y), e.uid))
+        fx, fy = t.x - u.x, t.y - u.y
+    else:
+        hx, hy = game.home_point(u)
+        fx, fy = u.x - hx, u.y - hy
+    d = math.hypot(fx, fy)
+    fx, fy = (fx / d, fy / d) if d > 1e-9 else (0.0, 1.0 if u.side == 0 else -1.0)
+    st = game.state_of(MinesState)
+    st.cdms_set = dict(st.cdms_set or {})
+    st.cdms_set[str(u.uid)] = st.cdms_set.get(str(u.uid), 0) + 1
+    eid = table.add(game, CDM, u.x, u.y, owner=u.side, state={"fx": round(fx, 6), "fy": round(fy, 6), "dummy": False})
+    game.emit(CdmSet(u.side, u.uid, eid))
+
+
+@event
+class CdmSet(Event):
+    """A unit sets up a command-detonated mine (its side's alone: ``only``)."""
+    only: int
+    unit: int
+    entity: int
 
 
 RULE = Rule(
@@ -186,6 +243,9 @@ RULE = Rule(
                                         "owner's secret until it fires", known="owner")},
     reactions={"move_step": _mid_move, "activation_end": _at_activation_end},
     procedures={CDM_FRAME: CommandDetonation()},
+    action_options=(_set_options,),
+    reorganise={"set_cdm": _set_cdm},
     families=(Family("cdm_fire", (), 222, "fire a command-detonated mine at the enemy in its arc (a reaction)"),
-              Family("cdm_hold", (), 223, "hold a command-detonated mine (a reaction)")),
+              Family("cdm_hold", (), 223, "hold a command-detonated mine (a reaction)"),
+              Family("reorganise", (("set_cdm",),), 224, "set up a command-detonated mine (a reorganise action)")),
 )

@@ -77,9 +77,10 @@ DEVICES = ("plough", "roller", "line_charge")
 class MinesState(Component):
     """The mines rules' own state: ``mine_paths`` (uid -> {"<entity>:<figure>[:L]": inches walked inside the
     counter during the unit's current move}), ``line_charges_fired`` (the uids that fired their line charge),
-    ``cdm_asked`` (command-detonated mines: [entity, unit, x, y] of the stationary targets its owner declined)."""
+    ``cdm_asked`` (command-detonated mines: [entity, unit, x, y] of the stationary targets its owner declined),
+    ``cdms_set`` (uid -> the command-detonated mines the unit has set up)."""
 
-    __slots__ = ("mine_paths", "line_charges_fired", "cdm_asked")
+    __slots__ = ("mine_paths", "line_charges_fired", "cdm_asked", "cdms_set")
 
 
 # ---------------------------------------------------------------------------------------------- events
@@ -148,7 +149,8 @@ class LaneCleared(Event):
 # ---------------------------------------------------------------------------------------------- scenario data
 def has_mines(scenario, options) -> bool:
     """The rules apply to a game whose scenario places a counter or gives a unit a clearing device."""
-    return any(side.get("mines") or any("mine_clearing" in u for u in side["units"]) for side in scenario["sides"])
+    return any(side.get("mines") or any("mine_clearing" in u or u.get("cdms") for u in side["units"])
+               for side in scenario["sides"])
 
 
 def _specs(scenario) -> list:
