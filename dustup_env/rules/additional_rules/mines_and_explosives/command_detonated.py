@@ -1,7 +1,7 @@
 """Command-detonated mines (seed 000 "ADDITIONAL RULES › Mines and Explosives › Command Detonated Mines",
 L1966-1980).
 
-A CDM is a table entity of kind ``cdm`` (a point; ``state``: ``fx``, ``fy``, the direction its 180 degree field of
+A CDM is a table entity of kind ``cdm`` (its shape the half disc of its field of fire; ``state``: ``fx``, ``fy``, the direction its 180 degree field of
 fire faces, and ``dummy``), placed by the scenario and known to its owner only until it fires (L1968: "which could
 also be a dummy counter": a dummy never fires).  It is triggered "at any time ... as long as the controlling unit
 can see the mine and the unit it will attack", without using that unit's activation (L1972), "at any point in the
@@ -35,7 +35,8 @@ from ...kernel.entities import KILLED, Unit
 from ...kernel.events import Event, event
 from ...kernel.ruleset import Family, Rule
 from ...kernel.sequence import pop, push
-from .minefields import CDM, OCCUPANT_SAFE, CounterRemoved, MinesState, casualty_consequences, strike_figure
+from .minefields import (CDM, OCCUPANT_SAFE, CounterRemoved, MinesState, arc_shape, casualty_consequences,
+                         strike_figure)
 
 CDM_FRAME = "cdm"
 CDM_RANGE = 6.0  # L1970
@@ -224,7 +225,8 @@ def _set_cdm(game, u: Unit) -> None:
     st = game.state_of(MinesState)
     st.cdms_set = dict(st.cdms_set or {})
     st.cdms_set[str(u.uid)] = st.cdms_set.get(str(u.uid), 0) + 1
-    eid = table.add(game, CDM, u.x, u.y, owner=u.side, state={"fx": round(fx, 6), "fy": round(fy, 6), "dummy": False})
+    fx, fy = round(fx, 6), round(fy, 6)
+    eid = table.add(game, CDM, u.x, u.y, owner=u.side, shape=arc_shape(fx, fy), state={"fx": fx, "fy": fy, "dummy": False})
     game.emit(CdmSet(u.side, u.uid, eid))
 
 

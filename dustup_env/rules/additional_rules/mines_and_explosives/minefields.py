@@ -183,8 +183,9 @@ def _set_up(game) -> None:
                 d = math.hypot(tx - x, ty - y)
                 if d < 1e-9:
                     raise ScenarioError(f"{where}: 'toward' must differ from the mine's position")
-                table.add(game, CDM, x, y, owner=s, state={"fx": round((tx - x) / d, 6), "fy": round((ty - y) / d, 6),
-                                                             "dummy": bool(m.get("dummy", False))})
+                fx, fy = round((tx - x) / d, 6), round((ty - y) / d, 6)
+                table.add(game, CDM, x, y, owner=s, shape=arc_shape(fx, fy),
+                          state={"fx": fx, "fy": fy, "dummy": bool(m.get("dummy", False))})
             elif kind == BOOBY_TRAP:
                 table.add(game, BOOBY_TRAP, x, y, owner=s, state={})
             else:
@@ -200,6 +201,15 @@ def _set_up(game) -> None:
             if "mine_clearing" in u and "design" not in u:
                 raise ScenarioError(f"side {side['name']!r}: unit {u['name']!r}: mine_clearing: only a vehicle (a "
                                     "unit with a 'design') carries a plough, roller or line charge")
+
+
+def arc_shape(fx: float, fy: float, r: float = 6.0) -> dict:
+    """A command-detonated mine's field of fire as a polygon (offsets from the mine): the half disc of radius 6"
+    facing (fx, fy) (L1970), for drawing it."""
+    a0 = math.atan2(fy, fx) - math.pi / 2
+    pts = [[0.0, 0.0]] + [[round(r * math.cos(a0 + math.pi * k / 8), 3), round(r * math.sin(a0 + math.pi * k / 8), 3)]
+                          for k in range(9)]
+    return {"shape": "polygon", "points": pts}
 
 
 # ---------------------------------------------------------------------------------------------- dice procedures
