@@ -67,3 +67,17 @@ def test_the_owner_fires_a_command_detonated_mine_at_the_enemy_in_its_arc():
     g.apply(("move", 0, 2))
     assert g.decision().kind == "cdm"
     assert make_agent("hard", seed=1).choose(g, g.decision()) == ("cdm_fire",)
+
+
+def test_the_search_bots_root_holds_no_counter_the_side_has_not_found():
+    """agents/mcts.py plays its playouts on a copy holding only what the side may know: the enemy's hidden counters
+    are not on it (they would otherwise show in the playouts' mine tests)."""
+    from dustup_env.rules import Game
+    from agents.mcts import search_root
+
+    g = Game("breach", seed=0)
+    mf.found(g, 0)
+    root = search_root(g, 0, seed=1)
+    assert [e["id"] for e in root.entities if not e["removed"]] == [0]
+    assert len([e for e in search_root(g, 1, seed=1).entities if not e["removed"]]) == len(g.entities)
+    assert not any(e["removed"] for e in g.entities)  # the game itself is untouched
