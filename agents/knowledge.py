@@ -316,6 +316,13 @@ class Knowledge:
         """The plain data the side may know (``game.view(side)``)."""
         return self._game.view(self.side)
 
+    def entities(self) -> list[dict]:
+        """The table entities on the table the side may know of (minefields, target markers, ...), each by the
+        side's ref with what the side may know of it (``kernel.table.known_entities``)."""
+        from dustup_env.rules.kernel.table import known_entities
+
+        return known_entities(self._game, self.side) if self._game.entities else []
+
     def _own_unit(self, uid: int):
         u = self._game.units[uid]
         if u.side != self.side:

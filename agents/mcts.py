@@ -129,6 +129,10 @@ def search_root(game, side: int, seed: int):
     for m in g.markers:
         if not knows_marker_unit(side, m) and not m["removed"]:
             m["unit"] = -1  # every enemy marker is a dummy to the search
+    for e in g.entities:  # a table entity the side may not know of (a hidden minefield) is not there for the search
+        if e["refs"][side] < 0 and not e["removed"]:
+            e["removed"] = True
+            g.invalidate()
     cards = g.components.get(CardDeck)
     if gone and cards is not None and cards.deck:
         cards.deck = [c for c in cards.deck if c not in gone]

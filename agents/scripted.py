@@ -29,6 +29,7 @@ from .buildings import BuildingDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
 from .reactions import ReactionDoctrine
+from .mines import MinesDoctrine
 
 
 @lru_cache(maxsize=65536)
@@ -64,7 +65,8 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(ReactionDoctrine, BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine,
+                    GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -131,6 +133,9 @@ class ScriptedAgent(ReactionDoctrine, BuildingDoctrine, FireSupportDoctrine, Smo
         fs = self._fs_decide(k, d)  # fire support (agents/fire_support.py): None without its options
         if fs is not None:
             return fs
+        mine, d = self._mines_decide(k, d)  # mines and explosives (agents/mines.py): known minefields avoided
+        if mine is not None:
+            return mine
         bd = self._bd_decide(k, d)  # buildings (agents/buildings.py): None without their options
         if bd is not None:
             return bd

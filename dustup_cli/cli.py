@@ -213,6 +213,28 @@ def _cmd_odds_accuracy(args) -> int:
     return 0
 
 
+def _cmd_odds_minefield(args) -> int:
+    """`dustup odds minefield`: one model or vehicle crossing a minefield (Additional Rules › Minefields)."""
+    from evaluation.odds import minefield_odds, to_float
+
+    if args.inches is None:
+        raise UsageError("give --inches N: how far the model or vehicle moves inside the minefield")
+    try:
+        res = minefield_odds(args.type, args.inches, quality=args.quality, vehicle=args.vehicle, belly=args.belly)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    out = to_float(res)
+    if args.json:
+        print(json.dumps(out))
+    elif "hits" in out:
+        for k, v in out["hits"].items():
+            print(f"  hits={k}: {v:.6f}")
+    else:
+        for k, v in out.items():
+            print(f"{k}: {v:.6f}")
+    return 0
+
+
 def _cmd_odds(args) -> int:
     from evaluation.odds import guided_odds, impact_odds, request_odds, shoot_odds, to_float, vehicle_impact_odds
 
@@ -741,6 +763,22 @@ def build_parser() -> argparse.ArgumentParser:
     guide.add_argument("--self-guided", action="store_true", help="a self-guided round")
     ac.add_argument("--json", action="store_true", help="print JSON")
     ac.set_defaults(func=_cmd_odds_accuracy)
+
+    mf = osub.add_parser("minefield", help="one model or vehicle crossing a minefield: mine hits, or the vehicle's "
+                         "fate", formatter_class=_Help,
+                         description="Odds of crossing a minefield (Additional Rules › Minefields): a model rolls its "
+                                     "quality die for every 3\" or part it moves inside (hit on 1-3 in an AP field, "
+                                     "1-2 in a mixed one; infantry never set off AT mines): the distribution of hits. "
+                                     "With --vehicle: a mine per 3\" or part in an AT or mixed field, D12 against the "
+                                     "belly armour; the first that beats it stops the vehicle, damaged and immobilised "
+                                     "(more than double: destroyed).")
+    mf.add_argument("--type", required=True, choices=("ap", "at", "mixed"), help="the minefield's type")
+    mf.add_argument("--inches", type=float, help="how far it moves inside the minefield (inches)")
+    mf.add_argument("--quality", default="d8", help="the infantry model's quality die")
+    mf.add_argument("--vehicle", action="store_true", help="a vehicle crosses (give its --belly armour die)")
+    mf.add_argument("--belly", default="d12x2", help="the vehicle's belly armour die")
+    mf.add_argument("--json", action="store_true", help="print JSON")
+    mf.set_defaults(func=_cmd_odds_minefield)
 
     sc = add("scenarios", "list the built-in scenarios, or check your own", "List the built-in scenarios (name, "
              "table size in inches, turn limit, units per side, objectives), or check scenario files you wrote "

@@ -897,6 +897,34 @@ _EVENT.update({
     "InterruptResponse": lambda k, e: (f"{k.unit(e['unit'])} responds to the interrupt: "
                                        + _test(e["roll"], e["needed"], e["passed"])
                                        + ("" if e["passed"] else " (suppressed, it stops)")),
+# mines and explosives (additional_rules/mines_and_explosives)
+def _counter(e) -> str:
+    return f"counter {int(e['entity']) + 1}"
+
+
+_OPTION.update({
+    "clear_lane": lambda k, kind, unit, r: f"send one model to clear a lane through minefield {int(r) + 1}",
+    "line_charge": lambda k, kind, unit, r: f"fire the line charge across minefield {int(r) + 1} (both actions)",
+    "cdm_fire": lambda k, kind, unit: "fire the command-detonated mine",
+    "cdm_hold": lambda k, kind, unit: "hold the command-detonated mine",
+})
+DECISION_KINDS.update({"cdm": "enemy models are in a command-detonated mine's arc: fire it or hold?"})
+_EVENT.update({
+    "MineTest": lambda k, e: (f"{k.unit(e['unit'])} in minefield {_counter(e)}: "
+                              + (f"lane D12 rolls {e['roll']}" if e["lane"] else f"quality rolls {e['roll']}")
+                              + (": a mine goes off" if e["hit"] else ": safe")),
+    "VehicleMine": lambda k, e: (f"a mine goes off under {k.unit(e['unit'])}: impact {die(e['impact'])} rolls "
+                                 f"{e['impact_roll']} against belly {die(e['armour'])} {e['armour_roll']}: "
+                                 f"{e['result']}"),
+    "DummyCounter": lambda k, e: f"{k.unit(e['unit'])} finds {_counter(e)} a dummy: removed",
+    "CounterRemoved": lambda k, e: f"{_counter(e)} removed ({e['how'].replace('_', ' ')})",
+    "ClearingRoll": lambda k, e: f"{k.unit(e['unit'])} ploughs {_counter(e)}: quality rolls {e['roll']}",
+    "LaneCleared": lambda k, e: (f"{k.unit(e['unit'])} clears a lane into {_counter(e)} to "
+                                 f"{_point((e['x1'], e['y1']))}" + (" (right through)" if e["complete"] else "")),
+    "CdmFired": lambda k, e: f"a command-detonated mine ({_counter(e)}) fires at {k.unit(e['target'])}",
+    "CdmSet": lambda k, e: f"{k.unit(e['unit'])} sets up a command-detonated mine ({_counter(e)})",
+    "TrapTest": lambda k, e: (f"{k.unit(e['unit'])} by {_counter(e)}: quality {e['roll']} against D8 "
+                              f"{e['trap_roll']}: {e['result']}"),
 })
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

@@ -674,6 +674,7 @@ DECISION_KINDS = (
     "air_abort", "air_pilot", "anti_aircraft",  # Aerospace Operations
     "fire_target", "fire_dummy",  # Artillery and Air Support
     "reaction_choice", "reaction", "interrupt", "interrupt_fire",  # seed 001 reactions, seed 004 interrupts
+    "cdm",  # Mines and Explosives: a command-detonated mine's owner fires it or holds
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 N_KINDS = len(DECISION_KINDS) + 1  # and "other"
@@ -1015,9 +1016,9 @@ def _layout(decls, slots: int = PLATOON_SLOTS) -> Layout:
 # the layouts of the standard rules: infantry games, games with the armoured pieces, and both company-sized
 LAYOUT = _layout(CORE_PIECES)
 PIECES: tuple = LAYOUT.pieces
-OBS_SIZE = LAYOUT.size  # 2165
+OBS_SIZE = LAYOUT.size  # 2166
 ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED)
-ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 3341
+ARMOURED_OBS_SIZE = ARMOURED_LAYOUT.size  # 3342
 COMPANY_LAYOUT = _layout(CORE_PIECES, COMPANY_SLOTS)  # a company-sized scenario (32 unit slots a side)
 COMPANY_ARMOURED_LAYOUT = _layout(CORE_PIECES + ARMOURED_DECLARED, COMPANY_SLOTS)
 LAYOUTS: tuple = (LAYOUT, ARMOURED_LAYOUT, COMPANY_LAYOUT, COMPANY_ARMOURED_LAYOUT)

@@ -29,6 +29,7 @@
   scenario; docs/observation.md),
   from the acting side's mirrored view; legal actions are exactly the pending decision's options.
 - Observation tensor: the shared :class:`dustup_env.observation.Observer` (2165 floats in named pieces:
+- Observation tensor: the shared :class:`dustup_env.observation.Observer` (2162 floats in named pieces:
   ``units``, ``globals``, ``objectives``, ``terrain``, ``markers``, ``decision``, ``entities``: what the player's side
   may know).
   Observation string: that side's ``game.view(side)`` as JSON.  Information-state string (perfect

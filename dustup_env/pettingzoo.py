@@ -13,6 +13,7 @@ decides several times in a row (its unit's actions, the steps of an assault, ...
 observation is a dict (the PettingZoo convention for masked action spaces, as in the classic games):
 
 - ``"observation"``: that side's view, the ``Box(0, 1, (2165,), float32)`` of ``Dustup-v0``
+- ``"observation"``: that side's view, the ``Box(0, 1, (2162,), float32)`` of ``Dustup-v0``
   (:class:`dustup_env.observation.Observer`: only what the side may know, mirrored so its home edge is
   at the bottom; docs/observation.md);
 - ``"action_mask"``: ``int8[1012]``, 1 exactly for the legal actions of the pending decision when the agent

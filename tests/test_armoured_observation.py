@@ -30,6 +30,8 @@ def test_infantry_games_keep_the_layout():
         assert not armoured_game(g.scenario) and pieces_for(g) == PIECES
         assert Observer.for_game(g).size == OBS_SIZE == 2165 == LAYOUT.size
         assert DustupEnv(scenario=name).observation_space.shape == (2165,)
+        assert Observer.for_game(g).size == OBS_SIZE == 2162 == LAYOUT.size
+        assert DustupEnv(scenario=name).observation_space.shape == (2162,)
 
 
 def test_armoured_games_append_the_pieces():

@@ -21,6 +21,9 @@ def test_layout_keeps_the_trained_pieces_first():
         ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (84,)),
         ("entities", 1653, (32, 16))]
     assert OBS_SIZE == E.OBS_SIZE == 2165
+        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (81,)),
+        ("entities", 1650, (32, 16))]
+    assert OBS_SIZE == E.OBS_SIZE == 2162
     assert LEGACY_LAYOUT.size == LEGACY_OBS_SIZE == 1569 and LEGACY_LAYOUT.prefix_of(LAYOUT)
     assert (E.UNITS_OFF, E.GLOBAL_OFF, E.OBJ_OFF, E.TERRAIN_OFF, E.MARKER_OFF) == (0, 888, 903, 945, 1425)
     assert layout_description()["pieces"][0]["features"][:3] == ["present", "in_play", "x"]
@@ -28,6 +31,7 @@ def test_layout_keeps_the_trained_pieces_first():
     from agents.policy import layout_fingerprint
     assert layout_fingerprint(n_actions=1012) == {"obs_size": 1569, "n_actions": 1012, "layout_hash": "787a58ec5c79702f"}
     assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2165
+    assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2162
     assert layout_fingerprint(layout=LAYOUT)["layout_hash"] != "787a58ec5c79702f"
 
 

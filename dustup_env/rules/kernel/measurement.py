@@ -81,6 +81,10 @@ def to_rules_units(scenario: dict, measure) -> dict:
             u["position"] = pt(u["position"])
         if "dummies" in side:
             side["dummies"] = [pt(p) for p in side["dummies"]]
+        for m in side.get("mines", ()):  # Mines and Explosives: the counters' positions and arcs' facing points
+            m["position"] = pt(m["position"])
+            if "toward" in m:
+                m["toward"] = pt(m["toward"])
     w, h = doc["table"]["width"], doc["table"]["height"]
     if w > MAX_TABLE or h > MAX_TABLE:
         raise ScenarioError(f"scenario {scenario.get('name', '?')!r}: the table is {w:g} x {h:g} {measure} once "
