@@ -208,7 +208,7 @@ class AerospaceDoctrine:
             if lz == "heavy":
                 continue
             near = min((_d(x, y, ex, ey) for ex, ey in enemies), default=99.0)
-            s = -_d(x, y, gx, gy) - (4.0 if lz == "light" else 0.0) - 3.0 * max(0.0, self.LZ_STANDOFF - near)
+            s = -_d(x, y, gx, gy) - (8.0 if lz == "light" else 0.0) - 3.0 * max(0.0, self.LZ_STANDOFF - near)
             if s > bs:
                 best, bs = (x, y), s
         return best
@@ -250,6 +250,8 @@ class AerospaceDoctrine:
     def _caught(self, k, x, y, r) -> float:
         s = 0.0
         for e in k.enemy_units:
+            if self._airborne(k, e):
+                continue  # above the blast
             for fx, fy in _figs(e):
                 if _d(fx, fy, x, y) <= r:
                     s += 0.5 if k.bf.in_cover(fx, fy) else 1.0
@@ -257,6 +259,8 @@ class AerospaceDoctrine:
 
     def _own_near(self, k, x, y, r) -> bool:
         for o in k.own_units:
+            if self._airborne(k, o):
+                continue  # above the blast
             for fx, fy in _figs(o):
                 if _d(fx, fy, x, y) <= r:
                     return True
@@ -301,6 +305,10 @@ class AerospaceDoctrine:
             return ("air_bomb", "one")
         fire, fs = self._best_fire(k, d, u)
         flies = [o for o in opts if o[0] == "air_fly"]
+        if flies and st["bombs"] and not st["flown"]:  # a bombing run first: fly to drop as the other action
+            run = max(flies, key=lambda o: (self._bomb_value(k, o[1], o[2], _bearing(u.x, u.y, o[1], o[2])), o))
+            if self._bomb_value(k, run[1], run[2], _bearing(u.x, u.y, run[1], run[2])) >= self.STRIKE_MIN:
+                return run
         if fire is not None and (st["flown"] or not flies or fs > 0.3):
             return fire
         if flies and not st["flown"]:

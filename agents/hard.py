@@ -192,7 +192,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
         self._assigned.add(k.side)  # the side's squads are assigned at its first decision of the game
         objs = [(ox, oy, v) for _, ox, oy, v in k.objectives]
         if objs:
-            squads = [u for u in k.own_units if u.kind != "hq"]
+            pieces = self._piece_crews(k)  # the crews of on-table fire support stay with their pieces
+            squads = [u for u in k.own_units if u.kind != "hq" and u.uid not in pieces]
             self._assign.update(self._assignment(squads, objs))
 
     @staticmethod
@@ -253,8 +254,22 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return self._promote(k, d)
         return super().decide(k, d)
 
+    @staticmethod
+    def _piece_crews(k) -> set:
+        """The units that fire the side's on-table fire support (they stay with their pieces, agents/fire_support.py)."""
+        fs = k.fire_support()
+        if fs is None:
+            return set()
+        return {a["unit"] for a in fs["assets"] if a["unit"] is not None}
+
     def _promote(self, k, d):
-        """Promote the healthiest subordinate (able figures, unsuppressed, confident, in cover)."""
+        """Promote the crew of an on-table piece (it stays back anyway: a promoted squad would stay back ordering
+        instead of taking its objective), else the healthiest subordinate (able figures, unsuppressed, confident,
+        in cover)."""
+        pieces = self._piece_crews(k)
+        for o in d.options:
+            if o[0] == "choose" and len(o) > 1 and o[1] in pieces:
+                return o
         best, bs = None, -1e9
         for o in d.options:
             if o[0] != "choose" or len(o) < 2:
