@@ -7,7 +7,7 @@ import math
 
 import pytest
 from aerospace_helpers import aa_team, air_scenario, aircraft
-from conftest import activate, begin, unit
+from conftest import activate, add_dice, begin, unit
 
 from agents import make_agent
 from agents.knowledge import Knowledge
@@ -119,3 +119,27 @@ def test_hard_lands_its_squads_on_air_assault():
     squads = [u for u in g.units if u.side == 0 and u.name.startswith("Squad")]
     for u in squads:  # every squad got out of its aircraft, unless the aircraft was brought down with it aboard
         assert u.carrier < 0 or air.air_state(g, g.units[u.carrier])["mode"] == "destroyed"
+
+
+def test_the_flight_piece_shows_each_side_its_aircraft_and_the_enemy_aircraft_without_their_loads():
+    from dustup_env.observation import Observer
+    from dustup_env.rules.aerospace_operations.flight_observation import FLIGHT_FEATURES
+    fighter = aircraft("Fighter", (24, 3), design="aerospace_fighter", air="airborne", facing=0)
+    g = begin(air_scenario([fighter, aircraft("Dropship", (10, 3), air="loiter")], red=[aa_team("AA", (22, 45))]))
+    f = {n: i for i, n in enumerate(FLIGHT_FEATURES)}
+    ob = Observer.for_game(g)
+    ob.set_from(g, 0)
+    own = ob.dict["flight"]
+    assert own[1, f["aircraft"]] == 1 and own[1, f["airborne"]] == 1 and own[1, f["vtol"]] == 0
+    assert own[1, f["bombs"]] == 0.25  # one dead-fall load
+    assert own[2, f["loiter"]] == 1 and own[2, f["vtol"]] == 1 and own[0].sum() == 0  # the HQ: no row
+    ob.set_from(g, 1)
+    theirs = ob.dict["flight"][ob.slots:]
+    assert theirs[1, f["airborne"]] == 1 and theirs[1, f["bombs"]] == 0  # the enemy's loads are not shown
+    activate(g, 1)
+    g.apply(("air_fly", 22.0, 39.0))
+    assert g.decision().kind == "anti_aircraft"
+    add_dice(g, 1, 5)  # the guidance D8 rolls 1 against the ECM's 5: not acquired
+    g.apply(("aa_fire",))
+    ob.set_from(g, 1)
+    assert ob.dict["flight"][0, f["aa_fired"]] == 1  # the AA team (Red's slot 0) fired at aircraft this turn
