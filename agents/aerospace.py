@@ -20,7 +20,7 @@ Doctrine:
   damaged aircraft without passengers leaves for the loiter box.
 - **Under anti-aircraft fire** the pilot evades (the enemy must acquire it again), unless the evasion would carry a
   loaded transport off the table in the last two turns (then it continues); never aborts.
-- **Anti-aircraft fire**: a unit with an anti-aircraft weapon fires at every aircraft flying in its reach (the
+- **Anti-aircraft fire**: a team with an anti-aircraft weapon holds its ground with the weapon set up, and fires at every aircraft flying in its reach (the
   reaction); as an action it fires at a hovering aircraft, or at any aircraft in the air when no enemy aircraft
   in the air is left to fly this turn (so the reaction is kept for the flights to come).
 
@@ -80,7 +80,21 @@ class AerospaceDoctrine:
             return self._air_passenger(k, d, u)
         if any(o[0] == "aa_fire_at" for o in d.options):
             return self._aa_action(k, d, u)
+        if k.aa_reach(u.uid) is not None and u.profile.vehicle is None and k.has_aircraft():
+            return self._aa_hold(k, d, u)
         return None
+
+    def _aa_hold(self, k, d, u):
+        """An anti-aircraft team holds its ground, its weapon set up (its reach covers the aircraft's approaches):
+        it sets up, recovers, shoots with its small arms, or props."""
+        opts = d.options
+        for o in (("reorganise", "set_up"), ("reorganise", "repair"), ("reorganise", "leader"), ("recover",)):
+            if o in opts:
+                return o
+        shot, _ = self._best_shot(k, d)
+        if shot is not None:
+            return shot
+        return ("prop",) if ("prop",) in opts else ("end",) if ("end",) in opts else None
 
     # ------------------------------------------------------------------ activations
     def _air_activate(self, k, d):

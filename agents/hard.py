@@ -256,11 +256,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
 
     @staticmethod
     def _piece_crews(k) -> set:
-        """The units that fire the side's on-table fire support (they stay with their pieces, agents/fire_support.py)."""
+        """The units that stay with their pieces: those that fire the side's on-table fire support
+        (agents/fire_support.py) and, in a game with aircraft, the anti-aircraft teams (agents/aerospace.py)."""
         fs = k.fire_support()
-        if fs is None:
-            return set()
-        return {a["unit"] for a in fs["assets"] if a["unit"] is not None}
+        out = set() if fs is None else {a["unit"] for a in fs["assets"] if a["unit"] is not None}
+        if k.has_aircraft():
+            out.update(u.uid for u in k.own_units if u.profile.vehicle is None and k.aa_reach(u.uid) is not None)
+        return out
 
     def _promote(self, k, d):
         """Promote the crew of an on-table piece (it stays back anyway: a promoted squad would stay back ordering

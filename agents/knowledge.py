@@ -369,6 +369,11 @@ class Knowledge:
         """The flight state of an own or known enemy aircraft (None: not an aircraft): see :func:`aircraft_state`."""
         return aircraft_state(self._game, self.side, self.units[uid])
 
+    def has_aircraft(self) -> bool:
+        """Whether the game has aircraft (either side's: the forces' rosters are public)."""
+        from dustup_env.rules.aerospace_operations import air
+        return bool(air.aircraft_states(self._game))
+
     def aa_reach(self, uid: int) -> float | None:
         """The range of a known unit's anti-aircraft weapon (its profile is seen), None without one."""
         return aa_reach(self._game, self.units[uid])
