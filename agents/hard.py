@@ -158,6 +158,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     #               False: at the nominated point, so a unit 2-4" from the enemy kept choosing moves that go nowhere
     ENDGAME = True
     HQ_HIDE = True
+    FS_UNSEEN = True  # fire support on known enemies holding objectives, seen or not (agents/fire_support.py)
+    FO_FORWARD = True  # with fire support, a forward observer's HQ advances with the squads instead of hiding
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
     CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
     VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
@@ -253,6 +255,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if d.kind == "promote":
             return self._promote(k, d)
         return super().decide(k, d)
+
+    def _forward_observer(self, k, u) -> bool:
+        """With fire support, an HQ that is a forward observer goes forward with the squads (to see the targets it
+        calls fire on, and to take or contest an objective at the end) instead of hiding."""
+        return self.FO_FORWARD and k.fire_support() is not None and k.observer_role(u.uid) == "fo"
 
     @staticmethod
     def _piece_crews(k) -> set:
@@ -353,7 +360,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             a = self._assault_choice(k, u, opts)
             if a is not None:
                 return a
-        if u.kind == "hq" and self.HQ_HIDE:
+        if u.kind == "hq" and self.HQ_HIDE and not self._forward_observer(k, u):
             return self._hq_action(k, d, u)
         if self.ENDGAME:
             eg = self._endgame(k, d, u)
