@@ -194,8 +194,9 @@ class HardAgent(CommandMixin, ScriptedAgent):
         self._assigned.add(k.side)  # the side's squads are assigned at its first decision of the game
         objs = [(ox, oy, v) for _, ox, oy, v in k.objectives]
         if objs:
-            pieces = self._piece_crews(k)  # the crews of on-table fire support stay with their pieces
-            squads = [u for u in k.own_units if u.kind != "hq" and u.uid not in pieces]
+            pieces = self._piece_crews(k)  # the crews of on-table fire support and anti-aircraft teams stay put
+            squads = [u for u in k.own_units if u.kind != "hq" and u.uid not in pieces
+                      and k.aircraft(u.uid) is None]  # aircraft carry the squads to theirs (agents/aerospace.py)
             self._assign.update(self._assignment(squads, objs))
 
     @staticmethod
