@@ -143,3 +143,14 @@ def test_the_flight_piece_shows_each_side_its_aircraft_and_the_enemy_aircraft_wi
     g.apply(("aa_fire",))
     ob.set_from(g, 1)
     assert ob.dict["flight"][0, f["aa_fired"]] == 1  # the AA team (Red's slot 0) fired at aircraft this turn
+
+
+def test_an_anti_aircraft_team_holds_its_post_with_its_weapon_set_up():
+    from evaluation.simulate import play_game
+    g0 = Game("air-assault", seed=2)
+    aa = next(u for u in g0.units if u.name == "AA team")
+    start = (aa.x, aa.y)
+    g = play_game("air-assault", [make_agent("random"), make_agent("hard")], seed=2)
+    u = g.units[aa.uid]
+    assert not u.in_play or math.hypot(u.x - start[0], u.y - start[1]) < 0.5  # it never walked off
+    assert any(e["type"] == "AntiAircraftFire" and e["unit"] == aa.uid for e in g.event_log())
