@@ -11,9 +11,11 @@ Doctrine:
   flies before the loaded transports (its flight draws the reaction fire that would otherwise meet them).
 - **Transports**: the landing zone is the point of the table's point grid nearest the troops' objective whose
   landing zone is not heavily obstructed by what the side knows (clear ground preferred to light), at least
-  :attr:`LZ_STANDOFF` inches from every known enemy figure and marker; the aircraft flies there (the legal move
-  nearest it), lands as its next action, the troops dismount (from a hover that cannot land they fast-rope), and the
-  empty aircraft takes off and fights with its guns from the air, where only anti-aircraft fire reaches it.
+  :attr:`LZ_STANDOFF` inches from every known enemy figure and marker, out of the sight of known enemy units where it
+  can be (:attr:`LZ_SEEN` inches of the walk for each that sees it from :attr:`LZ_SIGHT` or nearer); the aircraft
+  flies there (the legal move nearest it) and lands as its next action (landed and suppressed, it recovers first:
+  troops cannot leave a suppressed vehicle); the troops dismount (from a hover that cannot land they fast-rope), and
+  the empty aircraft takes off and fights with its guns from the air, where only anti-aircraft fire reaches it.
 - **Strike aircraft**: each activation flies so that its bombs (D6" straight ahead, a 4" burst) or its fixed guns
   (the 6" corridor, at least 24" ahead) catch the most enemy figures in the open, clear of every own figure, and
   drops or fires as its other action; with nothing worth it, it fires at the best target its weapons reach.  A
@@ -55,6 +57,8 @@ class AerospaceDoctrine:
 
     AIR = True  # False: the aerospace choices fall through to the rest of the doctrine (A/B runs)
     LZ_STANDOFF = 10.0  # a landing zone keeps this far from every known enemy figure
+    LZ_SIGHT = 30.0  # a known enemy unit that sees a landing zone from this near may fire on the landed aircraft
+    LZ_SEEN = 4.0  # inches of the troops' walk a landing zone out of each such enemy's sight is worth
     STRIKE_MIN = 1.0  # a strike is worth flying for when it catches this many figures in the open
     OWN_MARGIN = 2.0  # bombs fall this far beyond their burst from every own figure
 
@@ -195,6 +199,8 @@ class AerospaceDoctrine:
             return opts[0]
         if st["mode"] == "grounded":
             if u.passengers:
+                if u.suppression and ("recover",) in opts:
+                    return ("recover",)  # troops cannot get out of a suppressed vehicle
                 fire, _ = self._best_fire(k, d, u)
                 return fire or (("end",) if ("end",) in opts else None)
             if ("air_take_off",) in opts:
@@ -222,7 +228,10 @@ class AerospaceDoctrine:
             if lz == "heavy":
                 continue
             near = min((_d(x, y, ex, ey) for ex, ey in enemies), default=99.0)
-            s = -_d(x, y, gx, gy) - (8.0 if lz == "light" else 0.0) - 3.0 * max(0.0, self.LZ_STANDOFF - near)
+            seen = sum(1 for e in k.enemy_units if not self._airborne(k, e) and _d(x, y, e.x, e.y) <= self.LZ_SIGHT
+                       and k.bf.has_los(e.x, e.y, x, y))
+            s = -_d(x, y, gx, gy) - (8.0 if lz == "light" else 0.0) - 3.0 * max(0.0, self.LZ_STANDOFF - near) \
+                - self.LZ_SEEN * seen
             if s > bs:
                 best, bs = (x, y), s
         return best
