@@ -42,6 +42,7 @@ _WEAPONS, _ARMOURS = armoury()
 OBJ_R = 3.0  # objective radius (rules/kernel/game.py OBJECTIVE_RADIUS)
 HOLD_R = 2.5  # aim a little inside it
 MEAN_MOVE = 7.0  # 2 x D6 movement points on average
+SIGHT_RANGE = 24.0  # a firing position on the defenders of an objective is this near them
 NO_PROGRESS = 0.5  # a move that would take the leader less than this (one step of the walk) is not tried
 
 
@@ -172,6 +173,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     W_PROGRESS = 0.5  # per inch nearer the objective
     W_COVER = 0.5
     W_HOLD = 3.0  # within the objective's radius
+    W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
         super().reset(seed)
@@ -518,7 +520,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
         opts = d.options
         bf = k.bf
         goal = self._goal(k, u)
-        here = self._position_value(k, u, u.x, u.y, goal)
+        holders = self._sight_targets(k)
+        here = self._position_value(k, u, u.x, u.y, goal) + self._sight_bonus(k, u.x, u.y, holders)
         if u.propped:
             here += 0.3  # moving first costs an action to unprop
         best, bs = None, -1e18
@@ -539,7 +542,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             c = bf.move_cost(px, py)
             if c is None:
                 continue
-            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1)
+            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1) + self._sight_bonus(k, px, py, holders)
             if s > bs:
                 best, bs = o, s
         if best is not None and bs > here + 0.25:
@@ -551,6 +554,20 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if ("prop",) in opts and (bf.in_cover(u.x, u.y) or _d(u.x, u.y, *goal) <= HOLD_R):
             return ("prop",)
         return ("end",) if ("end",) in opts else opts[0]
+
+    def _sight_targets(self, k) -> list:
+        """With fire support: the known enemy units holding an objective (an attack's targets; empty otherwise)."""
+        if not self.W_SIGHT or k.fire_support() is None:
+            return []
+        return [e for e in k.enemy_units if e.confidence < ROUTED and self._holds(k, e)]
+
+    def _sight_bonus(self, k, px, py, holders) -> float:
+        """A firing position: (px, py) sees one of ``holders`` within :data:`SIGHT_RANGE` (defenders deep in a
+        building are seen only from where the line runs little inside it, often not from its wall)."""
+        for e in holders:
+            if _d(px, py, e.x, e.y) <= SIGHT_RANGE and k.bf.has_los(px, py, e.x, e.y):
+                return self.W_SIGHT
+        return 0.0
 
     # --- the HQ
     def _hq_action(self, k, d, u):

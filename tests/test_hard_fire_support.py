@@ -64,3 +64,21 @@ def test_fire_on_an_unseen_enemy_holding_an_objective_is_hards(name, calls):
     activate(g, 0)
     o = make_agent(name, seed=0).choose(g, g.decision())
     assert (o[0] == "request_fire") is calls
+
+
+def test_with_fire_support_hard_values_positions_that_see_the_defenders_of_an_objective():
+    # Red holds the objective 1.5" inside the south wall of a house: seen from the south, not through the house
+    g = _fire_support_game(terrain=[rect("building", 20, 36, 28, 44)], red_at=(24, 37.5),
+                           objectives=[{"name": "House", "position": [24, 38], "vp": 2}])
+    bot = make_agent("hard", seed=0)
+    k = Knowledge(g, 0)
+    holders = bot._sight_targets(k)
+    assert [e.uid for e in holders] == [3]
+    assert g.bf.has_los(24.0, 20.0, 24.0, 37.5) and not g.bf.has_los(24.0, 47.0, 24.0, 37.5)
+    assert bot._sight_bonus(k, 24.0, 20.0, holders) == bot.W_SIGHT > 0
+    assert bot._sight_bonus(k, 24.0, 47.0, holders) == 0.0
+    assert bot._sight_bonus(k, 24.0, 5.0, holders) == 0.0  # farther than the sight range
+    scn = scenario([unit("HQ", (24, 5), leadership=1), unit("Squad", (10, 8))], [unit("Red", (24, 37.5))])
+    scn["objectives"] = [{"name": "House", "position": [24, 38], "vp": 2}]
+    g2 = begin(scn)  # no fire support: no such term (default and the other scenarios play as before)
+    assert bot._sight_targets(Knowledge(g2, 0)) == []
