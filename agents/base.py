@@ -38,8 +38,11 @@ class GuardedAgent(Agent):
         raise NotImplementedError
 
     def unfamiliar(self, game) -> str | None:
-        """The hand-written doctrines know every rule of the engine's catalogue but Aerospace Operations: they do not
-        fly aircraft, drop troops or fire at aircraft on purpose (the first legal option there)."""
+        """The hand-written doctrines know every rule of the engine's catalogue; those without the aerospace doctrine
+        (agents/aerospace.py: ``AIR``), ``easy``, do not fly aircraft, drop troops or fire at aircraft on purpose
+        (the first legal option there)."""
+        if getattr(self, "AIR", False):
+            return None
         if any(r.name.startswith("Aerospace Operations") for r in game.rules.rules):
             return (f"{self.name} does not fly aircraft, drop troops or fire at aircraft on purpose (it takes the "
                     "first legal option there): it plays this scenario's aircraft badly")

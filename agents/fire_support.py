@@ -44,6 +44,12 @@ class FireSupportDoctrine:
     FIRE_SUPPORT = True  # False: the fire-support choices fall through to the rest of the doctrine (A/B runs)
     FS_MIN_ODDS = 0.35
     FS_MIN_FIGURES = 1.5
+    FS_UNSEEN = False  # hard: also calls fire on known enemies it does not see that hold an objective (in buildings)
+
+    @staticmethod
+    def _holds(k, e) -> bool:
+        """A known enemy unit within 3" of an objective (it holds or contests it)."""
+        return any(math.hypot(e.x - ox, e.y - oy) <= 3.0 for _, ox, oy, _ in k.objectives)
 
     def _fs_decide(self, k, d):
         if not self.FIRE_SUPPORT:
@@ -137,13 +143,15 @@ class FireSupportDoctrine:
             margin = a["radius"] + scatter + DRIFT * max(1, a["delay"])
             firer = k.units.get(a["unit"]) if a["unit"] is not None else None
             for e in k.enemy_units:
-                if not k.bf.has_los(u.x, u.y, e.x, e.y) or self._covered(fs, e.x, e.y):
+                if self._covered(fs, e.x, e.y):
+                    continue
+                if not k.bf.has_los(u.x, u.y, e.x, e.y) and not (self.FS_UNSEEN and self._holds(k, e)):
                     continue
                 if firer is not None and math.hypot(e.x - firer.x, e.y - firer.y) < a["minimum"] + 1.0:
                     continue
                 if not self._own_clear(k, e.x, e.y, margin):
                     continue
-                caught = self._caught(k, e.x, e.y, a["radius"], seen_by=u)
+                caught = self._caught(k, e.x, e.y, a["radius"], seen_by=None if self.FS_UNSEEN else u)
                 if caught < self.FS_MIN_FIGURES:
                     continue
                 v = p * caught * a["rounds"] ** 0.5 - 0.01 * o[2]
@@ -163,7 +171,7 @@ class FireSupportDoctrine:
 
         def score(o):
             x, y = o[1], o[2]
-            s = self._caught(k, x, y, radius, seen_by=u)
+            s = self._caught(k, x, y, radius, seen_by=None if self.FS_UNSEEN else u)
             if not self._own_clear(k, x, y, margin):
                 s -= 100.0
             return (s, -math.hypot(x - u.x, y - u.y) * 1e-3)

@@ -42,6 +42,7 @@ _WEAPONS, _ARMOURS = armoury()
 OBJ_R = 3.0  # objective radius (rules/kernel/game.py OBJECTIVE_RADIUS)
 HOLD_R = 2.5  # aim a little inside it
 MEAN_MOVE = 7.0  # 2 x D6 movement points on average
+SIGHT_RANGE = 24.0  # a firing position on the defenders of an objective is this near them
 NO_PROGRESS = 0.5  # a move that would take the leader less than this (one step of the walk) is not tried
 
 
@@ -158,6 +159,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     #               False: at the nominated point, so a unit 2-4" from the enemy kept choosing moves that go nowhere
     ENDGAME = True
     HQ_HIDE = True
+    FS_UNSEEN = True  # fire support on known enemies holding objectives, seen or not (agents/fire_support.py)
+    FO_FORWARD = True  # with fire support, a forward observer's HQ advances with the squads instead of hiding
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
     CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
     VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
@@ -170,6 +173,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     W_PROGRESS = 0.5  # per inch nearer the objective
     W_COVER = 0.5
     W_HOLD = 3.0  # within the objective's radius
+    W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
         super().reset(seed)
@@ -192,7 +196,9 @@ class HardAgent(CommandMixin, ScriptedAgent):
         self._assigned.add(k.side)  # the side's squads are assigned at its first decision of the game
         objs = [(ox, oy, v) for _, ox, oy, v in k.objectives]
         if objs:
-            squads = [u for u in k.own_units if u.kind != "hq"]
+            pieces = self._piece_crews(k)  # the crews of on-table fire support and anti-aircraft teams stay put
+            squads = [u for u in k.own_units if u.kind != "hq" and u.uid not in pieces
+                      and k.aircraft(u.uid) is None]  # aircraft carry the squads to theirs (agents/aerospace.py)
             self._assign.update(self._assignment(squads, objs))
 
     @staticmethod
@@ -253,8 +259,29 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return self._promote(k, d)
         return super().decide(k, d)
 
+    def _forward_observer(self, k, u) -> bool:
+        """With fire support, an HQ that is a forward observer goes forward with the squads (to see the targets it
+        calls fire on, and to take or contest an objective at the end) instead of hiding."""
+        return self.FO_FORWARD and k.fire_support() is not None and k.observer_role(u.uid) == "fo"
+
+    @staticmethod
+    def _piece_crews(k) -> set:
+        """The units that stay with their pieces: those that fire the side's on-table fire support
+        (agents/fire_support.py) and, in a game with aircraft, the anti-aircraft teams (agents/aerospace.py)."""
+        fs = k.fire_support()
+        out = set() if fs is None else {a["unit"] for a in fs["assets"] if a["unit"] is not None}
+        if k.has_aircraft():
+            out.update(u.uid for u in k.own_units if u.profile.vehicle is None and k.aa_reach(u.uid) is not None)
+        return out
+
     def _promote(self, k, d):
-        """Promote the healthiest subordinate (able figures, unsuppressed, confident, in cover)."""
+        """Promote the crew of an on-table piece (it stays back anyway: a promoted squad would stay back ordering
+        instead of taking its objective), else the healthiest subordinate (able figures, unsuppressed, confident,
+        in cover)."""
+        pieces = self._piece_crews(k)
+        for o in d.options:
+            if o[0] == "choose" and len(o) > 1 and o[1] in pieces:
+                return o
         best, bs = None, -1e9
         for o in d.options:
             if o[0] != "choose" or len(o) < 2:
@@ -336,7 +363,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             a = self._assault_choice(k, u, opts)
             if a is not None:
                 return a
-        if u.kind == "hq" and self.HQ_HIDE:
+        if u.kind == "hq" and self.HQ_HIDE and not self._forward_observer(k, u):
             return self._hq_action(k, d, u)
         if self.ENDGAME:
             eg = self._endgame(k, d, u)
@@ -495,7 +522,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
         opts = d.options
         bf = k.bf
         goal = self._goal(k, u)
-        here = self._position_value(k, u, u.x, u.y, goal)
+        holders = self._sight_targets(k)
+        here = self._position_value(k, u, u.x, u.y, goal) + self._sight_bonus(k, u.x, u.y, holders)
         if u.propped:
             here += 0.3  # moving first costs an action to unprop
         best, bs = None, -1e18
@@ -516,7 +544,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             c = bf.move_cost(px, py)
             if c is None:
                 continue
-            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1)
+            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1) + self._sight_bonus(k, px, py, holders)
             if s > bs:
                 best, bs = o, s
         if best is not None and bs > here + 0.25:
@@ -528,6 +556,20 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if ("prop",) in opts and (bf.in_cover(u.x, u.y) or _d(u.x, u.y, *goal) <= HOLD_R):
             return ("prop",)
         return ("end",) if ("end",) in opts else opts[0]
+
+    def _sight_targets(self, k) -> list:
+        """With fire support: the known enemy units holding an objective (an attack's targets; empty otherwise)."""
+        if not self.W_SIGHT or k.fire_support() is None:
+            return []
+        return [e for e in k.enemy_units if e.confidence < ROUTED and self._holds(k, e)]
+
+    def _sight_bonus(self, k, px, py, holders) -> float:
+        """A firing position: (px, py) sees one of ``holders`` within :data:`SIGHT_RANGE` (defenders deep in a
+        building are seen only from where the line runs little inside it, often not from its wall)."""
+        for e in holders:
+            if _d(px, py, e.x, e.y) <= SIGHT_RANGE and k.bf.has_los(px, py, e.x, e.y):
+                return self.W_SIGHT
+        return 0.0
 
     # --- the HQ
     def _hq_action(self, k, d, u):

@@ -19,6 +19,7 @@ engine is one change in this file.
 """
 from __future__ import annotations
 
+import math
 import weakref
 
 from dustup_env.rules.kernel.knowledge import HIDDEN, marker_view, unit_knowledge
@@ -145,6 +146,76 @@ def request_odds(game, u, asset: int, chits: int) -> float:
 def observer_role(game, u) -> str:
     from dustup_env.rules.artillery_and_air_support import fire_support_request as fsr
     return fsr.observer_role(game, u.uid)
+
+
+def aircraft_state(game, side: int, u) -> dict | None:
+    """The flight state of aircraft ``u`` as ``side`` may know it (None: not an aircraft): what the table shows of
+    any aircraft (``mode``: airborne, hovering, grounded, off, destroyed, wrecked; ``kind``: vtol, aerospace, grav),
+    and of the side's own also ``flown`` (this activation), ``heavy`` (landed heavily), ``bombs`` (deadfall loads
+    left), ``location`` (table, loiter, air_inbound, air_base) and the landing-zone radius ``lz``."""
+    from dustup_env.rules.aerospace_operations import air, ordnance
+    a = air.air_state(game, u)
+    if a is None:
+        return None
+    out = {"mode": a["mode"], "kind": air.kind(u)}
+    if u.side == side:
+        ap = u.profile.vehicle.air
+        out.update(flown=a["flown"], heavy=a["heavy"], bombs=ordnance.loads(game, u), location=u.location,
+                   lz=(ap.landing_zone if ap is not None else 6) / 2.0)
+    return out
+
+
+def aa_reach(game, u) -> float | None:
+    """The effective range of ``u``'s anti-aircraft weapon (its profile: a vehicle's or a heavy weapon team's weapon of
+    the air-defence category; whether it is set up is not asked), None without one."""
+    ws = []
+    if u.profile.vehicle is not None:
+        ws = list(u.profile.vehicle.weapons)
+    else:
+        from dustup_env.rules.armoured_dustup import heavy_weapons as hw
+        prof = hw.weapon_of(game, u)
+        if prof is not None:
+            ws = [prof.weapon]
+    for w in ws:
+        if w.category == "air_defence":
+            return float(w.effective_range) if w.effective_range is not None else 1e9
+    return None
+
+
+def aa_fired(game, uid: int) -> bool:
+    """Whether unit ``uid`` fired at aircraft this turn (the fire is seen by both sides)."""
+    from dustup_env.rules.aerospace_operations import air
+    return air.aa_fired(game, uid)
+
+
+def air_geometry() -> dict:
+    """The flight rules' distances (inches): a non-VTOL move's least length, a VTOL's free move, a fixed weapon's
+    corridor and least distances, a turret's dead zone, the evasion, a bomb's burst radius and forward roll."""
+    from dustup_env.rules.aerospace_operations import anti_aircraft as aa, flight, ordnance
+    return {"min_fast_move": flight.MIN_FAST_MOVE, "free_move": flight.FREE_MOVE, "max_turn": flight.MAX_TURN,
+            "corridor": flight.FIXED_CORRIDOR, "fixed_min_fast": flight.FIXED_MIN_FAST,
+            "fixed_min_vtol": flight.FIXED_MIN_VTOL, "dead_zone": flight.TURRET_DEAD_ZONE, "evade": aa.EVADE_MOVE,
+            "bomb_radius": ordnance.BOMB_RADIUS, "bomb_ahead": 6}
+
+
+def lz_terrain(game, x: float, y: float, r: float) -> str:
+    """The ground of a landing zone of radius ``r`` at (x, y): heavy, light or clear (the flight rules' terrain
+    classes; units are not asked: the table is public)."""
+    from dustup_env.rules.aerospace_operations import flight
+    bf = game.bf
+    light = False
+    n = int(r)
+    pts = [(x + i, y + j) for i in range(-n, n + 1) for j in range(-n, n + 1) if i * i + j * j <= r * r]
+    pts += [(x + r * math.sin(a), y + r * math.cos(a)) for a in (q * math.pi / 8 for q in range(16))]
+    for px, py in pts:
+        if not (0.0 <= px <= bf.width and 0.0 <= py <= bf.height):
+            return "heavy"
+        t = bf.terrain_at(px, py)
+        if t in flight.LZ_HEAVY:
+            return "heavy"
+        if t in flight.LZ_LIGHT:
+            light = True
+    return "light" if light else "clear"
 
 
 def game_token(game) -> object:
@@ -306,6 +377,46 @@ class Knowledge:
     def known_entities(self) -> list[dict]:
         """The table entities the side may know of, by its refs (``kernel.table.known_entities``)."""
         return known_entities(self._game, self.side)
+    # ------------------------------------------------------------------ aircraft
+    def aircraft(self, uid: int) -> dict | None:
+        """The flight state of an own or known enemy aircraft (None: not an aircraft): see :func:`aircraft_state`."""
+        return aircraft_state(self._game, self.side, self.units[uid])
+
+    def has_aircraft(self) -> bool:
+        """Whether the game has aircraft (either side's: the forces' rosters are public)."""
+        from dustup_env.rules.aerospace_operations import air
+        return bool(air.aircraft_states(self._game))
+
+    def aa_reach(self, uid: int) -> float | None:
+        """The range of a known unit's anti-aircraft weapon (its profile is seen), None without one."""
+        return aa_reach(self._game, self.units[uid])
+
+    def aa_fired(self, uid: int) -> bool:
+        """Whether a known unit fired at aircraft this turn."""
+        self.units[uid]
+        return aa_fired(self._game, uid)
+
+    def landing_zone(self, uid: int, x: float, y: float) -> str:
+        """What an own aircraft's landing zone at (x, y) would be, from what the side knows: heavy with a figure of
+        a known unit (its own passengers and the aircraft aside) or a hidden-unit marker in it, or heavy ground;
+        light on light ground; else clear (the flight rules' test, on the known units)."""
+        v = self._own_unit(uid)
+        a = self.aircraft(uid)
+        r = a["lz"] if a is not None else 3.0
+        for t in self.own_units + self.enemy_units:
+            if t is v or not t.in_play or t.carrier >= 0:
+                continue
+            if any(math.hypot(fx - x, fy - y) <= r for fx, fy in t.figure_positions()):
+                return "heavy"
+        for m in self.markers:
+            if not m.get("removed") and math.hypot(m["x"] - x, m["y"] - y) <= r:
+                return "heavy"
+        return lz_terrain(self._game, x, y, r)
+
+    @staticmethod
+    def air_geometry() -> dict:
+        """The flight rules' distances (:func:`air_geometry`)."""
+        return air_geometry()
 
     # ------------------------------------------------------------------ records
     def event_log(self) -> list[dict]:

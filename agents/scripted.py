@@ -23,6 +23,7 @@ from dustup_env.rules.kernel.dice import die_max, die_sides
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED
 from dustup_env.rules.unit_actions.move_action import nominated_point
 
+from .aerospace import AerospaceDoctrine
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .buildings import BuildingDoctrine
@@ -65,8 +66,8 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, SmokeDoctrine, VehicleDoctrine,
-                    GuardedAgent):
+class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine, SmokeDoctrine,
+                    VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -133,6 +134,9 @@ class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSuppo
         fs = self._fs_decide(k, d)  # fire support (agents/fire_support.py): None without its options
         if fs is not None:
             return fs
+        air = self._air_decide(k, d)  # aircraft and anti-aircraft fire (agents/aerospace.py): None without them
+        if air is not None:
+            return air
         mine, d = self._mines_decide(k, d)  # mines and explosives (agents/mines.py): known minefields avoided
         if mine is not None:
             return mine

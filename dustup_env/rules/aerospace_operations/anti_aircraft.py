@@ -1,4 +1,6 @@
-"""On-Table Anti-Aircraft Fire (seed 000 L1790-1808), and optional air-to-air fire (L1812).
+"""On-Table Anti-Aircraft Fire (seed 000 L1790-1808), and optional air-to-air fire (L1812: game option
+``air_to_air``: an aircraft in the air with an anti-aircraft weapon fires at enemy aircraft in the air by the same
+procedure, as a reaction to their flights or as an action, RN-1853).
 
 Only designated anti-aircraft weapons fire at an aircraft in the air, and they have a guidance die (L1792): a
 vehicle's or a heavy weapon team's weapon of the ``air_defence`` category (the LAD of seed 002), ready, whose
@@ -38,7 +40,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.dice import D6, D8, D12, parse_die, shift_closed
 from ..kernel.entities import BROKEN, KILLED, OK, WOUNDED, Unit
 from ..kernel.events import Event, event
-from ..kernel.ruleset import Family, Rule
+from ..kernel.ruleset import Family, Option, Rule
 from ..kernel.sequence import pop, push
 from ..kernel.table import place, register_location
 from ..morale.confidence_test import confidence_test
@@ -118,11 +120,12 @@ def aa_weapon(game, u: Unit):
 
 def may_fire_at(game, a: Unit, t: Unit) -> bool:
     """``a`` may fire at aircraft ``t`` now: in play on the table, not aboard, not broken, has not fired at
-    aircraft this turn, an AA weapon whose range reaches, and sight that only smoke blocks (RN-159)."""
+    aircraft this turn, not in the air itself unless the game option ``air_to_air`` allows it (L1812, RN-1853), an AA
+    weapon whose range reaches, and sight that only smoke blocks (RN-159)."""
     if not a.in_play or a.carrier >= 0 or a.confidence >= BROKEN or a.side == t.side:
         return False
-    if air.aa_fired(game, a.uid) or airborne(game, a):
-        return False
+    if air.aa_fired(game, a.uid) or (airborne(game, a) and not game.options["air_to_air"]):
+        return False  # an aircraft in the air fires at aircraft only with the option (L1812, RN-1853)
     w = aa_weapon(game, a)
     if w is None:
         return False
@@ -384,6 +387,9 @@ RULE = Rule(
     "Aerospace Operations: on-table anti-aircraft fire",
     'seed 000 "On-Table Anti-Aircraft Fire", "Aircraft Firing at Other Aircraft"',
     applies=air.has_aircraft,
+    options=(Option("air_to_air", False, "Aircraft Firing at Other Aircraft (L1812): aircraft in the air fire at "
+                    "enemy aircraft with their anti-aircraft weapons, by the on-table anti-aircraft procedure",
+                    kind="bool"),),
     reactions={"move_step": _react},
     action_options=(_options,),
     actions={"aa_fire_at": _fire_at},

@@ -57,9 +57,10 @@ TURRET_DEAD_ZONE = 6.0  # L1770
 CENTRAL_ARC = 90.0  # L1788
 AIRBORNE_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "air_fly", "air_hover", "air_land", "air_leave",
-                              "air_bomb"})
+                              "air_bomb", "aa_fire_at"})  # aa_fire_at: with the air_to_air option only (RN-1853)
 GROUNDED_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
-                              "fire_vehicle", "fire_slaved", "hatches", "reorganise", "air_take_off"})
+                              "fire_vehicle", "fire_slaved", "hatches", "reorganise", "air_take_off",
+                              "aa_fire_at"})  # grounded, its anti-aircraft weapon fires as an on-table one
 LZ_HEAVY = frozenset({"building", "dense_woods", "light_woods", "river", "open_water", "swamp", "ford"})
 LZ_LIGHT = frozenset({"rough", "light_scrub", "cultivated", "slopes"})  # RN-1506
 
@@ -173,11 +174,14 @@ def _filter(game, u: Unit, opts: list) -> list:
         return [o for o in opts if not names_flying(game, u, o)]
     if a["mode"] == GROUNDED:
         if air.kind(u) == "grav":
-            return opts
+            return [o for o in opts if not names_flying(game, u, o)]
         return [o for o in opts if o[0] in GROUNDED_ACTIONS and (o[0] not in ("fire_vehicle", "fire_slaved")
-                                                                 or _may_fire(game, u, o))]
+                                                                 or _may_fire(game, u, o))
+                and not names_flying(game, u, o)]
+    # only anti-aircraft fire reaches an aircraft in the air, from an aircraft too (L1792, RN-1853)
     kept = [o for o in opts if o[0] in AIRBORNE_ACTIONS and (o[0] not in ("fire_vehicle", "fire_slaved")
-                                                             or _may_fire(game, u, o))]
+                                                             or _may_fire(game, u, o))
+            and not names_flying(game, u, o)]
     if _must_fly(game, u):
         kept = [o for o in kept if o[0] in ("air_fly", "air_leave")]
     elif not vtol(u) and not a["flown"]:

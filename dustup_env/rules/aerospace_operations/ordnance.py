@@ -27,6 +27,7 @@ from ..artillery_and_air_support.impacts import blast_consequences, damage_befor
 from . import air
 from .air import AIRBORNE, HOVERING, air_state
 from .anti_aircraft import ground_burst
+from .flight_observation import FLIGHT_PIECE
 
 BOMB_RADIUS = 4.0  # a medium round (L1592), RN-1515
 BOMB_IMPACT = D8  # general purpose (L1581)
@@ -95,6 +96,7 @@ RULE = Rule(
     applies=air.has_aircraft,
     action_options=(_options,),
     actions={"air_bomb": _bomb},
+    observation=(FLIGHT_PIECE,),
     families=(Family("air_bomb", (("one", "same", "stick"),), 151,
                      "an aircraft in the air drops one bomb, or all its bombs on one target or in a stick"),),
 )

@@ -32,38 +32,24 @@ from ..kernel.entities import Unit
 from ..kernel.errors import IllegalOptionError, ScenarioError
 from ..kernel.ruleset import Family, Option, Rule
 from ..unit_actions.shoot_action import may_shoot
+from ..vehicle_design import conversions as cv
 from ..vehicle_design.conversions import direct_fire_values
 from . import impacts
 
-HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl")  # RN-1460: the design's name says what it is
+HIGH_ANGLE_WORDS = cv.HIGH_ANGLE_WORDS  # RN-1460: the design's name says what it is
 DIRECT_FIRE_TYPE = "HVC"  # RN-1461: a gun over open sights fires as the conventional gun of its class
 
 
 # ---------------------------------------------------------------------------------------------- the pieces
-def _names(*names) -> str:
-    return " ".join(n for n in names if n).lower()
-
-
-def high_angle(name: str) -> bool:
-    """A high-angle system (rockets and mortars, L1600) by its design's name (RN-1460)."""
-    n = name.lower()
-    return any(w in n for w in HIGH_ANGLE_WORDS)
-
-
-def light_mortar(weapon, name: str = "") -> bool:
-    """A light mortar (L1602): a high-angle piece of small rounds, or one whose design or weapon name says "light
-    mortar" (RN-1471: the design rules' smallest artillery fires medium rounds, RN-616)."""
-    names = _names(name, weapon.name)
-    return high_angle(names) and (weapon.round_size == "small" or "light mortar" in names)
+_names = cv.joined_names
+high_angle = cv.high_angle  # (the design report prints the same ranges: the rules live with the design rules)
+light_mortar = cv.light_mortar
 
 
 def minimum_range(weapon, name: str = "") -> float:
     """The minimum range of indirect fire (L1600-1602, RN-148): none for a gun; 24" for a light mortar; 48" for every
     other high-angle piece."""
-    mins = impacts.artillery_data().minimum_range
-    if not high_angle(_names(name, weapon.name)):
-        return mins["direct"]
-    return mins["light_mortar"] if light_mortar(weapon, name) else mins["high_angle"]
+    return cv.indirect_minimum_range(weapon, name, impacts.artillery_data().minimum_range)
 
 
 def pieces(game, u: Unit) -> list:

@@ -123,7 +123,37 @@ def close_combat_values(cls: int) -> dict:
 #: Dirtside artillery class -> Dustup round size (seed 000 L1589-1594) and burst radius; minimum range 48"
 #: (L1602: "48" for all other weapon types" than light mortars)
 ARTILLERY = {2: ("medium", 4), 4: ("large", 6), 6: ("very_large", 10)}
-ARTILLERY_MINIMUM_RANGE = 48
+ARTILLERY_MINIMUM_RANGE = 48  # the profile's field: the range that applies depends on the design's name (below)
+HIGH_ANGLE_WORDS = ("mortar", "rocket", "mrl")  # RN-1460: the design's name says what it is
+
+
+def joined_names(*names) -> str:
+    """The names, lower case, in one string (what :func:`high_angle` reads)."""
+    return " ".join(n for n in names if n).lower()
+
+
+def high_angle(name: str) -> bool:
+    """A high-angle system (rockets and mortars, L1600) by its design's name (RN-1460)."""
+    n = name.lower()
+    return any(w in n for w in HIGH_ANGLE_WORDS)
+
+
+def light_mortar(weapon, name: str = "") -> bool:
+    """A light mortar (L1602): a high-angle piece of small rounds, or one whose design or weapon name says "light
+    mortar" (RN-1471: the design rules' smallest artillery fires medium rounds, RN-616)."""
+    names = joined_names(name, weapon.name)
+    return high_angle(names) and (weapon.round_size == "small" or "light mortar" in names)
+
+
+def indirect_minimum_range(weapon, name: str = "", mins: dict | None = None) -> float:
+    """The minimum range of indirect fire (L1600-1602, RN-148): none for a gun; 24" for a light mortar; 48" for every
+    other high-angle piece (``mins``: the ``minimum_range`` of data/artillery.json, read here when not given)."""
+    if mins is None:
+        from ..kernel.data import DATA, load_json
+        mins = load_json(DATA / "artillery.json")["minimum_range"]
+    if not high_angle(joined_names(name, weapon.name)):
+        return mins["direct"]
+    return mins["light_mortar"] if light_mortar(weapon, name) else mins["high_angle"]
 #: ammunition (L1580-1583): the impacts are the round's, not the weapon's; the profile gives general purpose
 ARTILLERY_GENERAL_PURPOSE = {"impact_vs_armour": "d8", "impact_vs_infantry": "d8"}
 

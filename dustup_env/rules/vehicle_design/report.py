@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .check import DesignReport, Violation
+from .conversions import indirect_minimum_range
 from .profile import FACINGS, HeavyWeaponDesignProfile, VehicleProfile, WeaponProfile
 from .rules import RULES
 
@@ -27,7 +28,7 @@ def _violation(v: Violation) -> str:
     return f"{v.severity.upper()} {v.rule} ({v.source}, {RULES[v.rule].ref}){where}: {v.message}{amount}"
 
 
-def _weapon(w: WeaponProfile) -> str:
+def _weapon(w: WeaponProfile, design_name: str = "") -> str:
     name = w.name + (f" x{w.barrels}" if w.barrels > 1 and f"x{w.barrels}" not in w.name else "")
     arc = {"all_round": "all round", "restricted_180": "restricted 180", "front_180": "front 180",
            "fixed_30": "fixed 30", "front": "front arc", "corridor": "6\" corridor", "below": "below"}[w.arc]
@@ -46,8 +47,12 @@ def _weapon(w: WeaponProfile) -> str:
     if w.fire_control:
         bits.append(f"fire control {w.fire_control}")
     if w.category == "artillery":
-        bits.append(f"{w.round_size.replace('_', ' ')} rounds ({w.burst_radius}\" burst), minimum range "
-                    f"{w.minimum_range}\"")
+        # the minimum range the engine uses (seed 000 L1600-1602: high-angle pieces only, 24" for a light mortar,
+        # 48" for other rockets and mortars; none for a gun), by the design's and the weapon's names (RN-1460)
+        least = indirect_minimum_range(w, design_name)
+        bits.append(f"{w.round_size.replace('_', ' ')} rounds ({w.burst_radius}\" burst), "
+                    + (f"minimum range {least:g}\" for indirect fire" if least else
+                       "no minimum range (a gun: no indirect fire limit)"))
     if w.effective_range is None:
         bits.append("no range limit")
     elif w.effective_range:
@@ -110,7 +115,7 @@ def format_report(r: DesignReport) -> str:
             defence.append("APFC")
         lines.append("    " + ", ".join(defence))
         for w in p.weapons:
-            lines.append("    weapon " + _weapon(w))
+            lines.append("    weapon " + _weapon(w, r.name))
         carry = []
         if p.transport_figures:
             carry.append(f"{p.transport_figures} figures")
@@ -129,7 +134,7 @@ def format_report(r: DesignReport) -> str:
         lines.append(f"    {p.carriage.replace('_', ' ')}, crew {p.crew} (moves with {p.crew_to_move or '-'}, limbers "
                      f"with {p.crew_to_limber or '-'}, fires with {p.crew_to_fire}), target size {p.target_size}, "
                      f"armour {_die(p.armour)}, ECM {_die(p.ecm)}")
-        lines.append("    weapon " + _weapon(p.weapon))
+        lines.append("    weapon " + _weapon(p.weapon, r.name))
         extra = []
         if p.encumbers_crew:
             extra.append("encumbers its crew")
