@@ -8,7 +8,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 """
 from __future__ import annotations
 
-from .additional_rules import casualty_evacuation
+from .additional_rules import casualty_evacuation, drones, electronic_warfare
 from .artillery_and_air_support import on_table_artillery
 from .artillery_and_air_support import fire_missions, fire_support_request
 from .aerospace_operations import air, anti_aircraft, flight, insertion, ordnance, passengers
@@ -83,6 +83,8 @@ STANDARD = (
     passengers.RULE,
     ordnance.RULE,
     insertion.RULE,
+    electronic_warfare.RULE,  # Additional Rules (only games with EW units or small drones)
+    drones.RULE,
 )
 
 set_standard_rules(STANDARD)
