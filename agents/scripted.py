@@ -25,6 +25,7 @@ from dustup_env.rules.unit_actions.move_action import nominated_point
 
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
+from .electronic_warfare import EWDoctrine
 from .fire_support import FireSupportDoctrine
 
 
@@ -61,7 +62,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(EWDoctrine, FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -128,6 +129,9 @@ class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
         fs = self._fs_decide(k, d)  # fire support (agents/fire_support.py): None without its options
         if fs is not None:
             return fs
+        ew = self._ew_decide(k, d)  # electronic warfare and drones (agents/electronic_warfare.py)
+        if ew is not None:
+            return ew
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens

@@ -33,6 +33,7 @@ from ..kernel.state import Component
 from ..kernel.table import EntityKind
 from ..unit_actions.detect_action import range_die
 from ..unit_actions.hidden_units import MarkerRemoved, reveal
+from .electronic_warfare import EW_PIECE
 
 SENSORS = {"inferior": D6, "average": D8, "superior": D10}  # L2076
 DRONE_MOVE = 24.0  # L2074: "up to 24" in any direction per action"
@@ -239,4 +240,4 @@ RULE = Rule(
     before_apply=(_before_apply,), after_apply=(_after_apply,),
     entity_kinds={DRONE: EntityKind("a small portable drone: its operator's (state: operator, sensor, flying); "
                                     "known to its owner only", known="owner")},
-    services={"drone_states": drone_states})
+    services={"drone_states": drone_states}, observation=(EW_PIECE,))

@@ -30,6 +30,8 @@ sender, receiver, roll)`` (Communicate), ``ew_sensor(game, observer, roll)`` (De
 """
 from __future__ import annotations
 
+from array import array
+
 from ..armoured_dustup.heavy_weapons import unit_specs
 from ..forces.commanders import descendants
 from ..kernel.battlefield import observer_of
@@ -37,7 +39,7 @@ from ..kernel.decisions import Decision, Frame
 from ..kernel.dice import D4, D6, D8, D10, D12, die_name, shift_closed
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
-from ..kernel.ruleset import Family, Rule
+from ..kernel.ruleset import Family, ObservationPiece, Rule
 from ..kernel.sequence import pop, push
 from ..kernel.state import Component
 from ..unit_actions.hidden_units import MarkerRemoved, reveal
@@ -265,7 +267,8 @@ class Watch:
 
     def decision(self, game, frame):
         side = frame.data["side"]
-        return Decision(side, "ew_watch", -1, tuple(_count_options(game, "ew_watch", side)) + (("decline",),))
+        # about the acting enemy unit (never a hidden one: no window opens for it)
+        return Decision(side, "ew_watch", frame.unit, tuple(_count_options(game, "ew_watch", side)) + (("decline",),))
 
     def apply(self, game, frame, opt):
         if opt[0] == "decline":
@@ -347,6 +350,50 @@ def _applies(scenario: dict, options: dict) -> bool:
     return any("ew" in u for side in scenario["sides"] for u in side["units"])
 
 
+# ---------------------------------------------------------------------------------------------- observation
+EW_FEATURES = ("ew_die", "ew_active", "ew_counters", "ew_listening", "drone_sensor", "drone_flying", "drone_x",
+               "drone_y")
+EWF = len(EW_FEATURES)
+_DIE01 = {"d4": 0.2, "d6": 0.4, "d8": 0.6, "d10": 0.8, "d12": 1.0}
+
+
+def observe_ew(obs, b, off) -> None:
+    """The ``electronic_warfare`` piece: per unit slot, the unit's EW system (its die, active, counters left / 3,
+    listening to the current enemy activation) and its small drone (sensor die, flying, the drone's x and y / the
+    table, mirrored for a flipped side).  The enemy's EW counters are on the table: shown for the enemy units the
+    side sees, never for a hidden one; the enemy's drones are known to their owner only (RN-1761): never shown."""
+    g = obs.game
+    ew = ew_states(g)
+    st = g.components.get(EWState)
+    listening = {w["unit"] for w in ((st.ew_listening if st is not None else None) or {}).values()}
+    drones = g.rules.services.get("drone_states")
+    dr = drones(g) if drones is not None else {}
+    W, H, flip = obs.width, obs.height, obs.flip
+    for u, o, _k, enemy, concealed in obs.slot_rows(off, EWF):
+        row = [0.0] * EWF
+        if not concealed:
+            s = ew.get(str(u.uid))
+            if s is not None:
+                row[0] = _DIE01.get(s["die"], 0.0)
+                row[1] = 1.0 if s["active"] else 0.0
+                row[2] = s["counters"] / COUNTERS
+                row[3] = 1.0 if u.uid in listening else 0.0
+            eid = dr.get(str(u.uid))
+            if eid is not None and not enemy:
+                e = g.entities[eid]
+                row[4] = _DIE01.get(e["state"]["sensor"], 0.0)
+                if e["state"]["flying"]:
+                    row[5] = 1.0
+                    row[6] = e["x"] / W
+                    row[7] = (H - e["y"]) / H if flip else e["y"] / H
+        b[o:o + EWF] = array("f", row)
+
+
+EW_PIECE = ObservationPiece("electronic_warfare", 26, ("units", EWF), EW_FEATURES, write=observe_ew,
+                            doc="Additional Rules: each unit slot's EW system (die, active, counters, listening) and "
+                                "its small drone (sensor, flying, position)")
+
+
 FAMILIES = (Family("ew_on", (), 260, "mark the unit's EW system active: three EW counters (no action)"),
             Family("ew_spot", ("marker", (1, 2, 3)), 261,
                    "remote spotting of a hidden-unit marker with 1-3 EW counters (no action)"),
@@ -360,5 +407,5 @@ RULE = Rule(
     applies=_applies, families=FAMILIES, init=(_init,), on_activation=(_on_activation,),
     action_options=(_options,), actions={"ew_on": _switch_on, "ew_spot": _spot},
     activation_end=(_activation_end,), reactions={"activation_start": _activation_start},
-    procedures={"ew_watch": Watch(), "ew_oppose": Oppose()},
+    procedures={"ew_watch": Watch(), "ew_oppose": Oppose()}, observation=(EW_PIECE,),
     services={"ew_jam": ew_jam, "ew_sensor": ew_sensor, "ew_guidance": ew_guidance, "ew_states": ew_states})
