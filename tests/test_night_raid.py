@@ -161,7 +161,7 @@ def test_invariants_and_exact_save_load_replay_of_random_games(chunk, monkeypatc
             g.apply(opt)
         events.update(e["type"] for e in g.event_log())
         if n > cut:
-                for h in twins:  # replay the rest of the game's decisions onto each
+            for h in twins:  # replay the rest of the game's decisions onto each
                 for o in g.history[cut:]:
                     h.apply(o)
                 assert h.over and h.state_digest() == g.state_digest() and h.event_log() == g.event_log()
