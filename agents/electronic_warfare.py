@@ -39,9 +39,9 @@ class EWDoctrine:
         names = {o[0] for o in opts}
         if not names.intersection(EW_OPTIONS):
             return None
-        if d.kind == "ew_watch":
+        if "ew_watch" in names:
             return self._ew_listen(k, d)
-        if d.kind == "ew_oppose":
+        if "ew_oppose" in names:
             best = [o for o in opts if o[0] == "ew_oppose" and o[2] == 1]
             return best[0] if best else ("decline",)
         if d.kind != "action":

@@ -154,3 +154,16 @@ def test_large_drones_strike_through_the_fire_support_rules():
     assert asset["name"] == "Large drone" and asset["firer"] == "air"
     g = Game("night-raid", seed=0)
     assert "Request Fire Support Action" in [r.name for r in g.rules.rules]
+
+
+def test_a_lost_drone_is_replaced_by_the_next_launch():
+    """L2072: units "carry several (enough for the whole battle) and the drones are expendable": after a crash the
+    unit launches another."""
+    g = launched()
+    add_dice(g, ("d6", 3))  # the move's die
+    g.apply(next(o for o in g.legal_options() if o[0] == "move"))
+    assert not g.entities[0]["state"]["flying"] and g.dice.remaining == 0
+    next_turn_operator(g)
+    assert ("drone_launch",) in g.legal_options()
+    g.apply(("drone_launch",))
+    assert g.entities[0]["state"]["flying"] and len(g.entities) == 1  # the same entity: no table slot used up

@@ -92,7 +92,7 @@ def jam_game(comm_roll, ew_roll, n=1, blue_ew=False, **kw):
     switch_on(g, r)
     activate(g, 0)  # the HQ: Red may listen to its activation
     d = g.decision()
-    assert (d.side, d.kind, d.unit) == (1, "ew_watch", 0)
+    assert (d.side, d.kind, d.unit) == (1, "choose", 0)
     assert d.options == (("ew_watch", r, 1), ("ew_watch", r, 2), ("ew_watch", r, 3), ("decline",))
     g.apply(("ew_watch", r, n))
     return g, r
@@ -184,7 +184,7 @@ def test_opposing_ew_foils_the_jamming():
     activate(g, 0)
     g.apply(("ew_watch", 3, 1))
     d = g.decision()
-    assert (d.side, d.kind) == (0, "ew_oppose")
+    assert (d.side, d.kind) == (0, "choose")
     assert d.options == (("ew_oppose", 2, 1), ("ew_oppose", 2, 2), ("ew_oppose", 2, 3), ("decline",))
     g.apply(("ew_oppose", 2, 2))
     add_dice(g, ("d8", 5), ("d8", 7), ("d10", 8))  # communication 5, EW 7 exceeds it, but the opposing D10 8 beats it
@@ -263,7 +263,7 @@ def test_the_markers_side_may_oppose_remote_spotting():
     h = next(i for i, m in enumerate(g.markers) if m["unit"] == 2)
     g.apply(("ew_spot", h, 1))
     d = g.decision()
-    assert (d.side, d.kind, d.unit) == (1, "ew_oppose", -1)
+    assert (d.side, d.kind, d.unit) == (1, "choose", -1)
     add_dice(g, ("d6", 2), ("d8", 5), ("d10", 6))  # EW 5 beats the target's 2, but the opposing D10 6 beats the EW
     g.apply(("ew_oppose", 3, 1))
     e = last_event(g, "EWAttempt")
@@ -283,7 +283,7 @@ def test_disrupting_the_sensor_makes_a_detection_fail():
     g = begin(scn, first=1)
     switch_on(g, 3)
     activate(g, 0)
-    assert g.decision().kind == "ew_watch"
+    assert g.decision().kind == "choose" and g.decision().options[0][0] == "ew_watch"
     g.apply(("ew_watch", 3, 1))
     # range D8; quality D6 ... the unit's quality D8 7, sensor D8 6: a major success, but the EW D8 7 beats the sensor
     add_dice(g, ("d8", 2), ("d8", 7), ("d8", 6), ("d8", 7))

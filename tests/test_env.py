@@ -145,7 +145,7 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 1472  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228
+    assert c.n == N_ACTIONS == 1738  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228, EW 145, drones 121
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2

@@ -173,7 +173,7 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
 
 
 def test_no_standard_family_uses_the_entity_kind_and_the_layout_keeps_its_size():
-    assert N_ACTIONS == 1472
+    assert N_ACTIONS == 1738
     assert not any("entity" in args for _, args in FAMILIES)
 
 

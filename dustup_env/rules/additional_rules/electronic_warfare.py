@@ -24,6 +24,9 @@
 * **Opposing enemy EW** (L2060-2062): the opposing unit's die (shifted by its extra counters) rolls after the EW die;
   beating it makes the EW attempt fail.
 
+The two procedures' decisions are of the existing kind ``choose`` (their options name them: ``ew_watch``,
+``ew_oppose``), so the observation's decision piece keeps its size (RN-1754).
+
 Services for the rules whose rolls EW may spoil (each a no-op in a game without this rule): ``ew_jam(game,
 sender, receiver, roll)`` (Communicate), ``ew_sensor(game, observer, roll)`` (Detect, a drone's spotting),
 ``ew_guidance(game, firer, roll)`` (Guided Weapons): True when the attempt spoils the action.
@@ -268,7 +271,7 @@ class Watch:
     def decision(self, game, frame):
         side = frame.data["side"]
         # about the acting enemy unit (never a hidden one: no window opens for it)
-        return Decision(side, "ew_watch", frame.unit, tuple(_count_options(game, "ew_watch", side)) + (("decline",),))
+        return Decision(side, "choose", frame.unit, tuple(_count_options(game, "ew_watch", side)) + (("decline",),))
 
     def apply(self, game, frame, opt):
         if opt[0] == "decline":
@@ -294,7 +297,7 @@ class Oppose:
 
     def decision(self, game, frame):
         side = frame.data["side"]
-        return Decision(side, "ew_oppose", -1, tuple(_count_options(game, "ew_oppose", side)) + (("decline",),))
+        return Decision(side, "choose", -1, tuple(_count_options(game, "ew_oppose", side)) + (("decline",),))
 
     def apply(self, game, frame, opt):
         d = frame.data
