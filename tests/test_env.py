@@ -192,7 +192,7 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("passenger_shoot", g.side_units[1][2], "all")) == 844 + 2 * 6
     assert c.encode(g, 0, ("assault_vehicle", g.side_units[1][1])) == 916 + 1
     assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 928 + 2
-    assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228
+    assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228 + 145 + 121  # ... EW 145, drones 121
     # then the artillery and air support families (1012..1243) and aerospace operations (1244..1471)
     assert c.encode(g, 0, ("fire_artillery", g.side_units[1][1])) == 1012 + 1
     enc = c._t(g, 0).enc
