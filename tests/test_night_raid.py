@@ -24,6 +24,17 @@ from test_properties import Invariants
 NAME = "night-raid"
 
 
+def twin(doc, side):
+    """``swapped`` (tests/test_fair_play.py), and the hidden unit's EW system or drones rated otherwise too."""
+    out = swapped(doc, side)
+    u = next(x for x in out["sides"][side]["units"] if x.get("hidden"))
+    if "ew" in u:
+        u["ew"] = "inferior" if u["ew"] != "inferior" else "superior"
+    if "drone" in u:
+        u["drone"] = "superior" if u["drone"] != "superior" else "inferior"
+    return out
+
+
 def test_it_loads_and_is_listed(capsys):
     assert NAME in scenario_names()
     assert main(["scenarios"]) == 0
@@ -61,7 +72,7 @@ def test_the_other_side_cannot_see_the_hidden_ew_unit_or_drone_operator():
     drone (known to its owner only) show nowhere."""
     doc = load_scenario(NAME)
     for side in (0, 1):
-        a, b = Game(doc, seed=5), Game(swapped(doc, 1 - side), seed=5)
+        a, b = Game(doc, seed=5), Game(twin(doc, 1 - side), seed=5)
         assert a.state_digest() != b.state_digest()
         assert Observer.for_game(a).observation(a, side).tobytes() == \
             Observer.for_game(b).observation(b, side).tobytes()
@@ -76,7 +87,7 @@ def test_agents_play_it_without_reading_the_hidden_unit(name, side):
     """Lockstep twins (tests/test_fair_play.py): the side's observation, view, options and log are the same at every
     decision, and its agent chooses alike, until a detection or an EW attempt legitimately tells them apart."""
     doc = load_scenario(NAME)
-    ends = [lockstep(factory(name), doc, swapped(doc, 1 - side), side, 120 + seed, {}) for seed in range(4)]
+    ends = [lockstep(factory(name), doc, twin(doc, 1 - side), side, 120 + seed, {}) for seed in range(4)]
     assert sum(n for n, _ in ends) >= 20, ends
 
 
@@ -167,3 +178,44 @@ def test_invariants_and_exact_save_load_replay_of_random_games(chunk, monkeypatc
                 assert h.over and h.state_digest() == g.state_digest() and h.event_log() == g.event_log()
     assert {"ew_on", "ew_spot", "ew_watch", "ew_oppose", "drone_launch", "drone_move"} <= kinds, kinds
     assert {"EWSwitchedOn", "EWAttempt", "EWListening", "DroneLaunched", "DroneMoved"} <= events, events
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_twins_give_the_other_side_the_same_observation_mask_view_and_log_at_every_decision(side):
+    """Twins differing only in the enemy's hidden unit (Red's EW team, or Blue's drone operator, swapped with a dummy
+    marker): both games take the same random choices (quiet ones for the hidden unit while it is hidden) and ``side``'s
+    full observation (the ``electronic_warfare`` piece included), action mask, view and event log are the same at
+    every decision until a detection or a remote spotting reveals the difference."""
+    from dustup_env.codec import ActionCodec
+    doc = load_scenario(NAME)
+    compared = 0
+    for seed in range(3):
+        a, b = Game(doc, seed=200 + seed), Game(twin(doc, 1 - side), seed=200 + seed)
+        oa, ob = Observer.for_game(a), Observer.for_game(b)
+        ca, cb = ActionCodec.for_game(a), ActionCodec.for_game(b)
+        hidden = next(u.uid for u in a.units if u.side != side and u.hidden)
+        rng = random.Random(seed)
+        while not a.over:
+            if a.event_log(side) != b.event_log(side) or a.units[hidden].hidden != b.units[hidden].hidden:
+                break  # a detection told them apart
+            assert oa.observation(a, side).tobytes() == ob.observation(b, side).tobytes()
+            assert a.view(side) == b.view(side)
+            da, db = a.decision(), b.decision()
+            assert (da.side, da.kind) == (db.side, db.kind)
+            if da.side == side:
+                assert (ca.mask(a, da) == cb.mask(b, db)).all() and da.options == db.options
+            elif da.unit == hidden and a.units[hidden].hidden:
+                quiet = [o for o in da.options if o[0] in ("end", "prop", "ew_on", "drone_launch")]
+                if not quiet or [o for o in db.options if o[0] in ("end", "prop", "ew_on", "drone_launch")] != quiet:
+                    break
+                opt = quiet[rng.randrange(len(quiet))]
+                a.apply(opt)
+                b.apply(opt)
+                continue
+            elif da.options != db.options:
+                break
+            opt = da.options[rng.randrange(len(da.options))]
+            a.apply(opt)
+            b.apply(opt)
+            compared += 1
+    assert compared >= 60, compared
