@@ -219,3 +219,27 @@ def test_twins_give_the_other_side_the_same_observation_mask_view_and_log_at_eve
             b.apply(opt)
             compared += 1
     assert compared >= 60, compared
+
+
+def test_the_protocol_plays_it_against_hard_with_every_ew_and_drone_option_labelled():
+    """Every new choice reaches the front-ends as a labelled decision (the protocol here; the HTTP API and the page
+    read the same records): a front-end plays Blue at random against hard to the end."""
+    from dustup_env.service.protocol import Engine
+    eng = Engine(log=lambda msg: None)
+    r = eng.handle({"cmd": "new", "scenario": NAME, "seed": 4, "you": 0, "ai": "hard"})
+    assert r["ok"]
+    rng = random.Random(4)
+    seen = set()
+    for _ in range(3000):
+        if r.get("over"):
+            break
+        d = r["decision"]
+        for o in d["options"]:
+            if o["option"][0].startswith(("ew_", "drone_")):
+                seen.add(o["option"][0])
+                assert o["label"] and "_" not in o["label"], o
+        lean = [o for o in d["options"] if o["option"][0].startswith(("ew_", "drone_"))]
+        pick = rng.choice(lean if lean and rng.random() < 0.7 else d["options"])
+        r = eng.handle({"cmd": "play", "option": pick["option"]})
+        assert r["ok"], r
+    assert r["over"] and {"ew_on", "drone_launch"} <= seen, seen
