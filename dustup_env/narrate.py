@@ -858,8 +858,8 @@ _EVENT.update({
     "EWOpposing": lambda k, e: f"{k.unit(e['unit'])} stands ready to oppose ({_plural(e['counters'], 'EW counter')})",
     "EWAttempt": lambda k, e: (f"{k.unit(e['unit'])} EW: {_EW_TASKS.get(e['task'], e['task'])}: {die(e['die'])} rolls "
                                f"{e['roll']} against {die(e['against'])} {e['against_roll']}"
-                               + (f", opposed by {k.unit(e['opposed_by'])} {die(e['opposing_die'])} "
-                                  f"{e['opposing_roll']}" if e['opposed_by'] >= 0 else "")
+                               + (f", opposed by {k.unit(e['defender'])} {die(e['opposing_die'])} "
+                                  f"{e['opposing_roll']}" if e['defender'] >= 0 else "")
                                + (": success" if e['success'] else ": fails")),
     "DroneLaunched": lambda k, e: f"{k.unit(e['unit'])} launches a drone",
     "DroneMoved": lambda k, e: f"the drone flies to {_point((e['x'], e['y']))}",

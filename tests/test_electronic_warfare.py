@@ -190,7 +190,7 @@ def test_opposing_ew_foils_the_jamming():
     add_dice(g, ("d8", 5), ("d8", 7), ("d10", 8))  # communication 5, EW 7 exceeds it, but the opposing D10 8 beats it
     g.apply(("order", 1))
     e = last_event(g, "EWAttempt")
-    assert (e["opposed_by"], e["opposing_die"], e["opposing_roll"], e["success"]) == (2, "d10", 8, False)
+    assert (e["defender"], e["opposing_die"], e["opposing_roll"], e["success"]) == (2, "d10", 8, False)
     assert last_event(g, "OrderGiven")["success"] is True
     assert counters(g, 2) == 1 and counters(g, 3) == 2 and g.dice.remaining == 0
 
@@ -267,7 +267,7 @@ def test_the_markers_side_may_oppose_remote_spotting():
     add_dice(g, ("d6", 2), ("d8", 5), ("d10", 6))  # EW 5 beats the target's 2, but the opposing D10 6 beats the EW
     g.apply(("ew_oppose", 3, 1))
     e = last_event(g, "EWAttempt")
-    assert (e["task"], e["opposed_by"], e["success"]) == ("spot", 3, False)
+    assert (e["task"], e["marker"], e["defender"], e["success"]) == ("spot", h, 3, False)
     assert g.units[2].hidden and g.decision().kind == "action" and g.stack[-1].actions_left == 2
     assert counters(g, 3) == 2 and g.dice.remaining == 0
 
@@ -306,3 +306,41 @@ def test_disrupting_the_guidance_makes_a_missile_miss():
     assert last_event(g, "MissileFired")["result"] == "none"  # disrupted: it fails
     assert last_event(g, "EWAttempt")["task"] == "guidance" and last_event(g, "EWAttempt")["success"] is True
     assert g.units[1].n_able() == 5 and g.units[1].suppression == 0 and g.dice.remaining == 0
+
+
+def test_a_failed_remote_spotting_does_not_tell_a_dummy_from_the_hidden_unit():
+    """Twins where the spotted marker is the hidden unit in one and a dummy in the other: after a failed attempt the
+    spotting side's log, view and options are the same (the event names the marker, never what it hides)."""
+    def game(real_left):
+        scn = spot_scn(hidden_at=(14, 30) if real_left else (20, 30))
+        scn["sides"][1]["dummies"] = [[20, 30] if real_left else [14, 30]]
+        g = begin(scn)
+        activate(g, 0)
+        g.apply(("ew_on",))
+        add_dice(g, ("d6", 4), ("d8", 3))
+        g.apply(("ew_spot", 0, 1))  # the marker at (14, 30): the first by position
+        return g
+    a, b = game(True), game(False)
+    assert a.units[2].hidden and b.units[2].hidden and a.state_digest() != b.state_digest()
+    assert a.event_log(0) == b.event_log(0) and a.view(0) == b.view(0)
+    assert a.legal_options() == b.legal_options()
+
+
+def test_a_hidden_opposing_unit_is_not_named_to_the_ew_side():
+    """The opposing EW unit is the defender of the attempt: hidden, it is not named in the EW side's log."""
+    blue = [unit("HQ", (10, 5), kind="hq", leadership=1), unit("S", (40, 5), commander="HQ"),
+            unit("T", (20, 30), ew="average", hidden=True)]
+    g = begin(scenario(blue, [unit("R", (24, 44), ew="average")], terrain=[WOOD]), first=0)
+    switch_on(g, 2)
+    activate(g, 3)
+    g.apply(("decline",))  # Blue's hidden T could listen to R (R may detect its marker): it does not
+    g.apply(("ew_on",))
+    g.apply(("end",))
+    activate(g, 0)
+    g.apply(("ew_watch", 3, 1))
+    g.apply(("ew_oppose", 2, 1))
+    add_dice(g, ("d8", 5), ("d8", 7), ("d8", 8))
+    g.apply(("order", 1))
+    assert last_event(g, "EWAttempt")["defender"] == 2
+    assert not any(e["type"] == "EWAttempt" for e in g.event_log(1))  # Red reads Hidden activity instead
+    assert not any(2 in (e.get("unit"), e.get("defender")) for e in g.event_log(1))

@@ -89,12 +89,13 @@ class EWOpposing(Event):
 class EWAttempt(Event):
     unit: int  # the EW unit
     task: str  # jam | sensor | guidance | spot
-    target: int  # the unit acted against (-1: a dummy marker)
+    target: int  # the unit acted against (the receiver of a message, a missile's target), or -1
+    marker: int  # remote spotting: the marker spotted (never what it hides), else -1
     die: str
     roll: int
     against: str  # the die it must beat
     against_roll: int
-    opposed_by: int  # the opposing EW unit, or -1
+    defender: int  # the opposing EW unit, or -1 (hidden: the other side's log shows Hidden activity)
     opposing_die: str
     opposing_roll: int
     success: bool
@@ -181,7 +182,7 @@ def _switch_on(game, u, opt) -> int:
 
 # ---------------------------------------------------------------------------------------------- attempts
 def _resolve(game, task: str, ew_uid: int, counters: int, target: int, against: int, against_roll: int,
-             oppose) -> bool:
+             oppose, marker: int = -1) -> bool:
     """An EW attempt: the counters spent, the EW die rolled (after the acting side's dice), then the opposing die;
     True if the EW die beats ``against_roll`` and is not beaten by the opposing die."""
     die = ew_die(game, ew_uid, counters)
@@ -200,8 +201,8 @@ def _resolve(game, task: str, ew_uid: int, counters: int, target: int, against: 
             by, odie = ouid, die_name(od)
             if oroll > roll:  # L2062: "If the disruption die beats the EW die, the EW attempt has failed"
                 ok = False
-    game.emit(EWAttempt(ew_uid, task, target, die_name(die), roll, die_name(against), against_roll, by, odie, oroll,
-                        ok))
+    game.emit(EWAttempt(ew_uid, task, target, marker, die_name(die), roll, die_name(against), against_roll, by, odie,
+                        oroll, ok))
     return ok
 
 
@@ -341,7 +342,7 @@ def _remote_spot(game, uid: int, i: int, n: int, oppose) -> None:
     die = spot_target_die(game, u, m)
     troll = game.dice.roll(die)
     target = m["unit"]
-    if _resolve(game, "spot", uid, n, target, die, troll, oppose):
+    if _resolve(game, "spot", uid, n, -1, die, troll, oppose, marker=i):
         if target < 0:
             m["removed"] = True
             game.emit(MarkerRemoved(i, "dummy"))
