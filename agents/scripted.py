@@ -27,6 +27,7 @@ from .aerospace import AerospaceDoctrine
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .buildings import BuildingDoctrine
+from .electronic_warfare import EWDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
 from .reactions import ReactionDoctrine
@@ -66,8 +67,8 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine, SmokeDoctrine,
-                    VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine,
+                    SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -143,6 +144,9 @@ class ScriptedAgent(ReactionDoctrine, MinesDoctrine, BuildingDoctrine, FireSuppo
         bd = self._bd_decide(k, d)  # buildings (agents/buildings.py): None without their options
         if bd is not None:
             return bd
+        ew = self._ew_decide(k, d)  # electronic warfare and drones (agents/electronic_warfare.py)
+        if ew is not None:
+            return ew
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens

@@ -357,7 +357,7 @@ DECISION_KINDS = {
     "special_weapons": "special close-combat weapons",
     "house_occupy": "the defender withdrew: occupy?",
     "house_pursuit": "pursue the withdrawing unit?",
-    "choose": "choose the units of the combined assault",
+    "choose": "choose (the units of a combined assault, or an EW unit to listen or oppose)",
     "promote": "lost its commander: promote a unit?",
     "place_leader": "reorganise: place the leader",
     "place_formation": "reorganise: choose the formation",
@@ -925,6 +925,40 @@ _EVENT.update({
     "CdmSet": lambda k, e: f"{k.unit(e['unit'])} sets up a command-detonated mine ({_counter(e)})",
     "TrapTest": lambda k, e: (f"{k.unit(e['unit'])} by {_counter(e)}: quality {e['roll']} against D8 "
                               f"{e['trap_roll']}: {e['result']}"),
+
+# electronic warfare and drones (additional_rules: electronic_warfare, drones)
+_OPTION.update({
+    "ew_on": lambda k, kind, unit: "mark the EW system active (three counters, no action)",
+    "ew_spot": lambda k, kind, unit, i, n: f"remote spotting of {k.marker(i)} with {_plural(n, 'EW counter')}",
+    "ew_watch": lambda k, kind, unit, uid, n: (f"{k.unit(uid)} listens to {k.unit(unit)}'s activation "
+                                               f"({_plural(n, 'EW counter')})" if unit is not None and unit >= 0 else
+                                               f"{k.unit(uid)} listens ({_plural(n, 'EW counter')})"),
+    "ew_oppose": lambda k, kind, unit, uid, n: f"{k.unit(uid)} opposes the enemy EW ({_plural(n, 'EW counter')})",
+    "drone_launch": lambda k, kind, unit: "prepare and launch a drone",
+    "drone_move": lambda k, kind, unit, x, y: f"fly the drone to {_point((x, y))}",
+    "drone_spot": lambda k, kind, unit, i: f"spot {k.marker(i)} with the drone",
+})
+
+_EW_TASKS = {"jam": "jams the communication", "sensor": "disrupts the sensor", "guidance": "disrupts the guidance",
+             "spot": "remote spotting"}
+
+_EVENT.update({
+    "EWSwitchedOn": lambda k, e: f"{k.unit(e['unit'])} marks its EW system active ({_plural(e['counters'], 'counter')})",
+    "EWListening": lambda k, e: (f"{k.unit(e['unit'])} listens to {k.unit(e['target'])}'s activation "
+                                 f"({_plural(e['counters'], 'EW counter')})"),
+    "EWOpposing": lambda k, e: f"{k.unit(e['unit'])} stands ready to oppose ({_plural(e['counters'], 'EW counter')})",
+    "EWAttempt": lambda k, e: (f"{k.unit(e['unit'])} EW: {_EW_TASKS.get(e['task'], e['task'])}: {die(e['die'])} rolls "
+                               f"{e['roll']} against {die(e['against'])} {e['against_roll']}"
+                               + (f", opposed by {k.unit(e['defender'])} {die(e['opposing_die'])} "
+                                  f"{e['opposing_roll']}" if e['defender'] >= 0 else "")
+                               + (": success" if e['success'] else ": fails")),
+    "DroneLaunched": lambda k, e: f"{k.unit(e['unit'])} launches a drone",
+    "DroneMoved": lambda k, e: f"the drone flies to {_point((e['x'], e['y']))}",
+    "DroneCrashed": lambda k, e: (f"{k.unit(e['unit'])}'s drone crashes and is lost"
+                                  + (" (its operator took another action)" if e['reason'] == "action" else "")),
+    "DroneSpotted": lambda k, e: (f"{k.unit(e['unit'])}'s drone spots {k.marker(e['marker'])}: range die "
+                                  f"{die(e['range_die'])} rolls {e['target_roll']}, "
+                                  f"{_rolls(e['observer_dice'], e['observer_rolls'])}: {e['result']}"),
 })
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)

@@ -30,6 +30,10 @@ def test_the_standard_layout_is_the_rules_families_in_order():
     # 1012 for the infantry and Armoured Dustup families, then the artillery and aerospace blocks
     assert C.LAYOUT.blocks[74][0] == 1012 and C.LAYOUT.blocks[80][0] == 1244
     assert C.N_ACTIONS == 1472 + 2 * 32 + 3 and C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
+    assert [o for o in orders if 260 <= o < 280] == [260, 261, 262, 263, 270, 271, 272]  # EW and drones, appended
+    # 1012 for the infantry and Armoured Dustup families, then the artillery and aerospace blocks
+    assert C.LAYOUT.blocks[74][0] == 1012 and C.LAYOUT.blocks[80][0] == 1244
+    assert C.N_ACTIONS == 1472 + 1 + 3 * C.MAX_MARKERS + 2 * 3 * C.MAX_UNITS + 1 + C.N_POINTS + C.MAX_MARKERS and C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
     owners = {f.name: r.name for r in STANDARD for f in r.families}
     assert owners["shoot"] == "Shoot Action" and owners["detect"] == "Detect Action"
     assert (owners["fire_heavy"], owners["fire_iavr"], owners["fire_guided"], owners["decoy"]) == (

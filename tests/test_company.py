@@ -57,6 +57,7 @@ def test_platoon_layouts_keep_their_sizes():
     assert C.N_ACTIONS == 1916 and O.OBS_SIZE == 2161 and O.ARMOURED_OBS_SIZE == 3337
     assert C.N_ACTIONS == 1472 and O.OBS_SIZE == 2165 and O.ARMOURED_OBS_SIZE == 3341
     assert C.N_ACTIONS == 1539 and O.OBS_SIZE == 2162 and O.ARMOURED_OBS_SIZE == 3338
+    assert C.N_ACTIONS == 1738 and O.OBS_SIZE == 2161 and O.ARMOURED_OBS_SIZE == 3337
     assert O.LEGACY_OBS_SIZE == 1569 and O.LEGACY_ARMOURED_LAYOUT.size == 2745  # what models trained before take
     assert C.ActionCodec.for_game(Game("default", seed=0)).layout is C.LAYOUT
     assert O.Observer.for_game(Game("armour", seed=0)).layout is O.ARMOURED_LAYOUT

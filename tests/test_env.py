@@ -149,6 +149,7 @@ def test_codec_layout_and_mirroring():
     assert c.n == N_ACTIONS == 1916  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228,
     #                                buildings 444
     assert c.n == N_ACTIONS == 1539  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228, mines 67
+    assert c.n == N_ACTIONS == 1738  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228, EW 145, drones 121
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -197,6 +198,7 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 928 + 2
     assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228 + 162
     assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228 + 384 + 48 + 12
+    assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228 + 145 + 121  # ... EW 145, drones 121
     # then the artillery and air support families (1012..1243) and aerospace operations (1244..1471)
     assert N_ACTIONS == 476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228 + 67
     # then the artillery and air support families (1012..1243), aerospace operations (1244..1471) and mines (1472..1538)

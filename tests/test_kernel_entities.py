@@ -183,6 +183,9 @@ def test_the_standard_families_that_use_the_entity_kind_are_appended():
     the first families naming an entity (a minefield by the side's ref), two reactions and a reorganise action."""
     assert N_ACTIONS == 1472 + 2 * table.MAX_ENTITIES + 3
     assert [name for name, args in FAMILIES if "entity" in args] == ["clear_lane", "line_charge"]
+def test_no_standard_family_uses_the_entity_kind_and_the_layout_keeps_its_size():
+    assert N_ACTIONS == 1738
+    assert not any("entity" in args for _, args in FAMILIES)
 
 
 def test_entity_kinds_must_be_declared_and_entities_checked():

@@ -9,6 +9,7 @@ its ``RULE`` plus one line here (docs/architecture.md shows a worked example).
 from __future__ import annotations
 
 from .additional_rules import building_assault, buildings, casualty_evacuation, fire, fortifications, smoke
+from .additional_rules import drones, electronic_warfare
 from .additional_rules.mines_and_explosives import booby_traps, command_detonated, minefields
 from .artillery_and_air_support import on_table_artillery
 from .artillery_and_air_support import fire_missions, fire_support_request
@@ -87,14 +88,14 @@ STANDARD = (
     insertion.RULE,
     fire.RULE,  # Additional Rules (only games with flame throwers, incendiary or smoke content)
     smoke.RULE,
-    buildings.RULE,  # Additional Rules: Buildings and Fortifications (only scenarios that give buildings an armour)
-    fortifications.RULE,
     minefields.RULE,  # Additional Rules › Mines and Explosives (only games whose scenario places counters)
     command_detonated.RULE,
     booby_traps.RULE,
     buildings.RULE,  # Additional Rules: Buildings and Fortifications (only scenarios that give buildings an armour)
     fortifications.RULE,
     building_assault.RULE,  # seed 004's building assault (game option building_assault: "d20")
+    electronic_warfare.RULE,  # Additional Rules (only games with EW units or small drones)
+    drones.RULE,
     reactions.RULE,  # seed 001 reactions (game option reactions; after every rule of seed 000)
     interrupt.RULE,  # seed 004 interrupts (game option interrupt)
 )

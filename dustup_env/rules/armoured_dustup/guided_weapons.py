@@ -223,6 +223,9 @@ def launch(game, u, t, plan: dict, more=()) -> bool:
 
 def attack(game, u, t, plan: dict) -> FireResult:
     res = resolve_guided(game.dice, quality=u.quality, guidance=plan["guidance"], ecm=plan["ecm"])
+    ew = game.rules.services.get("ew_guidance")  # Electronic Warfare's disruption of the guidance, after the dice
+    if ew is not None and ew(game, u, plan["guidance"], res.firer_rolls[1], t.uid):
+        res = FireResult(res.target_roll, res.firer_rolls, 0, "none", 0)
     game.emit(MissileFired(u.uid, t.uid, plan["weapon"], die_name(plan["ecm"]), res.target_roll,
                            (die_name(u.quality), die_name(plan["guidance"])), res.firer_rolls, res.successes,
                            res.result))

@@ -66,6 +66,9 @@ def communicate(game, sender: Unit, receiver: Unit, purpose: str) -> bool:
     needed = max(sender.lv, receiver.lv)
     roll = game.dice.roll(die)
     ok = roll > needed
+    ew = game.rules.services.get("ew_jam")  # Electronic Warfare's jamming, after the roll (it cancels the message)
+    if ew is not None and ew(game, sender, receiver, die, roll):
+        ok = False
     game.emit(CommunicationAttempted(sender.uid, receiver.uid, purpose, False, die_name(die), roll, needed, bypassed,
                                      jam_rolls, jam, ok))
     return ok

@@ -116,6 +116,9 @@ def do_detect(game, u, opt) -> None:
     q = dice.roll(u.quality)
     s = dice.roll(u.sensor)
     succ = (q > tr) + (s > tr)
+    ew = game.rules.services.get("ew_sensor")  # Electronic Warfare's disruption of the sensor, after the dice
+    if ew is not None and ew(game, u, u.sensor, s):
+        succ = 0
     result = ("none", "minor", "major")[succ]
     game.emit(DetectionAttempted(u.uid, i, die_name(rdie), tr, (die_name(u.quality), die_name(u.sensor)),
                                  (q, s), succ, result))
