@@ -19,7 +19,7 @@ declares the pieces it adds (``Rule.observation``: the Armoured Dustup rules dec
 ``markers``    (24, 6)       4      hidden-unit markers (which of its own markers are real: owner only)
 ``vehicles``   (24, 30)      5      games with vehicles, heavy weapons, ECM or area protection only
 ``heavy_w...`` (24, 19)      6      the same games
-``decision``   (84,)         7      the pending decision's kind (every kind) and the unit / entity it is about
+``decision``   (85,)         7      the pending decision's kind (every kind) and the unit / entity it is about
 ``entities``   (32, 16)      8      the table entities the side may know of
 =============  ============  =====  ============================================================
 

@@ -28,8 +28,7 @@
 - Actions: the fixed codec of ``Dustup-v0`` (``num_distinct_actions`` = 1012; 2372 for a company-sized
   scenario; docs/observation.md),
   from the acting side's mirrored view; legal actions are exactly the pending decision's options.
-- Observation tensor: the shared :class:`dustup_env.observation.Observer` (2165 floats in named pieces:
-- Observation tensor: the shared :class:`dustup_env.observation.Observer` (2162 floats in named pieces:
+- Observation tensor: the shared :class:`dustup_env.observation.Observer` (2166 floats in named pieces:
   ``units``, ``globals``, ``objectives``, ``terrain``, ``markers``, ``decision``, ``entities``: what the player's side
   may know).
   Observation string: that side's ``game.view(side)`` as JSON.  Information-state string (perfect

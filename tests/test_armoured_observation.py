@@ -28,10 +28,8 @@ def test_infantry_games_keep_the_layout():
     for name in ("default", "skirmish"):
         g = Game(name, seed=0)
         assert not armoured_game(g.scenario) and pieces_for(g) == PIECES
-        assert Observer.for_game(g).size == OBS_SIZE == 2165 == LAYOUT.size
-        assert DustupEnv(scenario=name).observation_space.shape == (2165,)
-        assert Observer.for_game(g).size == OBS_SIZE == 2162 == LAYOUT.size
-        assert DustupEnv(scenario=name).observation_space.shape == (2162,)
+        assert Observer.for_game(g).size == OBS_SIZE == 2166 == LAYOUT.size
+        assert DustupEnv(scenario=name).observation_space.shape == (2166,)
 
 
 def test_armoured_games_append_the_pieces():

@@ -172,20 +172,12 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
         codec.decode(g, 0, start)
 
 
-def test_the_standard_families_using_the_entity_kind_and_the_layout_size():
-    assert N_ACTIONS == 1634  # fire and smoke appended 162
-    assert [name for name, args in FAMILIES if "entity" in args] == ["fight_fire"]
-def test_only_the_buildings_family_uses_the_entity_kind_and_it_is_appended():
-    assert N_ACTIONS == 1472 + 32 * 3 * 4 + 12 * 4 + 12  # the buildings and fortifications families appended
-    assert [name for name, args in FAMILIES if "entity" in args] == ["fire_building"]
 def test_the_standard_families_that_use_the_entity_kind_are_appended():
-    """The infantry, vehicle, artillery and aerospace layout keeps its 1,472 indices; Mines and Explosives appended
-    the first families naming an entity (a minefield by the side's ref), two reactions and a reorganise action."""
-    assert N_ACTIONS == 1472 + 2 * table.MAX_ENTITIES + 3
-    assert [name for name, args in FAMILIES if "entity" in args] == ["clear_lane", "line_charge"]
-def test_no_standard_family_uses_the_entity_kind_and_the_layout_keeps_its_size():
-    assert N_ACTIONS == 1738
-    assert not any("entity" in args for _, args in FAMILIES)
+    """The infantry, vehicle, artillery and aerospace layout keeps its 1,472 indices; the Additional Rules append
+    the families naming an entity by the side's ref: a fire, a minefield, a building."""
+    assert N_ACTIONS == 1472 + 162 + 2 * table.MAX_ENTITIES + 3 + 32 * 3 * 4 + 12 * 4 + 12 + 145 + 121
+    assert [name for name, args in FAMILIES if "entity" in args] == ["fight_fire", "clear_lane", "line_charge",
+                                                                      "fire_building"]
 
 
 def test_entity_kinds_must_be_declared_and_entities_checked():

@@ -29,5 +29,4 @@ def test_observation_example_runs():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code[0], "docs/observation.md", "exec"), {})
-    assert "(2165,)" in out.getvalue()
-    assert "(2162,)" in out.getvalue()
+    assert "(2166,)" in out.getvalue()

@@ -18,20 +18,16 @@ def test_layout_keeps_the_trained_pieces_first():
     entities pieces are appended after them."""
     assert [(p["name"], p["offset"], tuple(p["shape"])) for p in LAYOUT.describe()] == [
         ("units", 0, (24, 37)), ("globals", 888, (15,)), ("objectives", 903, (6, 7)),
-        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (84,)),
-        ("entities", 1653, (32, 16))]
-    assert OBS_SIZE == E.OBS_SIZE == 2165
-        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (81,)),
-        ("entities", 1650, (32, 16))]
-    assert OBS_SIZE == E.OBS_SIZE == 2162
+        ("terrain", 945, (5, 8, 12)), ("markers", 1425, (24, 6)), ("decision", 1569, (85,)),
+        ("entities", 1654, (32, 16))]
+    assert OBS_SIZE == E.OBS_SIZE == 2166
     assert LEGACY_LAYOUT.size == LEGACY_OBS_SIZE == 1569 and LEGACY_LAYOUT.prefix_of(LAYOUT)
     assert (E.UNITS_OFF, E.GLOBAL_OFF, E.OBJ_OFF, E.TERRAIN_OFF, E.MARKER_OFF) == (0, 888, 903, 945, 1425)
     assert layout_description()["pieces"][0]["features"][:3] == ["present", "in_play", "x"]
     # the layout hash stored in the shipped model's metadata
     from agents.policy import layout_fingerprint
     assert layout_fingerprint(n_actions=1012) == {"obs_size": 1569, "n_actions": 1012, "layout_hash": "787a58ec5c79702f"}
-    assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2165
-    assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2162
+    assert layout_fingerprint(layout=LAYOUT)["obs_size"] == 2166
     assert layout_fingerprint(layout=LAYOUT)["layout_hash"] != "787a58ec5c79702f"
 
 

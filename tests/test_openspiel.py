@@ -49,8 +49,7 @@ def test_game_type_info_and_parameters():
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION  # woods: units may hide
     assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert g.num_distinct_actions() == N_ACTIONS and g.max_chance_outcomes() == 0
-    assert g.max_game_length() == 5000 and g.observation_tensor_shape() == [2165]
-    assert g.max_game_length() == 5000 and g.observation_tensor_shape() == [2162]
+    assert g.max_game_length() == 5000 and g.observation_tensor_shape() == [2166]
     assert load(scenario=OPEN_FIELD).get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert load(max_game_length=40).max_game_length() == 40
     for bad, msg in (({"scenario": "atlantis"}, "atlantis"), ({"options": "[1]"}, "JSON object"),
@@ -155,8 +154,7 @@ def test_observers_and_rl_environment():
     st = g.new_initial_state()
     obs = make_observation(g)
     obs.set_from(st, 1)
-    assert obs.tensor.shape == (2165,) and set(obs.dict) == {"units", "globals", "objectives", "terrain", "markers",
-    assert obs.tensor.shape == (2162,) and set(obs.dict) == {"units", "globals", "objectives", "terrain", "markers",
+    assert obs.tensor.shape == (2166,) and set(obs.dict) == {"units", "globals", "objectives", "terrain", "markers",
                                                              "decision", "entities"}
     assert obs.dict["units"].shape == (24, 37) and obs.dict["globals"][6] == 1.0  # learner_side
     info = make_observation(g, pyspiel.IIGObservationType(perfect_recall=True))

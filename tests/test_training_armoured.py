@@ -147,6 +147,5 @@ def test_warm_start_across_observation_sizes_is_a_clear_error(tmp_path):
     venv = DummyVecEnv([lambda: make_training_env("armour", "both", None, 5000, 0.0, [("random", "random")], None, 0)])
     assert venv.observation_space == spaces.Box(0.0, 1.0, (ARMOURED_OBS_SIZE,), np.float32)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, policy_kwargs=_policy_kwargs(cfg), device="cpu")
-    with pytest.raises(ValueError, match=r"policy\.init .*observation has 1569 values.*3341"):
-    with pytest.raises(ValueError, match=r"policy\.init .*observation has 1569 values.*3338"):
+    with pytest.raises(ValueError, match=r"policy\.init .*observation has 1569 values.*3342"):
         Trainer(cfg, tmp_path, progress=False, log=lambda *a: None)._warm_start(model, SHIPPED)
