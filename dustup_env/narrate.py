@@ -879,6 +879,9 @@ _EVENT.update({
                                     + (f", {e['added']} added" if e["added"] else "")),
     "SmokeLifted": lambda k, e: f"{k.unit(e['unit'])}'s smoke clears ({_plural(e['clouds'], 'cloud')})",
     "WindRolled": lambda k, e: f"the wind blows smoke towards {e['hour']} o'clock",
+})
+
+
 # seed 001 reactions, seed 004 interrupts (rules/reactions_and_interrupts)
 _REACTED = {"fire": "fires back", "move": "moves", "hit_the_dirt": "hits the dirt"}
 _EVENT.update({
@@ -897,6 +900,9 @@ _EVENT.update({
     "InterruptResponse": lambda k, e: (f"{k.unit(e['unit'])} responds to the interrupt: "
                                        + _test(e["roll"], e["needed"], e["passed"])
                                        + ("" if e["passed"] else " (suppressed, it stops)")),
+})
+
+
 # mines and explosives (additional_rules/mines_and_explosives)
 def _counter(e) -> str:
     return f"counter {int(e['entity']) + 1}"
@@ -925,6 +931,8 @@ _EVENT.update({
     "CdmSet": lambda k, e: f"{k.unit(e['unit'])} sets up a command-detonated mine ({_counter(e)})",
     "TrapTest": lambda k, e: (f"{k.unit(e['unit'])} by {_counter(e)}: quality {e['roll']} against D8 "
                               f"{e['trap_roll']}: {e['result']}"),
+})
+
 
 # electronic warfare and drones (additional_rules: electronic_warfare, drones)
 _OPTION.update({
