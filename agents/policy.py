@@ -223,8 +223,9 @@ class PolicyAgent(Agent):
         unseen = [p.name.replace("_", " ") for p in Observer.for_game(game).layout.pieces
                   if p.name not in mine and p.name not in ("decision", "entities")]
         n = int(self.model.action_space.n)
-        starts = {b[1]: b[0] for b in codec.LAYOUT.blocks}
-        rules = sorted({r.name for r in game.rules.rules for f in r.families if starts.get(f.name, 0) >= n})
+        starts = {(b[1], tuple(b[2])): b[0] for b in codec.LAYOUT.blocks}  # a name may have several blocks
+        rules = sorted({r.name for r in game.rules.rules for f in r.families
+                        if starts.get((f.name, tuple(f.args)), 0) >= n})
         if not unseen and not rules:
             return None
         what = "; ".join(filter(None, ["the observation's " + " and ".join(unseen) if unseen else "",

@@ -203,3 +203,11 @@ def test_the_engine_package_imports_nothing_from_the_packages_above_it():
             if target.split(".")[0] in ABOVE_THE_ENGINE:
                 bad.append(f"{mod} imports {target}")
     assert not bad, "; ".join(sorted(set(bad)))
+
+
+def test_the_standard_rule_set_names_each_rule_once():
+    """A rule listed twice in rules/catalogue.py would run its hooks twice (a merge can leave one)."""
+    from dustup_env.rules.catalogue import STANDARD
+
+    names = [r.name for r in STANDARD]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
