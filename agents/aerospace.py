@@ -46,7 +46,7 @@ def _bearing(x0, y0, x1, y1) -> float:
 
 
 def _figs(u):
-    if not u.in_play or u.carrier >= 0:
+    if not u.in_play or u.veh.carrier >= 0:
         return []
     able = set(u.able())
     return [(u.x + f.dx, u.y + f.dy) for i, f in enumerate(u.figures) if i in able]
@@ -80,7 +80,7 @@ class AerospaceDoctrine:
         st = k.aircraft(u.uid)
         if st is not None:
             return self._air_action(k, d, u, st)
-        if u.carrier >= 0 and k.aircraft(u.carrier) is not None:
+        if u.veh.carrier >= 0 and k.aircraft(u.veh.carrier) is not None:
             return self._air_passenger(k, d, u)
         if any(o[0] == "aa_fire_at" for o in d.options):
             return self._aa_action(k, d, u)
@@ -106,7 +106,7 @@ class AerospaceDoctrine:
         if arrivals:
             uid = arrivals[0][1]
             v = k.units[uid]
-            if v.passengers or k.turn >= k.turn_limit or self._strike_targets(k, v):
+            if v.veh.passengers or k.turn >= k.turn_limit or self._strike_targets(k, v):
                 return ("air_arrive", uid, "table")
             return ("air_arrive", uid, "hold")
         # a strike aircraft draws the enemy's reaction fire before the loaded transports fly
@@ -114,12 +114,12 @@ class AerospaceDoctrine:
         if not unfired:
             return None
         acts = [o for o in d.options if o[0] == "activate" and len(o) > 1]
-        loaded = [o for o in acts if k.units[o[1]].passengers and self._airborne(k, k.units[o[1]])]
+        loaded = [o for o in acts if k.units[o[1]].veh.passengers and self._airborne(k, k.units[o[1]])]
         if not loaded:
             return None
         for o in acts:
             v = k.units[o[1]]
-            if not v.passengers and self._airborne(k, v) and v.profile.vehicle.weapons:
+            if not v.veh.passengers and self._airborne(k, v) and v.profile.vehicle.weapons:
                 return o
         return None
 
@@ -134,9 +134,9 @@ class AerospaceDoctrine:
         opts = d.options
         if ("air_pilot", "evade") not in opts:
             return ("air_pilot", "continue") if ("air_pilot", "continue") in opts else None
-        if v.passengers and k.turn >= k.turn_limit - 1:
+        if v.veh.passengers and k.turn >= k.turn_limit - 1:
             ev = k.air_geometry()["evade"]
-            h = math.radians(v.facing)
+            h = math.radians(v.veh.facing)
             x, y = v.x + ev * math.sin(h), v.y + ev * math.cos(h)
             if not (0.0 <= x <= k.bf.width and 0.0 <= y <= k.bf.height):
                 return ("air_pilot", "continue")
@@ -165,7 +165,7 @@ class AerospaceDoctrine:
     # ------------------------------------------------------------------ passengers
     def _air_passenger(self, k, d, u):
         opts = d.options
-        v = k.units[u.carrier]
+        v = k.units[u.veh.carrier]
         a = k.aircraft(v.uid)
         dis = [o for o in opts if o[0] == "dismount"]
         if a["mode"] == "grounded" and dis:
@@ -198,7 +198,7 @@ class AerospaceDoctrine:
         if len(opts) == 1:
             return opts[0]
         if st["mode"] == "grounded":
-            if u.passengers:
+            if u.veh.passengers:
                 if u.suppression and ("recover",) in opts:
                     return ("recover",)  # troops cannot get out of a suppressed vehicle
                 fire, _ = self._best_fire(k, d, u)
@@ -209,16 +209,16 @@ class AerospaceDoctrine:
             return fire or (("end",) if ("end",) in opts else None)
         if ("recover",) in opts and not any(o[0] in ("air_fly", "air_leave") for o in opts):
             return ("recover",)
-        if u.passengers:
+        if u.veh.passengers:
             return self._transport(k, d, u, st)
-        if u.damage and ("air_leave", "loiter") in opts:
+        if u.veh.damage and ("air_leave", "loiter") in opts:
             return ("air_leave", "loiter")
         return self._strike(k, d, u, st)
 
     # --- transports
     def _landing_zone(self, k, v):
         """The landing zone for ``v``'s troops (None: no point will do)."""
-        p = k.units[v.passengers[0]]
+        p = k.units[v.veh.passengers[0]]
         gx, gy = self._goal(k, p)
         enemies = [xy for e in k.enemy_units for xy in _figs(e)] + [(m["x"], m["y"]) for m in k.markers
                                                                      if m["side"] != k.side and not m["removed"]]
@@ -324,7 +324,7 @@ class AerospaceDoctrine:
     def _strike(self, k, d, u, st):
         opts = d.options
         bombs = [o for o in opts if o[0] == "air_bomb"]
-        if bombs and self._bomb_value(k, u.x, u.y, u.facing) >= self.STRIKE_MIN:
+        if bombs and self._bomb_value(k, u.x, u.y, u.veh.facing) >= self.STRIKE_MIN:
             return ("air_bomb", "one")
         fire, fs = self._best_fire(k, d, u)
         flies = [o for o in opts if o[0] == "air_fly"]

@@ -330,9 +330,9 @@ class Knowledge:
         """Where an own mounted unit's leader would stand after dismounting on side ``direction`` of its
         transport (None: it cannot dismount there)."""
         u = self._own_unit(uid)
-        if u.carrier < 0:
+        if u.veh.carrier < 0:
             return None
-        return dismount_point(self._game, self._game.units[u.carrier], u, direction)
+        return dismount_point(self._game, self._game.units[u.veh.carrier], u, direction)
 
     def shock_reach(self, uid: int) -> float:
         """The tank-shock reach of a known vehicle (its profile is seen)."""
@@ -404,7 +404,7 @@ class Knowledge:
         a = self.aircraft(uid)
         r = a["lz"] if a is not None else 3.0
         for t in self.own_units + self.enemy_units:
-            if t is v or not t.in_play or t.carrier >= 0:
+            if t is v or not t.in_play or t.veh.carrier >= 0:
                 continue
             if any(math.hypot(fx - x, fy - y) <= r for fx, fy in t.figure_positions()):
                 return "heavy"

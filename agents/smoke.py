@@ -78,7 +78,7 @@ class SmokeDoctrine:
                 vx, vy = _dir_vector(o[1])
                 cx, cy = u.x + vx * o[2], u.y + vy * o[2]
             elif o[0] == "discharge_smoke":
-                a = math.radians(u.facing)
+                a = math.radians(u.veh.facing)
                 cx, cy = u.x + math.sin(a) * 6.0, u.y + math.cos(a) * 6.0
             else:
                 continue

@@ -118,7 +118,7 @@ def test_hard_lands_its_squads_on_air_assault():
     assert landed
     squads = [u for u in g.units if u.side == 0 and u.name.startswith("Squad")]
     for u in squads:  # every squad got out of its aircraft, unless the aircraft was brought down with it aboard
-        assert u.carrier < 0 or air.air_state(g, g.units[u.carrier])["mode"] == "destroyed"
+        assert u.veh.carrier < 0 or air.air_state(g, g.units[u.veh.carrier])["mode"] == "destroyed"
 
 
 def test_the_flight_piece_shows_each_side_its_aircraft_and_the_enemy_aircraft_without_their_loads():

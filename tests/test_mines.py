@@ -131,7 +131,7 @@ def test_a_vehicle_in_an_at_field_is_damaged_and_immobilised_when_the_mine_beats
     v = g.units[0]
     vm = events_of(g, "VehicleMine")
     assert [(e["impact_roll"], e["armour_roll"], e["result"]) for e in vm] == [(7, 6, "damaged")]
-    assert v.damage == 1 and v.immobilised and v.y < 18.0
+    assert v.veh.damage == 1 and v.veh.immobilised and v.y < 18.0
 
 
 def test_a_mine_more_than_double_the_belly_destroys_the_vehicle_and_kills_its_occupants():
@@ -152,7 +152,7 @@ def test_occupants_of_a_damaged_vehicle_need_3_or_more_on_their_armour():
     activate(g, 0)
     g.apply(("move", NORTH, 2))
     assert [f.status for f in g.units[1].figures] == [WOUNDED, OK]
-    assert g.units[0].immobilised
+    assert g.units[0].veh.immobilised
 
 
 def test_vehicles_do_not_trigger_ap_fields():

@@ -282,7 +282,7 @@ def occupants(game, e: dict) -> list[Unit]:
     vehicles)."""
     out = []
     for u in game.units:
-        if u.in_play and u.carrier < 0 and u.profile.vehicle is None and table.contains(e, u.x, u.y):
+        if u.in_play and u.veh.carrier < 0 and u.profile.vehicle is None and table.contains(e, u.x, u.y):
             out.append(u)
     return out
 

@@ -148,7 +148,7 @@ def _flamer(game, u: Unit) -> bool:
 
 
 def _ignite_options(game, u: Unit, status) -> list:
-    if status.disorganised or status.suppressed or u.carrier >= 0 or u.location != "table" or not _flamer(game, u):
+    if status.disorganised or status.suppressed or u.veh.carrier >= 0 or u.location != "table" or not _flamer(game, u):
         return []  # (L922: a suppressed unit does not attack)
     if len(game.entities) >= table.MAX_ENTITIES:
         return []
@@ -180,7 +180,7 @@ def _soft_skinned(u: Unit) -> bool:
 def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
     """L1870: models and soft-skinned vehicles moving within 3" of a fire roll armour against D4 (once per fire
     for each model in a move, RN-1611)."""
-    if not game.entities or u.carrier >= 0 or u.location != "table":
+    if not game.entities or u.veh.carrier >= 0 or u.location != "table":
         return False
     fs = fires(game)
     if not fs:
@@ -262,7 +262,7 @@ def fight_die(models: int) -> int:
 
 
 def _fight_options(game, u: Unit, status) -> list:
-    if u.profile.vehicle is not None or u.carrier >= 0 or u.location != "table" or not game.entities:
+    if u.profile.vehicle is not None or u.veh.carrier >= 0 or u.location != "table" or not game.entities:
         return []
     if game.actions_left < 2 or status.disorganised or status.suppressed:
         return []  # (L922: a suppressed unit only defends, reorganises in cover, props, communicates)

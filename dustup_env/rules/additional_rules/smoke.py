@@ -263,7 +263,7 @@ def _specs(game) -> dict:
 
 
 def _lay_options(game, u: Unit, status) -> list:
-    if status.disorganised or u.carrier >= 0 or u.location != "table":
+    if status.disorganised or u.veh.carrier >= 0 or u.location != "table":
         return []
     out = []
     if u.profile.vehicle is None:
@@ -287,7 +287,7 @@ def _lay(game, u: Unit, opt) -> None:
 
 
 def _front(u: Unit) -> tuple[float, float]:
-    a = math.radians(u.facing)
+    a = math.radians(u.veh.facing)
     return math.sin(a), math.cos(a)
 
 

@@ -30,6 +30,7 @@ from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, ObservationPiece, Rule
 from ..vehicle_design import DesignFileError, check, library_names
 from ..vehicle_design.profile import FACINGS, VehicleProfile, from_dict, to_dict
+from .vehicles import vehicle_state
 
 UNIT_KINDS = {"mech": "mech", "large_creature": "creature"}  # design kind -> unit kind; the others "vehicle"
 VEHICLE_KINDS = ("vehicle", "mech", "creature")
@@ -128,7 +129,7 @@ def armour_facing(v: Unit, x: float, y: float) -> str:
     the vehicle itself strikes the front."""
     if abs(x - v.x) < 1e-9 and abs(y - v.y) < 1e-9:
         return "front"
-    off = abs((bearing(v.x, v.y, x, y) - v.facing + 180.0) % 360.0 - 180.0)
+    off = abs((bearing(v.x, v.y, x, y) - v.veh.facing + 180.0) % 360.0 - 180.0)
     if off <= 45.0 + 1e-9:
         return "front"
     if off >= 135.0 - 1e-9:
@@ -150,7 +151,7 @@ def armour_class(v: Unit, facing: str) -> int:
 def open_topped(v: Unit) -> bool:
     """Open-topped now: an open-top design, or a design with hatches while opened up (L1350, RN-128)."""
     p = v.profile.vehicle
-    return p.open_top or (p.hatches and v.opened_up)
+    return p.open_top or (p.hatches and v.veh.opened_up)
 
 
 def armoured(v: Unit) -> bool:
@@ -165,7 +166,7 @@ def size_class(v: Unit) -> int:
 
 
 def is_turret(u: Unit) -> bool:
-    return u.hull >= 0
+    return u.veh.hull >= 0
 
 
 # ------------------------------------------------------------------------------------------- the scenario
@@ -197,8 +198,8 @@ def validate_units(game) -> None:
                 if u.hidden or h.hidden or u.inbound or h.inbound:
                     raise ScenarioError(f"{where}: hull: a super-heavy vehicle and its turrets start on the table and "
                                         "not hidden")
-                u.hull = h.uid
-                u.facing = h.facing
+                vehicle_state(u).hull = h.uid
+                vehicle_state(u).facing = h.veh.facing
 
 
 def has_vehicles(scenario, options) -> bool:
@@ -226,13 +227,13 @@ def _vehicle_filter(game, u: Unit, opts: list) -> list:
     """What a vehicle may do (RN-750), and that infantry assault a vehicle (not a mech or monster) only by the
     Infantry Assaulting Vehicles rules."""
     if u.profile.vehicle is not None:
-        allowed = TURRET_ACTIONS if u.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
+        allowed = TURRET_ACTIONS if u.veh.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
                                                       VEHICLE_ACTIONS)
         out = []
         for o in opts:
             if o[0] not in allowed:
                 continue
-            if o[0] == "reorganise" and (o[1] not in VEHICLE_REORGANISE or (o[1] == "hide" and u.passengers)):
+            if o[0] == "reorganise" and (o[1] not in VEHICLE_REORGANISE or (o[1] == "hide" and u.veh.passengers)):
                 continue
             out.append(o)
         return out
@@ -250,15 +251,15 @@ class HatchesChanged(Event):
 
 def _hatch_options(game, u: Unit, status) -> list:
     p = u.profile.vehicle
-    if p is None or not p.hatches or u.hull >= 0:
+    if p is None or not p.hatches or u.veh.hull >= 0:
         return []
-    return [("hatches", "close_down")] if u.opened_up else [("hatches", "open_up")]
+    return [("hatches", "close_down")] if u.veh.opened_up else [("hatches", "open_up")]
 
 
 def _hatches(game, u: Unit, opt) -> None:
     """Open up or close down (RN-128): one action; while opened up the vehicle is open-topped."""
-    u.opened_up = opt[1] == "open_up"
-    game.emit(HatchesChanged(u.uid, u.opened_up))
+    vehicle_state(u).opened_up = opt[1] == "open_up"
+    game.emit(HatchesChanged(u.uid, u.veh.opened_up))
 
 
 # ------------------------------------------------------------------------------------------- observation
@@ -329,34 +330,34 @@ def observe_vehicles(obs, b, off) -> None:
         vp = u.profile.vehicle
         if vp is not None:
             row = _design_row(vp)[:]
-            a = math.radians(u.facing)
+            a = math.radians(u.veh.facing)
             fx, fy = math.sin(a), math.cos(a)
             if flip:
                 fy = -fy
             row[_V_FACING_X] = (fx + 1.0) / 2.0
             row[_V_FACING_Y] = (fy + 1.0) / 2.0
-            row[_V_DAMAGE] = min(u.damage / _DAMAGE_SCALE, 1.0)
-            row[_V_IMMOBILISED] = 1.0 if u.immobilised else 0.0
-            row[_V_OPENED_UP] = 1.0 if u.opened_up else 0.0
+            row[_V_DAMAGE] = min(u.veh.damage / _DAMAGE_SCALE, 1.0)
+            row[_V_IMMOBILISED] = 1.0 if u.veh.immobilised else 0.0
+            row[_V_OPENED_UP] = 1.0 if u.veh.opened_up else 0.0
             if not enemy:
-                row[_V_PASSENGERS] = min(len(u.passengers) / 4.0, 1.0)
-            row[_V_TOWING] = 1.0 if u.towing >= 0 else 0.0
-            row[_V_TURRET] = 1.0 if u.hull >= 0 else 0.0
+                row[_V_PASSENGERS] = min(len(u.veh.passengers) / 4.0, 1.0)
+            row[_V_TOWING] = 1.0 if u.veh.towing >= 0 else 0.0
+            row[_V_TURRET] = 1.0 if u.veh.hull >= 0 else 0.0
             if fired_st:
                 for k in fired_st.get(str(u.uid), ()):
                     if 0 <= k < OBSERVED_WEAPONS:
                         row[_V_FIRED0 + k] = 1.0
             row[_V_SUPPRESSION] = min(u.suppression / 3.0, 1.0)
-            row[_V_MOVED] = 1.0 if u.moved else 0.0
-        elif (enemy or u.carrier < 0) and u.towed_by < 0:
+            row[_V_MOVED] = 1.0 if u.veh.moved else 0.0
+        elif (enemy or u.veh.carrier < 0) and u.veh.towed_by < 0:
             b[o:o + VF] = zero  # not a vehicle, not mounted (as the observer knows), not towed: an empty row
             continue
         else:
             row = [0.0] * VF
-        if not enemy and u.carrier >= 0:
+        if not enemy and u.veh.carrier >= 0:
             row[_V_MOUNTED] = 1.0
-            row[_V_CARRIER_SLOT] = own_slot.get(u.carrier, 0) / slots
-        row[_V_TOWED] = 1.0 if u.towed_by >= 0 else 0.0
+            row[_V_CARRIER_SLOT] = own_slot.get(u.veh.carrier, 0) / slots
+        row[_V_TOWED] = 1.0 if u.veh.towed_by >= 0 else 0.0
         b[o:o + VF] = array("f", row)
 
 

@@ -77,7 +77,7 @@ def may_interrupt(game, u: Unit) -> bool:
 def spot_die(game, u: Unit, t: Unit):
     """The target's range die for the spot roll (the Detect Action's), or None beyond detection range."""
     return range_die(math.hypot(t.x - u.x, t.y - u.y), t.size, night_limited(game, u),
-                     house_concealed(game, u, t.x, t.y), u.damage)
+                     house_concealed(game, u, t.x, t.y), u.veh.damage)
 
 
 def interrupters(game, side: int, target: Unit) -> list:

@@ -125,7 +125,7 @@ def dist(a, b) -> float:
 
 def free_to_act(game, u: Unit) -> bool:
     """In play on the table, not mounted, not suppressed, not routed, and nothing forces its options."""
-    if not u.in_play or u.carrier >= 0 or u.suppression > 0 or u.confidence == ROUTED:
+    if not u.in_play or u.veh.carrier >= 0 or u.suppression > 0 or u.confidence == ROUTED:
         return False
     if forced_options(game, u) is not None:
         return False

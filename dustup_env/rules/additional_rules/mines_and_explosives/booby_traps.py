@@ -60,7 +60,7 @@ def _within(points, e, r):
 
 
 def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
-    if not u.in_play or u.carrier >= 0 or aircraft(u):
+    if not u.in_play or u.veh.carrier >= 0 or aircraft(u):
         return False
     stop = False
     for kind in (BOOBY_TRAP, IED):
@@ -125,7 +125,7 @@ def _ied_detection(game, u: Unit, e: dict, x: float, y: float) -> None:
     table.reveal(game, e["id"])
     game.emit(TrapTest(u.uid, e["id"], q, d, "detonated"))
     for t in game.units:
-        if not t.in_play or t.carrier >= 0 or t.profile.vehicle is not None:
+        if not t.in_play or t.veh.carrier >= 0 or t.profile.vehicle is not None:
             continue
         near = _within(_figure_points(t, x, y) if t is u else _figure_points(t), e, IED_BLAST)
         if not near:

@@ -67,7 +67,7 @@ def in_arc(e: dict, x: float, y: float) -> bool:
 
 def struck_figures(e: dict, t: Unit) -> list[int]:
     """The figures of ``t`` in the mine's field of fire (a vehicle: its hull when its centre is, unless armoured)."""
-    if not t.in_play or t.carrier >= 0:
+    if not t.in_play or t.veh.carrier >= 0:
         return []
     if t.profile.vehicle is not None:
         if getattr(t.profile.vehicle, "air", None) is not None or _armoured(t):
@@ -88,7 +88,7 @@ def controller(game, e: dict, t: Unit) -> Unit | None:
     bf = game.bf
     for uid in game.side_units[e["owner"]]:
         w = game.units[uid]
-        if not w.in_play or w.carrier >= 0:
+        if not w.in_play or w.veh.carrier >= 0:
             continue
         ob = observer_of(w)
         if bf.sight_for(ob, w.x, w.y, e["x"], e["y"]).visible and bf.sight_for(ob, w.x, w.y, t.x, t.y).visible:
@@ -204,7 +204,7 @@ def cdms_left(game, u: Unit) -> int:
 
 
 def _set_options(game, u: Unit, status) -> list:
-    if u.profile.vehicle is not None or u.carrier >= 0 or status.suppressed or not cdms_left(game, u):
+    if u.profile.vehicle is not None or u.veh.carrier >= 0 or status.suppressed or not cdms_left(game, u):
         return []
     return [("reorganise", "set_cdm")]
 

@@ -291,9 +291,9 @@ def mine_under_vehicle(game, v: Unit, eid: int, impact: int = VEHICLE_IMPACT) ->
     belly = armour_die(v, "belly")
     res, i, a = vehicle_mine(game.dice, belly, impact)
     game.emit(VehicleMine(v.uid, eid, _die(impact), i, _die(belly), a, res))
-    before = v.damage
+    before = v.veh.damage
     if res == "destroyed":
-        aboard = list(v.passengers)
+        aboard = list(v.veh.passengers)
         vehicle_destroyed(game, v)  # (its passengers bail out, then:)
         for uid in aboard:  # L1934: "If the vehicle was destroyed, all occupants are killed"
             p = game.units[uid]
@@ -301,7 +301,7 @@ def mine_under_vehicle(game, v: Unit, eid: int, impact: int = VEHICLE_IMPACT) ->
                 if f.status != KILLED:
                     p.set_figure(fi, status=KILLED)
     elif res == "damaged":
-        if v.passengers:
+        if v.veh.passengers:
             passenger_casualties(game, v, OCCUPANT_SAFE, False)  # each rolls armour: 3+ or an untreated wound
         vehicle_damaged(game, v)
         immobilise(game, v)
@@ -369,7 +369,7 @@ def aircraft(u: Unit) -> bool:
 
 def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
     """The ``move_step`` point: ``u`` moved from (x0, y0) to (x1, y1) (its leader's position)."""
-    if not u.in_play or u.carrier >= 0 or aircraft(u):
+    if not u.in_play or u.veh.carrier >= 0 or aircraft(u):
         return False
     mx, my = (x0 + x1) * 0.5, (y0 + y1) * 0.5
     seg = math.hypot(x1 - x0, y1 - y0)
@@ -496,7 +496,7 @@ def charge_targets(game, u: Unit) -> list[dict]:
 
 
 def _options(game, u: Unit, status) -> list:
-    if status.suppressed or u.carrier >= 0:
+    if status.suppressed or u.veh.carrier >= 0:
         return []
     out = []
     if u.profile.vehicle is None:
