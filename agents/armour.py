@@ -123,7 +123,7 @@ def facing_armour(t, sx, sy) -> int:
     """The armour die step of the facing vehicle ``t`` presents to a shooter at (sx, sy)."""
     vp = t.profile.vehicle
     bearing = math.degrees(math.atan2(sx - t.x, sy - t.y)) % 360.0
-    off = abs((bearing - t.facing + 180.0) % 360.0 - 180.0)
+    off = abs((bearing - t.veh.facing + 180.0) % 360.0 - 180.0)
     a = vp.armour.front if off <= 45.0 else vp.armour.rear if off >= 135.0 else vp.armour.side
     try:
         return parse_die(a)
@@ -139,11 +139,11 @@ def target_value(k, t) -> float:
     if vp is not None:
         if any(w.category == "direct_fire" and w.size >= 2 for w in vp.weapons):
             v += 0.8
-        if t.side == k.side and t.passengers:  # who rides in an enemy vehicle is not seen
-            v += 0.5 * len(t.passengers)
+        if t.side == k.side and t.veh.passengers:  # who rides in an enemy vehicle is not seen
+            v += 0.5 * len(t.veh.passengers)
         elif t.side != k.side and vp.transport_figures > 0:
             v += 0.3  # a transport may carry a squad
-        v += 0.4 * t.damage
+        v += 0.4 * t.veh.damage
     if t.confidence >= ROUTED:
         v *= 0.3
     return v
@@ -169,7 +169,7 @@ class VehicleDoctrine:
     # ------------------------------------------------------------------ the gate
     def _vehicle_game(self, k, d) -> bool:
         for u in k.own_units:
-            if u.profile.vehicle is not None or u.carrier >= 0:
+            if u.profile.vehicle is not None or u.veh.carrier >= 0:
                 return True
         for e in k.enemy_units:
             if e.profile.vehicle is not None:
@@ -191,9 +191,9 @@ class VehicleDoctrine:
             u = k.units[o[1]]
             s = 0.0
             if is_vehicle(u):
-                s += 2.0 + (3.0 if u.passengers else 0.0)
-            elif u.carrier >= 0:
-                s -= 3.0 if not k.units[u.carrier].activated else 0.0
+                s += 2.0 + (3.0 if u.veh.passengers else 0.0)
+            elif u.veh.carrier >= 0:
+                s -= 3.0 if not k.units[u.veh.carrier].activated else 0.0
             if u.kind == "hq":
                 s += 6.0
             s -= u.uid * 1e-3
@@ -208,7 +208,7 @@ class VehicleDoctrine:
         if not self._vehicle_game(k, d):
             return None
         opts = d.options
-        if u.carrier >= 0:
+        if u.veh.carrier >= 0:
             return self._passenger(k, d, u)
         if not is_vehicle(u) and ("recover",) in opts:
             return ("recover",)
@@ -218,7 +218,7 @@ class VehicleDoctrine:
         if ("hatches", "close_down") in opts:
             return ("hatches", "close_down")
         if is_vehicle(u) and ("recover",) in opts:
-            if u.passengers:  # a loaded transport drives on (vehicles move while suppressed)
+            if u.veh.passengers:  # a loaded transport drives on (vehicles move while suppressed)
                 mv = self._drive(k, d, u)
                 if mv is not None and mv[0] == "move":
                     return mv
@@ -227,11 +227,11 @@ class VehicleDoctrine:
         if is_vehicle(u):
             if self.HOLD:
                 return self._hold(k, d, u, fire, score)
-            if self.VEHICLE_ENDGAME and not u.passengers:
+            if self.VEHICLE_ENDGAME and not u.veh.passengers:
                 mv = self._vehicle_endgame(k, d, u)
                 if mv is not None:
                     return mv
-            if u.passengers:  # a loaded transport delivers its squad first
+            if u.veh.passengers:  # a loaded transport delivers its squad first
                 mv = self._drive(k, d, u)
                 if mv is not None and mv[0] == "move":
                     return mv
@@ -297,15 +297,15 @@ class VehicleDoctrine:
         dis = [o for o in opts if o[0] == "dismount"]
         if not dis:
             return ("end",) if ("end",) in opts else None
-        v = k.units[u.carrier]
+        v = k.units[u.veh.carrier]
         gx, gy = self._goal(k, u)
         near = self._nearest_enemy(k, v.x, v.y)
         if self.HOLD:  # dismount early: well short of the objective, at the first sight of the enemy
             go = (_d(v.x, v.y, gx, gy) <= HOLD_DISMOUNT or (near is not None and near[1] <= 30.0)
-                  or v.damage or v.immobilised or v.suppression or k.turn >= 3)
+                  or v.veh.damage or v.veh.immobilised or v.suppression or k.turn >= 3)
         else:
             go = (_d(v.x, v.y, gx, gy) <= STOP_SHORT + 3.0 or (near is not None and near[1] <= 18.0)
-                  or v.damage or v.immobilised or v.suppression or k.turn >= k.turn_limit - 1)
+                  or v.veh.damage or v.veh.immobilised or v.suppression or k.turn >= k.turn_limit - 1)
         if not go:
             return ("end",) if ("end",) in opts else None
         bf = k.bf
@@ -406,9 +406,9 @@ class VehicleDoctrine:
         bf = k.bf
         risk = 0.0
         for e in k.enemy_units:
-            if e.profile.vehicle is None or e.kind != "vehicle" or e.carrier >= 0:
+            if e.profile.vehicle is None or e.kind != "vehicle" or e.veh.carrier >= 0:
                 continue
-            if e.immobilised or e.confidence >= ROUTED or e.hull >= 0:
+            if e.veh.immobilised or e.confidence >= ROUTED or e.veh.hull >= 0:
                 continue
             if _d(px, py, e.x, e.y) > k.shock_reach(e.uid) + 2.0:
                 continue
@@ -434,7 +434,7 @@ class VehicleDoctrine:
         hull-down position near the side's objectives (firing on the way only at a good target) and from there fire
         at anything worth it, turning the front armour to the nearest enemy vehicle."""
         opts = d.options
-        if u.passengers:
+        if u.veh.passengers:
             mv = self._drive(k, d, u)
             if mv is not None and mv[0] == "move":
                 return mv
@@ -516,7 +516,7 @@ class VehicleDoctrine:
                 continue
             s = self._fire_score(k, u, o, t)
             if self.FOCUS and s > 0.0:
-                s *= 1.0 + 0.5 * t.damage + (1.0 / max(1, t.n_able()) if not is_vehicle(t) else 0.0)
+                s *= 1.0 + 0.5 * t.veh.damage + (1.0 / max(1, t.n_able()) if not is_vehicle(t) else 0.0)
             if s > bs:
                 best, bs = o, s
         return best, bs
@@ -586,7 +586,7 @@ class VehicleDoctrine:
     def _nearest_enemy(self, k, x, y):
         best = None
         for e in k.enemy_units:
-            if e.confidence >= ROUTED or e.carrier >= 0:
+            if e.confidence >= ROUTED or e.veh.carrier >= 0:
                 continue
             dd = _d(x, y, e.x, e.y)
             if best is None or dd < best[1]:
@@ -594,8 +594,8 @@ class VehicleDoctrine:
         return best
 
     def _vehicle_goal(self, k, u):
-        if u.passengers:
-            p = k.units[u.passengers[0]]
+        if u.veh.passengers:
+            p = k.units[u.veh.passengers[0]]
             gx, gy = self._goal(k, p)
             return gx, gy, STOP_SHORT
         gx, gy = self._goal(k, u)
@@ -676,7 +676,7 @@ class VehicleDoctrine:
         reach = budget * (2 if k.turn < k.turn_limit else 1)
         best, bs = None, 0.0
         for _, ox, oy, val in k.objectives:
-            ours = [w for w in k.own_units if w.in_play and w.carrier < 0 and _d(w.x, w.y, ox, oy) <= 3.0]
+            ours = [w for w in k.own_units if w.in_play and w.veh.carrier < 0 and _d(w.x, w.y, ox, oy) <= 3.0]
             if ours == [u] or (ours and u not in ours and not any(_d(e.x, e.y, ox, oy) <= 3.0
                                                                    for e in k.enemy_units)):
                 if ours == [u]:
@@ -699,7 +699,7 @@ class VehicleDoctrine:
         """Cautious vehicles: enemy infantry with rockets within close range, and enemy anti-armour guns."""
         s = 0.0
         for e in k.enemy_units:
-            if e.confidence >= ROUTED or e.carrier >= 0 or e.uid == u.uid:
+            if e.confidence >= ROUTED or e.veh.carrier >= 0 or e.uid == u.uid:
                 continue
             dd = _d(px, py, e.x, e.y)
             if not is_vehicle(e) and _has_aa(e) and dd < ROCKET_RANGE:
@@ -710,7 +710,7 @@ class VehicleDoctrine:
         opts = d.options
         gx, gy, stop = self._vehicle_goal(k, u)
         near = self._nearest_enemy(k, u.x, u.y)
-        if u.passengers and near is not None and near[1] <= (HOLD_STOP if self.HOLD else 14.0):
+        if u.veh.passengers and near is not None and near[1] <= (HOLD_STOP if self.HOLD else 14.0):
             return ("end",) if ("end",) in opts else None  # let the squad out here
         return self._drive_to(k, d, u, gx, gy, stop)
 
@@ -786,7 +786,7 @@ class VehicleDoctrine:
             return None
         e = best[0]
         want = math.degrees(math.atan2(e.x - u.x, e.y - u.y)) % 360.0
-        off = abs((want - u.facing + 180.0) % 360.0 - 180.0)
+        off = abs((want - u.veh.facing + 180.0) % 360.0 - 180.0)
         if off <= 45.0:
             return None
         return min(turns, key=lambda o: abs((o[1] * 360.0 / DIRECTIONS - want + 180.0) % 360.0 - 180.0))

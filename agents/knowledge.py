@@ -249,9 +249,9 @@ class Knowledge:
         """Where an own mounted unit's leader would stand after dismounting on side ``direction`` of its
         transport (None: it cannot dismount there)."""
         u = self._own_unit(uid)
-        if u.carrier < 0:
+        if u.veh.carrier < 0:
             return None
-        return dismount_point(self._game, self._game.units[u.carrier], u, direction)
+        return dismount_point(self._game, self._game.units[u.veh.carrier], u, direction)
 
     def shock_reach(self, uid: int) -> float:
         """The tank-shock reach of a known vehicle (its profile is seen)."""

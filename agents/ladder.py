@@ -63,7 +63,7 @@ class EasyAgent(VehicleDoctrine, GuardedAgent):
         if len(opts) == 1:
             return opts[0]
         u = k.units[d.unit]
-        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.carrier >= 0):
+        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.veh.carrier >= 0):
             va = self._vehicle_action(k, d, u)  # vehicles and passengers (agents/armour.py)
             if va is not None:
                 return va

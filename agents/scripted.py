@@ -218,7 +218,7 @@ class ScriptedAgent(FireSupportDoctrine, VehicleDoctrine, GuardedAgent):
         names = {o[0] for o in opts}
         if ("reorganise", "leader") in opts:
             return ("reorganise", "leader")
-        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.carrier >= 0):
+        if self._vehicle_game(k, d) and (u.profile.vehicle is not None or u.veh.carrier >= 0):
             va = self._vehicle_action(k, d, u)  # vehicles and passengers (agents/armour.py)
             if va is not None:
                 return va

@@ -293,7 +293,7 @@ class UnitsPiece(Piece):
         totals_changed = False
         for j, (u, o, uid, s, enemy) in enumerate(self._unit_slots):
             # concealed(u) (rules/kernel/knowledge.py defines it), inlined in this per-slot loop
-            if enemy and (u.hidden or u.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
+            if enemy and (u.hidden or u.veh.carrier >= 0):  # a hidden enemy unit: an empty row (only its marker
                 #                                          shows); so is a mounted one (passengers are not seen)
                 if cache[j] != "hidden":
                     b[o:o + UF] = zero_row
@@ -388,7 +388,7 @@ class UnitsPiece(Piece):
         if active != self._active_written:  # the active flag moves (recomputed rows wrote their own above)
             for _u, o, uid, _s, enemy in self._unit_slots:
                 if uid == self._active_written or uid == active:
-                    if not (enemy and (_u.hidden or _u.carrier >= 0)):  # concealed enemy rows stay empty
+                    if not (enemy and (_u.hidden or _u.veh.carrier >= 0)):  # concealed enemy rows stay empty
                         b[o + IS_ACTIVE] = 1.0 if uid == active else 0.0
             self._active_written = active
         if vis_changed or self._vis_units is None:
@@ -400,7 +400,7 @@ class UnitsPiece(Piece):
         vis = self._visibility(obs, vkeys, *self._vis_units)
         if vis is not self._vis_written:  # the flags in the buffer are still those of this result otherwise
             for u, o, uid, _s, enemy in self._unit_slots:
-                if not (enemy and (u.hidden or u.carrier >= 0)):  # (concealed(u), inlined)
+                if not (enemy and (u.hidden or u.veh.carrier >= 0)):  # (concealed(u), inlined)
                     b[o + VISIBLE] = 1.0 if uid in vis and vis[uid] else 0.0
             self._vis_written = vis
 
@@ -1125,7 +1125,7 @@ class Observer:
         for k, uid in enumerate(g.side_units[1 - me]):
             u = units[uid]
             # concealed(u) (rules/kernel/knowledge.py defines it), inlined: read per enemy slot and piece
-            yield u, base + k * width, k, True, u.hidden or u.carrier >= 0
+            yield u, base + k * width, k, True, u.hidden or u.veh.carrier >= 0
 
     def start(self, game, side: int) -> None:
         """Point the observer at ``game`` from ``side``'s view: zero the tensor, write the static parts, reset

@@ -7,6 +7,7 @@ from aerospace_helpers import aa_team, air_scenario, aircraft
 from conftest import activate, add_dice, begin, events_of, last_event, rect, unit
 
 from dustup_env.rules.aerospace_operations import air
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 A, SQUAD, AA = 1, 2, 3  # the dropship, the squad aboard, Red's air-defence team
 
@@ -89,7 +90,7 @@ def test_evading_moves_24_inches_ahead_ends_the_move_and_needs_a_new_lock():
 def test_evading_off_the_table_leaves_for_the_loiter_box():
     g = flying([("d8", 5), ("d8", 4)])
     fly_north(g)
-    g.units[A].facing = 180.0  # (heading south at the moment of the evasion: 24" ahead is off the table)
+    vehicle_state(g.units[A]).facing = 180.0  # (heading south at the moment of the evasion: 24" ahead is off the table)
     g.apply(("aa_fire",))
     g.apply(("air_pilot", "evade"))
     assert g.units[A].location == "loiter" and g.units[SQUAD].location == "loiter" and g.dice.remaining == 0
@@ -157,7 +158,7 @@ def test_damaged_a_moving_aircraft_crash_lands_d12x2_ahead_and_a_controlled_land
     c = last_event(g, "AircraftCrashed")
     assert (c["x"], c["y"], c["roll"], c["result"]) == (22.0, 10.0, 4, "controlled")  # 6" ahead of (22, 4)
     s = g.units[SQUAD]
-    assert not g.units[A].in_play and s.in_play and s.carrier == -1 and s.suppression == 3
+    assert not g.units[A].in_play and s.in_play and s.veh.carrier == -1 and s.suppression == 3
     assert all(f.status == 0 for f in s.figures)
     assert max(abs(x - 22.0) + 0 for x, _ in s.figure_positions()) <= 2.0 + 2.1
 
@@ -195,7 +196,7 @@ def test_crash_landing_onto_a_building_destroys_it():
 def test_the_crash_test_is_shifted_down_per_damage_marker_above_one():
     g = flying([("d8", 5), ("d8", 4), ("d8", 6), ("d8", 7), ("d8", 2), ("d12x2", 7), ("d12", 9),
                 ("d12", 3), ("d6", 5)])  # a second marker: the crew's D8 becomes D6
-    g.units[A].damage = 1
+    vehicle_state(g.units[A]).damage = 1
     fly_north(g)
     g.apply(("aa_fire",))
     g.apply(("air_pilot", "continue"))

@@ -44,7 +44,7 @@ def test_not_acquired_when_the_ade_does_not_beat_the_ecm(ade, ecm):
     assert (e["ade"], e["ecm"], e["acquired"]) == (ade, ecm, False)
     d = g.units[D]
     assert d.in_play and (d.x, d.y) == (20.0, 2.0) and d.activated and air.air_state(g, d)["mode"] == "airborne"
-    assert g.units[SQUAD].in_play and g.units[SQUAD].carrier == D
+    assert g.units[SQUAD].in_play and g.units[SQUAD].veh.carrier == D
     assert g.decision().side == 1  # arriving was Blue's activation (RN-1501)
 
 

@@ -57,7 +57,7 @@ def test_a_flight_goes_straight_to_the_point_and_faces_its_movement():
     assert (u.x, u.y) == (46.0, 39.0)
     e = last_event(g, "AircraftFlew")
     assert e["start"] == [24.0, 10.0] or tuple(e["start"]) == (24.0, 10.0)
-    assert abs(u.facing - math.degrees(math.atan2(22, 29))) < 1e-6
+    assert abs(u.veh.facing - math.degrees(math.atan2(22, 29))) < 1e-6
     assert ("end",) in g.decision().options  # it has flown: it may end now
 
 
@@ -68,7 +68,7 @@ def test_a_vtol_moving_12_inches_or_less_may_go_any_way_and_faces_its_movement()
     assert may_fly_to(g, u, 22, 3)  # 7" straight behind
     assert not may_fly_to(g, u, 10, 3)  # 13.9" behind-left: over 12", so at most 90 degrees off its facing
     g.apply(("air_fly", 22.0, 3.0))
-    assert (u.x, u.y) == (22.0, 3.0) and abs(u.facing - 180.0) < 1e-6
+    assert (u.x, u.y) == (22.0, 3.0) and abs(u.veh.facing - 180.0) < 1e-6
 
 
 def test_a_vtol_that_does_not_move_during_its_activation_is_hovering():
@@ -83,7 +83,7 @@ def test_hovering_rotates_to_face_any_direction():
     g = begin(air_scenario([aircraft("Dropship", (22, 10), facing=0)]))
     activate(g, A)
     g.apply(("air_hover", 4))
-    assert air.air_state(g, g.units[A])["mode"] == "hovering" and g.units[A].facing == 90.0
+    assert air.air_state(g, g.units[A])["mode"] == "hovering" and g.units[A].veh.facing == 90.0
 
 
 def test_landing_on_a_clear_zone_then_unloading_and_taking_off():

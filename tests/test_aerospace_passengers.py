@@ -24,7 +24,7 @@ def test_fast_roping_takes_the_whole_activation_and_each_model_rolls_its_quality
     g.apply(("air_drop", "rope", 8))
     assert g.dice.remaining == 0
     s = g.units[SQUAD]
-    assert s.carrier == -1 and s.in_play and s.uid not in g.units[A].passengers
+    assert s.veh.carrier == -1 and s.in_play and s.uid not in g.units[A].veh.passengers
     assert [f.status for f in s.figures] == [WOUNDED, OK, OK, WOUNDED, OK]
     e = last_event(g, "TroopsDropped")
     assert (e["method"], e["rolls"], e["wounded"]) == ("rope", [1, 2, 8, 1, 5], 2)

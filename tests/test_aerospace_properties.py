@@ -30,7 +30,7 @@ class AirInvariants(tp.Invariants):
         for e in new:
             if type(e).__name__ == "AircraftArrived" and e.where == "table":
                 back.add(e.unit)
-                back.update(g.units[e.unit].passengers)
+                back.update(g.units[e.unit].veh.passengers)
             if type(e).__name__ == "AntiAircraftFire" and e.stage == "acquire":
                 key = (g.turn, e.unit)
                 assert key not in self.fired, f"unit {e.unit} fired at aircraft twice in turn {g.turn}"
@@ -46,7 +46,7 @@ class AirInvariants(tp.Invariants):
                 assert 0.0 <= u.x <= g.bf.width and 0.0 <= u.y <= g.bf.height
             elif a["mode"] == "off":
                 assert u.location in ("loiter", "air_inbound", "air_base")
-                assert all(g.units[p].location == u.location for p in u.passengers)
+                assert all(g.units[p].location == u.location for p in u.veh.passengers)
             else:
                 assert not u.in_play
         if not g.over:

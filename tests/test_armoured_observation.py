@@ -11,6 +11,7 @@ from dustup_env.observation import (HEAVY_FEATURES, LAYOUT, LEGACY_OBS_SIZE, OBS
                                     Observer, armoured_game, pieces_for)
 from dustup_env.rules import Game
 from dustup_env.rules.armoured_dustup.heavy_weapons import HeavyState
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 V = {n: i for i, n in enumerate(VEHICLE_FEATURES)}
 H = {n: i for i, n in enumerate(HEAVY_FEATURES)}
@@ -66,7 +67,7 @@ def test_vehicle_rows():
     assert ob.dict["vehicles"][12 + red.index("Mech"), V["facing_y"]] == 0.0
     # state changes show
     t = g.units[g.side_units[0][tank]]
-    t.damage, t.immobilised, t.suppression, t.facing = 2, True, 1, 90.0
+    vehicle_state(t).damage, vehicle_state(t).immobilised, t.suppression, vehicle_state(t).facing = 2, True, 1, 90.0
     ob.set_from(g, 0)
     assert v[tank, V["damage"]] == np.float32(2 / 3) and v[tank, V["immobilised"]] == 1
     assert v[tank, V["suppression"]] == np.float32(1 / 3) and v[tank, V["facing_x"]] == 1.0

@@ -247,7 +247,7 @@ def test_a_damaged_vehicle_takes_one_test_for_every_trigger_with_the_artillery_m
     # (medium 2) + leadership 2 + artillery 1 + no marker before = 5
     g = game(field(red=red), [("d6", 3), ("d12x2", 5), ("d12", 6), ("d8", 6)])
     impacts.resolve_mission(g, mission(ammo="anti_armour"))
-    assert g.dice.remaining == 0 and g.units[1].damage == 1
+    assert g.dice.remaining == 0 and g.units[1].veh.damage == 1
     (t,) = events_of(g, "ConfidenceTested")
     assert (t["reason"], t["needed"]) == ("vehicle_damage", 5)
 

@@ -22,6 +22,7 @@ from dustup_env.rules.artillery_and_air_support import impacts
 from dustup_env.rules.artillery_and_air_support import on_table_artillery as ota
 from dustup_env.rules.kernel.dice import die_name
 from dustup_env.rules.kernel.table import known_entities
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 # ================================================================================ On-table artillery (L1598-1602)
@@ -315,7 +316,7 @@ def test_L1738_L1744_L1746_a_fighter_turns_at_most_90_degrees_moves_at_least_24_
     o = max((o for o in g.decision().options if o[0] == "air_fly"), key=lambda o: o[1] + o[2])
     assert o == ("air_fly", 46.0, 45.0)
     g.apply(o)
-    assert round(u.facing, 2) == round(math.degrees(math.atan2(46.0 - 10, 45.0 - 24)), 2) == 59.74
+    assert round(u.veh.facing, 2) == round(math.degrees(math.atan2(46.0 - 10, 45.0 - 24)), 2) == 59.74
     assert {o[0] for o in g.decision().options} == {"air_bomb", "air_leave", "end", "fire_vehicle"}
 
 
@@ -378,7 +379,7 @@ def test_L1800_a_minor_success_makes_the_pilot_test_confidence_at_plus_2():
 def test_L1806_L1808_a_damaged_aircraft_lands_its_crash_die_shifted_for_each_damage_above_one():
     g = flying([("d8", 5), ("d8", 4), ("d8", 6), ("d8", 7), ("d8", 2), ("d12x2", 7), ("d12", 9), ("d12", 5),
                 ("d4", 4)])
-    g.units[A].damage = 2
+    vehicle_state(g.units[A]).damage = 2
     engage(g)
     c = last_event(g, "AircraftCrashed")
     assert {k: c.get(k) for k in ("x", "y", "roll", "result", "die")} == \

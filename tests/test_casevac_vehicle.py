@@ -9,6 +9,7 @@ from dustup_env.rules import ScenarioError
 from dustup_env.rules.armoured_dustup.casevac_vehicle import capacity
 from dustup_env.rules.kernel.entities import CONFIDENT, SHAKEN, STEADY, TREATED, WOUNDED
 from dustup_env.rules.armoured_dustup.casevac_vehicle import CasevacState
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def scn(**kw):
@@ -179,7 +180,7 @@ def test_a_vehicle_towing_it_lets_go_when_it_departs():
     g = called()
     t = g.units[1]
     v = g.units[2]
-    v.towed_by, t.towing = 1, 2  # as if unit 1 were its tower (the links only)
+    vehicle_state(v).towed_by, vehicle_state(t).towing = 1, 2  # as if unit 1 were its tower (the links only)
     g.dice.results.extend(g.dice.__class__([("d6", 1), ("d6", 1)]).results)  # S and F within 12"
     _depart(g, v, ("depart",))
-    assert v.towed_by == -1 and t.towing == -1 and last_event(g, "TowReleased")["reason"] == "departed"
+    assert v.veh.towed_by == -1 and t.veh.towing == -1 and last_event(g, "TowReleased")["reason"] == "departed"

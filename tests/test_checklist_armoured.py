@@ -104,7 +104,7 @@ def test_passengers_activate_on_their_own_and_the_vehicle_still_activates_afterw
     assert d.unit == 1 and ("passenger_shoot", 2, "all") in d.options and ("dismount", 0) in d.options
     assert not any(o[0] in ("move", "fire_vehicle") for o in d.options)  # the vehicle's own actions are not its
     g.apply(("end",))
-    assert g.units[1].activated and not g.units[0].activated and g.units[1].carrier == 0
+    assert g.units[1].activated and not g.units[0].activated and g.units[1].veh.carrier == 0
     activate(g, 2)
     g.apply(("end",))
     assert g.decision().options == (("activate", 0),)  # the vehicle activates on its own afterwards
@@ -152,7 +152,7 @@ def test_house_rules_mechs_are_fired_at_as_vehicles():
     hit = last_event(g, "VehicleHit")
     assert (hit["unit"], hit["facing"], hit["impact"], hit["armour"], hit["result"]) == (1, "front", 5, 3, "damaged")
     m = g.units[1]
-    assert m.damage == 1 and m.suppression == 1 and m.in_play
+    assert m.veh.damage == 1 and m.suppression == 1 and m.in_play
     assert last_event(g, "ConfidenceTested")["reason"] == "vehicle_damage"
     assert g.dice.remaining == 0
 

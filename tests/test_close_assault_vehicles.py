@@ -5,6 +5,7 @@ from vehicle_helpers import vehicle
 from dustup_env.rules.armoured_dustup.close_assault import assault_units, attack_impact, outnumbering_shifts
 from dustup_env.rules.kernel.dice import D6
 from dustup_env.rules.kernel.entities import STEADY
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def assaulting(design="supply_truck", distance=4.0, **kw):
@@ -118,7 +119,7 @@ def test_an_open_topped_vehicle_counts_its_passengers_for_outnumbering():
     g = begin(scn)
     v = g.units[1]
     assert assault_units(v) == 2 and assault_units(g.units[0]) == 1  # closed down: its size only
-    v.opened_up = True
+    vehicle_state(v).opened_up = True
     assert assault_units(v) == 3  # L1555: "a class 2 vehicle carrying a unit of infantry counts as three units"
 
 
@@ -169,7 +170,7 @@ def test_the_passengers_of_an_open_topped_vehicle_may_be_declared_the_target():
     opts = g.decision().options
     assert ("assault_passengers", 2) in opts and ("assault_vehicle", 2) in opts and g.is_legal(("assault_passengers", 2))
     g = begin(open_top_carrying())
-    g.units[2].opened_up = False
+    vehicle_state(g.units[2]).opened_up = False
     activate(g, 0)
     assert ("assault_passengers", 2) not in g.decision().options  # closed down: only the vehicle
 
@@ -183,7 +184,7 @@ def test_passengers_forced_to_withdraw_close_down_and_the_attackers_may_switch_t
     g.apply(("assault_passengers", 2))
     ev = last_event(g, "VehicleAssaulted")
     assert (ev["attacker_die"], ev["defender_die"], ev["result"]) == ("d6", "d12", "passengers_withdraw")
-    assert not g.units[2].opened_up and g.units[3].confidence == STEADY
+    assert not g.units[2].veh.opened_up and g.units[3].confidence == STEADY
     d = g.decision()
     assert d.kind == "assault_follow_up" and set(d.options) == {("contact",), ("halt",)}
     add_dice(g, ("d6", 6), 6, 3)
@@ -220,7 +221,7 @@ def test_passengers_of_an_open_topped_vehicle_give_final_defensive_fire():
     assert shot["unit"] == 3 and shot["target"] == 0 and shot["mode"] == "all" and shot["hits"] == 0
     assert g.decision().kind == "second_move"
     g = begin(open_top_carrying(10.0))
-    g.units[2].opened_up = False  # closed down, no fire ports: only the APSW
+    vehicle_state(g.units[2]).opened_up = False  # closed down, no fire ports: only the APSW
     add_dice(g, 4, 1, ("d6", 1))
     declare(g, 2)
     assert set(g.decision().options) == {("fire", "support"), ("hold_fire",)}

@@ -7,6 +7,7 @@ from vehicle_helpers import vehicle
 
 from dustup_env.rules.kernel.entities import STEADY
 from dustup_env.rules.unit_actions.assault_action import unit_counts
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def mech_and_squad(design="infantry_walker", mech_pos=(24, 11.5), rifles=4, **kw):
@@ -67,7 +68,7 @@ def test_house_close_combat_squad_weapons_beat_the_defence_then_the_armour():
     activate(g, 0)
     g.apply(("assault", 2))
     assert events_of(g, "StrikeResolved")[0]["hits"] == 1
-    assert last_event(g, "VehicleHit")["result"] == "damaged" and g.units[2].damage == 1
+    assert last_event(g, "VehicleHit")["result"] == "damaged" and g.units[2].veh.damage == 1
     assert g.dice.remaining == 0
 
 
@@ -86,7 +87,7 @@ def test_infantry_hits_on_a_mech_are_impact_rolls_against_its_armour():
     assert strike[1]["striker_dice"] == ["d8", "d4", "d6"]
     hits = events_of(g, "VehicleHit")
     assert [h["result"] for h in hits] == ["damaged", "none"] and hits[0]["facing"] == "front"
-    assert g.units[2].damage == 1 and not events_of(g, "ConfidenceTested")  # no vehicle test in close combat
+    assert g.units[2].veh.damage == 1 and not events_of(g, "ConfidenceTested")  # no vehicle test in close combat
     ct = last_event(g, "CourageTested")
     assert ("wounded", -1) in [tuple(s) for s in ct["defender_shifts"]] and ct["result"] == "draw"
     assert last_event(g, "Moved")["unit"] == 0 and g.dice.remaining == 0
@@ -98,7 +99,7 @@ def test_a_damaged_mech_defends_on_a_lower_quality_die():
     # its own D8 against the squad's D8 two down for the outnumbering
     scn = mech_and_squad("assault_mech", mech_pos=(24, 13.5))
     g = begin(scn, [1] * 30)
-    g.units[2].damage = 2
+    vehicle_state(g.units[2]).damage = 2
     activate(g, 0)
     g.apply(("assault", 2))
     strike = events_of(g, "StrikeResolved")

@@ -7,6 +7,7 @@ from vehicle_helpers import vehicle
 from dustup_env.rules.armoured_dustup.indicating_damaged_vehicles import (immobilise, vehicle_damaged,
                                                                          vehicle_destroyed, vehicle_fire)
 from dustup_env.rules.kernel.entities import OK, WOUNDED
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 NORTH = 0
 
@@ -28,14 +29,14 @@ def test_impact_against_the_armour_of_the_facing(impact, armour, result):
     assert res == [result]
     e = last_event(g, "VehicleHit")
     assert (e["facing"], e["impact"], e["armour"]) == ("front", 3 * impact, 3 * armour)
-    assert v.damage == (1 if result == "damaged" else 0)
+    assert v.veh.damage == (1 if result == "damaged" else 0)
     assert v.in_play == (result != "destroyed")
 
 
 def test_side_and_rear_armour_by_the_line_of_the_shot():
     g = begin(scn(), [("d12x3", 12), ("d12x2", 10), ("d8", 8)])
     vehicle_fire(g, g.units[0], 6, 1, 40, 20)  # from the east: the side (D12x2)
-    assert last_event(g, "VehicleHit")["facing"] == "side" and g.units[0].damage == 1
+    assert last_event(g, "VehicleHit")["facing"] == "side" and g.units[0].veh.damage == 1
     g = begin(scn(), [("d12x3", 12), ("d12x2", 10), ("d8", 8)])
     vehicle_fire(g, g.units[0], 6, 1, 24, 0)
     assert last_event(g, "VehicleHit")["facing"] == "rear"
@@ -54,13 +55,13 @@ def test_markers_accumulate_and_a_damaged_tower_lets_go():
     v, t = g.units[0], g.units[1]
     activate(g, 0)
     g.apply(("tow", 1))
-    assert v.towing == 1
+    assert v.veh.towing == 1
     vehicle_damaged(g, v)
     vehicle_damaged(g, v, 2)
-    assert v.damage == 3 and v.towing == -1 and t.towed_by == -1
+    assert v.veh.damage == 3 and v.veh.towing == -1 and t.veh.towed_by == -1
     assert last_event(g, "TowReleased")["reason"] == "damaged"
     immobilise(g, t)
-    assert t.immobilised
+    assert t.veh.immobilised
 
 
 def test_a_destroyed_vehicle_leaves_a_wreck_that_conceals_gives_cover_and_slows():
@@ -93,7 +94,7 @@ def test_passengers_roll_their_armour_die_against_the_weapon_class():
     s = g.units[2]
     vehicle_fire(g, g.units[0], 6, 1, 24, 40, weapon_class=2)
     assert [f.status for f in s.figures] == [OK, WOUNDED, OK]
-    assert s.carrier == -1 and events_of(g, "Disembarked")[0]["forced"]  # bailed out of the wreck
+    assert s.veh.carrier == -1 and events_of(g, "Disembarked")[0]["forced"]  # bailed out of the wreck
     assert not g.units[0].in_play
 
 
@@ -108,11 +109,11 @@ def test_a_damaged_vehicle_tests_confidence_with_its_existing_markers(before, ro
     # medium commitment, LV 2: needs more than 2 + 2 + 1 per marker it had before the attack
     g = begin(scn(), [("d12x3", 5), ("d12x3", 3), ("d8", roll)])
     v = g.units[0]
-    v.damage = before
+    vehicle_state(v).damage = before
     vehicle_fire(g, v, 6, 1, 24, 40)
     e = last_event(g, "ConfidenceTested")
     assert (e["unit"], e["reason"], e["needed"], e["levels_dropped"]) == (0, "vehicle_damage", 4 + before, drop)
-    assert v.damage == before + 1
+    assert v.veh.damage == before + 1
     g2 = begin(scn(), [("d12x3", 5), ("d12x3", 3)])
     vehicle_fire(g2, g2.units[0], 6, 1, 24, 40, test_confidence=False)
     assert not events_of(g2, "ConfidenceTested")
@@ -125,7 +126,7 @@ def test_damage_markers_shift_the_range_die_of_what_a_vehicle_spots():
     wood = {"type": "light_woods", "polygon": [[16, 26], [32, 26], [32, 34], [16, 34]]}
     s = scenario([vehicle("V", (20, 22))], [unit("B", (44, 46)), unit("H", (20, 30), hidden=True)], terrain=[wood])
     g = begin(s)
-    g.units[0].damage = 1
+    vehicle_state(g.units[0]).damage = 1
     activate(g, 0)
     i = next(i for i, m in enumerate(g.markers) if m["unit"] == 2)
     g.dice.results.extend(g.dice.__class__([("d10", 9), ("d8", 5), ("d4", 4)]).results)
@@ -154,7 +155,7 @@ def test_rockets_fire_at_a_vehicle_of_the_vehicle_rules_through_vehicle_fire():
                                                                 for o in g.decision().options)
         g.apply(("fire_iavr", 1))
         hits += len(events_of(g, "VehicleHit"))
-        damaged += g.units[1].damage > 0 or not g.units[1].in_play
+        damaged += g.units[1].veh.damage > 0 or not g.units[1].in_play
         for e in events_of(g, "VehicleHit"):
             assert e["facing"] == "front" and e["unit"] == 1
     assert hits > 0 and damaged > 0

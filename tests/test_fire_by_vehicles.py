@@ -6,6 +6,7 @@ from vehicle_helpers import vehicle
 
 from dustup_env.rules.armoured_dustup.fire_by_vehicles import PAIRS, weapon_plan
 from dustup_env.rules.kernel.dice import D8, D10, D12
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def field(design="main_battle_tank", facing=0.0, enemy=(24, 30), red=None):
@@ -41,7 +42,7 @@ def test_a_vehicle_fires_its_direct_fire_weapons_one_at_a_time():
 def test_target_die_shifts_average_stabilisation_suppression_damage(moved, suppression, damage, expected):
     g = begin(field())
     v, t = g.units[0], g.units[1]
-    v.moved, v.suppression, v.damage = moved, suppression, damage
+    vehicle_state(v).moved, v.suppression, vehicle_state(v).damage = moved, suppression, damage
     plan = weapon_plan(g, v, t, 0)
     assert (plan and plan["target_die"]) == expected
 
@@ -51,10 +52,10 @@ def test_poor_stabilisation_cannot_fire_after_moving_and_arcs():
     v, t = g.units[0], g.units[1]
     assert weapon_plan(g, v, t, 0) is not None
     still = weapon_plan(g, v, t, 1)["target_die"]
-    v.moved = True
+    vehicle_state(v).moved = True
     assert weapon_plan(g, v, t, 0) is None and weapon_plan(g, v, t, 1)["target_die"] == still + 1  # average
-    v.moved = False
-    v.facing = 90.0  # the target is now 90 degrees off the hull gun's front arc
+    vehicle_state(v).moved = False
+    vehicle_state(v).facing = 90.0  # the target is now 90 degrees off the hull gun's front arc
     assert weapon_plan(g, v, t, 0) is None and weapon_plan(g, v, t, 1) is not None
 
 
@@ -139,9 +140,9 @@ def test_a_vehicle_launches_its_guided_missile_and_damage_moves_the_ecm_die_up()
     v, t = g.units[0], g.units[1]
     base = weapon_plan(g, v, t, 1)
     assert base["guided"] and base["weapon"] == "GMS/L"
-    v.damage = 1
+    vehicle_state(v).damage = 1
     assert weapon_plan(g, v, t, 1)["ecm"] == base["ecm"] + 1
-    v.damage = 0
+    vehicle_state(v).damage = 0
     activate(g, 0)
     from conftest import add_dice
     # a target with a decoy decides first whether it tries: declined
@@ -242,7 +243,7 @@ def test_a_missile_carrier_fires_its_slaved_missiles_as_one_action_each_intercep
     fired = events_of(g, "MissileFired")
     assert [e["result"] for e in fired] == ["none", "major"] and last_event(g, "MissileIntercepted")["defeated"]
     t = g.units[1]
-    assert (t.damage, t.suppression) == (1, 1) and len(events_of(g, "VehicleHit")) == 1
+    assert (t.veh.damage, t.suppression) == (1, 1) and len(events_of(g, "VehicleHit")) == 1
     d = g.decision()
     assert d.kind == "action" and d.unit == 0 and g.activation_frame().actions_left == 1  # one action in all
     assert not any(o[0] == "fire_slaved" or (o[0] == "fire_vehicle" and o[2] < 3) for o in d.options)

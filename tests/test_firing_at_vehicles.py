@@ -9,6 +9,7 @@ from dustup_env.rules.armoured_dustup.vehicle_damage import defending_quality, e
 from dustup_env.rules.kernel.dice import D4, D6, D8, D10, parse_die
 from dustup_env.rules.kernel.entities import KILLED, OK, WOUNDED
 from dustup_env.rules.unit_actions.shoot_action import FireResult
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 INIT = ()
 
@@ -52,7 +53,7 @@ def test_one_success_suppresses_the_vehicle():
     # target d6 3, quality 5 (success), firepower d4 1: one success; then the vehicle's first-suppressed test (d8)
     g = shoot([("d6", 3), ("d8", 5), ("d4", 1), ("d8", 8)])
     v = g.units[1]
-    assert v.suppression == 1 and v.damage == 0 and not events_of(g, "VehicleHit")
+    assert v.suppression == 1 and v.veh.damage == 0 and not events_of(g, "VehicleHit")
     assert last_event(g, "ConfidenceTested")["reason"] == "first_suppressed"
     assert g.dice.remaining == 0
 
@@ -64,7 +65,7 @@ def test_two_successes_hit_and_impact_beats_armour_damages():
     v = g.units[1]
     hit = last_event(g, "VehicleHit")
     assert hit["facing"] == "front" and hit["result"] == "damaged" and (hit["impact"], hit["armour"]) == (5, 3)
-    assert v.damage == 1 and v.suppression == 1 and v.in_play
+    assert v.veh.damage == 1 and v.suppression == 1 and v.in_play
     assert last_event(g, "VehicleDamaged")["damage"] == 1
     assert last_event(g, "ConfidenceTested")["reason"] == "vehicle_damage"
     assert g.dice.remaining == 0
@@ -79,7 +80,7 @@ def test_beats_damages_more_than_double_destroys_a_draw_is_nothing(impact, armou
     g = shoot(dice)
     v = g.units[1]
     assert last_event(g, "VehicleHit")["result"] == effect
-    assert v.damage == (1 if effect == "damaged" else 0)
+    assert v.veh.damage == (1 if effect == "damaged" else 0)
     assert v.in_play == (effect != "destroyed")
     if effect == "destroyed":
         assert v.figures[0].status == KILLED and events_of(g, "VehicleDestroyed")
@@ -147,20 +148,20 @@ def test_support_weapons_add_markers_up_to_3():
 
 def test_confidence_modifier_per_existing_damage_marker():
     def pre(g):
-        g.units[1].damage = 2
+        vehicle_state(g.units[1]).damage = 2
         g.units[1].under_fire_before = True
     g = shoot([("d6", 1), ("d8", 5), ("d4", 4), ("d6", 6), ("d8", 5), ("d8", 3), ("d8", 8)], before=pre)
     t = last_event(g, "ConfidenceTested")
     v = g.units[1]
     # medium commitment: vehicle damage 2 + LV 2 + 1 per marker the vehicle had before the attack (2), RN-114
-    assert t["reason"] == "vehicle_damage" and t["needed"] == 2 + v.lv + 2 and v.damage == 3
+    assert t["reason"] == "vehicle_damage" and t["needed"] == 2 + v.lv + 2 and v.veh.damage == 3
 
 
 # --- passengers ------------------------------------------------------------------------------------------------
 def _mount(g):
     v, p = g.units[1], g.units[3]
-    p.carrier, p.x, p.y = 1, v.x, v.y
-    v.passengers = [3]
+    vehicle_state(p).carrier, p.x, p.y = 1, v.x, v.y
+    vehicle_state(v).passengers = [3]
 
 
 PASSENGERS = (unit("P", (24, 21), figures=(("rifle", 3),)),)
@@ -190,7 +191,7 @@ def test_destroyed_vehicle_passengers_need_more_than_double():
     p, v = g.units[3], g.units[1]
     assert [f.status for f in p.figures] == [OK, WOUNDED, WOUNDED]
     assert [t["needed"] for t in events_of(g, "PassengerHit")] == [2, 2, 2]
-    assert not v.in_play and p.carrier == -1 and v.passengers == [] and events_of(g, "Disembarked")
+    assert not v.in_play and p.veh.carrier == -1 and v.veh.passengers == [] and events_of(g, "Disembarked")
     assert last_event(g, "ConfidenceTested")["unit"] == 3
     assert g.dice.remaining == 0
 
@@ -213,11 +214,11 @@ def test_damage_effects_engaging_spotting_and_defending():
     g = begin(field())
     v = g.units[2]
     assert engage_shift(v) == 0 and engage_shift(g.units[0]) == 0
-    v.damage = 2
+    vehicle_state(v).damage = 2
     assert engage_shift(v) == 2
     v.quality = D10
     assert defending_quality(v) == D6
-    v.damage = 5
+    vehicle_state(v).damage = 5
     assert defending_quality(v) == D4
 
 
@@ -227,7 +228,7 @@ def test_a_damaged_vehicle_spots_one_range_die_worse_per_marker():
                    [unit("B", (44, 46)), unit("H", (20, 30), hidden=True)],
                    terrain=[rect("light_woods", 10, 28, 34, 34)])
     g = begin(scn)
-    g.units[0].damage = 1
+    vehicle_state(g.units[0]).damage = 1
     activate(g, 0)
     i = next(k for k, m in enumerate(g.markers) if (m["x"], m["y"]) == (20, 30))
     sensor = g.units[0].sensor
@@ -327,7 +328,7 @@ def test_firing_at_a_super_heavy_vehicle_nominates_a_turret_or_the_hull():
     g.apply(("fire_vehicle", TURRET, 0))
     assert [(e["unit"], e["facing"]) for e in events_of(g, "VehicleHit")] == [(TURRET, "front")] * 2
     hull, turret = g.units[HULL], g.units[TURRET]
-    assert (turret.damage, turret.suppression) == (1, 1) and (hull.damage, hull.suppression) == (0, 0)
+    assert (turret.veh.damage, turret.suppression) == (1, 1) and (hull.veh.damage, hull.suppression) == (0, 0)
     assert last_event(g, "ConfidenceTested")["unit"] == TURRET and g.dice.remaining == 0
 
 
@@ -342,7 +343,7 @@ def test_a_destroyed_hull_leaves_its_turrets_firing_until_each_is_destroyed():
     g = begin(big_field())
     _destroy_hull(g)
     hull, turret = g.units[HULL], g.units[TURRET]
-    assert not hull.in_play and turret.in_play and turret.hull == HULL
+    assert not hull.in_play and turret.in_play and turret.veh.hull == HULL
     assert not g.terrain  # no wreck yet: the turret still fights on its hull (RN-872)
     g.apply(("end",))
     activate(g, TURRET)

@@ -236,7 +236,7 @@ def test_a_passenger_is_struck_only_through_its_vehicle():
     from vehicle_helpers import mechanised
     g = Game(mechanised(), seed=2)
     apc, squad = (next(u for u in g.units if u.name == n) for n in ("APC 1", "Squad 1"))
-    assert squad.carrier == apc.uid
+    assert squad.veh.carrier == apc.uid
     res = burst(g, Source.at_point(apc.x, apc.y, 3.0), D8)
     assert apc.uid in res.struck and squad.uid not in res.struck
     assert not [e for e in g.event_log() if e["type"] == "HitResolved" and e["target"] == squad.uid]

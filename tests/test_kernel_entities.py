@@ -24,6 +24,7 @@ from dustup_env.rules.kernel.entities import unit_dict, unit_from_dict
 from dustup_env.rules.kernel.events import Event, event
 from dustup_env.rules.kernel.ruleset import Family, Option
 from dustup_env.rules.kernel.table import EntityKind, by_ref, contains, entities_of, reveal
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 EAST = 4
 
@@ -260,10 +261,10 @@ def test_a_dismount_into_the_minefield_runs_the_move_step_point():
     g = game(apc_duel(), dice=[("d6", 3)], mines=False)
     lay_mines(g, x=32.0, y=10.0, r=2.5)
     s, v = g.units[1], g.units[0]
-    s.carrier, v.passengers = 0, [1]
+    vehicle_state(s).carrier, vehicle_state(v).passengers = 0, [1]
     activate(g, 1)
     g.apply(("dismount", EAST))
-    assert s.carrier == -1 and contains(g.entities[1], s.x, s.y)
+    assert s.veh.carrier == -1 and contains(g.entities[1], s.x, s.y)
     assert events_of(g, "MineStruck") == [{"type": "MineStruck", "unit": 1, "x": round(s.x, 3), "y": round(s.y, 3)}]
     assert g.entities[1]["known"] == "revealed"
 
@@ -272,10 +273,10 @@ def test_a_dismount_away_from_the_minefield_strikes_nothing():
     g = game(apc_duel(), dice=[("d6", 3)], mines=False)
     lay_mines(g, x=32.0, y=10.0, r=2.5)
     s, v = g.units[1], g.units[0]
-    s.carrier, v.passengers = 0, [1]
+    vehicle_state(s).carrier, vehicle_state(v).passengers = 0, [1]
     activate(g, 1)
     g.apply(("dismount", 12))  # west
-    assert s.carrier == -1 and not events_of(g, "MineStruck") and g.entities[1]["known"] == "owner"
+    assert s.veh.carrier == -1 and not events_of(g, "MineStruck") and g.entities[1]["known"] == "owner"
 
 
 def test_place_runs_the_hooks_only_for_a_move_that_is_not_a_walk():

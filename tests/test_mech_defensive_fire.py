@@ -6,6 +6,7 @@ from vehicle_helpers import vehicle
 
 from dustup_env.rules.armoured_dustup.close_assault import mech_support_weapons
 from dustup_env.rules.armoured_dustup.fire_by_vehicles import FiredState
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def mech_and_squad(design="infantry_walker", mech_pos=(24, 20)):
@@ -82,12 +83,12 @@ def test_a_suppressed_mech_fires_without_a_suppression_test_at_one_die_up():
 def test_the_mech_fires_even_if_it_fired_and_moved_in_its_own_activation():
     g = _fall_short(dice=[6, 1, 6, 1])
     m = g.units[2]
-    m.moved = True
+    vehicle_state(m).moved = True
     g.state_of(FiredState).vehicle_fired = {str(m.uid): [1]}  # the APSW fired in its own activation
     g.invalidate()
     assert ("fire", "support") in g.decision().options
     g.apply(("fire", "support"))
-    assert m.moved and g.state_of(FiredState).vehicle_fired[str(m.uid)] == [1]
+    assert m.veh.moved and g.state_of(FiredState).vehicle_fired[str(m.uid)] == [1]
 
 
 def test_holding_fire_and_a_broken_mech_out_of_cover():

@@ -36,7 +36,7 @@ def test_engaging_passengers_concealment_and_cover_suppress_the_vehicle_too():
     shot = last_event(g, "ShotResolved")
     assert shot["target"] == 2 and shot["target_die"] == "d8" and shot["result"] == "minor"
     v, p = g.units[1], g.units[2]
-    assert p.suppression == 1 and v.suppression == 1 and v.damage == 0 and not events_of(g, "VehicleHit")
+    assert p.suppression == 1 and v.suppression == 1 and v.veh.damage == 0 and not events_of(g, "VehicleHit")
     assert g.dice.remaining == 0
 
 
@@ -49,9 +49,9 @@ def test_hits_on_passengers_take_the_cover_of_the_vehicle():
     g.apply(("shoot_passengers", 1, "all"))
     hit = last_event(g, "HitResolved")
     assert hit["target"] == 2 and hit["armour_die"] == "d8"
-    assert not g.units[1].opened_up and last_event(g, "HatchesChanged") == {"type": "HatchesChanged", "unit": 1,
+    assert not g.units[1].veh.opened_up and last_event(g, "HatchesChanged") == {"type": "HatchesChanged", "unit": 1,
                                                                              "opened_up": False}
-    assert g.units[1].suppression == 1 and g.units[1].damage == 0
+    assert g.units[1].suppression == 1 and g.units[1].veh.damage == 0
 
 
 # --- fire by passengers -------------------------------------------------------------------------------------

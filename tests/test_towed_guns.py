@@ -52,7 +52,7 @@ def test_a_vehicle_tows_the_gun_and_its_crew_and_the_towed_crew_does_not_move_on
     activate(g, 0)
     g.apply(("tow", 1))
     truck, crew = g.units[0], g.units[1]
-    assert truck.towing == 1 and crew.towed_by == 0
+    assert truck.veh.towing == 1 and crew.veh.towed_by == 0
     add_dice(g, ("d6", 4))  # a D12 mover tows at D6 (RN-132): 8 movement points
     g.apply(("move", 0, 3))
     assert truck.y == 14.0 and (crew.x, crew.y) == (24.0, 12.0)  # the crew and its limbered gun came along
@@ -71,7 +71,7 @@ def test_unhook_then_unlimber_where_the_tower_left_it():
     g.apply(("tow", 1))
     g.apply(("unhook",))
     crew = g.units[1]
-    assert crew.towed_by < 0 and events_of(g, "TowReleased")[-1]["reason"] == "unhook"
+    assert crew.veh.towed_by < 0 and events_of(g, "TowReleased")[-1]["reason"] == "unhook"
     _red_ends(g)
     activate(g, 1)
     assert any(o[0] == "move" for o in g.decision().options)
@@ -90,4 +90,4 @@ def test_a_towed_crew_forced_to_move_is_let_go():
     start = (crew.x, crew.y)
     crew.y -= 3.0
     _after_move(g, crew, start, True)
-    assert crew.towed_by < 0 and g.units[0].towing < 0
+    assert crew.veh.towed_by < 0 and g.units[0].veh.towing < 0

@@ -8,6 +8,7 @@ from vehicle_helpers import vehicle
 from dustup_env.rules import ScenarioError
 from dustup_env.rules.armoured_dustup.transport import places, room, unload_all, within_reach
 from dustup_env.rules.armoured_dustup.vehicle_movement import footprint
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 
@@ -25,7 +26,7 @@ def test_mount_needs_every_figure_within_2_inches_and_takes_one_action():
     assert ("mount", 0) in g.decision().options
     g.apply(("mount", 0))
     s, v = g.units[1], g.units[0]
-    assert s.carrier == 0 and v.passengers == [1] and (s.x, s.y) == (v.x, v.y)
+    assert s.veh.carrier == 0 and v.veh.passengers == [1] and (s.x, s.y) == (v.x, v.y)
     assert g.actions_left == 1
     assert {o[0] for o in g.decision().options} <= {"end", "dismount", "recover", "order", "rally", "communicate"}
     assert last_event(g, "Embarked") == {"type": "Embarked", "unit": 1, "vehicle": 0}
@@ -56,7 +57,7 @@ def test_capacity_in_figures_and_power_armour_counts_double():
     g.apply(("mount", 0))
     assert room(g, g.units[0]) == 4
     g2 = begin(scn)
-    g2.units[0].passengers, g2.units[1].carrier = [1], 0
+    vehicle_state(g2.units[0]).passengers, vehicle_state(g2.units[1]).carrier = [1], 0
     activate(g2, 2)
     assert ("mount", 0) not in g2.decision().options  # 5 more do not fit in 4 places
 
@@ -70,12 +71,12 @@ def test_no_transport_no_mount():
 def test_dismount_places_every_figure_within_2_inches_and_leaves_the_second_action():
     g = begin(apc_scn(), [("d6", 3)])
     s, v = g.units[1], g.units[0]
-    s.carrier, v.passengers = 0, [1]
+    vehicle_state(s).carrier, vehicle_state(v).passengers = 0, [1]
     s.x, s.y = v.x, v.y
     activate(g, 1)
     assert ("dismount", EAST) in g.decision().options
     g.apply(("dismount", EAST))
-    assert s.carrier == -1 and v.passengers == []
+    assert s.veh.carrier == -1 and v.veh.passengers == []
     r = footprint(v)
     for x, y in s.figure_positions():
         d = math.hypot(x - v.x, y - v.y)
@@ -89,7 +90,7 @@ def test_dismount_places_every_figure_within_2_inches_and_leaves_the_second_acti
 def test_no_dismounting_from_a_suppressed_vehicle():
     g = begin(apc_scn())
     s, v = g.units[1], g.units[0]
-    s.carrier, v.passengers = 0, [1]
+    vehicle_state(s).carrier, vehicle_state(v).passengers = 0, [1]
     v.suppression = 1
     activate(g, 1)
     assert not any(o[0] == "dismount" for o in g.decision().options)
@@ -99,7 +100,7 @@ def test_dismount_sides_off_the_table_are_not_offered():
     scn = scenario([vehicle("APC", (1, 10), "apc_wheeled"), unit("S", (4, 10), figures=(("rifle", 4),))],
                    [unit("E", (5, 45), figures=(("rifle", 3),))])
     g = begin(scn)
-    g.units[1].carrier, g.units[0].passengers = 0, [1]
+    vehicle_state(g.units[1]).carrier, vehicle_state(g.units[0]).passengers = 0, [1]
     activate(g, 1)
     ds = {o[1] for o in g.decision().options if o[0] == "dismount"}
     assert WEST not in ds and EAST in ds
@@ -110,7 +111,7 @@ def test_passengers_move_with_the_vehicle_and_are_not_enemy_targets():
                                                                   carried_by="APC")],
                    [unit("E", (24, 30), figures=(("rifle", 3),))])
     g = begin(scn, [("d12", 4)])
-    assert g.units[1].carrier == 0
+    assert g.units[1].veh.carrier == 0
     assert [e.uid for e in g.enemy_units(1)] == [0]
     activate(g, 0)
     g.apply(("move", NORTH, 1))
@@ -128,7 +129,7 @@ def test_a_passenger_that_must_withdraw_bails_out_first():
     assert list(g.decision().options) == [("withdraw",)]
     g.apply(("withdraw",))
     s = g.units[1]
-    assert s.carrier == -1 and g.units[0].passengers == [] and s.y < 20
+    assert s.veh.carrier == -1 and g.units[0].veh.passengers == [] and s.y < 20
     assert events_of(g, "Disembarked")[0]["forced"]
 
 
@@ -138,7 +139,7 @@ def test_unload_all():
                    [unit("E", (24, 40), figures=(("rifle", 3),))])
     g = begin(scn)
     unload_all(g, g.units[0])
-    assert g.units[1].carrier == -1 and g.units[0].passengers == [] and within_reach(g.units[0], g.units[1])
+    assert g.units[1].veh.carrier == -1 and g.units[0].veh.passengers == [] and within_reach(g.units[0], g.units[1])
 
 
 @pytest.mark.parametrize("change,msg", [
@@ -162,7 +163,7 @@ def test_a_vehicle_carrying_passengers_may_not_hide():
     from dustup_env.rules.armoured_dustup.vehicles import _vehicle_filter
     g = begin(scn)
     assert _vehicle_filter(g, g.units[0], [("end",), ("reorganise", "hide")]) == [("end",)]
-    g.units[0].passengers = []
+    vehicle_state(g.units[0]).passengers = []
     assert _vehicle_filter(g, g.units[0], [("reorganise", "hide")]) == [("reorganise", "hide")]
 
 
@@ -190,7 +191,7 @@ def test_grav_and_hover_may_not_tow(tower):
 
 def test_damaged_vehicles_may_not_tow():
     g = begin(tow_scn())
-    g.units[0].damage = 1
+    vehicle_state(g.units[0]).damage = 1
     activate(g, 0)
     assert not any(o[0] in ("tow", "push") for o in g.decision().options)
 
@@ -208,7 +209,7 @@ def test_half_speed_while_towing(tower, die, roll, points):
     activate(g, 0)
     g.apply(("tow", 1))
     t, x = g.units[0], g.units[1]
-    assert t.towing == 1 and x.towed_by == 0 and not t.pushing
+    assert t.veh.towing == 1 and x.veh.towed_by == 0 and not t.veh.pushing
     assert g.rules.services["towed"](g, x) is t and g.rules.services["towed"](g, t) is None
     g.apply(("move", NORTH, 3))
     m = last_event(g, "Moved")
@@ -221,11 +222,11 @@ def test_the_towed_vehicle_does_not_move_on_its_own_and_unhook():
     activate(g, 0)
     g.apply(("tow", 1))
     g.apply(("unhook",))
-    assert g.units[0].towing == -1 and g.units[1].towed_by == -1
+    assert g.units[0].veh.towing == -1 and g.units[1].veh.towed_by == -1
     g2 = begin(tow_scn())
     activate(g2, 0)
     g2.apply(("push", 1))
-    assert g2.units[0].pushing and g2.units[1].y > g2.units[0].y  # pushed: in front
+    assert g2.units[0].veh.pushing and g2.units[1].y > g2.units[0].y  # pushed: in front
     from dustup_env.rules.armoured_dustup.vehicle_movement import _filter, _turn_options
     x = g2.units[1]
     assert _turn_options(g2, x, None) == [] and _filter(g2, x, [("end",), ("move", 0, 0)]) == [("end",)]

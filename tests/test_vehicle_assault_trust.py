@@ -5,6 +5,7 @@ from conftest import activate, add_dice, begin, events_of, last_event, scenario,
 from vehicle_helpers import vehicle
 
 from dustup_env.rules.kernel.entities import BROKEN, SHAKEN, STEADY
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def truck_ahead(distance=20.0, design="supply_truck", **kw):
@@ -41,7 +42,7 @@ def test_infantry_must_move_to_contact_and_may_fall_short_of_a_vehicle():
     moves = events_of(g, "ContactMove")
     assert [m["roll"] for m in moves] == [2, 3] and not moves[-1]["reached"]
     s, v = g.units[0], g.units[1]
-    assert abs(s.y - 14.0) < 1e-6 and v.in_play and v.damage == 0 and not events_of(g, "VehicleHit")
+    assert abs(s.y - 14.0) < 1e-6 and v.in_play and v.veh.damage == 0 and not events_of(g, "VehicleHit")
     assert last_event(g, "AssaultEnded")["result"] == "0:fell_short"
     assert g.decision().kind != "action" or g.decision().unit != 0  # the activation is over
     assert g.dice.remaining == 0
@@ -172,7 +173,7 @@ def test_turning_a_fixed_gun_onto_its_target_counts_as_movement():
     assert ("fire_vehicle", 1, 0) not in g.decision().options  # out of the arc
     g.apply(("turn", 4))  # to face east: the target in the arc now
     td = g.units[0]
-    assert td.facing == 90.0 and td.moved
+    assert td.veh.facing == 90.0 and td.veh.moved
     opts = g.decision().options
     assert ("fire_vehicle", 1, 0) not in opts  # poor stabilisation: no fire after a move
     assert ("fire_vehicle", 1, 1) in opts  # the turreted cupola (average) still fires, one die up
@@ -207,7 +208,7 @@ def test_the_vehicle_is_never_forced_to_withdraw_and_an_immobile_one_only_stands
     assert last_event(g, "CourageTested")["result"] == "contact"
     assert (v.x, v.y) == (24.0, 10.0) and last_event(g, "ContactMove")["reached"] and g.dice.remaining == 0
     g = begin(truck_ahead(6.0))
-    g.units[1].immobilised = True
+    vehicle_state(g.units[1]).immobilised = True
     activate(g, 0)
     g.apply(("assault_vehicle", 1))
     assert g.decision().options == (("stand",),)
@@ -253,8 +254,8 @@ def test_a_vehicle_that_moved_in_its_own_activation_still_gives_final_defensive_
     # the APC moved (or turned) in its last activation: its APSW, as a reaction in the squad's activation, fires at
     # the plain target die (D8 at 8", as in the test above), not one up for average stabilisation
     g = begin(truck_ahead(10.0, "apc_wheeled"), [6, 1, ("d6", 1)])
-    g.units[1].moved = True
+    vehicle_state(g.units[1]).moved = True
     assault(g)
     add_dice(g, *APSW_KILLS_ONE, ("d8", 8))
     g.apply(("fire", "support"))
-    assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8" and g.units[1].moved
+    assert last_event(g, "HeavyWeaponFired")["target_die"] == "d8" and g.units[1].veh.moved

@@ -27,7 +27,7 @@ def play(names, scenario, seed):
         if d.kind == "action":
             u = g.units[d.unit]
             taken[d.side][opt[0]] += 1
-            if opt[0] == "move" and u.passengers:
+            if opt[0] == "move" and u.veh.passengers:
                 moved_loaded[d.side] += 1
             if opt[0] == "fire_vehicle":
                 taken[d.side]["fire_vehicle_at_vehicle"] += g.units[opt[1]].profile.vehicle is not None
@@ -149,7 +149,7 @@ def test_a_mounted_squad_dismounts_into_cover_away_from_the_enemy():
         assert opt[0] == "dismount", (name, opt)
         g.apply(opt)
         s = g.units[1]
-        assert s.carrier < 0 and g.bf.in_cover(s.x, s.y), (name, s.x, s.y)
+        assert s.veh.carrier < 0 and g.bf.in_cover(s.x, s.y), (name, s.x, s.y)
 
 
 def test_a_loaded_transport_carries_its_squad_towards_the_objective():
@@ -162,7 +162,7 @@ def test_a_loaded_transport_carries_its_squad_towards_the_objective():
         assert opt[0] == "move", (name, opt)
         y0 = g.units[0].y
         g.apply(opt)
-        assert g.units[0].y > y0 + 2.0 and g.units[1].carrier == 0, name
+        assert g.units[0].y > y0 + 2.0 and g.units[1].veh.carrier == 0, name
 
 
 def test_a_tank_fires_its_anti_armour_gun_at_the_enemy_vehicle_not_the_infantry():

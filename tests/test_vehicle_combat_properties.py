@@ -28,14 +28,14 @@ def _check(g, before: dict):
     units = g.units
     for u in units:
         if u.profile.vehicle is not None:
-            assert u.damage >= before.get(u.uid, 0), "damage markers only grow"
-            before[u.uid] = u.damage
+            assert u.veh.damage >= before.get(u.uid, 0), "damage markers only grow"
+            before[u.uid] = u.veh.damage
             assert 0 <= u.suppression <= 3
-            for p in u.passengers:
-                assert units[p].carrier == u.uid
-        if u.carrier >= 0:
-            v = units[u.carrier]
-            assert u.uid in v.passengers, "carrier links agree both ways"
+            for p in u.veh.passengers:
+                assert units[p].veh.carrier == u.uid
+        if u.veh.carrier >= 0:
+            v = units[u.veh.carrier]
+            assert u.uid in v.veh.passengers, "carrier links agree both ways"
             assert v.in_play, "no passenger rides in a destroyed vehicle"
             assert (u.x, u.y) == (v.x, v.y), "a passenger rides where its vehicle is"
             assert u not in g.enemy_units(1 - u.side), "a passenger is not on the table for the enemy"

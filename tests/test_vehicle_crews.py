@@ -22,7 +22,7 @@ def crewed(design="main_battle_tank", tank_pos=(24, 16), **crew_kw):
 def test_the_crew_starts_aboard_unseen_and_takes_no_transport_places():
     g = begin(crewed())
     t, c = g.units[1], g.units[2]
-    assert crew_of(g, t) is c and c.carrier == 1 and t.passengers == [2] and (c.x, c.y) == (t.x, t.y)
+    assert crew_of(g, t) is c and c.veh.carrier == 1 and t.veh.passengers == [2] and (c.x, c.y) == (t.x, t.y)
     assert 2 not in [u.uid for u in g.enemy_units(0)]
     from dustup_env.rules.armoured_dustup.transport import room
     g = begin(crewed("apc_wheeled"))
@@ -41,7 +41,7 @@ def test_the_assaulted_vehicles_side_may_dismount_the_crew_to_fight_as_infantry(
     assert d.options[0] == ("stand",) and d.options[1][0] == "dismount" and len(d.options) == 2
     g.apply(d.options[1])
     c = g.units[2]
-    assert c.carrier < 0 and g.units[1].passengers == [] and c.y < g.units[1].y  # on the side facing the squad
+    assert c.veh.carrier < 0 and g.units[1].veh.passengers == [] and c.y < g.units[1].y  # on the side facing the squad
     assert last_event(g, "CrewDismounted") == {"type": "CrewDismounted", "vehicle": 1, "crew": 2, "attacker": 0}
     declared = last_event(g, "AssaultDeclared")
     assert declared["attackers"] == [0] and declared["defenders"] == [2]  # the Assault Action against the crew
@@ -62,7 +62,7 @@ def test_the_crew_stays_aboard_and_the_assault_on_the_vehicle_goes_on():
     assert d.kind == "assault_response" and d.unit == 1 and set(d.options) == {("stand",), ("withdraw",)}
     g.apply(("stand",))
     assert last_event(g, "CourageTested")["result"] == "fail_badly" and g.units[0].confidence == STEADY + 1
-    assert g.units[2].carrier == 1 and not events_of(g, "CrewDismounted") and g.dice.remaining == 0
+    assert g.units[2].veh.carrier == 1 and not events_of(g, "CrewDismounted") and g.dice.remaining == 0
 
 
 def test_no_dismounting_to_fight_from_a_suppressed_vehicle():
@@ -89,7 +89,7 @@ def test_a_vehicle_without_its_crew_only_ends_and_the_crew_mounts_it_again():
     activate(g, 2)
     assert ("mount", 1) in g.decision().options  # a tank has no transport places: its crew still mounts
     g.apply(("mount", 1))
-    assert c.carrier == 1 and not unmanned(g, t)
+    assert c.veh.carrier == 1 and not unmanned(g, t)
 
 
 @pytest.mark.parametrize("design,spec,msg", [("main_battle_tank", {"crew_of": "Nobody"}, "not a vehicle"),

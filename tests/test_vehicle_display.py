@@ -17,6 +17,7 @@ from dustup_env.rules import Game
 from dustup_env.rules.armoured_dustup.vehicle_movement import FOOTPRINT_BASE, FOOTPRINT_PER_SIZE
 from dustup_env.service import views
 from dustup_env.rules.armoured_dustup.heavy_weapons import HeavyState
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 ARMOURED_FAMILIES = {"fire_heavy", "fire_iavr", "fire_guided", "decoy", "area_protection", "mount", "dismount",
                      "approach", "tow", "push", "unhook", "turn", "hatches", "fire_vehicle", "fire_slaved", "fire_pair",
@@ -177,7 +178,7 @@ def test_text_map_shows_vehicles_and_their_facing():
     red = render_ansi(g, side=1)
     assert "carries" not in red and "not seen (in a vehicle)" in red and "mounted in" not in red
     t = g.units[g.side_units[0][2]]
-    t.facing, t.damage, t.immobilised = 90.0, 2, True
+    vehicle_state(t).facing, vehicle_state(t).damage, vehicle_state(t).immobilised = 90.0, 2, True
     text = render_ansi(g)
     assert "facing E (90 deg); 2 damage markers; immobilised" in text
     grid = [r for r in text.splitlines() if r.startswith("|")]
@@ -197,7 +198,7 @@ def test_image_draws_vehicles_turned_to_their_facing():
 
     img = render_rgb(g)
     assert is_blue(img, 36.0, 6.0 - 1.7) and not is_blue(img, 36.0 - 1.7, 6.0)  # long north-south
-    t.facing = 90.0
+    vehicle_state(t).facing = 90.0
     img = render_rgb(g)
     assert is_blue(img, 36.0 - 1.7, 6.0) and not is_blue(img, 36.0, 6.0 - 1.7)  # turned: long east-west
     assert img.shape == (480, 480, 3)

@@ -10,6 +10,7 @@ from dustup_env.rules.armoured_dustup.vehicle_movement import carry_along, footp
 from dustup_env.rules.kernel.battlefield import VEHICLE_TABLES, TERRAIN_TYPES, column_mobility, vehicle_column
 from dustup_env.rules.kernel.dice import parse_die
 from dustup_env.rules.unit_actions.move_action import move_options
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 NORTH, EAST, SOUTH, WEST = 0, 4, 8, 12
 D24 = 3
@@ -114,7 +115,7 @@ def test_damage_and_suppression_make_terrain_one_class_worse(shift_by, cls):
     def setup(g):
         v = g.units[0]
         if "damage" in shift_by:
-            v.damage = int(shift_by[6])
+            vehicle_state(v).damage = int(shift_by[6])
         if "suppressed" in shift_by:
             v.suppression = 1
     scn = tank_and_squad("main_battle_tank")
@@ -122,7 +123,7 @@ def test_damage_and_suppression_make_terrain_one_class_worse(shift_by, cls):
     setup(g)
     activate(g, 0)
     v = g.units[0]
-    assert v.terrain_column == vehicle_column("tracked", False, v.damage + (v.suppression > 0))
+    assert v.terrain_column == vehicle_column("tracked", False, v.veh.damage + (v.suppression > 0))
     if cls is None:
         assert not any(o[0] == "move" for o in g.decision().options)
         return
@@ -166,14 +167,14 @@ def test_infantry_pay_the_scenario_cost_of_vehicle_obstacles():
 
 def test_a_vehicle_ends_facing_the_way_it_moved():
     g, m = moved(tank_and_squad("main_battle_tank"), ("move", EAST, 1), [("d12", 5)])
-    assert g.units[0].facing == pytest.approx(90.0) and g.units[0].moved
+    assert g.units[0].veh.facing == pytest.approx(90.0) and g.units[0].veh.moved
     g, m = moved(tank_and_squad("main_battle_tank", facing=90), ("move", 10, 1), [("d12", 5)])
-    assert g.units[0].facing == pytest.approx(225.0)
+    assert g.units[0].veh.facing == pytest.approx(225.0)
 
 
 def test_immobilised_vehicles_do_not_move():
     g = begin(tank_and_squad())
-    g.units[0].immobilised = True
+    vehicle_state(g.units[0]).immobilised = True
     activate(g, 0)
     assert not any(o[0] in ("move", "withdraw") for o in g.decision().options)
 
@@ -182,14 +183,14 @@ def test_carry_along_brings_passengers_and_turrets():
     scn = scenario([vehicle("Hull", (24, 10), "combat_walker"), vehicle("Turret", (24, 10), "light_tank", hull="Hull"),
                     unit("S", (27, 10), figures=(("rifle", 2),))], [unit("E", (5, 45))])
     g = begin(scn, [("d6", 4)])
-    g.units[0].passengers, g.units[2].carrier = [2], 0
+    vehicle_state(g.units[0]).passengers, vehicle_state(g.units[2]).carrier = [2], 0
     carry_along(g, g.units[0])
     assert (g.units[2].x, g.units[2].y) == (24.0, 10.0)
     activate(g, 0)
     g.apply(("move", NORTH, D24))
     hull = g.units[0]
     assert (hull.x, hull.y) == pytest.approx((24.0, 18.0))
-    assert (g.units[1].x, g.units[1].y, g.units[1].facing) == (hull.x, hull.y, hull.facing)
+    assert (g.units[1].x, g.units[1].y, g.units[1].veh.facing) == (hull.x, hull.y, hull.veh.facing)
     assert (g.units[2].x, g.units[2].y) == (hull.x, hull.y)
 
 
@@ -218,10 +219,10 @@ def test_turn_on_the_spot_is_one_action():
     assert ("turn", 0) not in opts and ("turn", 4) in opts and sum(o[0] == "turn" for o in opts) == 15
     g.apply(("turn", 4))
     v = g.units[0]
-    assert v.facing == 90.0 and (v.x, v.y) == (24.0, 10.0) and g.actions_left == 1
+    assert v.veh.facing == 90.0 and (v.x, v.y) == (24.0, 10.0) and g.actions_left == 1
     assert last_event(g, "Turned")["facing"] == 90.0
     g2 = begin(tank_and_squad("main_battle_tank"))
-    g2.units[0].immobilised = True
+    vehicle_state(g2.units[0]).immobilised = True
     activate(g2, 0)
     assert not any(o[0] == "turn" for o in g2.decision().options)
 

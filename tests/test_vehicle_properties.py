@@ -49,49 +49,49 @@ def scenario_variant(k: int) -> dict:
 
 class VehicleInvariants:
     def __init__(self, g: Game):
-        self.damage = [u.damage for u in g.units]
+        self.damage = [u.veh.damage for u in g.units]
         self.destroyed = set()
 
     def check(self, g: Game) -> None:
         units = g.units
         for k, u in enumerate(units):
             if k >= len(self.damage):
-                self.damage.append(u.damage)
-            assert u.damage >= self.damage[k], "damage markers came off"
-            self.damage[k] = u.damage
-            if u.carrier >= 0:
-                v = units[u.carrier]
-                assert v.profile.vehicle is not None and u.uid in v.passengers
+                self.damage.append(u.veh.damage)
+            assert u.veh.damage >= self.damage[k], "damage markers came off"
+            self.damage[k] = u.veh.damage
+            if u.veh.carrier >= 0:
+                v = units[u.veh.carrier]
+                assert v.profile.vehicle is not None and u.uid in v.veh.passengers
                 assert (u.x, u.y) == (v.x, v.y) and not u.hidden and u.profile.vehicle is None
                 assert u not in list(g.enemy_units(1 - u.side)), "a mounted passenger is seen by the enemy"
-            if u.passengers:
-                assert len(set(u.passengers)) == len(u.passengers)
-                assert all(units[p].carrier == u.uid for p in u.passengers)
+            if u.veh.passengers:
+                assert len(set(u.veh.passengers)) == len(u.veh.passengers)
+                assert all(units[p].veh.carrier == u.uid for p in u.veh.passengers)
                 crew = crew_uid(g, u)  # a crew takes no places (RN-881)
-                assert sum(places(units[p]) for p in u.passengers if p != crew) <= u.profile.vehicle.transport_figures
+                assert sum(places(units[p]) for p in u.veh.passengers if p != crew) <= u.profile.vehicle.transport_figures
                 assert u.in_play and not u.hidden
-            if u.towing >= 0:
-                t = units[u.towing]
-                assert t.towed_by == u.uid and u.damage == 0 and u.profile.vehicle.can_tow and not u.hidden
+            if u.veh.towing >= 0:
+                t = units[u.veh.towing]
+                assert t.veh.towed_by == u.uid and u.veh.damage == 0 and u.profile.vehicle.can_tow and not u.hidden
                 assert t.profile.vehicle is None or t.profile.vehicle.size <= u.profile.vehicle.size + 1
-            if u.towed_by >= 0:
-                assert units[u.towed_by].towing == u.uid
+            if u.veh.towed_by >= 0:
+                assert units[u.veh.towed_by].veh.towing == u.uid
                 if u.profile.vehicle is None:  # a towed gun: limbered, with its crew, the crew rides along (RN-880)
                     st = hw.state(g, u)
                     assert st is not None and not st["ready"] and st["at"] is None and not st["abandoned"]
-            if u.hull >= 0 and units[u.hull].in_play:
-                h = units[u.hull]
-                assert (u.x, u.y, u.facing) == (h.x, h.y, h.facing)
+            if u.veh.hull >= 0 and units[u.veh.hull].in_play:
+                h = units[u.veh.hull]
+                assert (u.x, u.y, u.veh.facing) == (h.x, h.y, h.veh.facing)
             if u.profile.vehicle is not None:
-                assert 0.0 <= u.facing < 360.0
+                assert 0.0 <= u.veh.facing < 360.0
         # vehicles destroyed by fire (Firing at Vehicles) leave wrecks too
-        self.destroyed |= {u.uid for u in units if u.profile.vehicle is not None and u.hull < 0
+        self.destroyed |= {u.uid for u in units if u.profile.vehicle is not None and u.veh.hull < 0
                            and all(f.status == KILLED for f in u.figures)}
         wrecks = [f for f in g.terrain if f["kind"] in ("wreck", "soft_wreck")]
         assert sorted(f["unit"] for f in wrecks) == sorted(self.destroyed)
         for vid, cid in (getattr(g.components.get(CrewState), "crews", None) or {}).items():  # RN-881: a vehicle without its crew only ends
             v, c = units[int(vid)], units[cid]
-            if not g.over and c.carrier != v.uid and g.decision().kind == "action" and g.decision().unit == v.uid:
+            if not g.over and c.veh.carrier != v.uid and g.decision().kind == "action" and g.decision().unit == v.uid:
                 opts = g.decision().options
                 assert opts == (("end",),) or ("end",) not in opts  # only a forced decision besides
         if not g.over:
@@ -138,7 +138,7 @@ def inject(g: Game, rng: random.Random, inv: VehicleInvariants) -> None:
     v = rng.choice(vs)
     if rng.random() < 0.3:
         vehicle_destroyed(g, v)
-        if v.hull < 0:
+        if v.veh.hull < 0:
             inv.destroyed.add(v.uid)
     else:
         vehicle_damaged(g, v)

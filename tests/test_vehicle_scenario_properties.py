@@ -117,11 +117,11 @@ def _until(k: int, broken) -> bool:
 def test_passengers_of_a_transport_routed_off_are_set_down_and_stay_in_play():
     """Found by the property test: a transport that withdrew off the table kept its passengers aboard and in play
     (they kept activating inside a vehicle that was gone).  They are set down at the edge (RN-769)."""
-    assert not _until(378, lambda g: any(u.routed_off and any(g.units[p].in_play for p in u.passengers)
+    assert not _until(378, lambda g: any(u.routed_off and any(g.units[p].in_play for p in u.veh.passengers)
                                          for u in g.units))
 
 
 def test_a_vehicle_towing_or_pushing_never_hides():
     """Found by the property test: a vehicle pushing or towing another could take the reorganise task hide
     (a hidden vehicle tows nothing, RN-769)."""
-    assert not _until(246, lambda g: any(u.towing >= 0 and u.hidden for u in g.units))
+    assert not _until(246, lambda g: any(u.veh.towing >= 0 and u.hidden for u in g.units))

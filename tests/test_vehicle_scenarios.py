@@ -41,7 +41,7 @@ def test_armour_fields_a_mechanised_platoon_a_side_on_vehicle_terrain():
         apcs = [v for v in vehicles if v.profile.vehicle.transport_figures]
         tanks = [v for v in vehicles if not v.profile.vehicle.transport_figures]
         assert len(apcs) == 2 and 1 <= len(tanks) <= 2
-        assert all(v.passengers for v in apcs), "every squad starts in its APC"
+        assert all(v.veh.passengers for v in apcs), "every squad starts in its APC"
         spec = load_scenario("armour")["sides"][side]["units"]
         assert any(s.get("heavy_weapon") == "missile_team" for s in spec)
         assert any(f.weapon in IAVRS for u in units if u.profile.vehicle is None for f in u.figures)
@@ -88,4 +88,4 @@ def test_the_library_covers_every_mobility_type_and_kind_with_a_super_heavy_with
     g = Game(scenario([vehicle("Hull", (24, 10), "super_heavy_tank"),
                        vehicle("Turret", (24, 10), "super_heavy_turret", hull="Hull")],
                       [unit("E", (5, 45))]), seed=0)
-    assert g.units[1].hull == 0
+    assert g.units[1].veh.hull == 0

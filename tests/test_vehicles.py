@@ -11,6 +11,7 @@ from dustup_env.rules.armoured_dustup.vehicles import (armour_class, armour_die,
 from dustup_env.rules.kernel import saves
 from dustup_env.rules.kernel.dice import D6, D8, D10, D12, parse_die
 from dustup_env.rules.kernel.entities import unit_dict, unit_from_dict
+from dustup_env.rules.armoured_dustup.vehicles import vehicle_state
 
 
 def game(scn, **kw):
@@ -109,7 +110,7 @@ def test_super_heavy_turrets_are_units_on_their_hull():
     scn = scenario([vehicle("Hull", (24, 10), "combat_walker"), vehicle("Turret", (24, 10), "light_tank", hull="Hull")],
                    [unit("E", (5, 45), figures=(("rifle", 3),))])
     g = game(scn)
-    assert g.units[1].hull == 0 and g.units[0].hull == -1
+    assert g.units[1].veh.hull == 0 and g.units[0].veh.hull == -1
     scn["sides"][0]["units"][1]["hull"] = "Nope"
     with pytest.raises(ScenarioError, match=r"sides/0/units/1 \('Turret'\): hull: 'Nope' is not another vehicle"):
         game(scn)
@@ -150,7 +151,7 @@ def test_vehicles_take_no_prop_shoot_or_assault_and_are_not_assaulted():
 def test_unit_plain_data_round_trip():
     g = game(tank_and_squad("main_battle_tank", facing=45))
     v = g.units[0]
-    v.damage, v.passengers, v.opened_up = 2, [1], True
+    vehicle_state(v).damage, vehicle_state(v).passengers, vehicle_state(v).opened_up = 2, [1], True
     d = unit_dict(v)
     assert d["vehicle"]["profile"] == "VehicleProfile"
     back = unit_from_dict(json.loads(json.dumps(d)))
@@ -182,10 +183,10 @@ def test_open_up_and_close_down_is_one_action():
     activate(g, 0)
     assert ("hatches", "open_up") in g.decision().options
     g.apply(("hatches", "open_up"))
-    assert g.units[0].opened_up and open_topped(g.units[0]) and g.actions_left == 1
+    assert g.units[0].veh.opened_up and open_topped(g.units[0]) and g.actions_left == 1
     assert ("hatches", "close_down") in g.decision().options
     g.apply(("hatches", "close_down"))
-    assert not g.units[0].opened_up
+    assert not g.units[0].veh.opened_up
     g2 = begin(tank_and_squad("ifv_tracked"))
     activate(g2, 0)
     assert not any(o[0] == "hatches" for o in g2.decision().options)

@@ -189,7 +189,7 @@ def _init(game) -> None:
 def set_location(game, u: Unit, where: str) -> None:
     """``u`` and its passengers go to ``where`` (a location)."""
     u.location = where
-    for uid in u.passengers:
+    for uid in u.veh.passengers:
         game.units[uid].location = where
 
 
@@ -220,7 +220,7 @@ def leave(game, u: Unit, where: str, reason: str) -> None:
 
 def destroy_in_air(game, u: Unit, where: str) -> None:
     """The aircraft and every occupant are destroyed (L1728 shot down; L1802 "including any occupants")."""
-    for uid in list(u.passengers):
+    for uid in list(u.veh.passengers):
         p = game.units[uid]
         for i, f in enumerate(p.figures):
             if f.status != KILLED:
@@ -317,7 +317,7 @@ def _arrived(game, u: Unit, where: str) -> None:
     x, y = spec["position"]
     set_location(game, u, "table")
     place(game, u, float(x), float(y), "arrival", point=False)
-    for uid in u.passengers:
+    for uid in u.veh.passengers:
         place(game, game.units[uid], u.x, u.y, "carried", point=False)
     u.activated = True  # arriving is its activation this turn (RN-1501)
     a["mode"] = AIRBORNE

@@ -45,6 +45,7 @@ from ..morale.confidence_test import confidence_test
 from . import air
 from .air import AIRBORNE, BASE, GROUNDED, HOVERING, LOITER, air_state, airborne
 from .flight import FLIGHT
+from ..armoured_dustup.vehicles import vehicle_state
 
 AA_FRAME = "air_aa"
 PILOT_FRAME = "air_evade"
@@ -119,7 +120,7 @@ def aa_weapon(game, u: Unit):
 def may_fire_at(game, a: Unit, t: Unit) -> bool:
     """``a`` may fire at aircraft ``t`` now: in play on the table, not aboard, not broken, has not fired at
     aircraft this turn, an AA weapon whose range reaches, and sight that only smoke blocks (RN-159)."""
-    if not a.in_play or a.carrier >= 0 or a.confidence >= BROKEN or a.side == t.side:
+    if not a.in_play or a.veh.carrier >= 0 or a.confidence >= BROKEN or a.side == t.side:
         return False
     if air.aa_fired(game, a.uid) or airborne(game, a):
         return False
@@ -155,7 +156,7 @@ def _react(game, mover: Unit, walk) -> None:
 
 
 def _options(game, u: Unit, status) -> list:
-    if aa_weapon(game, u) is None or u.carrier >= 0:
+    if aa_weapon(game, u) is None or u.veh.carrier >= 0:
         return []
     return [("aa_fire_at", t.uid) for t in game.enemy_units(u.side) if airborne(game, t) and may_fire_at(game, u, t)]
 
@@ -250,7 +251,7 @@ def _halt(game, t: Unit) -> None:
 def evade(game, t: Unit) -> None:
     """L1796: at least 24" as a normal move turning no more than 90 degrees: 24" straight ahead (RN-1508); a point
     off the table takes it off the table to the loiter box."""
-    a = math.radians(t.facing)
+    a = math.radians(t.veh.facing)
     x, y = t.x + EVADE_MOVE * math.sin(a), t.y + EVADE_MOVE * math.cos(a)
     if not (0.0 <= x <= game.bf.width and 0.0 <= y <= game.bf.height):
         air.leave(game, t, LOITER, "evade")
@@ -301,11 +302,11 @@ def explode(game, t: Unit) -> None:
     """L1802: destroyed in the air with its occupants; it falls in an explosion of radius 6" and impact D8 (every
     unit in the blast is struck, both sides)."""
     x, y = t.x, t.y
-    occupants = list(t.passengers)
+    occupants = list(t.veh.passengers)
     air.destroy_in_air(game, t, "table")
     for uid in occupants:
-        game.units[uid].carrier = -1
-    t.passengers = []
+        vehicle_state(game.units[uid]).carrier = -1
+    vehicle_state(t).passengers = []
     game.emit(AircraftCrashed(t.uid, round(x, 3), round(y, 3), 0, "exploded"))
     ground_burst(game, Source.at_point(x, y, CRASH_RADIUS, "falling aircraft"), D8)
 
@@ -341,7 +342,7 @@ def emergency_landing(game, t: Unit) -> None:
     a = air_state(game, t)
     if a["mode"] != HOVERING:
         d = 2 * game.dice.roll(D12)
-        h = math.radians(t.facing)
+        h = math.radians(t.veh.facing)
         x = min(max(t.x + d * math.sin(h), 0.0), game.bf.width)
         y = min(max(t.y + d * math.cos(h), 0.0), game.bf.height)
         place(game, t, x, y, "crash", point=False)
@@ -350,14 +351,14 @@ def emergency_landing(game, t: Unit) -> None:
     if _hard(game, t, t.x, t.y):
         explode(game, t)
         return
-    q = shift_closed(t.quality, -max(t.damage - 1, 0))
+    q = shift_closed(t.quality, -max(t.veh.damage - 1, 0))
     roll = game.dice.roll(q)
     if roll == 1:
         explode(game, t)
         return
     result = "wrecked" if roll <= 3 else "controlled"
     game.emit(AircraftCrashed(t.uid, round(t.x, 3), round(t.y, 3), roll, result))
-    occupants = list(t.passengers)
+    occupants = list(t.veh.passengers)
     if roll <= 3:
         for uid in occupants:
             p = game.units[uid]

@@ -44,6 +44,7 @@ from ..unit_actions.detect_action import max_range
 from ..unit_actions.shoot_action import shoot_geometry
 from . import air
 from .air import AIRBORNE, BASE, GROUNDED, HOVERING, LOITER, TRACK, air_state, airborne, is_aircraft, vtol
+from ..armoured_dustup.vehicles import vehicle_state
 
 FLIGHT = "air_flight"
 STEP = 1.0  # inches between two steps of a flight (where anti-aircraft fire may react)
@@ -106,7 +107,7 @@ def may_fly_to(game, u: Unit, x: float, y: float) -> bool:
             return False
     elif d <= FREE_MOVE:
         return True
-    return turn_off(u.facing, bearing(u.x, u.y, x, y)) <= MAX_TURN + 1e-6
+    return turn_off(u.veh.facing, bearing(u.x, u.y, x, y)) <= MAX_TURN + 1e-6
 
 
 def _must_fly(game, u: Unit) -> bool:
@@ -123,7 +124,7 @@ def landing_zone(game, u: Unit) -> str:
     lightly obstructed with rough ground, scrub, crops or slopes; else clear (RN-1506)."""
     r = u.profile.vehicle.air.landing_zone / 2.0 if u.profile.vehicle.air is not None else 3.0
     for t in game.units:
-        if t is u or not t.in_play or t.carrier >= 0 or t.uid in u.passengers:
+        if t is u or not t.in_play or t.veh.carrier >= 0 or t.uid in u.veh.passengers:
             continue
         if any(math.hypot(x - u.x, y - u.y) <= r for x, y in t.figure_positions()):
             return "heavy"
@@ -166,8 +167,8 @@ def _options(game, u: Unit, status) -> list:
 def _filter(game, u: Unit, opts: list) -> list:
     a = air_state(game, u)
     if a is None:
-        if u.carrier >= 0:
-            c = air_state(game, game.units[u.carrier])
+        if u.veh.carrier >= 0:
+            c = air_state(game, game.units[u.veh.carrier])
             if c is not None and c["mode"] != GROUNDED:
                 return [o for o in opts if o[0] != "dismount" or o[0] in ("air_drop",)]
         return [o for o in opts if not names_flying(game, u, o)]
@@ -196,7 +197,7 @@ def weapon_may_fire(game, u: Unit, w, t: Unit) -> bool:
     if w.mount == "fixed" and w.category != "guided":
         if grounded and air.kind(u) != "grav":
             return False
-        h = math.radians(u.facing)
+        h = math.radians(u.veh.facing)
         ahead = dx * math.sin(h) + dy * math.cos(h)
         across = abs(dx * math.cos(h) - dy * math.sin(h))
         return ahead > 0.0 and across <= FIXED_CORRIDOR / 2.0 and dist >= (FIXED_MIN_VTOL if vtol(u) else
@@ -213,7 +214,7 @@ def aircraft_guidance(game, u: Unit, t: Unit, w, plan: dict) -> dict:
     a = air_state(game, u)
     if a is None or a["mode"] not in (AIRBORNE, HOVERING):
         return plan
-    if turn_off(u.facing, bearing(u.x, u.y, t.x, t.y)) <= CENTRAL_ARC / 2.0 + 1e-9:
+    if turn_off(u.veh.facing, bearing(u.x, u.y, t.x, t.y)) <= CENTRAL_ARC / 2.0 + 1e-9:
         return plan
     return dict(plan, guidance=max(plan["guidance"] - 1, D4))
 
@@ -303,7 +304,7 @@ def _spot_options(game, u: Unit, status) -> list:
 def _fly(game, u: Unit, opt) -> bool:
     x, y = float(opt[1]), float(opt[2])
     b = bearing(u.x, u.y, x, y)
-    u.facing = b  # L1746: faces its movement (a VTOL moving slowly too, RN-1504)
+    vehicle_state(u).facing = b  # L1746: faces its movement (a VTOL moving slowly too, RN-1504)
     a = air_state(game, u)
     a["mode"] = AIRBORNE
     data = {"sx": u.x, "sy": u.y, "px": x, "py": y, "x": u.x, "y": u.y, "travelled": 0.0,
@@ -340,7 +341,7 @@ def end_flight(game, frame) -> None:
     if u.in_play and a["mode"] in (AIRBORNE, HOVERING):
         a["flown"] = True
         game.emit(AircraftFlew(u.uid, (round(d["sx"], 3), round(d["sy"], 3)), (round(u.x, 3), round(u.y, 3)),
-                               round(u.facing, 3)))
+                               round(u.veh.facing, 3)))
     pop(game, frame)
 
 
@@ -361,8 +362,8 @@ class Flight:
 
 def _hover(game, u: Unit, opt) -> None:
     air_state(game, u)["mode"] = HOVERING
-    u.facing = opt[1] * TURN_STEP
-    game.emit(AircraftHovering(u.uid, u.facing))
+    vehicle_state(u).facing = opt[1] * TURN_STEP
+    game.emit(AircraftHovering(u.uid, u.veh.facing))
 
 
 def _land(game, u: Unit, opt) -> None:
@@ -398,7 +399,7 @@ def _activation_end(game, u: Unit, frame) -> None:
     a = air_state(game, u)
     if a is not None and a["mode"] == AIRBORNE and vtol(u) and not a["flown"]:
         a["mode"] = HOVERING
-        game.emit(AircraftHovering(u.uid, u.facing))
+        game.emit(AircraftHovering(u.uid, u.veh.facing))
 
 
 def _after_apply(game, decision, option) -> None:

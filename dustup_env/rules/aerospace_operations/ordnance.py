@@ -58,7 +58,7 @@ def _options(game, u, status) -> list:
 def impact_points(game, u, how: str) -> list:
     """Where the bombs fall (rolling the D6s), in the order they are dropped."""
     n = 1 if how == "one" else loads(game, u)
-    h = math.radians(u.facing)
+    h = math.radians(u.veh.facing)
     if air_state(game, u)["mode"] == HOVERING:
         return [(u.x, u.y, 0)] * n
     out, ahead = [], 0.0

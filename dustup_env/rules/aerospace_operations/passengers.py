@@ -42,9 +42,9 @@ def _methods(game, v: Unit) -> tuple:
 
 
 def _options(game, u: Unit, status) -> list:
-    if u.carrier < 0:
+    if u.veh.carrier < 0:
         return []
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     methods = _methods(game, v)
     if not methods:
         return []
@@ -59,7 +59,7 @@ def _options(game, u: Unit, status) -> list:
 
 
 def drop(game, u: Unit, method: str, d: int) -> None:
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     ground = game.bf.terrain_at(v.x, v.y)
     die = shift_closed(u.quality, -1) if ground in DIFFICULT else u.quality
     dismount(game, u, d)

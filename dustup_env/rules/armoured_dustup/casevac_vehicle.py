@@ -30,6 +30,7 @@ from ..unit_actions.detach_element_action import remove_figures
 from .towing import release
 from .vehicle_movement import footprint
 from .vehicles import bearing
+from .vehicles import vehicle_state
 
 KEY = "casevac"  # CasevacState's field: str(uid) -> {"zone": "loiter" | "table" | "track", "trip": index into TRIP,
 #                                                  "delivered": int, "aboard": int, "offloaded": [uids]}
@@ -120,7 +121,7 @@ def _init(game) -> None:
             if p is None or p.transport_figures <= 0:
                 raise ScenarioError(f"{where}: only a transport vehicle (a design with transport capacity) can be a "
                                     "CASEVAC vehicle")
-            if u.hidden or u.inbound or u.hull >= 0 or u.passengers:
+            if u.hidden or u.inbound or u.veh.hull >= 0 or u.veh.passengers:
                 raise ScenarioError(f"{where}: a CASEVAC vehicle starts in the loiter zone: not hidden, not a "
                                     "reinforcement, no turret, no passengers")
             u.location = "evacuated"  # off the table, in the loiter zone
@@ -144,7 +145,7 @@ def _options(game, u: Unit, status) -> list:
     if u.profile.vehicle is not None:
         st = _state(game, u)
         return [("depart",)] if st is not None and st["zone"] == "table" else []
-    if u.carrier >= 0:
+    if u.veh.carrier >= 0:
         return []
     out = []
     for key, st in _all(game).items():
@@ -190,7 +191,7 @@ def _call(game, u: Unit, opt) -> None:
     st = _state(game, v)
     x, y = _place(game, u, v)
     place(game, v, x, y, "casevac_arrival")
-    v.facing = bearing(x, y, u.x, u.y) if (x, y) != (u.x, u.y) else v.facing
+    vehicle_state(v).facing = bearing(x, y, u.x, u.y) if (x, y) != (u.x, u.y) else v.veh.facing
     v.location = "table"
     v.activated = True  # activates from the next turn
     st["zone"], st["aboard"], st["offloaded"] = "table", 0, []
@@ -226,13 +227,13 @@ def _depart(game, v: Unit, opt) -> None:
             _boost(game, u, 2 if r == 6 else (1 if r >= 3 else 0), r)
     for uid in game.side_units[v.side]:
         u = units[uid]
-        if uid == v.uid or uid in st["offloaded"] or not u.in_play or u.carrier >= 0:
+        if uid == v.uid or uid in st["offloaded"] or not u.in_play or u.veh.carrier >= 0:
             continue
         if math.hypot(u.x - v.x, u.y - v.y) <= BOOST_RANGE + 1e-9:
             r = dice.roll(D6)
             _boost(game, u, 1 if r >= 5 else 0, r)
-    if v.towed_by >= 0:  # a vehicle pushing or towing it lets go
-        release(game, game.units[v.towed_by], "departed")
+    if v.veh.towed_by >= 0:  # a vehicle pushing or towing it lets go
+        release(game, game.units[v.veh.towed_by], "departed")
     st["delivered"] += st["aboard"]
     v.evacuated_wounded = st["delivered"]
     st["zone"], st["trip"], st["aboard"], st["offloaded"] = "track", 0, 0, []

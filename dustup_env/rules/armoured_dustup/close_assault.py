@@ -74,6 +74,7 @@ from .indicating_damaged_vehicles import vehicle_fire
 from .vehicle_damage import defending_quality
 from .vehicle_movement import footprint, immobile
 from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
+from .vehicles import vehicle_state
 
 OUTNUMBER_ROWS = ("outnumbered_2", "outnumbered_3")
 CONTACT_GAP = 0.5  # the assaulting leader ends this far outside the vehicle's footprint (RN-814)
@@ -116,7 +117,7 @@ def assault_units(u: Unit) -> int:
     three units"); an infantry unit one."""
     if u.profile.vehicle is None:
         return 1
-    return u.profile.vehicle.size + (len(u.passengers) if open_topped(u) else 0)
+    return u.profile.vehicle.size + (len(u.veh.passengers) if open_topped(u) else 0)
 
 
 def vehicle_courage(game, att: Unit, dfn: Unit):
@@ -157,7 +158,7 @@ def in_reach(game, u: Unit, v: Unit, reach: float | None = None) -> bool:
 
 
 def _options(game, u: Unit, status) -> list:
-    if u.profile.vehicle is not None or u.carrier >= 0 or not may_assault(game, u):
+    if u.profile.vehicle is not None or u.veh.carrier >= 0 or not may_assault(game, u):
         return []
     reach = assault_reach(u, game)
     out = []
@@ -171,7 +172,7 @@ def _options(game, u: Unit, status) -> list:
 
 def passengers_exposed(v: Unit) -> bool:
     """L1553: the passengers of an open-topped vehicle may be declared the target of an assault (RN-856)."""
-    return bool(v.passengers) and open_topped(v) and v.hull < 0
+    return bool(v.veh.passengers) and open_topped(v) and v.veh.hull < 0
 
 
 def as_infantry(game, v: Unit) -> bool:
@@ -209,8 +210,8 @@ def defensive_weapon(game, v: Unit, u: Unit):
     """L1561: the vehicle's support weapon (its first APSW) that can fire at ``u`` now: (index, plan) or None.  As a
     reaction, in the attacker's activation: not counting the vehicle's own move (or withdrawal) before it, as a mech's
     (RN-137: "moved" is a move of the same activation; RN-815, RN-853)."""
-    moved = v.moved
-    v.moved = False
+    moved = v.veh.moved
+    vehicle_state(v).moved = False
     try:
         for k, w in enumerate(weapons(v)):
             if w.category == "apsw":
@@ -219,7 +220,7 @@ def defensive_weapon(game, v: Unit, u: Unit):
                     return k, plan
         return None
     finally:
-        v.moved = moved
+        vehicle_state(v).moved = moved
 
 
 def _assault(game, u: Unit, opt):
@@ -273,10 +274,10 @@ def mech_close_combat_hits(game, striker: Unit, target: Unit, figs, hits: int, c
     if not hits or not target.in_play:
         return
     impact = attack_impact(striker) if striker.profile.vehicle is None else mech_impact(striker, True)
-    before = target.damage
+    before = target.veh.damage
     vehicle_fire(game, target, impact, hits, striker.x, striker.y, weapon_class=1, test_confidence=False)
     if target.in_play:
-        cas["damage"] = cas.get("damage", 0) + max(0, target.damage - before)
+        cas["damage"] = cas.get("damage", 0) + max(0, target.veh.damage - before)
 
 
 def passengers_cover(v: Unit) -> int:
@@ -290,7 +291,7 @@ def _assault_passengers(game, u: Unit, opt):
     if (v.profile.vehicle is None or as_infantry(game, v) or u.profile.vehicle is not None or not passengers_exposed(v)
             or not in_reach(game, u, v) or not may_assault(game, u)):
         raise IllegalOptionError(f"{opt!r}: those passengers cannot be assaulted now")
-    p = game.units[v.passengers[0]]
+    p = game.units[v.veh.passengers[0]]
     cover = passengers_cover(v)
     rows = {r["id"]: r["shift"] for r in load_courage_table(game.options["courage_table"])}
     row = "hard_cover" if cover == 2 else "soft_cover"
@@ -323,8 +324,8 @@ def close_down(game, u: Unit, v: Unit, p: Unit, levels: int):
     """L1559: passengers forced to withdraw close the vehicle down instead (a level lost as a withdrawal); the
     attackers may switch their assault to the vehicle (decision ``assault_follow_up``: contact or halt)."""
     drop_confidence(game, p, levels, "passengers close down")
-    if v.opened_up:
-        v.opened_up = False
+    if v.veh.opened_up:
+        vehicle_state(v).opened_up = False
         game.emit(HatchesChanged(v.uid, False))
     if u.in_play and v.in_play:
         game.stack.append(Frame("passengers_assault_switch", u.uid, 0, False, {"attacker": u.uid, "vehicle": v.uid}))
@@ -355,10 +356,10 @@ def passenger_fire_modes(game, v: Unit, u: Unit) -> list:
     """L1555, L1561, RN-857: the fire modes in which the first unit aboard ``v`` may give final defensive fire at
     ``u`` from inside (an open top or fire ports, :func:`passenger_shift`); not "support" (the vehicle's own support
     weapon's option), "suppressive" or grenades.  Allowed even if they already fired (as the Assault Action's)."""
-    if not v.passengers:
+    if not v.veh.passengers:
         return []
     shift = passenger_shift(v)
-    p = game.units[v.passengers[0]]
+    p = game.units[v.veh.passengers[0]]
     if shift is None or not p.in_play or p.suppression or p.disorganised() or p.confidence >= BROKEN:
         return []
     geo = shoot_geometry(game, v, u)
@@ -395,7 +396,7 @@ def defensive_fire(game, v: Unit, u: Unit, mode: str = "support") -> int:
         return reaction_shot(game, v, u, *found) if found is not None else 0
     if mode not in passenger_fire_modes(game, v, u):
         return 0
-    p = game.units[v.passengers[0]]  # the passengers fire from inside (RN-857)
+    p = game.units[v.veh.passengers[0]]  # the passengers fire from inside (RN-857)
     able = u.n_able()
     saved = set(p.fired)
     p.fired.clear()
@@ -433,7 +434,7 @@ def crew_uid(game, v: Unit) -> int:
 
 def crew_aboard(game, v: Unit):
     c = crew_of(game, v)
-    return c if c is not None and c.carrier == v.uid and c.in_play else None
+    return c if c is not None and c.veh.carrier == v.uid and c.in_play else None
 
 
 def crew_side(game, v: Unit, u: Unit):
@@ -480,7 +481,7 @@ class CrewResponse:
 def unmanned(game, v: Unit) -> bool:
     """A vehicle whose represented crew is not aboard (RN-881)."""
     c = crew_of(game, v)
-    return c is not None and c.carrier != v.uid
+    return c is not None and c.veh.carrier != v.uid
 
 
 def _crew_filter(game, u: Unit, opts: list) -> list:
@@ -495,7 +496,7 @@ def _crew_filter(game, u: Unit, opts: list) -> list:
         if cid == u.uid:
             v = game.units[int(vid)]
             mount = ("mount", v.uid)
-            if (u.carrier < 0 and mount not in opts and v.in_play and v.carrier < 0 and not u.hidden
+            if (u.veh.carrier < 0 and mount not in opts and v.in_play and v.veh.carrier < 0 and not u.hidden
                     and u.confidence < BROKEN and within_reach(v, u) and not u.disorganised()
                     and (not u.suppression or game.bf.in_cover(u.x, u.y))):
                 return opts + [mount]
@@ -506,7 +507,7 @@ def _crew_init(game) -> None:
     """Units with ``crew_of`` start aboard their vehicle as its crew (checked here: errors name the field)."""
     crews = {}
     for where, spec, u, v in vehicle_references(game, "crew_of", "crew"):
-        if v is None or v.profile.vehicle is None or v.kind in MECHS or v.hull >= 0:
+        if v is None or v.profile.vehicle is None or v.kind in MECHS or v.veh.hull >= 0:
             raise ScenarioError(f"{where}: {spec['crew_of']!r} is not a vehicle of the same side (not a mech, "
                                 "monster or turret)")
         if str(v.uid) in crews:
@@ -514,8 +515,8 @@ def _crew_init(game) -> None:
         if "carried_by" in spec or u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
             raise ScenarioError(f"{where}: a crew starts aboard (not carried_by, hidden, a reinforcement or mounted)")
         crews[str(v.uid)] = u.uid
-        u.carrier = v.uid
-        v.passengers = [u.uid] + v.passengers
+        vehicle_state(u).carrier = v.uid
+        vehicle_state(v).passengers = [u.uid] + v.veh.passengers
         place(game, u, v.x, v.y, "set_up", point=False)  # the game's set-up: no move
     if crews:
         game.state_of(CrewState).crews = crews
@@ -529,8 +530,8 @@ def mech_support_weapons(game, m: Unit, u: Unit) -> list:
     """L794, L1561: the mech's support weapons (APSW; heavy weapons never) that can fire at ``u`` now, at most two
     (L1486), as a reaction: whether or not they fired in its own activation, and not counting its own move of its
     last activation (RN-137: a move of the same activation)."""
-    moved = m.moved
-    m.moved = False
+    moved = m.veh.moved
+    vehicle_state(m).moved = False
     try:
         out = []
         for k, w in enumerate(weapons(m)):
@@ -540,7 +541,7 @@ def mech_support_weapons(game, m: Unit, u: Unit) -> list:
                     out.append((k, plan))
         return out[:MECH_FIRE_WEAPONS]
     finally:
-        m.moved = moved
+        vehicle_state(m).moved = moved
 
 
 def mech_fire_options(game, m: Unit, u: Unit) -> list:

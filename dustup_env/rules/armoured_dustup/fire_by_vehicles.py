@@ -90,7 +90,7 @@ def in_arc(v: Unit, w, t: Unit) -> bool:
         return True
     if abs(t.x - v.x) < 1e-9 and abs(t.y - v.y) < 1e-9:
         return True
-    off = abs((bearing(v.x, v.y, t.x, t.y) - v.facing + 180.0) % 360.0 - 180.0)
+    off = abs((bearing(v.x, v.y, t.x, t.y) - v.veh.facing + 180.0) % 360.0 - 180.0)
     return off <= deg / 2.0 + 1e-9
 
 
@@ -98,7 +98,7 @@ def own_shift(v: Unit, w) -> int | None:
     """The vehicle's own terms of the net target-die shift for weapon ``w`` (None: the weapon cannot fire now):
     stabilisation after a move, suppression, damage markers."""
     shift = 0
-    if v.moved:
+    if v.veh.moved:
         s = STABILISATION_SHIFT.get(w.stabilisation, 1)
         if s is None:
             return None
@@ -287,7 +287,7 @@ MOVE_FIRE_SHIFT = 1  # L1474: moving and shooting in the same action, the target
 def _move_fire_options(game, v: Unit, status) -> list:
     """L1474, RN-858: ``("move_fire", target, k)`` for a ready direct-fire weapon with superior stabilisation."""
     p = v.profile.vehicle
-    if p is None or not p.weapons or not may_fire(v, status) or v.hull >= 0 or v.immobilised:
+    if p is None or not p.weapons or not may_fire(v, status) or v.veh.hull >= 0 or v.veh.immobilised:
         return []
     ks = [k for k, w in enumerate(weapons(v)) if w.stabilisation == "superior" and w.category in DIRECT]
     if not ks:

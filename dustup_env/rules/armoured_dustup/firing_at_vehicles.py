@@ -64,7 +64,7 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     ox, oy = (firer.x, firer.y) if origin is None else origin
     facing = armour_facing(t, ox, oy)
     reasons = []
-    before = t.damage
+    before = t.veh.damage
     if not t.under_fire_before:
         t.under_fire_before = True
         reasons.append("first_under_fire")
@@ -80,7 +80,7 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
             game.emit(Suppressed(t.uid, t.suppression))
     damaged = False
     if res.hits:
-        before_passengers = able_figures(game, t.passengers)
+        before_passengers = able_figures(game, t.veh.passengers)
         results = resolve_hits(game, t, impact, res.hits, ox, oy, weapon_class=weapon_class, facing=facing,
                                test_confidence=False)  # one test below for every trigger of the attack
         damaged = "damaged" in results and "destroyed" not in results
@@ -151,8 +151,8 @@ def _aboard(game, decision, option) -> None:
     take the unit off its vehicle: a mounted unit stays where its vehicle is (after every option)."""
     units = game.units
     for v in units:
-        if v.passengers:
-            for uid in v.passengers:
+        if v.veh.passengers:
+            for uid in v.veh.passengers:
                 u = units[uid]
                 if u.x != v.x or u.y != v.y:
                     place(game, u, v.x, v.y, "carried", point=False)

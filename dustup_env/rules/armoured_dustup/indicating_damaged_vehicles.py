@@ -25,6 +25,7 @@ from .towing import release
 from .transport import unload_all
 from .vehicle_movement import footprint
 from .vehicles import armour_die, armour_facing, armoured, has_vehicles
+from .vehicles import vehicle_state
 
 WRECK_MOVE_COST = 2  # invented (RN-763): a wreck is poor going for everyone
 WRECK_KINDS = {"wreck": TerrainKind(conceals=True, cover=2, move_cost=WRECK_MOVE_COST),  # an armoured vehicle's
@@ -68,15 +69,15 @@ class PassengerHit(Event):
 
 def vehicle_damaged(game, v: Unit, markers: int = 1) -> None:
     """``markers`` more damage markers on ``v`` (they never come off)."""
-    v.damage += markers
-    game.emit(VehicleDamaged(v.uid, v.damage))
-    if v.towing >= 0:
+    vehicle_state(v).damage += markers
+    game.emit(VehicleDamaged(v.uid, v.veh.damage))
+    if v.veh.towing >= 0:
         release(game, v, "damaged")
 
 
 def immobilise(game, v: Unit) -> None:
-    if not v.immobilised:
-        v.immobilised = True
+    if not v.veh.immobilised:
+        vehicle_state(v).immobilised = True
         game.emit(VehicleImmobilised(v.uid))
 
 
@@ -84,17 +85,17 @@ def vehicle_destroyed(game, v: Unit) -> None:
     """``v`` is destroyed: out of play (its hull figure killed), its tows released, its passengers bail out, a wreck
     left where it stood (a super-heavy vehicle's turret leaves none: its hull is the wreck, left once the hull and
     all its turrets are destroyed, RN-872)."""
-    if v.towing >= 0:
+    if v.veh.towing >= 0:
         release(game, v, "destroyed")
-    if v.towed_by >= 0:
-        release(game, game.units[v.towed_by], "destroyed")
+    if v.veh.towed_by >= 0:
+        release(game, game.units[v.veh.towed_by], "destroyed")
     unload_all(game, v)
     for i, f in enumerate(v.figures):
         if f.status != KILLED:
             v.set_figure(i, status=KILLED)
     game.emit(VehicleDestroyed(v.uid, round(v.x, 3), round(v.y, 3)))
-    hull = v if v.hull < 0 else game.units[v.hull]
-    if not hull.in_play and not any(u.hull == hull.uid and u.in_play for u in game.units):
+    hull = v if v.veh.hull < 0 else game.units[v.veh.hull]
+    if not hull.in_play and not any(u.veh.hull == hull.uid and u.in_play for u in game.units):
         _wreck(game, hull)
 
 
@@ -111,7 +112,7 @@ def passenger_casualties(game, v: Unit, weapon_class: int, destroyed: bool) -> i
     armours = armoury()[1]
     needed = weapon_class * 2 if destroyed else weapon_class
     hit = 0
-    for uid in v.passengers:
+    for uid in v.veh.passengers:
         p = game.units[uid]
         for i, f in enumerate(p.figures):
             if f.status != OK:
@@ -132,7 +133,7 @@ def vehicle_fire(game, v: Unit, impact: int, hits: int, x: float, y: float, weap
     damaged vehicle takes the confidence test "Vehicle takes one or more damage" with +2/+1/+0 per damage marker it
     had before the attack (RN-766; ``test_confidence=False``: the caller tests once for all the attack's triggers,
     with ``vehicle_damage=`` the markers before)."""
-    before = v.damage
+    before = v.veh.damage
     side = facing or armour_facing(v, x, y)
     die = armour_die(v, side)
     results = []
@@ -144,11 +145,11 @@ def vehicle_fire(game, v: Unit, impact: int, hits: int, x: float, y: float, weap
         if result == "destroyed":
             break
     if "destroyed" in results:
-        if v.passengers:
+        if v.veh.passengers:
             passenger_casualties(game, v, weapon_class, True)
         vehicle_destroyed(game, v)
     elif "damaged" in results:
-        if v.passengers:
+        if v.veh.passengers:
             passenger_casualties(game, v, weapon_class, False)
         vehicle_damaged(game, v, results.count("damaged"))
         if test_confidence:

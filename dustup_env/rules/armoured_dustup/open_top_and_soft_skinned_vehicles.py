@@ -22,6 +22,7 @@ from ..kernel.ruleset import Family, Rule
 from ..unit_actions.shoot_action import FIRE_MODES, shoot_geometry
 from .firing_at_vehicles import MAX_SUPPRESSION, fire_party, party_plan
 from .vehicles import HatchesChanged, armoured, has_vehicles, open_topped
+from .vehicles import vehicle_state
 
 PASSENGER_MODES = tuple(m for m in FIRE_MODES if m != "grenades")  # RN-812: no grenades from a vehicle
 
@@ -30,7 +31,7 @@ PASSENGER_MODES = tuple(m for m in FIRE_MODES if m != "grenades")  # RN-812: no 
 def exposed(v: Unit) -> bool:
     """L1447: the passengers of an open-top (or opened-up) or soft-skinned vehicle may be engaged."""
     p = v.profile.vehicle
-    return p is not None and bool(v.passengers) and (open_topped(v) or p.soft_skinned)
+    return p is not None and bool(v.veh.passengers) and (open_topped(v) or p.soft_skinned)
 
 
 def passengers_geometry(game, u: Unit, v: Unit):
@@ -44,7 +45,7 @@ def passengers_geometry(game, u: Unit, v: Unit):
 
 def target_passengers(game, v: Unit) -> Unit:
     """RN-811: the first unit aboard."""
-    return game.units[v.passengers[0]]
+    return game.units[v.veh.passengers[0]]
 
 
 def _may_shoot(u: Unit, status) -> bool:
@@ -53,7 +54,7 @@ def _may_shoot(u: Unit, status) -> bool:
 
 
 def _engage_options(game, u: Unit, status) -> list:
-    if u.profile.vehicle is not None or u.carrier >= 0 or not _may_shoot(u, status):
+    if u.profile.vehicle is not None or u.veh.carrier >= 0 or not _may_shoot(u, status):
         return []
     out = []
     for v in game.enemy_units(u.side):
@@ -88,8 +89,8 @@ def occupants_suppressed(game, v: Unit) -> None:
     if v.suppression < MAX_SUPPRESSION:
         v.suppression += 1
     game.emit(Suppressed(v.uid, v.suppression))
-    if v.opened_up:
-        v.opened_up = False
+    if v.veh.opened_up:
+        vehicle_state(v).opened_up = False
         game.emit(HatchesChanged(v.uid, False))
 
 
@@ -106,9 +107,9 @@ def passenger_shift(v: Unit) -> int | None:
 
 
 def _passenger_options(game, u: Unit, status) -> list:
-    if u.carrier < 0 or not _may_shoot(u, status):
+    if u.veh.carrier < 0 or not _may_shoot(u, status):
         return []
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     shift = passenger_shift(v)
     if shift is None:
         return []
@@ -127,7 +128,7 @@ def _passenger_options(game, u: Unit, status) -> list:
 
 def _passenger_shoot(game, u: Unit, opt) -> None:
     t = game.units[opt[1]]
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     shift = passenger_shift(v)
     geo = shoot_geometry(game, v, t)
     plan = None if shift is None or geo is None else party_plan(game, u, t, opt[2], geo, shift)
@@ -137,7 +138,7 @@ def _passenger_shoot(game, u: Unit, opt) -> None:
 
 
 def _options(game, u: Unit, status) -> list:
-    if u.carrier >= 0:
+    if u.veh.carrier >= 0:
         return _passenger_options(game, u, status)
     return _engage_options(game, u, status)
 

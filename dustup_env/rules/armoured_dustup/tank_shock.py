@@ -29,6 +29,7 @@ from ..unit_actions.move_action import move_path, step_hook
 from .close_assault import VehicleAssaulted, infantry_attack, vehicle_courage
 from .vehicle_movement import carry_along, footprint, immobile
 from .vehicles import bearing, has_vehicles
+from .vehicles import vehicle_state
 
 THROUGH = 2.0  # RN-143: the vehicle ends 2" beyond the infantry it drives through
 
@@ -42,7 +43,7 @@ def may_shock(v: Unit) -> bool:
     """Not suppressed (L1551); Confident or Steady and not panicking: tank shock is an assault (L1536 "Vehicles can
     initiate an assault against an infantry unit"), and "Attackers may not assault if shaken, broken or routed"
     (L730, RN-904); able to move."""
-    return (v.profile.vehicle is not None and v.kind == "vehicle" and v.hull < 0 and not v.suppression
+    return (v.profile.vehicle is not None and v.kind == "vehicle" and v.veh.hull < 0 and not v.suppression
             and v.confidence <= STEADY and not v.panicked and not immobile(v) and v.in_play)
 
 
@@ -68,8 +69,8 @@ def drive(game, v: Unit, px: float, py: float) -> None:
     x, y = move_path(game.bf, v, px, py, 4.0 * dist + 1.0, [], v.terrain_column, step_hook(game, v))
     place(game, v, x, y, "tank_shock", point=False)  # (its path ran the point at every step)
     if (x, y) != start:
-        v.facing = bearing(start[0], start[1], x, y)
-        v.moved = True
+        vehicle_state(v).facing = bearing(start[0], start[1], x, y)
+        vehicle_state(v).moved = True
     game.emit(Moved(v.uid, 0, 0.0, (round(start[0], 3), round(start[1], 3)), (round(x, 3), round(y, 3)), False))
     carry_along(game, v)
 

@@ -22,6 +22,7 @@ from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from .vehicle_movement import carry_along, footprint
 from .vehicles import has_vehicles
+from .vehicles import vehicle_state
 
 LINE_UP = 2.0  # invented (RN-760): the tower's and the towed unit's footprints this close
 HALF_DIE = {D12: D6, D8: D4}  # L1417 "if they normally roll a D12 as their movement die, they roll a D6"
@@ -43,13 +44,13 @@ class TowReleased(Event):
 
 def towed(game, u: Unit):
     """The vehicle towing or pushing ``u``, None if none (a service of this rule: true while towed)."""
-    return game.units[u.towed_by] if u.towed_by >= 0 else None
+    return game.units[u.veh.towed_by] if u.veh.towed_by >= 0 else None
 
 
 def may_tow(v: Unit) -> bool:
     p = v.profile.vehicle
-    return (p is not None and p.can_tow and v.damage == 0 and not v.immobilised and v.towing < 0 and v.towed_by < 0
-            and v.carrier < 0 and v.hull < 0 and v.in_play and not v.hidden)
+    return (p is not None and p.can_tow and v.veh.damage == 0 and not v.veh.immobilised and v.veh.towing < 0 and v.veh.towed_by < 0
+            and v.veh.carrier < 0 and v.veh.hull < 0 and v.in_play and not v.hidden)
 
 
 def tow_size(game, t: Unit):
@@ -68,7 +69,7 @@ def _radius(t: Unit) -> float:
 def _options(game, v: Unit, status) -> list:
     if v.profile.vehicle is None:
         return []
-    if v.towing >= 0:
+    if v.veh.towing >= 0:
         return [("unhook",)]
     if not may_tow(v) or (status.suppressed and not status.in_cover):
         return []
@@ -77,8 +78,8 @@ def _options(game, v: Unit, status) -> list:
     reach = footprint(v) + LINE_UP
     for uid in game.side_units[v.side]:
         t = units[uid]
-        if t is v or not t.in_play or t.hidden or t.towed_by >= 0 or t.towing >= 0 or t.carrier >= 0 or t.hull >= 0 \
-                or t.uid == v.hull:
+        if t is v or not t.in_play or t.hidden or t.veh.towed_by >= 0 or t.veh.towing >= 0 or t.veh.carrier >= 0 or t.veh.hull >= 0 \
+                or t.uid == v.veh.hull:
             continue
         r = reach + _radius(t)
         if (t.x - v.x) ** 2 + (t.y - v.y) ** 2 > r * r:
@@ -94,19 +95,19 @@ def _options(game, v: Unit, status) -> list:
 
 def _attach(game, v: Unit, opt) -> None:
     t = game.units[opt[1]]
-    v.towing, v.pushing, t.towed_by = t.uid, opt[0] == "push", v.uid
+    vehicle_state(v).towing, vehicle_state(v).pushing, vehicle_state(t).towed_by = t.uid, opt[0] == "push", v.uid
     t.propped = False
-    game.emit(TowAttached(v.uid, t.uid, v.pushing))
+    game.emit(TowAttached(v.uid, t.uid, v.veh.pushing))
     carry_along(game, v)
 
 
 def release(game, v: Unit, reason: str) -> None:
     """``v`` lets go of what it tows or pushes."""
-    if v.towing < 0:
+    if v.veh.towing < 0:
         return
-    t = game.units[v.towing]
-    t.towed_by = -1
-    v.towing, v.pushing = -1, False
+    t = game.units[v.veh.towing]
+    vehicle_state(t).towed_by = -1
+    vehicle_state(v).towing, vehicle_state(v).pushing = -1, False
     game.emit(TowReleased(v.uid, t.uid, reason))
 
 
@@ -115,14 +116,14 @@ def _unhook(game, v: Unit, opt) -> None:
 
 
 def _movement_die(game, u: Unit, die: int) -> int:
-    if u.towing >= 0:
+    if u.veh.towing >= 0:
         return HALF_DIE.get(die, die)
     return die
 
 
 def _movement_roll(game, u: Unit, die: int):
     """Half speed for dice other than D12 and D8: the usual roll, halved rounding up (RN-132)."""
-    if u.towing < 0 or u.movement in HALF_DIE:
+    if u.veh.towing < 0 or u.movement in HALF_DIE:
         return None
     return math.ceil(game.dice.roll(die) / 2)
 
@@ -130,9 +131,9 @@ def _movement_roll(game, u: Unit, die: int):
 def _filter(game, u: Unit, opts: list) -> list:
     """A vehicle towing or pushing, or towed, does not hide (a hidden vehicle tows nothing, RN-769); the towed crew
     of a heavy weapon does not move on its own (RN-880: unhooked first)."""
-    if u.towing < 0 and u.towed_by < 0:
+    if u.veh.towing < 0 and u.veh.towed_by < 0:
         return opts
-    if u.towed_by >= 0 and u.profile.vehicle is None:
+    if u.veh.towed_by >= 0 and u.profile.vehicle is None:
         return [o for o in opts if o != ("reorganise", "hide") and o[0] not in ("move", "withdraw", "regroup")]
     return [o for o in opts if o != ("reorganise", "hide")]
 
@@ -140,13 +141,13 @@ def _filter(game, u: Unit, opts: list) -> list:
 def _no_towed_partner(game, u: Unit, opts: list) -> list:
     """RN-880: a towed crew is not a partner of a Regroup Action (it rides with its gun until unhooked)."""
     units = game.units
-    return [o for o in opts if not (o[0] == "regroup" and units[o[1]].towed_by >= 0)]
+    return [o for o in opts if not (o[0] == "regroup" and units[o[1]].veh.towed_by >= 0)]
 
 
 def _after_move(game, u: Unit, start, withdraw: bool) -> None:
     """A towed unit moved on its own (the crew of a towed gun forced to withdraw): the tower lets go."""
-    if u.towed_by >= 0 and u.profile.vehicle is None and (u.x, u.y) != tuple(start):
-        release(game, game.units[u.towed_by], "unhook")
+    if u.veh.towed_by >= 0 and u.profile.vehicle is None and (u.x, u.y) != tuple(start):
+        release(game, game.units[u.veh.towed_by], "unhook")
 
 
 RULE = Rule(

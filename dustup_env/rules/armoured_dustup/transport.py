@@ -27,6 +27,7 @@ from ..kernel.table import place
 from ..unit_actions.move_action import DIR_VECTORS, DIRECTIONS, begin_move, may_advance
 from .vehicle_movement import footprint
 from .vehicles import has_vehicles
+from .vehicles import vehicle_state
 
 MOUNT_RANGE = 2.0  # L1411
 APPROACH_RANGE = 24.0  # a friendly transport this close may be approached (RN-758)
@@ -61,7 +62,7 @@ def room(game, v: Unit) -> int:
     """Places left in transport vehicle ``v`` (its crew, when represented by a unit, takes none: RN-881)."""
     crew_uid = game.rules.services.get("vehicle_crew")  # the close-assault rules' crews (RN-881)
     crew = crew_uid(game, v) if crew_uid is not None else -1
-    return v.profile.vehicle.transport_figures - sum(places(game.units[p]) for p in v.passengers if p != crew)
+    return v.profile.vehicle.transport_figures - sum(places(game.units[p]) for p in v.veh.passengers if p != crew)
 
 
 def within_reach(v: Unit, u: Unit) -> bool:
@@ -72,17 +73,17 @@ def within_reach(v: Unit, u: Unit) -> bool:
 
 def may_carry(v: Unit) -> bool:
     return (v.profile.vehicle is not None and v.profile.vehicle.transport_figures > 0 and v.in_play and not v.hidden
-            and v.hull < 0 and v.carrier < 0)
+            and v.veh.hull < 0 and v.veh.carrier < 0)
 
 
 def _may_board(u: Unit, status) -> bool:
-    return (u.profile.vehicle is None and u.carrier < 0 and not u.hidden and not u.mounted and not u.propped
-            and u.towed_by < 0 and (not status.suppressed or status.in_cover) and u.confidence < BROKEN)
+    return (u.profile.vehicle is None and u.veh.carrier < 0 and not u.hidden and not u.mounted and not u.propped
+            and u.veh.towed_by < 0 and (not status.suppressed or status.in_cover) and u.confidence < BROKEN)
 
 
 def _options(game, u: Unit, status) -> list:
-    if u.carrier >= 0:
-        v = game.units[u.carrier]
+    if u.veh.carrier >= 0:
+        v = game.units[u.veh.carrier]
         if v.suppression > 0 or (status.suppressed and not status.in_cover):
             return []
         return [("dismount", d) for d in range(DIRECTIONS) if dismount_positions(game, v, u, d) is not None]
@@ -128,8 +129,8 @@ def dismount_positions(game, v: Unit, u: Unit, d: int):
 
 def _mount(game, u: Unit, opt) -> None:
     v = game.units[opt[1]]
-    u.carrier = v.uid
-    v.passengers = v.passengers + [u.uid]
+    vehicle_state(u).carrier = v.uid
+    vehicle_state(v).passengers = v.veh.passengers + [u.uid]
     place(game, u, v.x, v.y, "mount")
     u.complete_concealment = False
     game.emit(Embarked(u.uid, v.uid))
@@ -138,10 +139,10 @@ def _mount(game, u: Unit, opt) -> None:
 def dismount(game, u: Unit, d: int, forced: bool = False) -> None:
     """Put passenger ``u`` on the table on side ``d`` of its vehicle (a forced dismount falls back on the leader at
     the vehicle's position, its figures in their places)."""
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     pos = dismount_positions(game, v, u, d)
-    v.passengers = [p for p in v.passengers if p != u.uid]
-    u.carrier = -1
+    vehicle_state(v).passengers = [p for p in v.veh.passengers if p != u.uid]
+    vehicle_state(u).carrier = -1
     if pos is None:
         place(game, u, v.x, v.y, "dismount")
     else:
@@ -168,7 +169,7 @@ def _approach(game, u: Unit, opt):
 
 def bail_out(game, u: Unit) -> None:
     """A passenger that must leave: dismounts on the side facing its home edge (the nearest side that has room)."""
-    v = game.units[u.carrier]
+    v = game.units[u.veh.carrier]
     hx, hy = game.home_point(u)
     ang = math.atan2(hx - v.x, hy - v.y)
     best = min(range(DIRECTIONS), key=lambda d: (abs((2 * math.pi * d / DIRECTIONS - ang + math.pi) % (2 * math.pi)
@@ -183,14 +184,14 @@ def bail_out(game, u: Unit) -> None:
 
 def unload_all(game, v: Unit) -> None:
     """Every passenger of ``v`` bails out (the vehicle is destroyed or out of play)."""
-    for uid in list(v.passengers):
+    for uid in list(v.veh.passengers):
         bail_out(game, game.units[uid])
 
 
 def _before_apply(game, decision, option) -> None:
     if option == ("withdraw",) and decision.unit >= 0:
         u = game.units[decision.unit]
-        if u.carrier >= 0:
+        if u.veh.carrier >= 0:
             bail_out(game, u)
 
 
@@ -198,7 +199,7 @@ def _after_apply(game, decision, option) -> None:
     """A transport that left the table (routed off) sets its passengers down at the edge first: they are not
     routed themselves and stay in the fight (RN-769)."""
     for v in game.units:
-        if v.passengers and v.location == "routed_off":
+        if v.veh.passengers and v.location == "routed_off":
             unload_all(game, v)
 
 
@@ -211,10 +212,10 @@ OUTSIDE_ONLY = frozenset({"regroup", "treat"})  # options naming a friendly unit
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    if u.carrier >= 0:
+    if u.veh.carrier >= 0:
         return [o for o in opts if o[0] in PASSENGER_ACTIONS]
     units = game.units
-    return [o for o in opts if not (o[0] in OUTSIDE_ONLY and units[o[1]].carrier >= 0)]
+    return [o for o in opts if not (o[0] in OUTSIDE_ONLY and units[o[1]].veh.carrier >= 0)]
 
 
 def vehicle_references(game, field: str, role: str):
@@ -238,15 +239,15 @@ def _init(game) -> None:
     for where, spec, u, v in vehicle_references(game, "carried_by", "passenger"):
         if v is None or v.profile.vehicle is None:
             raise ScenarioError(f"{where}: {spec['carried_by']!r} is not a vehicle of the same side")
-        if v.profile.vehicle.transport_figures <= 0 or v.hull >= 0:
+        if v.profile.vehicle.transport_figures <= 0 or v.veh.hull >= 0:
             raise ScenarioError(f"{where}: {spec['carried_by']!r} carries no passengers")
         if u.hidden or v.hidden or u.inbound or v.inbound or u.mounted:
             raise ScenarioError(f"{where}: hidden units, reinforcements and mounted cavalry do not start mounted")
         if room(game, v) < places(u):
             raise ScenarioError(f"{where}: {spec['carried_by']!r} has room for {room(game, v)} more figures, the "
                                 f"unit needs {places(u)}")
-        u.carrier = v.uid
-        v.passengers = v.passengers + [u.uid]
+        vehicle_state(u).carrier = v.uid
+        vehicle_state(v).passengers = v.veh.passengers + [u.uid]
         place(game, u, v.x, v.y, "set_up", point=False)  # the game's set-up: no move
 
 

@@ -22,15 +22,15 @@ from ..morale.confidence_test import confidence_test
 
 def engage_shift(v: Unit) -> int:
     """L1461: +1 to the target die of a target the vehicle engages, per damage marker (RN-136)."""
-    return v.damage if v.profile.vehicle is not None else 0
+    return v.veh.damage if v.profile.vehicle is not None else 0
 
 
 def defending_quality(v: Unit) -> int:
     """L1463: a mech or monster defending itself in close combat: its quality die one step down per damage marker
     (minimum D4)."""
-    if v.profile.vehicle is None or not v.damage:
+    if v.profile.vehicle is None or not v.veh.damage:
         return v.quality
-    return max(D4, v.quality - v.damage)
+    return max(D4, v.quality - v.veh.damage)
 
 
 def able_figures(game, uids) -> dict:

@@ -21,6 +21,7 @@ from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.table import place
 from .vehicles import bearing, has_vehicles
+from .vehicles import vehicle_state
 
 FOOTPRINT_BASE, FOOTPRINT_PER_SIZE = 0.5, 0.5  # invented (RN-757): a vehicle's radius is 0.5" + 0.5" x size class
 
@@ -32,7 +33,7 @@ def footprint(v: Unit) -> float:
 
 def terrain_shift(v: Unit) -> int:
     """Classes of terrain worse: one per damage marker, one while suppressed (L1459, L1498)."""
-    return v.damage + (1 if v.suppression > 0 else 0)
+    return v.veh.damage + (1 if v.suppression > 0 else 0)
 
 
 def movement_column(v: Unit) -> int:
@@ -56,20 +57,20 @@ def refresh_columns(game, *_args) -> None:
 
 def immobile(u: Unit) -> bool:
     """Cannot move on its own: immobilised, mounted, towed or pushed, or a turret on its hull."""
-    return u.immobilised or u.carrier >= 0 or u.towed_by >= 0 or u.hull >= 0
+    return u.veh.immobilised or u.veh.carrier >= 0 or u.veh.towed_by >= 0 or u.veh.hull >= 0
 
 
 def _movement_roll(game, u: Unit, die):
     """An immobile unit's move covers no ground (the roll is 0; a routed one cannot leave that way either)."""
     if u.profile.vehicle is not None and immobile(u):
         return 0
-    if u.carrier >= 0:
+    if u.veh.carrier >= 0:
         return 0
     return None
 
 
 def _filter(game, u: Unit, opts: list) -> list:
-    if (u.profile.vehicle is not None or u.carrier >= 0) and immobile(u):
+    if (u.profile.vehicle is not None or u.veh.carrier >= 0) and immobile(u):
         return [o for o in opts if o[0] not in ("move", "withdraw", "turn")]
     return opts
 
@@ -78,24 +79,24 @@ def carry_along(game, v: Unit) -> None:
     """Bring along what moves with vehicle ``v``: its passengers (at its position, off the table's view), its
     turrets (super-heavy vehicles: same position and facing) and the unit it tows or pushes (behind or in front of
     it, footprint to footprint)."""
-    for uid in v.passengers:
+    for uid in v.veh.passengers:
         place(game, game.units[uid], v.x, v.y, "carried", point=False)  # aboard: the vehicle's move is the move
     for t in game.units:
-        if t.hull == v.uid:
+        if t.veh.hull == v.uid:
             place(game, t, v.x, v.y, "carried", point=False)
-            t.facing = v.facing
-    if v.towing >= 0:
-        t = game.units[v.towing]
+            vehicle_state(t).facing = v.veh.facing
+    if v.veh.towing >= 0:
+        t = game.units[v.veh.towing]
         gap = footprint(v) + (footprint(t) if t.profile.vehicle is not None else 0.5)
-        a = math.radians(v.facing)
-        sgn = 1.0 if v.pushing else -1.0
+        a = math.radians(v.veh.facing)
+        sgn = 1.0 if v.veh.pushing else -1.0
         x = min(max(v.x + sgn * gap * math.sin(a), 0.0), game.bf.width)
         y = min(max(v.y + sgn * gap * math.cos(a), 0.0), game.bf.height)
         dx, dy = x - t.x, y - t.y
         place(game, t, x, y, "towed")
         if t.profile.vehicle is not None:
-            t.facing = v.facing
-        for uid in t.passengers:
+            vehicle_state(t).facing = v.veh.facing
+        for uid in t.veh.passengers:
             place(game, game.units[uid], x, y, "carried", point=False)
         if dx or dy:
             t.complete_concealment = False
@@ -105,8 +106,8 @@ def _after_move(game, u: Unit, start, withdraw) -> None:
     if u.profile.vehicle is None:
         return
     if (u.x, u.y) != start:
-        u.facing = bearing(start[0], start[1], u.x, u.y)  # a vehicle ends facing the way it moved (RN-756)
-        u.moved = True
+        vehicle_state(u).facing = bearing(start[0], start[1], u.x, u.y)  # a vehicle ends facing the way it moved (RN-756)
+        vehicle_state(u).moved = True
     carry_along(game, u)
 
 
@@ -123,21 +124,21 @@ def _turn_options(game, u: Unit, status) -> list:
     """``("turn", d)``: turn on the spot to face compass direction ``d`` (one action, RN-756)."""
     if u.profile.vehicle is None or immobile(u):
         return []
-    return [("turn", d) for d in range(16) if abs((d * TURN_STEP - u.facing + 180.0) % 360.0 - 180.0) > 1e-6]
+    return [("turn", d) for d in range(16) if abs((d * TURN_STEP - u.veh.facing + 180.0) % 360.0 - 180.0) > 1e-6]
 
 
 def _turn(game, u: Unit, opt) -> None:
     """Turning on the spot is movement for Weapon Stabilisation (S002:645 "physically turning the vehicle, which
     counts as MOVEMENT"; L1471-1474, RN-905): poor weapons cannot fire after it, average ones at +1."""
-    u.facing = opt[1] * TURN_STEP
-    u.moved = True
+    vehicle_state(u).facing = opt[1] * TURN_STEP
+    vehicle_state(u).moved = True
     carry_along(game, u)
-    game.emit(Turned(u.uid, u.facing))
+    game.emit(Turned(u.uid, u.veh.facing))
 
 
 def _on_activation(game, u: Unit) -> None:
-    if u.moved:
-        u.moved = False
+    if u.veh.moved:
+        vehicle_state(u).moved = False
 
 
 def _init(game) -> None:

@@ -6,8 +6,8 @@ document) is a vehicle: the design is checked by the seed 002 design rules (:mod
 derived Dustup statistics (a ``VehicleProfile``) become the unit's ``profile.vehicle``.  The unit has one hull
 figure, the design's movement die, its target size (for detection), quality and leadership from the scenario
 (defaults as for infantry: the crew's, L1324) and two actions.  What changes during play is on the unit
-(``kernel/entities.py``): facing, damage markers, immobilised, opened up, passengers / carrier, towing / towed by /
-pushing, the hull of a super-heavy vehicle's turret, moved this activation.
+(:class:`VehicleState`, the unit's ``veh``): facing, damage markers, immobilised, opened up, passengers / carrier,
+towing / towed by / pushing, the hull of a super-heavy vehicle's turret, moved this activation.
 
 Readings: RN-750 (which infantry actions a vehicle may take), RN-751 (facings), RN-752 (unit kinds and sizes),
 RN-753 (super-heavy turrets; firing at a turret or the hull: RN-872), RN-800 (fire at vehicles,
@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, vehicle_column
 from ..kernel.dice import D6, parse_die
-from ..kernel.entities import FIELD_CODECS, Figure, Unit
+from ..kernel.entities import BLANK, FIELD_CODECS, Figure, Unit, UnitState
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, ObservationPiece, Rule
@@ -39,6 +39,40 @@ GROUND_MOBILITY = ("low_mobility_wheeled", "high_mobility_wheeled", "tracked", "
 # the profile field of a vehicle is a design profile: saves and snapshots carry its JSON form
 FIELD_CODECS["vehicle"] = (lambda v: None if v is None else to_dict(v),
                            lambda d: None if d is None else from_dict(d))
+
+
+class VehicleState(UnitState):
+    """What the vehicle rules keep of a unit (its ``veh``; read ``u.veh.facing``, write ``vehicle_state(u).facing``).
+
+    Most fields are a vehicle's (or an aircraft's: facing, passengers, damage); ``carrier`` and ``towed_by`` are also
+    an infantry unit's (mounted in a vehicle or an aircraft, a towed gun's crew).  A unit no rule wrote holds the
+    shared, read-only ``BLANK`` (these defaults): an infantry game copies and saves its units as if the fields did
+    not exist, and saves keep them under these names (``kernel/entities.py`` ``UnitState``)."""
+
+    __slots__ = ("facing", "damage", "immobilised", "opened_up", "passengers", "carrier", "towing", "towed_by",
+                 "pushing", "hull", "moved")
+    DEFAULTS = {
+        "facing": 0.0,  # the way a vehicle's front points: degrees clockwise from north (+y)
+        "damage": 0,  # damage markers
+        "immobilised": False,
+        "opened_up": False,  # a vehicle with hatches, opened up (treated as open-topped)
+        "passengers": [],  # uids of the units mounted in this vehicle
+        "carrier": -1,  # uid of the vehicle this unit is mounted in (-1: not mounted)
+        "towing": -1,  # uid of the unit this vehicle tows or pushes (-1: none)
+        "towed_by": -1,  # uid of the vehicle towing or pushing this unit (-1: none)
+        "pushing": False,  # ``towing`` is pushed, not towed
+        "hull": -1,  # a super-heavy vehicle's turret: uid of its hull (-1: not a turret)
+        "moved": False,  # moved during its current activation
+    }
+    WRITER = "vehicle_state"
+
+
+def vehicle_state(u: Unit) -> VehicleState:
+    """Unit ``u``'s own :class:`VehicleState`, to write (made on first use; reading needs only ``u.veh``)."""
+    vs = u.veh
+    if vs is BLANK:
+        vs = u.veh = VehicleState()
+    return vs
 
 
 def is_vehicle(u: Unit) -> bool:
@@ -113,7 +147,13 @@ def vehicle_fields(spec: dict, where: str) -> dict:
     ground = p.mobility_type if p.movement_die is not None else "grav"  # a grounded aircraft (RN-1503)
     return dict(amphibious=amphibious, terrain_column=vehicle_column(ground, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die or "d6"), armour="none",
                 figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
-                facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches)
+                veh=_initial_state(facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches))
+
+
+def _initial_state(**fields):
+    """A new vehicle's state: BLANK when every field is its default."""
+    fields = {k: v for k, v in fields.items() if v != VehicleState.DEFAULTS[k]}
+    return VehicleState(**fields) if fields else BLANK
 
 
 # ------------------------------------------------------------------------------------------- facings
@@ -128,7 +168,7 @@ def armour_facing(v: Unit, x: float, y: float) -> str:
     the vehicle itself strikes the front."""
     if abs(x - v.x) < 1e-9 and abs(y - v.y) < 1e-9:
         return "front"
-    off = abs((bearing(v.x, v.y, x, y) - v.facing + 180.0) % 360.0 - 180.0)
+    off = abs((bearing(v.x, v.y, x, y) - v.veh.facing + 180.0) % 360.0 - 180.0)
     if off <= 45.0 + 1e-9:
         return "front"
     if off >= 135.0 - 1e-9:
@@ -150,7 +190,7 @@ def armour_class(v: Unit, facing: str) -> int:
 def open_topped(v: Unit) -> bool:
     """Open-topped now: an open-top design, or a design with hatches while opened up (L1350, RN-128)."""
     p = v.profile.vehicle
-    return p.open_top or (p.hatches and v.opened_up)
+    return p.open_top or (p.hatches and v.veh.opened_up)
 
 
 def armoured(v: Unit) -> bool:
@@ -165,7 +205,7 @@ def size_class(v: Unit) -> int:
 
 
 def is_turret(u: Unit) -> bool:
-    return u.hull >= 0
+    return u.veh.hull >= 0
 
 
 # ------------------------------------------------------------------------------------------- the scenario
@@ -197,8 +237,8 @@ def validate_units(game) -> None:
                 if u.hidden or h.hidden or u.inbound or h.inbound:
                     raise ScenarioError(f"{where}: hull: a super-heavy vehicle and its turrets start on the table and "
                                         "not hidden")
-                u.hull = h.uid
-                u.facing = h.facing
+                vehicle_state(u).hull = h.uid
+                vehicle_state(u).facing = h.veh.facing
 
 
 def has_vehicles(scenario, options) -> bool:
@@ -224,13 +264,13 @@ def _vehicle_filter(game, u: Unit, opts: list) -> list:
     """What a vehicle may do (RN-750), and that infantry assault a vehicle (not a mech or monster) only by the
     Infantry Assaulting Vehicles rules."""
     if u.profile.vehicle is not None:
-        allowed = TURRET_ACTIONS if u.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
+        allowed = TURRET_ACTIONS if u.veh.hull >= 0 else (MECH_ACTIONS if u.kind in UNIT_KINDS.values() else
                                                       VEHICLE_ACTIONS)
         out = []
         for o in opts:
             if o[0] not in allowed:
                 continue
-            if o[0] == "reorganise" and (o[1] not in VEHICLE_REORGANISE or (o[1] == "hide" and u.passengers)):
+            if o[0] == "reorganise" and (o[1] not in VEHICLE_REORGANISE or (o[1] == "hide" and u.veh.passengers)):
                 continue
             out.append(o)
         return out
@@ -248,15 +288,15 @@ class HatchesChanged(Event):
 
 def _hatch_options(game, u: Unit, status) -> list:
     p = u.profile.vehicle
-    if p is None or not p.hatches or u.hull >= 0:
+    if p is None or not p.hatches or u.veh.hull >= 0:
         return []
-    return [("hatches", "close_down")] if u.opened_up else [("hatches", "open_up")]
+    return [("hatches", "close_down")] if u.veh.opened_up else [("hatches", "open_up")]
 
 
 def _hatches(game, u: Unit, opt) -> None:
     """Open up or close down (RN-128): one action; while opened up the vehicle is open-topped."""
-    u.opened_up = opt[1] == "open_up"
-    game.emit(HatchesChanged(u.uid, u.opened_up))
+    vehicle_state(u).opened_up = opt[1] == "open_up"
+    game.emit(HatchesChanged(u.uid, u.veh.opened_up))
 
 
 # ------------------------------------------------------------------------------------------- observation
@@ -327,34 +367,34 @@ def observe_vehicles(obs, b, off) -> None:
         vp = u.profile.vehicle
         if vp is not None:
             row = _design_row(vp)[:]
-            a = math.radians(u.facing)
+            a = math.radians(u.veh.facing)
             fx, fy = math.sin(a), math.cos(a)
             if flip:
                 fy = -fy
             row[_V_FACING_X] = (fx + 1.0) / 2.0
             row[_V_FACING_Y] = (fy + 1.0) / 2.0
-            row[_V_DAMAGE] = min(u.damage / _DAMAGE_SCALE, 1.0)
-            row[_V_IMMOBILISED] = 1.0 if u.immobilised else 0.0
-            row[_V_OPENED_UP] = 1.0 if u.opened_up else 0.0
+            row[_V_DAMAGE] = min(u.veh.damage / _DAMAGE_SCALE, 1.0)
+            row[_V_IMMOBILISED] = 1.0 if u.veh.immobilised else 0.0
+            row[_V_OPENED_UP] = 1.0 if u.veh.opened_up else 0.0
             if not enemy:
-                row[_V_PASSENGERS] = min(len(u.passengers) / 4.0, 1.0)
-            row[_V_TOWING] = 1.0 if u.towing >= 0 else 0.0
-            row[_V_TURRET] = 1.0 if u.hull >= 0 else 0.0
+                row[_V_PASSENGERS] = min(len(u.veh.passengers) / 4.0, 1.0)
+            row[_V_TOWING] = 1.0 if u.veh.towing >= 0 else 0.0
+            row[_V_TURRET] = 1.0 if u.veh.hull >= 0 else 0.0
             if fired_st:
                 for k in fired_st.get(str(u.uid), ()):
                     if 0 <= k < OBSERVED_WEAPONS:
                         row[_V_FIRED0 + k] = 1.0
             row[_V_SUPPRESSION] = min(u.suppression / 3.0, 1.0)
-            row[_V_MOVED] = 1.0 if u.moved else 0.0
-        elif (enemy or u.carrier < 0) and u.towed_by < 0:
+            row[_V_MOVED] = 1.0 if u.veh.moved else 0.0
+        elif (enemy or u.veh.carrier < 0) and u.veh.towed_by < 0:
             b[o:o + VF] = zero  # not a vehicle, not mounted (as the observer knows), not towed: an empty row
             continue
         else:
             row = [0.0] * VF
-        if not enemy and u.carrier >= 0:
+        if not enemy and u.veh.carrier >= 0:
             row[_V_MOUNTED] = 1.0
-            row[_V_CARRIER_SLOT] = own_slot.get(u.carrier, 0) / slots
-        row[_V_TOWED] = 1.0 if u.towed_by >= 0 else 0.0
+            row[_V_CARRIER_SLOT] = own_slot.get(u.veh.carrier, 0) / slots
+        row[_V_TOWED] = 1.0 if u.veh.towed_by >= 0 else 0.0
         b[o:o + VF] = array("f", row)
 
 

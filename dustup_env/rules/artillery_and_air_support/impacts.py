@@ -322,7 +322,7 @@ def strike_point(game, x: float, y: float, ammo: str, size: str | None = None, *
 
 def damage_before(game) -> dict:
     """Every vehicle's damage markers before a blast (uid -> markers: the vehicle-damage test's modifier)."""
-    return {t.uid: t.damage for t in game.units if t.profile.vehicle is not None}
+    return {t.uid: t.veh.damage for t in game.units if t.profile.vehicle is not None}
 
 
 def tally_struck(res, tallies: dict, before: dict) -> None:

@@ -155,7 +155,7 @@ def _round(game, frame) -> None:
             if rnd == 1 and tside == "d" and (t.propped or game.bf.in_cover(t.x, t.y)):
                 tshift += 1  # first round: the defender in position or in cover
             mech = t.profile.vehicle
-            tdie = shift_closed(t.quality if mech is None or not t.damage else
+            tdie = shift_closed(t.quality if mech is None or not t.veh.damage else
                                 game.rules.services["defending_quality"](t), tshift)
             tr, rolls, succ, result, hits = resolve_melee(game.dice, quality=q, melee=dice, target=tdie,
                                                           extra_hits=game.options["extra_hits"],

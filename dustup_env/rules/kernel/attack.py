@@ -281,7 +281,7 @@ def burst(game, source: Source, impact: int, *, sides=(0, 1), cover: bool = True
     struck: dict = {}
     targets = []
     for t in game.units:
-        if t.side not in sides or not t.in_play or t.carrier >= 0:
+        if t.side not in sides or not t.in_play or t.veh.carrier >= 0:
             continue
         if t.profile.vehicle is not None:
             reach = footprint(t) if footprint is not None else 0.0

@@ -22,12 +22,12 @@ HIDDEN = "hidden"  # a hidden enemy unit: only its marker
 
 def concealed(u) -> bool:
     """Whether the other side may not see unit ``u`` now: hidden (only its marker shows) or mounted in a vehicle."""
-    return u.hidden or u.carrier >= 0
+    return u.hidden or u.veh.carrier >= 0
 
 
 def knows_unit(side: int, u) -> bool:
     """Whether ``side`` may know unit ``u``'s state (its own, or an enemy unit that is not concealed)."""
-    return u.side == side or not (u.hidden or u.carrier >= 0)
+    return u.side == side or not (u.hidden or u.veh.carrier >= 0)
 
 
 def unit_knowledge(side: int, u) -> str:
@@ -36,7 +36,7 @@ def unit_knowledge(side: int, u) -> str:
         return OWN
     if u.hidden:
         return HIDDEN
-    if u.carrier >= 0:
+    if u.veh.carrier >= 0:
         return UNSEEN
     return SEEN
 
@@ -46,7 +46,7 @@ def known_enemies(game, side: int):
     units = game.units
     for uid in game.side_units[1 - side]:
         e = units[uid]
-        if e.in_play and not (e.hidden or e.carrier >= 0):  # not concealed(e) (inlined: asked at every decision)
+        if e.in_play and not (e.hidden or e.veh.carrier >= 0):  # not concealed(e) (inlined: asked at every decision)
             yield e
 
 

@@ -134,7 +134,7 @@ def _v1_digest(game) -> str:
            "stack": [plain_data(f) for f in game.stack], "initiative": game.initiative_winner,
            "winner": game.winner, "markers": copy.deepcopy(game.markers),
            "extra": copy.deepcopy(saved_components(game.components)),
-           "units": [unit_dict(u, UNIT_ATTRIBUTES_V1) for u in game.units], "dice": game.dice.getstate(),
+           "units": [unit_dict(u, UNIT_ATTRIBUTES_V1, state=False) for u in game.units], "dice": game.dice.getstate(),
            "n_events": len(game.events)}
     return _digest(doc)
 

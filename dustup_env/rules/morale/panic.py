@@ -106,7 +106,7 @@ def panic_trigger(game, u: Unit, bits: int) -> bool:
 def check_sight(game, u: Unit, only=None) -> None:
     """Panic triggers on first line of sight: ``u`` against every enemy unit (or just ``only``) on the table and not
     hidden (a hidden unit is a marker, not a sighted enemy: it is checked once revealed, RN-1002)."""
-    if u.panic_passed or u.panicked or u.carrier >= 0:  # mounted passengers neither see nor are seen
+    if u.panic_passed or u.panicked or u.veh.carrier >= 0:  # mounted passengers neither see nor are seen
         return
     # the sight triggers still open to u; u does not change until one fires (then the loop ends), so
     # avail & _sight_bits(game, e) == _pending(u, _sight_bits(game, e)) for every enemy
@@ -116,7 +116,7 @@ def check_sight(game, u: Unit, only=None) -> None:
     sight = game.bf.sight_fn(observer_of(u))
     enemies = [only] if only is not None else [game.units[i] for i in game.side_units[1 - u.side]]
     for e in enemies:
-        if not e.in_play or e.carrier >= 0 or e.hidden:  # a hidden enemy is not seen (RN-1002)
+        if not e.in_play or e.veh.carrier >= 0 or e.hidden:  # a hidden enemy is not seen (RN-1002)
             continue
         bits = avail & _sight_bits(game, e)
         if bits and sight(u.x, u.y, e.x, e.y).visible:

@@ -156,7 +156,7 @@ def combat_target_die(game, target: Unit, own: int, other: int, striker_over_12:
     if striker_over_12:
         shift -= 1
     q = target.quality
-    if target.damage and vehicle_of(game, target) is not None:  # L1463: a damaged mech defending itself (RN-136)
+    if target.veh.damage and vehicle_of(game, target) is not None:  # L1463: a damaged mech defending itself (RN-136)
         q = game.rules.services["defending_quality"](target)
     return shift_closed(q, shift)
 

@@ -108,7 +108,7 @@ def do_detect(game, u, opt) -> None:
     target = game.units[m["unit"]] if m["unit"] >= 0 else None
     dist = math.hypot(m["x"] - u.x, m["y"] - u.y)
     rdie = range_die(dist, target.size if target is not None else 1, night_limited(game, u),
-                     house_concealed(game, u, m["x"], m["y"]), u.damage)
+                     house_concealed(game, u, m["x"], m["y"]), u.veh.damage)
     if rdie is None:  # pragma: no cover - not offered
         return
     dice = game.dice
