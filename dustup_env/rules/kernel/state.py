@@ -146,6 +146,13 @@ class Unclaimed(Component, register=False):
             out.update(self.data)
 
 
+# a rule whose state moved into its component from where the state of an earlier engine held it: (to the old form,
+# from the old form) -- ``to(game, stack, extra)`` rewrites a state's plain stack and ``extra`` into the form of the
+# first save format (the state digest of version-1 saves), ``from(game)`` brings a game loaded from an older
+# snapshot to this form (e.g. the Order Action's list of ordered units, once in the commander's activation frame)
+OLD_FORMS: list = []
+
+
 def saved_components(components: dict) -> dict:
     """The rules modules' state as saved: every set field under its name."""
     out: dict = {}
