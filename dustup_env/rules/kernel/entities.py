@@ -119,6 +119,7 @@ class UnitState:
                 raise TypeError(f"unit state field {n!r} of {cls.__qualname__} is already a unit's")
             UNIT_STATE_FIELDS[n] = cls
             setattr(_Blank, n, _frozen(cls.DEFAULTS[n]))
+            setattr(Unit, n, _not_a_unit_field(n, cls))
         cls.FIELDS = names
         init = ["def __init__(self, " + ", ".join(f"{n}=D[{n!r}]" for n in names) + "):"]
         copy = ["def copy(self, new=object.__new__, cls=cls, plain_copy=plain_copy):", "    n = new(cls)"]
@@ -145,6 +146,16 @@ class UnitState:
 
     def __repr__(self):
         return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.FIELDS)})"
+
+
+def _not_a_unit_field(name: str, owner) -> property:
+    """``u.<name>`` for a field of a unit's state: an AttributeError that says where the field is (a property, not a
+    ``__getattr__``: that would slow every attribute read of a unit)."""
+    def fail(self, *value):
+        raise AttributeError(f"a unit has no {name!r}: it is {owner.__qualname__}'s, read it as u.veh.{name} and "
+                             f"write it through {owner.WRITER}(u).{name}")
+
+    return property(fail, fail, doc=f"not a unit's: u.veh.{name}")
 
 
 def _plain_list(v: list) -> list:
@@ -242,13 +253,6 @@ class Unit:
         """A unit from every field, the profile's included (they make its profile)."""
         prof = UnitProfile(**{k: fields.pop(k) for k in PROFILE_FIELDS if k in fields})
         return cls(profile=prof, **fields)
-
-    def __getattr__(self, name):  # only when no field or property has the name (never on the engine's hot paths)
-        owner = UNIT_STATE_FIELDS.get(name)
-        if owner is not None:
-            raise AttributeError(f"a unit has no {name!r}: it is {owner.__qualname__}'s, read it as u.veh.{name} and "
-                                 f"write it through {owner.WRITER}(u).{name}")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def set_figure(self, i: int, **changes) -> None:
         """Change figure ``i`` (figures are immutable: it is replaced)."""
