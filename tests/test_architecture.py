@@ -234,7 +234,9 @@ def test_a_unit_keeps_what_every_unit_has():
     for name in VehicleState.FIELDS:
         with pytest.raises(AttributeError, match=f"u.veh.{name}"):
             getattr(u, name)
+    assert u.veh is BLANK
     with pytest.raises(AttributeError, match="vehicle_state"):
-        u.veh.carrier = 1
+        BLANK.carrier = 1
     with pytest.raises(AttributeError, match="vehicle_state"):
-        u.veh.passengers.append(1)
+        BLANK.passengers.append(1)
+    assert BLANK.carrier == -1 and BLANK.passengers == []
