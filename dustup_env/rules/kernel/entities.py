@@ -113,6 +113,9 @@ class UnitState:
         names = tuple(cls.__dict__.get("__slots__", ()))
         if set(names) != set(cls.DEFAULTS):
             raise TypeError(f"{cls.__qualname__}: DEFAULTS must name exactly its fields {names}")
+        other = next((c for c in UNIT_STATE_FIELDS.values() if c.__qualname__ != cls.__qualname__), None)
+        if other is not None:  # one slot, ``veh``: a second chapter's state of a unit would need a slot of its own
+            raise TypeError(f"{cls.__qualname__}: a unit's state slot already holds {other.__qualname__}")
         for n in names:
             owner = UNIT_STATE_FIELDS.get(n)
             if (owner is not None and owner.__qualname__ != cls.__qualname__) or n in PROFILE_FIELDS:
