@@ -147,13 +147,7 @@ def vehicle_fields(spec: dict, where: str) -> dict:
     ground = p.mobility_type if p.movement_die is not None else "grav"  # a grounded aircraft (RN-1503)
     return dict(amphibious=amphibious, terrain_column=vehicle_column(ground, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die or "d6"), armour="none",
                 figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
-                veh=_initial_state(facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches))
-
-
-def _initial_state(**fields):
-    """A new vehicle's state: BLANK when every field is its default."""
-    fields = {k: v for k, v in fields.items() if v != VehicleState.DEFAULTS[k]}
-    return VehicleState(**fields) if fields else BLANK
+                veh=VehicleState(facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches))
 
 
 # ------------------------------------------------------------------------------------------- facings
