@@ -205,9 +205,46 @@ def test_the_engine_package_imports_nothing_from_the_packages_above_it():
     assert not bad, "; ".join(sorted(set(bad)))
 
 
+
+
 def test_the_standard_rule_set_names_each_rule_once():
     """A rule listed twice in rules/catalogue.py would run its hooks twice (a merge can leave one)."""
     from dustup_env.rules.catalogue import STANDARD
 
     names = [r.name for r in STANDARD]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+# what every unit has (kernel/entities.py ``Unit``; docs/architecture.md "One home for rule state"): a later chapter's
+# state of a unit is its own record in ``veh`` (the vehicle rules' ``VehicleState``), never a field of its own here
+EVERY_UNIT = (
+    "uid", "side", "profile", "lv", "confidence", "x", "y", "figures", "leader", "suppression", "propped",
+    "complete_concealment", "activated", "fired", "under_fire_before", "suppressed_before", "leader_lost", "location",
+    "loose", "hidden", "revealed_at", "hidden_spans", "commander", "second_in_command", "command_lost",
+    "promotion_pending", "assume_command", "vacated", "assume_vacancy", "panicked", "panic_passed", "panic_triggers",
+    "panic_routed", "abandoned", "parent", "strength", "travel", "mounted", "mounts_detached", "left_behind",
+    "abandon_point", "tasks_done", "terrain_column", "inbound", "evacuated_wounded", "veh")
+
+
+def test_a_unit_keeps_what_every_unit_has():
+    """``Unit``'s fields are the documented every-unit set; the vehicle chapters' fields are the vehicle rules'
+    ``VehicleState`` (read ``u.veh.facing``, write ``vehicle_state(u).facing``), and the old names fail loudly."""
+    import pytest
+
+    from dustup_env.rules.armoured_dustup.vehicles import VehicleState
+    from dustup_env.rules.kernel.entities import BLANK, UNIT_STATE_FIELDS, Unit
+
+    assert tuple(Unit.__dataclass_fields__) == EVERY_UNIT
+    assert set(UNIT_STATE_FIELDS) == set(VehicleState.FIELDS) and not set(VehicleState.FIELDS) & set(EVERY_UNIT)
+    doc = (ROOT / "docs/architecture.md").read_text()
+    assert all(f"`{f}`" in doc for f in VehicleState.FIELDS)  # the doc names each field where it lives now
+    u = Unit.new(uid=0, side=0, name="A", kind="squad", quality=8, initial_confidence=1, commitment=0, movement=6,
+                 armour="basic_battledress", lv=2, confidence=1, x=0.0, y=0.0, figures=[])
+    assert u.veh is BLANK and u.veh.carrier == -1 and u.veh.passengers == []
+    for name in VehicleState.FIELDS:
+        with pytest.raises(AttributeError, match=f"u.veh.{name}"):
+            getattr(u, name)
+    assert u.veh is BLANK
+    with pytest.raises(AttributeError, match="vehicle_state"):
+        BLANK.carrier = 1
+    with pytest.raises(AttributeError, match="vehicle_state"):
+        BLANK.passengers.append(1)
+    assert BLANK.carrier == -1 and BLANK.passengers == []

@@ -94,3 +94,57 @@ def test_a_component_may_extend_another():
     out = {}
     m.saved(out)
     assert out == {"test_base_field": [1], "test_more_field": {"a": [2]}}
+
+
+def _mid_order(seed=0):
+    """A default game just after a successful order: the ordered unit's activation above its commander's."""
+    for s in range(seed, seed + 40):
+        g, rng = Game("default", seed=s), random.Random(s)
+        while not g.over:
+            acts = [f for f in g.stack if f.type == "activation"]
+            if len(acts) >= 2 and acts[-1].ordered:
+                return g, acts[-2].unit, acts[-1].unit
+            g.apply(rng.choice(g.decision().options))
+    raise AssertionError("no order succeeded")
+
+
+def test_the_order_action_keeps_its_ordered_units_in_its_own_component():
+    """The units a commander ordered in its activation are the Order Action's state (OrderState), not a key of the
+    commander's activation frame; they are forgotten when that activation ends (nothing saved then)."""
+    from dustup_env.rules.unit_actions.order_action import OrderState, ordered_by
+    g, cmd, sub = _mid_order()
+    assert all("ordered" not in f.data for f in g.stack)
+    assert g.state_of(OrderState).orders_given == {str(cmd): [sub]} and ordered_by(g, cmd) == [sub]
+    assert saves.state(g)["extra"]["orders_given"] == {str(cmd): [sub]}
+    c = g.clone()
+    c.state_of(OrderState).orders_given[str(cmd)].append(99)
+    assert ordered_by(g, cmd) == [sub]  # the copy's state is its own
+    rng = random.Random(1)
+    while not g.over and any(f.type == "activation" and f.unit == cmd for f in g.stack):
+        if g.decision().unit == cmd and g.decision().kind == "action":
+            assert ("order", sub) not in g.decision().options  # once per activation (L993)
+        g.apply(rng.choice(g.decision().options))
+    assert str(cmd) not in (g.state_of(OrderState).orders_given or {})
+    if not any(f.type == "activation" for f in g.stack):
+        assert "orders_given" not in saves.state(g)["extra"]
+
+
+def test_the_ordered_units_load_from_a_snapshot_of_the_form_before_and_digest_as_version_1_saves_did(monkeypatch):
+    """An older snapshot held the list in the commander's activation frame (data "ordered"): it loads into the
+    component; the state digest of version-1 saves is taken over that form."""
+    from dustup_env.rules.unit_actions.order_action import ordered_by
+    g, cmd, sub = _mid_order()
+    snap = saves.snapshot(g)
+    st = snap["state"]
+    given = st["extra"].pop("orders_given")
+    frame = next(f for f in reversed(st["stack"]) if f["type"] == "activation" and f["unit"] == cmd)
+    frame["data"]["ordered"] = given[str(cmd)]
+    back = saves.from_snapshot(Game, json.loads(json.dumps(snap)))
+    assert ordered_by(back, cmd) == [sub] and all("ordered" not in f.data for f in back.stack)
+    assert back.state_digest() == g.state_digest() and back.decision() == g.decision()
+    docs = []
+    monkeypatch.setattr(saves, "_digest", lambda doc: docs.append(doc) or "")
+    saves._v1_digest(g)
+    assert "orders_given" not in docs[0]["extra"]
+    assert [f["data"] for f in docs[0]["stack"] if f["unit"] == cmd] == [{"ordered": [sub]}]
+    assert ordered_by(g, cmd) == [sub] and all("ordered" not in f.data for f in g.stack)  # the game is untouched

@@ -6,8 +6,8 @@ document) is a vehicle: the design is checked by the seed 002 design rules (:mod
 derived Dustup statistics (a ``VehicleProfile``) become the unit's ``profile.vehicle``.  The unit has one hull
 figure, the design's movement die, its target size (for detection), quality and leadership from the scenario
 (defaults as for infantry: the crew's, L1324) and two actions.  What changes during play is on the unit
-(``kernel/entities.py``): facing, damage markers, immobilised, opened up, passengers / carrier, towing / towed by /
-pushing, the hull of a super-heavy vehicle's turret, moved this activation.
+(:class:`VehicleState`, the unit's ``veh``): facing, damage markers, immobilised, opened up, passengers / carrier,
+towing / towed by / pushing, the hull of a super-heavy vehicle's turret, moved this activation.
 
 Readings: RN-750 (which infantry actions a vehicle may take), RN-751 (facings), RN-752 (unit kinds and sizes),
 RN-753 (super-heavy turrets; firing at a turret or the hull: RN-872), RN-800 (fire at vehicles,
@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..kernel.battlefield import VEHICLE_AMPHIBIOUS_WATER, vehicle_column
 from ..kernel.dice import D6, parse_die
-from ..kernel.entities import FIELD_CODECS, Figure, Unit
+from ..kernel.entities import BLANK, FIELD_CODECS, Figure, Unit, UnitState
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, ObservationPiece, Rule
@@ -40,6 +40,40 @@ GROUND_MOBILITY = ("low_mobility_wheeled", "high_mobility_wheeled", "tracked", "
 # the profile field of a vehicle is a design profile: saves and snapshots carry its JSON form
 FIELD_CODECS["vehicle"] = (lambda v: None if v is None else to_dict(v),
                            lambda d: None if d is None else from_dict(d))
+
+
+class VehicleState(UnitState):
+    """What the vehicle rules keep of a unit (its ``veh``; read ``u.veh.facing``, write ``vehicle_state(u).facing``).
+
+    Most fields are a vehicle's (or an aircraft's: facing, passengers, damage); ``carrier`` and ``towed_by`` are also
+    an infantry unit's (mounted in a vehicle or an aircraft, a towed gun's crew).  A unit no rule wrote holds the
+    shared, read-only ``BLANK`` (these defaults): an infantry game copies and saves its units as if the fields did
+    not exist, and saves keep them under these names (``kernel/entities.py`` ``UnitState``)."""
+
+    __slots__ = ("facing", "damage", "immobilised", "opened_up", "passengers", "carrier", "towing", "towed_by",
+                 "pushing", "hull", "moved")
+    DEFAULTS = {
+        "facing": 0.0,  # the way a vehicle's front points: degrees clockwise from north (+y)
+        "damage": 0,  # damage markers
+        "immobilised": False,
+        "opened_up": False,  # a vehicle with hatches, opened up (treated as open-topped)
+        "passengers": [],  # uids of the units mounted in this vehicle
+        "carrier": -1,  # uid of the vehicle this unit is mounted in (-1: not mounted)
+        "towing": -1,  # uid of the unit this vehicle tows or pushes (-1: none)
+        "towed_by": -1,  # uid of the vehicle towing or pushing this unit (-1: none)
+        "pushing": False,  # ``towing`` is pushed, not towed
+        "hull": -1,  # a super-heavy vehicle's turret: uid of its hull (-1: not a turret)
+        "moved": False,  # moved during its current activation
+    }
+    WRITER = "vehicle_state"
+
+
+def vehicle_state(u: Unit) -> VehicleState:
+    """Unit ``u``'s own :class:`VehicleState`, to write (made on first use; reading needs only ``u.veh``)."""
+    vs = u.veh
+    if vs is BLANK:
+        vs = u.veh = VehicleState()
+    return vs
 
 
 def is_vehicle(u: Unit) -> bool:
@@ -114,7 +148,7 @@ def vehicle_fields(spec: dict, where: str) -> dict:
     ground = p.mobility_type if p.movement_die is not None else "grav"  # a grounded aircraft (RN-1503)
     return dict(amphibious=amphibious, terrain_column=vehicle_column(ground, amphibious),kind=UNIT_KINDS.get(p.kind, "vehicle"), movement=parse_die(p.movement_die or "d6"), armour="none",
                 figures=[Figure("average_small_arm")], size=p.target_size, vehicle=p, cc_impact=D6,
-                facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches)
+                veh=VehicleState(facing=facing, opened_up=bool(spec.get("opened_up", False)) and p.hatches))
 
 
 # ------------------------------------------------------------------------------------------- facings

@@ -69,6 +69,124 @@ class UnitProfile:
 
 
 PROFILE_FIELDS = tuple(UnitProfile.__dataclass_fields__)
+
+
+# ------------------------------------------------------------------------------------------ a rule's state of a unit
+UNIT_STATE_FIELDS: dict = {}  # a field's name -> the UnitState class that owns it (filled as the class is made)
+
+
+class _FrozenList(list):
+    """An empty list that refuses changes: a list field's value in :data:`BLANK` (equal to ``[]``)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *a, **k):
+        raise AttributeError("this unit's state is BLANK (read-only): write it through the owning rule's accessor "
+                             "(vehicle_state(u))")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+def _frozen(v):
+    return _FrozenList() if isinstance(v, list) else v
+
+
+class UnitState:
+    """The state a later chapter keeps of a unit, in the unit's ``veh`` slot (subclass it once: the vehicle rules'
+    ``VehicleState``, ``armoured_dustup/vehicles.py``).
+
+    A subclass names its fields in ``__slots__`` and their values in ``DEFAULTS`` (plain data), and ``WRITER``, the
+    name of the owning rule's function that returns a unit's own record (made on first use).  A unit the rule never
+    wrote holds :data:`BLANK`: every field its default, read-only, shared by every such unit (a unit copies as
+    cheaply as one without the fields).  Copied by a generated copier, saved and digested among the unit's
+    attributes under the fields' own names when they differ from the defaults (the form of the saves and digests
+    from when the fields were the unit's: they are unchanged, and older saves load)."""
+
+    __slots__ = ()
+    FIELDS: tuple = ()
+    DEFAULTS: dict = {}
+    WRITER: str = ""
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        names = tuple(cls.__dict__.get("__slots__", ()))
+        if set(names) != set(cls.DEFAULTS):
+            raise TypeError(f"{cls.__qualname__}: DEFAULTS must name exactly its fields {names}")
+        other = next((c for c in UNIT_STATE_FIELDS.values() if c.__qualname__ != cls.__qualname__), None)
+        if other is not None:  # one slot, ``veh``: a second chapter's state of a unit would need a slot of its own
+            raise TypeError(f"{cls.__qualname__}: a unit's state slot already holds {other.__qualname__}")
+        for n in names:
+            owner = UNIT_STATE_FIELDS.get(n)
+            if (owner is not None and owner.__qualname__ != cls.__qualname__) or n in PROFILE_FIELDS:
+                raise TypeError(f"unit state field {n!r} of {cls.__qualname__} is already a unit's")
+            UNIT_STATE_FIELDS[n] = cls
+            object.__setattr__(BLANK, n, _frozen(cls.DEFAULTS[n]))
+            setattr(Unit, n, _not_a_unit_field(n, cls))
+        cls.FIELDS = names
+        init = ["def __init__(self, " + ", ".join(f"{n}=D[{n!r}]" for n in names) + "):"]
+        copy = ["def copy(self, new=object.__new__, cls=cls, plain_copy=plain_copy):", "    n = new(cls)"]
+        for n in names:
+            if isinstance(cls.DEFAULTS[n], list):
+                init.append(f"    self.{n} = list({n})")
+                copy.append(f"    v = self.{n}")
+                copy.append(f"    n.{n} = plain_copy(v) if v else []")
+            else:
+                init.append(f"    self.{n} = {n}")
+                copy.append(f"    n.{n} = self.{n}")
+        copy.append("    return n")
+        ns = {"cls": cls, "D": cls.DEFAULTS, "plain_copy": _plain_list}
+        exec("\n".join(init) + "\n" + "\n".join(copy), ns)  # noqa: S102 - generated from the class's own fields
+        cls.__init__, cls.copy = ns["__init__"], ns["copy"]
+
+    def __eq__(self, other):
+        if not isinstance(other, (UnitState, _Blank)):
+            return NotImplemented
+        fields = self.FIELDS or other.FIELDS
+        return all(getattr(self, n) == getattr(other, n) for n in fields)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.FIELDS)})"
+
+
+def _not_a_unit_field(name: str, owner) -> property:
+    """``u.<name>`` for a field of a unit's state: an AttributeError that says where the field is (a property, not a
+    ``__getattr__``: that would slow every attribute read of a unit)."""
+    def fail(self, *value):
+        raise AttributeError(f"a unit has no {name!r}: it is {owner.__qualname__}'s, read it as u.veh.{name} and "
+                             f"write it through {owner.WRITER}(u).{name}")
+
+    return property(fail, fail, doc=f"not a unit's: u.veh.{name}")
+
+
+def _plain_list(v: list) -> list:
+    return [list(x) if type(x) is list else x for x in v]
+
+
+class _Blank:
+    """The state of a unit the rules never wrote: every field its default, read-only.  The values are the one
+    instance's own (set as the owning class is made): an instance attribute is read as fast as a unit's field, a class
+    attribute of a slotted class is not (about 165 machine instructions more a read, counted under callgrind)."""
+
+    FIELDS: tuple = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"this unit's state is BLANK (read-only): write {name!r} through the owning rule's "
+                             f"accessor ({getattr(UNIT_STATE_FIELDS.get(name), 'WRITER', 'vehicle_state')}(u).{name})")
+
+    __eq__ = UnitState.__eq__
+    __hash__ = object.__hash__  # immutable: one shared object (a dataclass field's default)
+
+    def __repr__(self):
+        return "BLANK"
+
+    def copy(self):
+        return self
+
+
+BLANK = _Blank()
 _FIGURE_INDEX = {name: i for i, name in enumerate(Figure._fields)}
 _new_tuple = tuple.__new__
 
@@ -128,19 +246,10 @@ class Unit:
     #                          amphibious, power armour wading on the bottom of open water)
     inbound: int = 0  # reinforcement: box of its counter on the inbound track (0 = on the table)
     evacuated_wounded: int = 0  # wounded figures it carried off
-    # --- vehicles (armoured_dustup/vehicles.py and neighbours) -----------------------------------------------------
-    facing: float = 0.0  # the way a vehicle's front points: degrees clockwise from north (+y)
-    damage: int = 0  # damage markers
-    immobilised: bool = False
-    opened_up: bool = False  # a vehicle with hatches, opened up (treated as open-topped)
-    passengers: list = field(default_factory=list)  # uids of the units mounted in this vehicle
-    carrier: int = -1  # uid of the vehicle this unit is mounted in (-1: not mounted)
-    towing: int = -1  # uid of the unit this vehicle tows or pushes (-1: none)
-    towed_by: int = -1  # uid of the vehicle towing or pushing this unit (-1: none)
-    pushing: bool = False  # ``towing`` is pushed, not towed
-    hull: int = -1  # a super-heavy vehicle's turret: uid of its hull (-1: not a turret)
-    moved: bool = False  # moved during its current activation
-    # (vehicle combat will add its fields here)
+    # --- the state a later chapter keeps per unit --------------------------------------------------------------------
+    veh: object = BLANK  # the vehicle rules' state of the unit (armoured_dustup/vehicles.py ``VehicleState``:
+    #                          facing, damage markers, passengers, the vehicle it rides in, towing, ...): BLANK (every
+    #                          field its default, read-only) until the rules first write it (``vehicle_state(u)``)
 
     @classmethod
     def new(cls, **fields) -> "Unit":
@@ -252,31 +361,29 @@ for _name in PROFILE_FIELDS:
 
 # every attribute of a unit (the profile's and the unit's own), in a stable order: its plain-data form
 # (the location as the flags of the first formats, in their places: the plain data and the digests stay as they were;
-# a location a rule registers is added as "location", unit_dict)
-_OWN = [f for f in Unit.__dataclass_fields__ if f not in ("uid", "side", "profile")]
+# a location a rule registers is added as "location"; the fields of the unit's ``veh`` state follow, unit_dict)
+_OWN = [f for f in Unit.__dataclass_fields__ if f not in ("uid", "side", "profile", "veh")]
 _OWN[_OWN.index("location")] = "routed_off"
 _OWN.insert(_OWN.index("parent") + 1, "merged")
 _OWN.insert(_OWN.index("inbound") + 1, "evacuated")
 UNIT_ATTRIBUTES = ("uid", "side") + PROFILE_FIELDS + tuple(_OWN)
 
 
-# the attributes of the first save format (its state digests are taken over these only)
-VEHICLE_ATTRIBUTES = ("vehicle", "mobility", "facing", "damage", "immobilised", "opened_up", "passengers", "carrier",
-                      "towing", "towed_by", "pushing", "hull", "moved")
+# the attributes of the first save format (its state digests are taken over these only: no profile fields of the
+# vehicle rules, no ``veh`` state)
+VEHICLE_ATTRIBUTES = ("vehicle", "mobility")
 UNIT_ATTRIBUTES_V1 = tuple(a for a in UNIT_ATTRIBUTES if a not in VEHICLE_ATTRIBUTES)
 # attributes whose values are not plain data: name -> (to plain data, from plain data), registered by the rules
 # module that owns them (the vehicle profile: armoured_dustup/vehicles.py)
 FIELD_CODECS: dict = {}
 # their values in a unit that is no vehicle (an attribute at it is left out of the plain data, so that the state
 # digests of games without vehicles stay as they were; unit_from_dict restores it)
-_VEHICLE_DEFAULTS = {"vehicle": None, "mobility": "", "facing": 0.0, "damage": 0, "immobilised": False,
-                     "opened_up": False, "passengers": [], "carrier": -1, "towing": -1, "towed_by": -1,
-                     "pushing": False, "hull": -1, "moved": False}
-assert set(_VEHICLE_DEFAULTS) == set(VEHICLE_ATTRIBUTES)
+_VEHICLE_DEFAULTS = {"vehicle": None, "mobility": ""}
 
 
-def unit_dict(u: Unit, attributes: tuple = UNIT_ATTRIBUTES) -> dict:
-    """Every attribute of ``u`` as plain data (sets sorted, figures as dicts)."""
+def unit_dict(u: Unit, attributes: tuple = UNIT_ATTRIBUTES, state: bool = True) -> dict:
+    """Every attribute of ``u`` as plain data (sets sorted, figures as dicts); with ``state``, the fields of its
+    ``veh`` state that differ from their defaults, under their own names."""
     out = {}
     for k in attributes:
         v = getattr(u, k)
@@ -292,6 +399,12 @@ def unit_dict(u: Unit, attributes: tuple = UNIT_ATTRIBUTES) -> dict:
         elif isinstance(v, list):
             v = [list(x) if isinstance(x, (list, tuple)) else x for x in v]
         out[k] = v
+    vs = u.veh
+    if state and vs is not BLANK:
+        for k, d in vs.DEFAULTS.items():
+            v = getattr(vs, k)
+            if v != d:
+                out[k] = [list(x) if isinstance(x, (list, tuple)) else x for x in v] if isinstance(v, list) else v
     if u.location != "table" and u.location not in FLAG_LOCATIONS:
         out["location"] = u.location
     return out
@@ -310,4 +423,7 @@ def unit_from_dict(d: dict) -> Unit:
     for k, (_, from_plain) in FIELD_CODECS.items():
         if k in d:
             d[k] = from_plain(d[k])
+    state = {k: d.pop(k) for k in list(d) if k in UNIT_STATE_FIELDS}
+    if state:
+        d["veh"] = UNIT_STATE_FIELDS[next(iter(state))](**state)
     return Unit.new(**d)

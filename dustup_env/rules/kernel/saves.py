@@ -29,7 +29,7 @@ from .dice import SeededDice
 from .entities import UNIT_ATTRIBUTES_V1, Unit, unit_dict, unit_from_dict
 from .errors import DustupError, GameOverError, IllegalOptionError, SaveFormatError
 from .events import event_from_dict
-from .state import load_components, saved_components
+from .state import OLD_FORMS, load_components, saved_components
 from .terrain import refresh
 
 SAVE_FORMAT = "dustup-save"
@@ -130,11 +130,14 @@ def save(game, path) -> None:
 
 def _v1_digest(game) -> str:
     """The state digest of version-1 saves."""
+    stack, extra = [plain_data(f) for f in game.stack], copy.deepcopy(saved_components(game.components))
+    for to_old, _ in OLD_FORMS:
+        to_old(game, stack, extra)
     doc = {"turn": game.turn, "phase": game.phase, "current": game.current,
-           "stack": [plain_data(f) for f in game.stack], "initiative": game.initiative_winner,
+           "stack": stack, "initiative": game.initiative_winner,
            "winner": game.winner, "markers": copy.deepcopy(game.markers),
-           "extra": copy.deepcopy(saved_components(game.components)),
-           "units": [unit_dict(u, UNIT_ATTRIBUTES_V1) for u in game.units], "dice": game.dice.getstate(),
+           "extra": extra,
+           "units": [unit_dict(u, UNIT_ATTRIBUTES_V1, state=False) for u in game.units], "dice": game.dice.getstate(),
            "n_events": len(game.events)}
     return _digest(doc)
 
@@ -238,6 +241,8 @@ def from_snapshot(cls, d: dict, rules=()):
         g.winner, g.vp, g.end_reason = st["winner"], tuple(st["vp"]), st["end_reason"]
         g.markers, g.terrain = st["markers"], st["terrain"]
         g.components = load_components(st["extra"])  # each rule's state from the fields saved under its names
+        for _, from_old in OLD_FORMS:
+            from_old(g)
         g.entities = list(st.get("entities", []))
         refresh(g)
         g.dice = SeededDice(g.seed)

@@ -18,7 +18,7 @@ from dataclasses import MISSING, fields
 
 from .decisions import Frame
 from .dice import ScriptedDice, SeededDice
-from .entities import Unit
+from .entities import BLANK, Unit
 
 STATE = (
     "units",  # list[Unit]: every unit, indexed by uid (detachments are appended)
@@ -76,7 +76,7 @@ def _copier(cls, special: dict):
         else:
             lines.append(f"    n.{f.name} = o.{f.name}")
     lines.append("    return n")
-    ns = {"cls": cls, "plain_copy": plain_copy}
+    ns = {"cls": cls, "plain_copy": plain_copy, "BLANK": BLANK}
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass's own field list
     return ns[f"copy_{cls.__name__.lower()}"]
 
@@ -146,6 +146,13 @@ class Unclaimed(Component, register=False):
             out.update(self.data)
 
 
+# a rule whose state moved into its component from where the state of an earlier engine held it: (to the old form,
+# from the old form) -- ``to(game, stack, extra)`` rewrites a state's plain stack and ``extra`` into the form of the
+# first save format (the state digest of version-1 saves), ``from(game)`` brings a game loaded from an older
+# snapshot to this form (e.g. the Order Action's list of ordered units, once in the commander's activation frame)
+OLD_FORMS: list = []
+
+
 def saved_components(components: dict) -> dict:
     """The rules modules' state as saved: every set field under its name."""
     out: dict = {}
@@ -175,7 +182,8 @@ def load_components(extra: dict) -> dict:
     return out
 
 
-copy_unit = _copier(Unit, {"figures": "list({})"})  # figures are immutable: the copy shares them
+# figures are immutable: the copy shares them; a unit's rule state is copied unless it is the shared BLANK
+copy_unit = _copier(Unit, {"figures": "list({})", "veh": "{0} if {0} is BLANK else {0}.copy()"})
 
 
 def copy_frame(f: Frame) -> Frame:

@@ -8,6 +8,9 @@
   assault the enemy unit (decision kind ``choose``), orders both, and they assault it together (the Assault
   Action's multi-unit assault, found through the rule set's ``assault`` service: without the Assault Action
   in the rule set there is no combined assault).  One failed order leaves the other as a plain order.
+
+The units a commander has ordered in its activation (each once per activation, L993) are this rule's state
+(:class:`OrderState`), forgotten when that activation ends.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ..kernel.entities import ROUTED, Unit
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel.sequence import pop, push
+from ..kernel.state import Component, OLD_FORMS
 from ..forces.commanders import has_commanders
 from ..rules_overview.inbound_chart import arrived_this_turn
 from .communicate_action import communicate
@@ -37,6 +41,57 @@ class CombinedAssaultOrdered(Event):
     success: tuple
 
 
+class OrderState(Component):
+    """The units each commander has ordered in its activation now on the stack (``{str(commander uid): [uids]}``;
+    None when none: a game without orders saves nothing)."""
+
+    __slots__ = ("orders_given",)
+
+
+def ordered_by(game, commander: int) -> list:
+    """The units ``commander`` has ordered in its current activation (each may be ordered once in it)."""
+    st = game.components.get(OrderState)
+    if st is None or not st.orders_given:
+        return []
+    return st.orders_given.get(str(commander), [])
+
+
+def _note_ordered(game, commander: int, uids) -> None:
+    st = game.state_of(OrderState)
+    if st.orders_given is None:
+        st.orders_given = {}
+    st.orders_given.setdefault(str(commander), []).extend(uids)
+
+
+def _forget_orders(game, u: Unit, frame) -> None:
+    """Hook ``activation_end``: the commander's activation ended; its orders are forgotten."""
+    st = game.components.get(OrderState)
+    if st is not None and st.orders_given and frame.type == "activation":
+        if st.orders_given.pop(str(u.uid), None) is not None and not st.orders_given:
+            st.orders_given = None
+
+
+def _old_form(game, stack: list, extra: dict) -> None:
+    """The form of the first save format (its state digest): the list in the commander's activation frame's data
+    under ``ordered``."""
+    given = extra.pop("orders_given", None) or {}
+    for uid, units in given.items():
+        for f in reversed(stack):
+            if f["type"] == "activation" and f["unit"] == int(uid):
+                f["data"]["ordered"] = list(units)
+                break
+
+
+def _from_old_form(game) -> None:
+    """A snapshot of the form before: the list in an activation frame's data goes to :class:`OrderState`."""
+    for f in game.stack:
+        if f.type == "activation" and "ordered" in f.data:
+            _note_ordered(game, f.unit, f.data.pop("ordered"))
+
+
+OLD_FORMS.append((_old_form, _from_old_form))
+
+
 def _order_options(game, u: Unit, status) -> list:
     if status.disorganised or u.command_lost:
         return []  # a disorganised unit may only move or recover
@@ -44,7 +99,7 @@ def _order_options(game, u: Unit, status) -> list:
     if not subs:
         return []
     units = game.units
-    done = game.stack[-1].data.get("ordered", ())
+    done = ordered_by(game, u.uid)
     return [("order", uid) for uid, _ in subs if units[uid].in_play and units[uid].confidence != ROUTED
             and uid not in done and not on_stack(game, uid) and not arrived_this_turn(game, uid)]
 
@@ -55,7 +110,7 @@ def _order(game, u: Unit, opt) -> bool:
     game.emit(OrderGiven(u.uid, v.uid, ok))
     if not ok:
         return True  # that action ends; the second action may try again
-    game.activation_frame().data.setdefault("ordered", []).append(v.uid)
+    _note_ordered(game, u.uid, (v.uid,))
     game.start_activation(v, ordered=True)  # the commander's frame continues when it ends
     return False
 
@@ -68,7 +123,7 @@ def _combined_options(game, u: Unit, status) -> list:
     if assault is None or f.actions_left < 2:
         return []
     subs = descendants(game, u)
-    done = f.data.get("ordered", ())
+    done = ordered_by(game, u.uid)
     cands = [game.units[i] for i, _ in subs
              if i not in done and not on_stack(game, i) and not arrived_this_turn(game, i)]
     if len(cands) < 2:
@@ -85,8 +140,7 @@ def _combined_options(game, u: Unit, status) -> list:
 
 def _combined_assault(game, u: Unit, opt) -> bool:
     e = game.units[opt[1]]
-    f = game.activation_frame()
-    done = f.data.get("ordered", ())
+    done = ordered_by(game, u.uid)
     assault = game.rules.services["assault"]
     cands = [i for i, _ in descendants(game, u)
              if i not in done and not on_stack(game, i) and not arrived_this_turn(game, i)
@@ -126,7 +180,7 @@ class CombinedAssaultProcedure:
             return
         if all(oks):
             f.actions_left = 1  # both of the commander's actions: the assault's end counts the last one
-            f.data.setdefault("ordered", []).extend(d["chosen"])
+            _note_ordered(game, c.uid, d["chosen"])
             d["stage"] = "assault"  # this frame waits below the assault, whose pop resumes it (resume)
             game.rules.services["assault"].begin(game, [v.uid for v in units], target.uid)
             if game.stack and game.stack[-1] is frame:
@@ -135,13 +189,13 @@ class CombinedAssaultProcedure:
             pop(game, frame, resume=False)  # the orders go on below
             ok = units[oks.index(True)]
             f.actions_left = 1  # the failed order's action ended; the other order stands as a plain order
-            f.data.setdefault("ordered", []).append(ok.uid)
+            _note_ordered(game, c.uid, (ok.uid,))
             game.start_activation(ok, ordered=True)
 
 
 ORDER = Rule("Order Action", 'seed 000 "Order Action"', applies=has_commanders,
              families=(Family("order", ("own",), 20, "Order Action: (re)activate a subordinate"),),
-             action_options=(_order_options,), actions={"order": _order})
+             action_options=(_order_options,), actions={"order": _order}, activation_end=(_forget_orders,))
 COMBINED_ASSAULT = Rule(
     "Combined Assault", 'seed 000 "Order Action › Combined Assault"', applies=has_commanders,
     families=(Family("combined_assault", ("enemy",), 22, "a commander orders two subordinates to assault this unit"),
