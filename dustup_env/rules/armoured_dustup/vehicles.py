@@ -30,7 +30,6 @@ from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, ObservationPiece, Rule
 from ..vehicle_design import DesignFileError, check, library_names
 from ..vehicle_design.profile import FACINGS, VehicleProfile, from_dict, to_dict
-from .vehicles import vehicle_state
 
 UNIT_KINDS = {"mech": "mech", "large_creature": "creature"}  # design kind -> unit kind; the others "vehicle"
 VEHICLE_KINDS = ("vehicle", "mech", "creature")
