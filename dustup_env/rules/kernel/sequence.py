@@ -45,7 +45,9 @@ def push(game, frame: Frame) -> Frame:
 
 def pop(game, frame: Frame | None = None, used: int = 1, resume: bool = True) -> Frame:
     """Take ``frame`` (the top one by default) off the stack and resume what it interrupted: the frame below (an
-    activation counts ``used`` actions; a procedure's ``resume``), or with nothing below the next activation.
+    activation counts ``used`` actions; a procedure's ``resume``; a procedure without one is a decision that waited
+    under the popped frame, as when one reaction window pushes two: its decision is next), or with nothing below the
+    next activation.
     ``resume=False``: nothing resumes (the caller goes on itself; with the stack empty the activate decision
     that was due stands)."""
     stack = game.stack
@@ -62,7 +64,12 @@ def pop(game, frame: Frame | None = None, used: int = 1, resume: bool = True) ->
                 action_done(game, game.units[below.unit], used)
             else:
                 proc = KERNEL_FRAMES.get(below.type) or game.rules.procedures[below.type]
-                proc.resume(game, below, frame)
+                resume_below = getattr(proc, "resume", None)
+                if resume_below is not None:
+                    resume_below(game, below, frame)
+                else:  # a decision frame that waits (two reactions pushed in one window): its decision is next
+                    game.phase = "action"
+                    game.pending_decision = None
         return frame
     game.phase = "activate"
     if resume:
