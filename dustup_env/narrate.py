@@ -42,7 +42,8 @@ REORGANISE = {
     "unlimber": "unlimber the gun", "repair": "repair the disabled weapon",
     "remote": "set up the remote launcher", "deploy_protection": "deploy the area protection",
 }
-DETACH = {"half": "half the unit", "support": "the support weapons", "scout": "two scouts"}
+DETACH = {"half": "half the unit", "support": "the support weapons", "scout": "two scouts",
+          "lane": "a model to clear a mine lane"}
 FORMATIONS = {"keep": "figures stay where they stand", "compact": "compact formation", "line": "line abreast",
               "open": "open order", "file": "single file"}
 

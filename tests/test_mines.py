@@ -186,36 +186,89 @@ def test_no_prop_in_a_known_minefield():
     assert not g.is_legal(("prop",))
 
 
-def test_an_infantry_lane_then_a_unit_in_file_rolls_a_d12_and_moves_at_half_speed():
-    """L1948: one model walks through at half speed (the movement roll in inches: 6) testing as it goes until
-    through (a complete lane, marked); then "Any model moving along the already cleared part of the lane must roll
-    a D12 and will detonate a mine on a roll of 1. Movement through a mine lane is at half speed"."""
-    g = begin(mined([one(pos=(24, 17))], [{"type": "ap", "position": [24, 20]}]),
-              [("d6", 6), ("d8", 5), ("d8", 6), ("d6", 6), ("d12", 5), ("d12", 2)])
+def _laned(n=3, pos=(24, 15.5), dice=()):
+    """A Blue unit of ``n`` riflemen south of a found AP field at (24, 20) (its edge at y 17), activated; with n = 3
+    its figures stand at (x, y), (x + 1.5, y) and (x, y + 1.5): the last, nearest the counter, clears the lane."""
+    g = begin(mined([one(pos=pos, n=n)], [{"type": "ap", "position": [24, 20]}]), list(dice))
     mf.found(g, 0)
     activate(g, 0)
+    return g
+
+
+def test_the_clearing_model_splits_off_as_a_one_model_detachment_and_walks_at_half_speed():
+    """L1948: "one model may be moved (as if it was a detachment) into and through the minefield at half speed (ie
+    one inch of movement requires 2 movement points)": the model nearest the counter forms a detachment of one (the
+    parent keeps its leader), walks its movement roll in inches (a 6: 1.5" to the edge, 4.5" inside, so two quality
+    tests), and stays where it stopped; it then acts only when its parent activates it, as any detachment."""
+    from dustup_env.rules.kernel.sequence import can_activate
+
+    g = _laned(pos=(24, 14), dice=[("d6", 6), ("d8", 5), ("d8", 6)])
     assert ("clear_lane", 0) in g.decision().options
+    g.apply(("clear_lane", 0))
+    det = events_of(g, "Detached")
+    assert [(e["unit"], e["detachment"], e["what"], e["figures"]) for e in det] == [(0, 2, "lane", 1)]
+    parent, d = g.units[0], g.units[2]
+    assert d.parent == 0 and len(d.figures) == 1 and d.in_play and len(parent.figures) == 2
+    assert (parent.x, parent.y) == (24.0, 14.0)  # the parent (its leader) stays put
+    assert [(t["unit"], t["roll"], t["lane"]) for t in mine_tests(g)] == [(2, 5, False), (2, 6, False)]
+    lane = events_of(g, "LaneCleared")[0]
+    assert lane["unit"] == 2 and not lane["complete"] and (lane["y0"], lane["y1"]) == (17.0, 21.5)
+    assert (d.x, d.y) == (24.0, 21.5)  # 6 inches at half speed: it stands in the field where it stopped
+    assert not can_activate(g, d) and ("activate_detachment", 2) in g.decision().options
+    assert g.dice.pos == len(g.dice.results)
+
+
+def test_an_infantry_lane_then_a_unit_in_file_rolls_a_d12_and_moves_at_half_speed():
+    """L1948: the clearing model walks right through (a complete lane, marked); then "Subsequent models may follw the
+    exact same route one model at a time. Any model moving along the already cleared part of the lane must roll a
+    D12 and will detonate a mine on a roll of 1. Movement through a mine lane is at half speed": the parent (its
+    leader in the lane) moves in file, each model rolling a D12 per 3" or part, 2 points an inch in the lane."""
+    g = _laned(dice=[("d6", 6), ("d8", 5), ("d8", 6), ("d6", 6), ("d12", 5), ("d12", 2), ("d12", 7), ("d12", 8)])
     g.apply(("clear_lane", 0))
     lane = events_of(g, "LaneCleared")[0]
     assert lane["complete"] and (lane["x0"], lane["y0"], lane["x1"], lane["y1"]) == (24.0, 17.0, 24.0, 23.0)
+    assert (g.units[2].x, g.units[2].y) == (24.0, 23.0)  # through: the detachment stands at the far edge
     assert g.entities[0]["state"]["lanes"] == [[24.0, 17.0, 24.0, 23.0]]
     assert [f["kind"] for f in g.terrain] == [mf.LANE]
     g.apply(("move", NORTH, 2))
     lane_tests = [t for t in mine_tests(g) if t["lane"]]
-    assert [(t["roll"], t["needed"]) for t in lane_tests] == [(5, 1), (2, 1)]
-    assert abs(g.units[0].y - 23.0) < 1e-6  # 12 movement points, 2 an inch in the lane
+    assert [(t["unit"], t["figure"], t["roll"], t["needed"]) for t in lane_tests] == [
+        (0, 0, 5, 1), (0, 1, 2, 1), (0, 0, 7, 1), (0, 1, 8, 1)]
+    assert abs(g.units[0].y - 22.25) < 1e-6  # 12 movement points: 1.5" to the lane, then 2 an inch in it
     assert g.dice.pos == len(g.dice.results)
 
 
 def test_a_lane_ends_where_the_clearing_model_is_wounded():
-    """L1948: "until they either reach the end or are wounded"."""
-    g = begin(mined([one(pos=(24, 17), n=2)], [{"type": "ap", "position": [24, 20]}]),
-              [("d6", 6), ("d8", 6), ("d8", 2), ("d10", 3), ("d4", 1)] + [6] * 6)
-    mf.found(g, 0)
-    activate(g, 0)
+    """L1948: "until they either reach the end or are wounded": the second test hits (d8 2), the D10 2 beats the d4
+    armour 1 without doubling it: the model is wounded, the lane ends at the start of that 3" and the model stays
+    there."""
+    g = _laned(dice=[("d6", 6), ("d8", 6), ("d8", 2), ("d10", 2), ("d4", 1)] + [6] * 6)
     g.apply(("clear_lane", 0))
     lane = events_of(g, "LaneCleared")[0]
-    assert not lane["complete"] and lane["y1"] - lane["y0"] == pytest.approx(3.0)
+    assert not lane["complete"] and (lane["y0"], lane["y1"]) == (17.0, 20.0)
+    d = g.units[2]
+    assert d.parent == 0 and d.figures[0].status == WOUNDED and (d.x, d.y) == (24.0, 20.0)
+    assert all(f.status == OK for f in g.units[0].figures)  # the parent is not touched
+
+
+def test_a_unit_of_one_model_walks_the_lane_itself():
+    """L1948: a unit of a single model is already one model moving on its own: it walks the lane (no detachment)."""
+    g = _laned(n=1, pos=(24, 17), dice=[("d6", 6), ("d8", 5), ("d8", 6)])
+    g.apply(("clear_lane", 0))
+    assert not events_of(g, "Detached") and len(g.units) == 2
+    lane = events_of(g, "LaneCleared")[0]
+    assert lane["unit"] == 0 and lane["complete"] and (g.units[0].x, g.units[0].y) == (24.0, 23.0)
+
+
+def test_no_lane_when_the_leader_is_the_only_able_model_with_wounded_beside_it():
+    """L1948 with the Detach Element Action ("the parent is always the element that contains the unit leader"): the
+    clearing model cannot be the leader of a unit that has other models, so a unit whose only able model is its
+    leader (the rest wounded) cannot clear a lane."""
+    g = _laned(n=2, pos=(24, 15.5))
+    u = g.units[0]
+    u.set_figure(1 - u.leader, status=WOUNDED)
+    g.invalidate()
+    assert not any(o[0] == "clear_lane" for o in g.decision().options)
 
 
 def test_a_line_charge_uses_both_actions_and_removes_the_counter():

@@ -143,6 +143,12 @@ def detach_figures(u: Unit, what: str) -> list[int] | None:
     return None
 
 
+def room_for_detachment(game, side: int) -> bool:
+    """Whether ``side`` has a unit slot left for a new detachment."""
+    n_units = len(game.side_units[side])
+    return n_units < PLATOON_SLOTS or n_units < unit_slots(game.scenario)
+
+
 # ---------------------------------------------------------------------------- options
 def _options(game, u: Unit, status) -> list:
     if status.disorganised:
@@ -156,8 +162,7 @@ def _options(game, u: Unit, status) -> list:
     for d in dets:
         if leader_distance(u, d) <= COMMAND_RANGE + 1e-9:
             opts.append(("regroup", d.uid))
-    n_units = len(game.side_units[u.side])
-    if u.parent < 0 and (n_units < PLATOON_SLOTS or n_units < unit_slots(game.scenario)):
+    if u.parent < 0 and room_for_detachment(game, u.side):
         n_able = 0
         support = False
         weapons = armoury()[0]
@@ -176,8 +181,11 @@ def _options(game, u: Unit, status) -> list:
 
 
 # ---------------------------------------------------------------------------- actions
-def detach(game, u: Unit, what: str) -> Unit:
-    idxs = detach_figures(u, what)
+def detach(game, u: Unit, what: str, idxs=None) -> Unit:
+    """Form a detachment of ``u``'s figures ``idxs`` (by default those :func:`detach_figures` picks for ``what``;
+    another rule may name its own, never the leader, e.g. the mine-clearing model, ``what="lane"``)."""
+    if idxs is None:
+        idxs = detach_figures(u, what)
     positions = {i: figure_xy(u, i) for i in idxs}
     able_first = sorted(idxs, key=lambda i: (u.figures[i].status != OK, i))
     lead = able_first[0]
@@ -239,4 +247,4 @@ RULE = Rule("Detach Element Action", 'seed 000 "Detach Element Action"',
             actions={"detach": _do_detach, "activate_detachment": _do_activate_detachment},
             action_options=(_options,))
 
-__all__ = ["communicate", "detach", "rejoin", "remove_figures", "add_figures", "figure_xy", "D6"]
+__all__ = ["communicate", "detach", "room_for_detachment", "rejoin", "remove_figures", "add_figures", "figure_xy", "D6"]

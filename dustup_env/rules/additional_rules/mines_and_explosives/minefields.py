@@ -29,8 +29,10 @@ Casualties from mines make the unit test its confidence (casualties, a leader ca
 side knows to be a minefield (an unknown field cannot forbid it: that would tell the side it is there).
 
 **Clearing** (L1946-1958): ``("clear_lane", ref)`` (an action of an infantry unit within 3" of the edge of a known
-AP or mixed field of the enemy): one model walks through the field at half speed (its movement roll in inches),
-testing as above, until it is through or hurt; the path it walked is the lane (RN-170, RN-1653).  Rushing is
+AP or mixed field of the enemy): one model splits off as a one-model detachment (the Detach Element Action's; the
+parent keeps the leader) and walks through the field at half speed (its movement roll in inches), testing as
+above, until it is through or hurt, and stays there, a unit that its parent activates as any detachment; the path
+it walked is the lane (RN-170, RN-1653).  Rushing is
 moving through.  ``("line_charge", ref)``: a vehicle with a line charge, within 2" of the edge of a known field,
 spends both its actions and the counter is removed (L1958).
 """
@@ -52,6 +54,7 @@ from ...kernel.ruleset import Family, ObservationPiece, Rule
 from ...kernel.state import Component
 from ...kernel.terrain import TerrainKind
 from ...morale.confidence_test import confidence_test
+from ...unit_actions.detach_element_action import detach, figure_xy, room_for_detachment
 from ...unit_actions.move_action import movement_roll
 
 MINEFIELD = "minefield"
@@ -500,8 +503,8 @@ def _options(game, u: Unit, status) -> list:
         return []
     out = []
     if u.profile.vehicle is None:
-        if u.n_able() >= 1:
-            out += [("clear_lane", e["refs"][u.side]) for e in lane_targets(game, u)]
+        out += [("clear_lane", e["refs"][u.side]) for e in lane_targets(game, u)
+                if lane_walker(game, u, e) is not None]
     elif device(game, u) == "line_charge":
         fired = game.state_of(MinesState).line_charges_fired or []
         frame = game.activation_frame()
@@ -510,46 +513,65 @@ def _options(game, u: Unit, status) -> list:
     return out
 
 
+def lane_walker(game, u: Unit, e: dict) -> int | None:
+    """The figure of ``u`` that would walk a lane into field ``e``: the able model nearest the counter other than the
+    leader (it splits off as a detachment: "the parent is always the element that contains the unit leader"), if
+    the side has a unit slot for it; a unit of one live model walks itself (-1); otherwise None (RN-1653)."""
+    live = [i for i, f in enumerate(u.figures) if f.status != KILLED]
+    if live == [u.leader]:
+        return -1 if u.figures[u.leader].status == OK else None
+    able = [i for i, f in enumerate(u.figures) if f.status == OK and i != u.leader]
+    if not able or not room_for_detachment(game, u.side):
+        return None
+    return min(able, key=lambda i: (math.hypot(figure_xy(u, i)[0] - e["x"], figure_xy(u, i)[1] - e["y"]), i))
+
+
 def _clear_lane(game, u: Unit, opt) -> None:
-    """L1948: one model walks into and through the field at half speed until it is through or hurt (RN-170)."""
+    """L1948: "one model may be moved (as if it was a detachment) into and through the minefield at half speed ...
+    until they either reach the end or are wounded": the model splits off as a one-model detachment (the Detach
+    Element Action's, ``what="lane"``; a unit of one model walks itself), walks the straight line through the
+    counter's centre, its movement roll in inches, testing as it goes, and stays where it stopped; its path is the
+    lane (RN-170, RN-1653)."""
     e = table.by_ref(game, u.side, opt[1])
-    lf = u.figures[u.leader]
-    able = [i for i, f in enumerate(u.figures) if f.status == OK]
-    fig = lambda i: (u.x - lf.dx + u.figures[i].dx, u.y - lf.dy + u.figures[i].dy)  # noqa: E731
-    fi = min(able, key=lambda i: (math.hypot(fig(i)[0] - e["x"], fig(i)[1] - e["y"]), i))
-    fx, fy = fig(fi)
+    fi = lane_walker(game, u, e)
+    w = u if fi == -1 else detach(game, u, "lane", [fi])
+    fx, fy = w.x, w.y
     d = math.hypot(e["x"] - fx, e["y"] - fy)
     ux, uy = ((e["x"] - fx) / d, (e["y"] - fy) / d) if d > 1e-9 else (0.0, 1.0 if u.side == 0 else -1.0)
     t_in, t_out = max(0.0, d - FIELD_RADIUS), d + FIELD_RADIUS
-    reach = movement_roll(game, u)  # 2 x the roll in movement points, 2 points an inch: the roll in inches
+    reach = movement_roll(game, w)  # 2 x the roll in movement points, 2 points an inch: the roll in inches
     inside = max(0.0, min(t_out, reach) - t_in)
     kind = field_type(e)
     table.reveal(game, e["id"])
     walked = inside
     casualties, leader_hit = 0, False
     for b in range(blocks(inside)):
-        hit, r = infantry_test(game.dice, u.quality, kind)
-        game.emit(MineTest(u.uid, e["id"], fi, r, INFANTRY_HIT[kind], False, hit))
+        hit, r = infantry_test(game.dice, w.quality, kind)
+        game.emit(MineTest(w.uid, e["id"], w.leader, r, INFANTRY_HIT[kind], False, hit))
         if hit:
-            c, lh = strike_figure(game, u, fi, INFANTRY_IMPACT)
+            c, lh = strike_figure(game, w, w.leader, INFANTRY_IMPACT)
             casualties += c
             leader_hit = leader_hit or lh
-            if u.figures[fi].status != OK:  # wounded or killed: the lane ends where the mine went off
+            if w.figures[w.leader].status != OK:  # wounded or killed: the lane ends where the mine went off
                 walked = b * TEST_EVERY
                 break
     x0, y0 = fx + ux * t_in, fy + uy * t_in
     x1, y1 = fx + ux * (t_in + walked), fy + uy * (t_in + walked)
     complete = walked >= 2 * FIELD_RADIUS - 1e-6 or t_in + walked >= t_out - 1e-6
-    game.emit(LaneCleared(u.uid, e["id"], fi, round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3), complete))
+    game.emit(LaneCleared(w.uid, e["id"], w.leader, round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3),
+                          complete))
+    stop = min(reach, t_in + walked)  # the model stays where it stopped: through, hurt, or out of movement
+    table.place(game, w, round(min(max(fx + ux * stop, 0.0), game.bf.width), 3),
+                round(min(max(fy + uy * stop, 0.0), game.bf.height), 3), "clear_lane", point=False)
+    game.invalidate()
     if walked > 1e-6:
         e["state"]["lanes"].append([round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3)])
-        game.invalidate()
         hw = LANE_HALF_WIDTH
         px, py = -uy * hw, ux * hw
         terrain.add(game, {"kind": LANE, "shape": "polygon", "field": e["id"],
                            "points": [[round(x0 + px, 3), round(y0 + py, 3)], [round(x1 + px, 3), round(y1 + py, 3)],
                                       [round(x1 - px, 3), round(y1 - py, 3)], [round(x0 - px, 3), round(y0 - py, 3)]]})
-    casualty_consequences(game, u, casualties, leader_hit)
+    casualty_consequences(game, w, casualties, leader_hit)
 
 
 def _line_charge(game, u: Unit, opt) -> int:
