@@ -6,7 +6,9 @@ the environment's step or changes the game (the dice are enumerated, never rolle
 
 * :func:`option_odds` ``(game, side, option, unit)``: the dice the rules would roll for one option now and their
   exact odds: shooting (the Shoot Action's fire parties, a support weapon alone, grenades thrown singly), a heavy
-  weapon, an unguided rocket, a vehicle's weapon (direct fire and guided), the Assault Action's courage test.
+  weapon, an unguided rocket, a vehicle's weapon (direct fire and guided), the Assault Action's courage test, a
+  fire-support request and its rounds' accuracy, clearing a lane through a minefield the side knows of (the
+  mines the clearing model sets off for each movement roll, ``minefields.crossing_odds``).
   Shooting is :func:`~dustup_env.rules.unit_actions.shoot_action.resolve_fire`'s steps summed per roll of the target
   die (:func:`shot_distribution`; ``tests/test_insight.py`` checks it against the enumeration of ``resolve_fire``
   itself, ``dustup odds shoot``, which takes half a minute for four D12 firepower dice); one hit's impact against
@@ -40,8 +42,9 @@ SHORT = sa.SHORT_RANGE
 BANDS = ("short", "effective", "long")
 SHOOT_FAMILY = ("shoot", "shoot_weapon", "throw")
 FIRE_SUPPORT = ("request_fire", "fire_target")
+MINES = ("clear_lane",)
 ENUMERABLE = frozenset(SHOOT_FAMILY + ("assault", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle")
-                       + FIRE_SUPPORT)
+                       + FIRE_SUPPORT + MINES)
 ODDS_KINDS = frozenset({"action", "fire_target"})  # the decision kinds whose options may carry odds
 
 
@@ -354,6 +357,55 @@ def _fire_support(game, u, option) -> dict | None:
             "note": "accuracy: each round, observed by the requestor while it is on the table"}
 
 
+def movement_distribution(game, u) -> dict:
+    """{result: P} of the movement roll of ``u`` now (the rule set's die and its fixed or halved rolls, enumerated)."""
+    die = game.movement_die(u)
+
+    def roll(dice):
+        g = _Rolling(game, dice)
+        for hook in game.rules.movement_roll:
+            r = hook(g, u, die)
+            if r is not None:
+                return r
+        return dice.roll(die)
+
+    return dict(sorted(exact_distribution(roll).items()))
+
+
+def _clear_lane(game, u, option) -> dict | None:
+    """Clearing a lane (``clear_lane``, Additional Rules › Mine Clearing): the model that walks (the engine's own
+    choice and path, ``minefields.lane_walk``) goes its movement roll in inches (half speed), and over the inches it
+    walks inside the field it tests as a model crossing it (``minefields.crossing_odds``, one test per 3" or part),
+    for each movement roll and together.  The field is one the side knows of (the option's reference is the side's
+    own: an enemy field it has not found has none)."""
+    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    from dustup_env.rules.kernel import table
+    side = u.side
+    e = table.by_ref(game, side, option[1])
+    if e is None or e["refs"][side] < 0 or e["kind"] != mf.MINEFIELD or e["removed"]:
+        return None
+    kind = mf.field_type(e)
+    if kind not in mf.INFANTRY_HIT:
+        return None
+    fi, _, _, _, _, t_in, t_out = mf.lane_walk(u, e)
+    walks, hits = [], {}
+    for roll, p in movement_distribution(game, u).items():
+        inches = round(mf.lane_inches(t_in, t_out, float(roll)), 6)
+        h = mf.crossing_odds(kind, inches, u.quality)["hits"]
+        walks.append({"roll": roll, "p": _f(p), "inches": inches, "hits": {k: _f(v) for k, v in h.items()}})
+        for k, v in h.items():
+            hits[k] = hits.get(k, Fraction(0)) + p * v
+    hits = {k: hits[k] for k in sorted(hits, key=int)}
+    dice = {"minefield": kind, "quality": die_name(u.quality), "needed": mf.INFANTRY_HIT[kind],
+            "every": mf.TEST_EVERY, "movement": die_name(game.movement_die(u)), "figure": fi,
+            "inches": [walks[0]["inches"], walks[-1]["inches"]]}
+    odds = {"hits": {k: _f(v) for k, v in hits.items()}, "no_mine": _f(hits.get("0", Fraction(0))),
+            "expected_hits": _f(sum(int(k) * v for k, v in hits.items())), "walks": walks}
+    return {"dice": dice, "odds": odds,
+            "note": "mines the clearing model sets off over the inches it walks inside (its movement roll in inches); "
+                    "the walk ends at the first mine that wounds or kills it"}
+
+
 def option_odds(game, side: int, option, unit: int) -> dict | None:
     """``{"dice": ..., "odds": ...}`` of ``option`` (a tuple) of the pending action decision of ``unit`` (own), or
     None for an option without an enumerable outcome.  Only the enemy units ``side`` knows of are read."""
@@ -366,6 +418,11 @@ def option_odds(game, side: int, option, unit: int) -> dict | None:
     if name in FIRE_SUPPORT:
         try:
             return _fire_support(game, u, option)
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            return None
+    if name in MINES:
+        try:
+            return _clear_lane(game, u, option)
         except (KeyError, IndexError, AttributeError, TypeError, ValueError):
             return None
     if not isinstance(option[1], int):
@@ -425,6 +482,11 @@ def short_odds(rec: dict | None) -> str:
     if not rec:
         return ""
     d, o = rec["dice"], rec["odds"]
+    if "minefield" in d:
+        lo, hi = d["inches"]
+        span = f"{lo:g}\"" if lo == hi else f"{lo:g}-{hi:g}\""
+        return f"{d['minefield']} minefield, {d['quality']} <= {d['needed']} per 3\" or part over {span}: " \
+            f"no mine {o['no_mine']:.0%}, hits {o['expected_hits']:.2f}"
     if "accuracy" in d:
         s = f"request {d['request']} > {d['needed']}: success {o['success']:.0%}, " if "request" in d else ""
         return s + f"accuracy {d['accuracy']} > {d['leadership']}: on target {o['on_target']:.0%}, " \
@@ -575,17 +637,7 @@ class _Rolling:
 
 def movement_rolls(game, u) -> list[int]:
     """Every result the movement roll of ``u`` may give now (the rule set's die and its fixed or halved rolls)."""
-    die = game.movement_die(u)
-
-    def roll(dice):
-        g = _Rolling(game, dice)
-        for hook in game.rules.movement_roll:
-            r = hook(g, u, die)
-            if r is not None:
-                return r
-        return dice.roll(die)
-
-    return sorted(exact_distribution(roll))
+    return list(movement_distribution(game, u))
 
 
 def reach(game, side: int, unit: int) -> dict:
