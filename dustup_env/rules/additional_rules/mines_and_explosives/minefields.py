@@ -256,7 +256,8 @@ def vehicle_crossing(dice, belly: int, kind: str, inches: float) -> str:
     return "none"
 
 
-def crossing_odds(kind: str, inches: float, quality: int | None, vehicle: bool = False, belly: int | None = None) -> dict:
+def crossing_odds(kind: str, inches: float, quality: int | None, vehicle: bool = False,
+                  belly: int | None = None) -> dict:
     """The exact odds of one model (or, with ``vehicle``, one vehicle with ``belly`` armour) crossing ``inches`` of a
     field of ``kind``: this module's own tests (one per 3" or part, :func:`blocks`) enumerated over every die face.
     Infantry: ``{"hits": {"k": P(k mines go off)}}`` (every test counted); a vehicle: ``{"none", "damaged",
