@@ -6,7 +6,10 @@ the environment's step or changes the game (the dice are enumerated, never rolle
 
 * :func:`option_odds` ``(game, side, option, unit)``: the dice the rules would roll for one option now and their
   exact odds: shooting (the Shoot Action's fire parties, a support weapon alone, grenades thrown singly), a heavy
-  weapon, an unguided rocket, a vehicle's weapon (direct fire and guided), the Assault Action's courage test.
+  weapon, an unguided rocket, a vehicle's weapon (direct fire and guided), the Assault Action's courage test, a
+  fire-support request and its rounds' accuracy, clearing a lane through a minefield the side knows of (the
+  mines the clearing model sets off for each movement roll, ``minefields.crossing_odds``) and a move whose walk
+  enters one (the model that walks the most inside; a vehicle's belly armour against the mines).
   Shooting is :func:`~dustup_env.rules.unit_actions.shoot_action.resolve_fire`'s steps summed per roll of the target
   die (:func:`shot_distribution`; ``tests/test_insight.py`` checks it against the enumeration of ``resolve_fire``
   itself, ``dustup odds shoot``, which takes half a minute for four D12 firepower dice); one hit's impact against
@@ -40,8 +43,9 @@ SHORT = sa.SHORT_RANGE
 BANDS = ("short", "effective", "long")
 SHOOT_FAMILY = ("shoot", "shoot_weapon", "throw")
 FIRE_SUPPORT = ("request_fire", "fire_target")
+MINES = ("clear_lane", "move")
 ENUMERABLE = frozenset(SHOOT_FAMILY + ("assault", "fire_heavy", "fire_iavr", "fire_guided", "fire_vehicle")
-                       + FIRE_SUPPORT)
+                       + FIRE_SUPPORT + MINES)
 ODDS_KINDS = frozenset({"action", "fire_target"})  # the decision kinds whose options may carry odds
 
 
@@ -354,6 +358,180 @@ def _fire_support(game, u, option) -> dict | None:
             "note": "accuracy: each round, observed by the requestor while it is on the table"}
 
 
+def movement_distribution(game, u) -> dict:
+    """{result: P} of the movement roll of ``u`` now (the rule set's die and its fixed or halved rolls, enumerated)."""
+    die = game.movement_die(u)
+
+    def roll(dice):
+        g = _Rolling(game, dice)
+        for hook in game.rules.movement_roll:
+            r = hook(g, u, die)
+            if r is not None:
+                return r
+        return dice.roll(die)
+
+    return dict(sorted(exact_distribution(roll).items()))
+
+
+def _clear_lane(game, u, option) -> dict | None:
+    """Clearing a lane (``clear_lane``, Additional Rules › Mine Clearing): the model that walks (the engine's own
+    choice and path, ``minefields.lane_walk``) goes its movement roll in inches (half speed), and over the inches it
+    walks inside the field it tests as a model crossing it (``minefields.crossing_odds``, one test per 3" or part),
+    for each movement roll and together.  The field is one the side knows of (the option's reference is the side's
+    own: an enemy field it has not found has none)."""
+    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    from dustup_env.rules.kernel import table
+    side = u.side
+    e = table.by_ref(game, side, option[1])
+    if e is None or e["refs"][side] < 0 or e["kind"] != mf.MINEFIELD or e["removed"]:
+        return None
+    kind = mf.field_type(e)
+    if kind not in mf.INFANTRY_HIT:
+        return None
+    walk = mf.lane_walk(game, u, e)
+    if walk is None:
+        return None
+    fi, _, _, _, _, t_in, t_out = walk
+    walks, hits = [], {}
+    for roll, p in movement_distribution(game, u).items():
+        inches = round(mf.lane_inches(t_in, t_out, float(roll)), 6)
+        h = mf.crossing_odds(kind, inches, u.quality)["hits"]
+        walks.append({"roll": roll, "p": _f(p), "inches": inches, "hits": {k: _f(v) for k, v in h.items()}})
+        for k, v in h.items():
+            hits[k] = hits.get(k, Fraction(0)) + p * v
+    hits = {k: hits[k] for k in sorted(hits, key=int)}
+    dice = {"minefield": kind, "quality": die_name(u.quality), "needed": mf.INFANTRY_HIT[kind],
+            "every": mf.TEST_EVERY, "movement": die_name(game.movement_die(u)), "figure": fi,
+            "inches": [walks[0]["inches"], walks[-1]["inches"]]}
+    odds = {"hits": {k: _f(v) for k, v in hits.items()}, "no_mine": _f(hits.get("0", Fraction(0))),
+            "expected_hits": _f(sum(int(k) * v for k, v in hits.items())), "walks": walks}
+    return {"dice": dice, "odds": odds,
+            "note": "mines the clearing model sets off over the inches it walks inside (its movement roll in inches); "
+                    "the walk ends at the first mine that wounds or kills it"}
+
+
+def _mixture(walks: list) -> dict:
+    """The walks' odds weighted by their movement roll's chance (Fractions in, Fractions out)."""
+    out: dict = {}
+    for p, odds in walks:
+        for k, v in odds.items():
+            out[k] = out.get(k, Fraction(0)) + p * v
+    return out
+
+
+def _move_mines(game, u, option) -> dict | None:
+    """A Move Action's move (``("move", direction, distance)``) whose walk enters a minefield the side knows of: for
+    each movement roll the engine's own walk toward the nominated point (``move_action.walk_path``, the figures the
+    side knows of in the way), the inches each model (a vehicle: the vehicle) walks inside each known AP, AT or
+    mixed field, by the minefield rules' own steps (a step counts where its middle is inside), and their odds
+    (``minefields.crossing_odds``): the hits of the model that walks the most inside (several fields: each tested
+    separately, the hits added), a vehicle's none / damaged / destroyed (its belly armour; fields in the order it
+    enters them).  None when no known field is in reach, for a vehicle with a plough or roller (its own
+    procedure), for a walk along a cleared lane and for a unit that does not walk by itself."""
+    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    if len(option) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in option[1:]):
+        return None
+    if not u.in_play or u.veh.carrier >= 0 or mf.aircraft(u):
+        return None
+    vehicle = u.profile.vehicle is not None
+    if vehicle and mf.device(game, u) in ("plough", "roller"):
+        return None
+    kinds = ("at", "mixed") if vehicle else tuple(mf.INFANTRY_HIT)
+    fields = [e for e in mf.known_fields(game, u.side) if not e["removed"] and mf.field_type(e) in kinds]
+    if not fields:
+        return None
+    dist = movement_distribution(game, u)
+    lf = u.figures[u.leader]
+    offsets = [(0.0, 0.0, -1)] if vehicle else [(f.dx - lf.dx, f.dy - lf.dy, fi) for fi, f in enumerate(u.figures)
+                                                 if f.status != KILLED]
+    spread = max(math.hypot(ox, oy) for ox, oy, _ in offsets)
+    far = 2.0 * max(dist) + spread + mf.FIELD_RADIUS + 1.0  # 2 points an inch at the cheapest: the roll's reach
+    fields = [e for e in fields if math.hypot(e["x"] - u.x, e["y"] - u.y) <= far]
+    if not fields:
+        return None
+    px, py = mv.nominated_point(u, option[1], option[2])
+    blockers = mv.blockers_of(game, u)
+    walks = []
+    for roll, p in dist.items():
+        inside: dict = {}  # (field id, figure) -> inches inside, in the order entered
+        lane = []
+
+        def step(x0, y0, x1, y1):
+            mx, my = (x0 + x1) * 0.5, (y0 + y1) * 0.5
+            seg = math.hypot(x1 - x0, y1 - y0)
+            for e in fields:
+                for ox, oy, fi in offsets:
+                    if mf._inside(e, mx + ox, my + oy):
+                        if not vehicle and mf._on_lane(e, mx, my):
+                            lane.append(e["id"])
+                        inside[(e["id"], fi)] = inside.get((e["id"], fi), 0.0) + seg
+            return False
+
+        mv.walk_path(game.bf, u, u.x, u.y, px, py, 2.0 * roll, blockers, u.terrain_column, step)
+        if lane:
+            return None
+        walks.append((roll, p, {k: round(v, 6) for k, v in inside.items()}))
+    if not any(w[2] for w in walks):
+        return None
+    kind_of = {e["id"]: mf.field_type(e) for e in fields}
+    out, parts = [], []
+    if vehicle:
+        from dustup_env.rules.armoured_dustup.vehicles import armour_die
+        belly = armour_die(u, "belly")
+        for roll, p, inside in walks:
+            res = {"none": Fraction(1), "damaged": Fraction(0), "destroyed": Fraction(0)}
+            for (eid, _), inches in inside.items():  # each field in turn: the first mine that stops it ends the walk
+                one = mf.crossing_odds(kind_of[eid], inches, None, vehicle=True, belly=belly)
+                for r in ("damaged", "destroyed"):
+                    res[r] += res["none"] * one[r]
+                res["none"] *= one["none"]
+            parts.append((p, res))
+            out.append({"roll": roll, "p": _f(p), "fields": [{"minefield": kind_of[eid], "inches": v}
+                                                             for (eid, _), v in inside.items()],
+                        **{k: _f(v) for k, v in res.items()}})
+        odds = {k: _f(v) for k, v in _mixture(parts).items()}
+        dice = {"minefield": "/".join(sorted({kind_of[e] for w in walks for e, _ in w[2]})), "belly": die_name(belly),
+                "impact": die_name(mf.VEHICLE_IMPACT), "every": mf.TEST_EVERY,
+                "movement": die_name(game.movement_die(u))}
+        odds["walks"] = out
+        note = "mines under the vehicle over the inches it drives inside a known field, one per 3\" or part"
+    else:
+        for roll, p, inside in walks:
+            best, hits = None, {"0": Fraction(1)}
+            for fi in sorted({fi for _, fi in inside}):
+                h = [Fraction(1)]
+                for (eid, f), inches in inside.items():
+                    if f != fi:
+                        continue
+                    one = mf.crossing_odds(kind_of[eid], inches, u.quality)["hits"]
+                    nxt = [Fraction(0)] * (len(h) + len(one) - 1)
+                    for a, pa in enumerate(h):
+                        for b, pb in enumerate(one.values()):
+                            nxt[a + b] += pa * pb
+                    h = nxt
+                key = (sum(k * v for k, v in enumerate(h)), sum(v for (_, f), v in inside.items() if f == fi))
+                if best is None or key > best[0]:  # the most mines expected, then the most inches inside
+                    best, hits = (key, fi), {str(k): v for k, v in enumerate(h)}
+            fi = -1 if best is None else best[1]
+            parts.append((p, hits))
+            out.append({"roll": roll, "p": _f(p), "figure": fi, "models": len({f for _, f in inside}),
+                        "fields": [{"minefield": kind_of[eid], "inches": v} for (eid, f), v in inside.items()
+                                   if f == fi],
+                        "hits": {k: _f(v) for k, v in hits.items()}})
+        hits = _mixture(parts)
+        hits = {k: hits[k] for k in sorted(hits, key=int)}
+        dice = {"minefield": "/".join(sorted({kind_of[e] for w in walks for e, _ in w[2]})),
+                "quality": die_name(u.quality), "needed": max(mf.INFANTRY_HIT[kind_of[e]] for w in walks
+                                                              for e, _ in w[2]),
+                "every": mf.TEST_EVERY, "movement": die_name(game.movement_die(u))}
+        odds = {"hits": {k: _f(v) for k, v in hits.items()}, "no_mine": _f(hits.get("0", Fraction(0))),
+                "expected_hits": _f(sum(int(k) * v for k, v in hits.items())), "walks": out}
+        note = "mines set off by the model that walks the most inside a known field (each of its tests counted)"
+    ins = [sum((f["inches"] for f in w["fields"]), 0.0) for w in out]
+    dice["inches"] = [round(min(ins), 6), round(max(ins), 6)]
+    return {"dice": dice, "odds": odds, "note": note + "; a field the side has not found is not in it"}
+
+
 def option_odds(game, side: int, option, unit: int) -> dict | None:
     """``{"dice": ..., "odds": ...}`` of ``option`` (a tuple) of the pending action decision of ``unit`` (own), or
     None for an option without an enumerable outcome.  Only the enemy units ``side`` knows of are read."""
@@ -366,6 +544,11 @@ def option_odds(game, side: int, option, unit: int) -> dict | None:
     if name in FIRE_SUPPORT:
         try:
             return _fire_support(game, u, option)
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            return None
+    if name in MINES:
+        try:
+            return _clear_lane(game, u, option) if name == "clear_lane" else _move_mines(game, u, option)
         except (KeyError, IndexError, AttributeError, TypeError, ValueError):
             return None
     if not isinstance(option[1], int):
@@ -425,6 +608,14 @@ def short_odds(rec: dict | None) -> str:
     if not rec:
         return ""
     d, o = rec["dice"], rec["odds"]
+    if "minefield" in d:
+        lo, hi = d["inches"]
+        span = f"{lo:g}\"" if lo == hi else f"{lo:g}-{hi:g}\""
+        if "belly" in d:
+            return f"{d['minefield']} minefield, {d['impact']} vs belly {d['belly']} per 3\" or part over {span}: " \
+                f"damaged {o['damaged']:.0%} destroyed {o['destroyed']:.0%}"
+        return f"{d['minefield']} minefield, {d['quality']} <= {d['needed']} per 3\" or part over {span}: " \
+            f"no mine {o['no_mine']:.0%}, hits {o['expected_hits']:.2f}"
     if "accuracy" in d:
         s = f"request {d['request']} > {d['needed']}: success {o['success']:.0%}, " if "request" in d else ""
         return s + f"accuracy {d['accuracy']} > {d['leadership']}: on target {o['on_target']:.0%}, " \
@@ -575,17 +766,7 @@ class _Rolling:
 
 def movement_rolls(game, u) -> list[int]:
     """Every result the movement roll of ``u`` may give now (the rule set's die and its fixed or halved rolls)."""
-    die = game.movement_die(u)
-
-    def roll(dice):
-        g = _Rolling(game, dice)
-        for hook in game.rules.movement_roll:
-            r = hook(g, u, die)
-            if r is not None:
-                return r
-        return dice.roll(die)
-
-    return sorted(exact_distribution(roll))
+    return list(movement_distribution(game, u))
 
 
 def reach(game, side: int, unit: int) -> dict:

@@ -205,6 +205,12 @@ def option_menu(game, side: int, decision, know) -> tuple[list[str], list, dict]
         lines.append(text)
     if grid:
         lines.append("    go. " + move_summary(grid, know.length))
+        from .narrate import MOVE_DISTANCES
+        for d in sorted(grid):  # a move into a minefield the side knows of: its odds on a line of its own
+            for k in sorted(grid[d]):
+                odds = insight.short_odds(insight.option_odds(game, side, grid[d][k], decision.unit))
+                if odds:
+                    lines.append(f"        go {insight.COMPASS[d]} {MOVE_DISTANCES[k]:g}  [{odds}]")
     return lines, numbered, grid
 
 

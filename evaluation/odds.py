@@ -80,38 +80,18 @@ def minefield_odds(kind: str, inches: float, *, quality: str = "d8", vehicle: bo
                    belly: str = "d12x2") -> dict:
     """One model (or, with ``vehicle``, one vehicle) crossing ``inches`` of a minefield of ``kind`` (Additional
     Rules › Minefields): the engine's own count of tests (one per 3" or part, ``minefields.blocks``) and its own
-    test, enumerated over every die face (``infantry_test``: P(hits = k); ``vehicle_mine``: the first mine that
-    beats the belly armour stops the vehicle, damaged and immobilised, or destroys it)."""
+    test, enumerated over every die face (``minefields.crossing_odds``: ``infantry_test``: P(hits = k);
+    ``vehicle_mine``: the first mine that beats the belly armour stops the vehicle, damaged and immobilised, or
+    destroys it)."""
     from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
 
     if kind not in mf.FIELD_TYPES or kind == "dummy":
         raise ValueError(f"the minefield type is ap, at or mixed, not {kind!r}")
     if isinstance(inches, bool) or not isinstance(inches, (int, float)) or not inches >= 0 or inches > 1000:
         raise ValueError(f"inches must be a number from 0 to 1000, not {inches!r}")
-    n = mf.blocks(float(inches))
     if vehicle:
-        b = parse_die(belly)
-        if kind == "ap":
-            return {"none": Fraction(1), "damaged": Fraction(0), "destroyed": Fraction(0)}
-        one = exact_distribution(lambda d: mf.vehicle_mine(d, b)[0])
-        none = one.get("none", Fraction(0))
-        out = {"none": none ** n, "damaged": Fraction(0), "destroyed": Fraction(0)}
-        for k in range(n):  # the first k mines did nothing, the next one stopped it
-            for res in ("damaged", "destroyed"):
-                out[res] += none ** k * one.get(res, Fraction(0))
-        return out
-    q = parse_die(quality)
-    if kind not in mf.INFANTRY_HIT:
-        return {"hits": {"0": Fraction(1)}}
-    p = exact_distribution(lambda d: mf.infantry_test(d, q, kind)[0]).get(True, Fraction(0))
-    dist = [Fraction(1)]  # P(hits = k) after each test, one test at a time
-    for _ in range(n):
-        nxt = [Fraction(0)] * (len(dist) + 1)
-        for k, pk in enumerate(dist):
-            nxt[k] += pk * (1 - p)
-            nxt[k + 1] += pk * p
-        dist = nxt
-    return {"hits": {str(k): pk for k, pk in enumerate(dist)}}
+        return mf.crossing_odds(kind, float(inches), None, vehicle=True, belly=parse_die(belly))
+    return mf.crossing_odds(kind, float(inches), parse_die(quality))
 
 
 def to_float(obj):

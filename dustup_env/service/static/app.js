@@ -1124,7 +1124,14 @@ function pct(x) { return typeof x === "number" ? (100 * x).toFixed(x < 0.1 ? 1 :
 function oddsTitle(o) {
   const d = o.dice || {}, p = o.odds || {};
   const lines = [];
-  if (d.accuracy) {  // a fire-support request or its target marker: the request roll, then each round's accuracy
+  if (d.minefield) {  // clearing a lane, or a move into a known minefield: for each movement roll, then together
+    const span = d.inches[0] === d.inches[1] ? `${d.inches[0]}${lenMark()}` : `${d.inches[0]}-${d.inches[1]}${lenMark()}`;
+    lines.push(`${d.minefield} minefield, ${span} inside (movement ${d.movement}): ` + (d.belly
+      ? `a mine (${d.impact}) against belly armour ${d.belly}` : `quality ${d.quality}, a mine on ${d.needed} or less`) +
+      ` every ${d.every || 3}${lenMark()} or part`);
+    if (d.belly) lines.push(`none ${pct(p.none)}, damaged ${pct(p.damaged)}, destroyed ${pct(p.destroyed)}`);
+    else lines.push(`no mine ${pct(p.no_mine)}; ` + Object.entries(p.hits || {}).map(([k, v]) => `${k} hit${k === "1" ? "" : "s"} ${pct(v)}`).join(", "));
+  } else if (d.accuracy) {  // a fire-support request or its target marker: the request roll, then each round's accuracy
     if (d.request) lines.push(`request: ${d.request} must beat ${d.needed} (${d.requestor.toUpperCase()} calling ${d.support}, ${d.chits} chit${d.chits === 1 ? "" : "s"}${d.jamming ? ", under jamming" : ""}): success ${pct(p.success)}`);
     lines.push(`accuracy of each of ${d.rounds} round${d.rounds === 1 ? "" : "s"} (${d.asset}): ${d.accuracy}` + (d.leadership === null ? " with no observer: never on target" : ` must beat leadership ${d.leadership}`) +
       (d.guidance !== "none" ? `, ${d.guidance}-guided` : "") + `: on target ${pct(p.on_target)}`);

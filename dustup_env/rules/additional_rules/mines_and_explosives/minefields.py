@@ -259,6 +259,39 @@ def vehicle_crossing(dice, belly: int, kind: str, inches: float) -> str:
     return "none"
 
 
+def crossing_odds(kind: str, inches: float, quality: int | None, vehicle: bool = False,
+                  belly: int | None = None) -> dict:
+    """The exact odds of one model (or, with ``vehicle``, one vehicle with ``belly`` armour) crossing ``inches`` of a
+    field of ``kind``: this module's own tests (one per 3" or part, :func:`blocks`) enumerated over every die face.
+    Infantry: ``{"hits": {"k": P(k mines go off)}}`` (every test counted); a vehicle: ``{"none", "damaged",
+    "destroyed"}`` (the first mine that beats the belly armour stops it or destroys it)."""
+    from fractions import Fraction
+
+    from ...kernel.dice import exact_distribution
+    n = blocks(float(inches))
+    if vehicle:
+        if kind not in ("at", "mixed"):
+            return {"none": Fraction(1), "damaged": Fraction(0), "destroyed": Fraction(0)}
+        one = exact_distribution(lambda d: vehicle_mine(d, belly)[0])
+        none = one.get("none", Fraction(0))
+        out = {"none": none ** n, "damaged": Fraction(0), "destroyed": Fraction(0)}
+        for k in range(n):  # the first k mines did nothing, the next one stopped it
+            for res in ("damaged", "destroyed"):
+                out[res] += none ** k * one.get(res, Fraction(0))
+        return out
+    if kind not in INFANTRY_HIT:
+        return {"hits": {"0": Fraction(1)}}
+    p = exact_distribution(lambda d: infantry_test(d, quality, kind)[0]).get(True, Fraction(0))
+    dist = [Fraction(1)]  # P(hits = k) after each test, one test at a time
+    for _ in range(n):
+        nxt = [Fraction(0)] * (len(dist) + 1)
+        for k, pk in enumerate(dist):
+            nxt[k] += pk * (1 - p)
+            nxt[k + 1] += pk * p
+        dist = nxt
+    return {"hits": {str(k): pk for k, pk in enumerate(dist)}}
+
+
 # ---------------------------------------------------------------------------------------------- consequences
 def casualty_consequences(game, u: Unit, casualties: int, leader_hit: bool) -> None:
     """A unit that lost models to a mine or a charge tests its confidence (casualties, a leader casualty) as after
@@ -526,6 +559,25 @@ def lane_walker(game, u: Unit, e: dict) -> int | None:
     return min(able, key=lambda i: (math.hypot(figure_xy(u, i)[0] - e["x"], figure_xy(u, i)[1] - e["y"]), i))
 
 
+def lane_walk(game, u: Unit, e: dict) -> tuple | None:
+    """Who clears a lane through ``e`` and where it walks (``lane_walker``'s model; a unit of one model, its
+    leader): (figure, fx, fy, ux, uy, t_in, t_out): its position, the direction straight for the counter's centre, and
+    the distances along it where it enters and leaves the counter.  None when no model may walk one."""
+    fi = lane_walker(game, u, e)
+    if fi is None:
+        return None
+    fi = u.leader if fi == -1 else fi
+    fx, fy = figure_xy(u, fi)
+    d = math.hypot(e["x"] - fx, e["y"] - fy)
+    ux, uy = ((e["x"] - fx) / d, (e["y"] - fy) / d) if d > 1e-9 else (0.0, 1.0 if u.side == 0 else -1.0)
+    return fi, fx, fy, ux, uy, max(0.0, d - FIELD_RADIUS), d + FIELD_RADIUS
+
+
+def lane_inches(t_in: float, t_out: float, reach: float) -> float:
+    """How far the clearing model walks inside the counter with ``reach`` inches of movement."""
+    return max(0.0, min(t_out, reach) - t_in)
+
+
 def _clear_lane(game, u: Unit, opt) -> None:
     """L1948: "one model may be moved (as if it was a detachment) into and through the minefield at half speed ...
     until they either reach the end or are wounded": the model splits off as a one-model detachment (the Detach
@@ -540,7 +592,7 @@ def _clear_lane(game, u: Unit, opt) -> None:
     ux, uy = ((e["x"] - fx) / d, (e["y"] - fy) / d) if d > 1e-9 else (0.0, 1.0 if u.side == 0 else -1.0)
     t_in, t_out = max(0.0, d - FIELD_RADIUS), d + FIELD_RADIUS
     reach = movement_roll(game, w)  # 2 x the roll in movement points, 2 points an inch: the roll in inches
-    inside = max(0.0, min(t_out, reach) - t_in)
+    inside = lane_inches(t_in, t_out, reach)
     kind = field_type(e)
     table.reveal(game, e["id"])
     walked = inside
