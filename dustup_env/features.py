@@ -17,6 +17,8 @@ Everything is plain data in rules units; the page (``dustup serve``) receives it
 """
 from __future__ import annotations
 
+from .rules.kernel import table
+
 # one look per kind: the text map's character, fill (RGB hex) and its opacity, outline, whether the outline is
 # dashed, a glyph at the point (cross: a target marker; diamond: a drone; x: a mine; star: a burst; none), the short
 # label drawn beside it and the legend's line
@@ -108,7 +110,7 @@ def entities(game, side: int | None, view: dict | None = None) -> list[dict]:
         return []
     if side is None:
         raw = [{"ref": e["id"], "kind": e["kind"], "owner": e["owner"], "x": e["x"], "y": e["y"],
-                "shape": dict(e["shape"]) if e["shape"] else None, "state": dict(e["state"])}
+                "shape": table.plain_copy(e["shape"]) if e["shape"] else None, "state": table.plain_copy(e["state"])}
                for e in game.entities if not e["removed"]]
     else:
         raw = (view if view is not None else game.view(side)).get("entities", [])

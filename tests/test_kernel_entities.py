@@ -319,3 +319,17 @@ def test_a_location_a_rule_registers_is_saved_by_name():
     assert "test_loiter" in table.LOCATIONS and table.register_location("test_loiter") == "test_loiter"
     with pytest.raises(ValueError, match="a location is a name"):
         table.register_location("in the air")
+
+
+def test_a_view_never_shares_an_entitys_lists():
+    """The side's view (and the page's entity list) hold copies of an entity's state, nested lists included: a view
+    kept from earlier does not change when the rule changes the entity later."""
+    from dustup_env import features
+    g = game(mines=False)
+    e = g.entities[0]  # the beacon, both sides know of it
+    e["state"]["trail"] = [[1.0, 2.0]]
+    before = g.view(0)["entities"][0]["state"]
+    spectator = features.entities(g, None)[0]["state"]
+    e["state"]["trail"][0].append(3.0)
+    e["state"]["trail"].append([4.0, 5.0])
+    assert before["trail"] == [[1.0, 2.0]] and spectator["trail"] == [[1.0, 2.0]]

@@ -132,6 +132,15 @@ def known_refs(game, side: int) -> tuple:
     return tuple(sorted(e["refs"][side] for e in game.entities if e["refs"][side] >= 0 and not e["removed"]))
 
 
+def plain_copy(v):
+    """A copy of plain data (dicts and lists all the way down), so a view never shares the state's lists."""
+    if isinstance(v, dict):
+        return {k: plain_copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain_copy(x) for x in v]
+    return v
+
+
 def known_entities(game, side: int) -> list[dict]:
     """What ``side`` may know of the entities on the table, in the order it came to know them: each by its ref
     (never the id, nor the other side's ref)."""
@@ -139,7 +148,7 @@ def known_entities(game, side: int) -> list[dict]:
     for e in sorted((e for e in game.entities if e["refs"][side] >= 0 and not e["removed"]),
                     key=lambda e: e["refs"][side]):
         out.append({"ref": e["refs"][side], "kind": e["kind"], "owner": e["owner"], "x": e["x"], "y": e["y"],
-                    "shape": dict(e["shape"]) if e["shape"] else None, "state": dict(e["state"]),
+                    "shape": plain_copy(e["shape"]) if e["shape"] else None, "state": plain_copy(e["state"]),
                     "known": e["known"]})
     return out
 
