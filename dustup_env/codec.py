@@ -289,7 +289,7 @@ class _Tables:
             # layout keeps its id: add just the options that name one of the new slots
             enc = dict(base.enc)
             dec = list(base.dec)
-            entries = layout.template_delta(base.key, counts, flip)
+            entries = layout.template_delta(base.key[:3], counts, flip)
         for name, argspec, idx in entries:
             # argspec: per argument, (kind, slot) for unit/marker/point kinds (mapped to values here) or (None, value);
             # a point is two values (its x and y)
@@ -354,7 +354,9 @@ class ActionCodec:
             if hit is None:
                 if len(_TABLE_CACHE) > 256:
                     _TABLE_CACHE.clear()
-                if t is not None and not self.layout.entities and all(a <= b for a, b in zip(t.key, key)) \
+                # (a layout with entity families extends the tables only while the side knows of no entity)
+                if t is not None and not any(t.key[3:]) and not any(key[3:]) \
+                        and all(a <= b for a, b in zip(t.key[:3], key[:3])) \
                         and tuple(own[:t.key[0]]) == t.ids[0] and tuple(enemy[:t.key[1]]) == t.ids[1]:
                     hit = _Tables(self.layout, game, side, key, base=t)
                 else:

@@ -76,3 +76,36 @@ def test_points_are_mirrored_for_a_flipped_side():
     near_north = ("place_smoke",) + pts[-POINT_GRID[0]]  # top-left cell: side 1's own edge
     assert codec.encode(g, 0, near_south) == start and codec.encode(g, 1, near_north) == start
     assert codec.decode(g, 1, start) == near_north and codec.decode(g, 0, start) == near_south
+
+
+def test_grown_tables_equal_tables_built_afresh_and_are_extended_not_rebuilt(monkeypatch):
+    """A detachment appends a unit slot: the codec extends the side's tables with the options naming it (the
+    standard layout has entity families since the Additional Rules, and a side that knows of no entity still gets
+    the cheap extension) and the result equals tables built afresh for the grown game."""
+    import random
+
+    from dustup_env.rules import Game
+
+    g, rng = Game("default", seed=4), random.Random(4)
+    codec = C.ActionCodec()
+    before = [codec._t(g, s) for s in (0, 1)]
+    while not g.over and len(g.units) == len(before[0].ids[0]) + len(before[0].ids[1]):
+        d = g.decision()
+        det = [o for o in d.options if o[0] == "detach"]
+        g.apply(det[0] if det else rng.choice(d.options))
+    assert not g.over and len(g.units) > len(before[0].ids[0]) + len(before[0].ids[1])
+    built = []
+    real = C._Tables.__init__
+
+    def spy(self, layout, game, side, key, base=None):
+        built.append(base is not None)
+        real(self, layout, game, side, key, base)
+
+    monkeypatch.setattr(C._Tables, "__init__", spy)
+    C._TABLE_CACHE.clear()
+    grown = [codec._t(g, s) for s in (0, 1)]
+    assert built and all(built)  # extended from the earlier tables, not rebuilt
+    C._TABLE_CACHE.clear()
+    fresh = [C.ActionCodec()._t(g, s) for s in (0, 1)]
+    for a, b in zip(grown, fresh):
+        assert a.enc == b.enc and a.dec == b.dec
