@@ -92,10 +92,21 @@ def test_cargo_is_lost_with_its_destroyed_vehicle():
     assert not entities_of(g, "cargo") and last_event(g, "CargoLost")["items"] == 2
 
 
+def test_a_truck_with_a_cargo_load_carries_cargo_and_unloads_it():
+    # a design's cargo load (S002:683) makes a vehicle a cargo carrier, like a transport's passenger places
+    truck = {"name": "Truck", "position": [20.0, 20.0], "design": "supply_truck", "facing": 0, "cargo": ["box"]}
+    scn = air_scenario([aircraft("Dropship", (40, 10))], blue=[truck, unit("Loaders", (20, 21), figures=(("rifle", 3),))])
+    g = begin(scn)
+    activate(g, 3)
+    assert ("unload_cargo", 2, "box") in g.decision().options
+    g.apply(("unload_cargo", 2, "box"))
+    assert last_event(g, "CargoUnloaded")["items"] == 1 and not aboard(g, g.units[2])
+
+
 def test_bad_cargo_in_a_scenario_is_a_one_line_error():
     scn = _scn()
     scn["sides"][0]["units"][2]["cargo"] = ["box"]  # the squad is no transport vehicle
-    with pytest.raises(ScenarioError, match="only a transport vehicle carries cargo"):
+    with pytest.raises(ScenarioError, match="only a transport vehicle or one with cargo loads carries cargo"):
         begin(scn)
     scn = _scn(boxes=[(60, 20, "box")])
     with pytest.raises(ScenarioError, match="off the table"):

@@ -8,7 +8,8 @@ one man-portable box per action, while a whole squad is required to load or unlo
   places it: the top-level ``cargo`` list (items on the table) and a vehicle's ``cargo`` field (the sizes of the
   items it starts with aboard).
 * **Loading and unloading** (RN-1911): the infantry do the work, as one action of their unit:
-  ``("load_cargo", vehicle, size)`` loads onto a friendly transport vehicle the cargo of that size within 2" of a
+  ``("load_cargo", vehicle, size)`` loads onto a friendly vehicle that carries cargo (a transport, or a design
+  with cargo loads: S002:683) the cargo of that size within 2" of a
   figure of the unit: one box per able model (a unit of n models loads up to n boxes in the action), or one larger
   item, which only a squad (the unit kind ``squad``) moves; ``("unload_cargo", vehicle, size)`` takes it off again,
   placed at the unit.  The unit must be within 2" of the vehicle (every figure, as for mounting, L1411, L1820),
@@ -19,7 +20,7 @@ one man-portable box per action, while a whole squad is required to load or unlo
 """
 from __future__ import annotations
 
-from ..armoured_dustup.transport import may_carry, within_reach
+from ..armoured_dustup.transport import within_reach
 from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
@@ -81,9 +82,17 @@ def _in_reach(u: Unit, x: float, y: float) -> bool:
     return any((fx - x) ** 2 + (fy - y) ** 2 <= r * r for fx, fy in u.figure_positions())
 
 
+def carries_cargo(v: Unit) -> bool:
+    """A vehicle that carries cargo: a transport (passenger places) or a design with cargo loads (S002:683)."""
+    vp = v.profile.vehicle
+    return vp is not None and (vp.transport_figures > 0 or vp.cargo_loads > 0)
+
+
 def may_hold_cargo(game, v: Unit) -> bool:
-    """A friendly transport vehicle on the table; an aircraft only grounded (L1754, L1818)."""
-    if not may_carry(v):
+    """A vehicle that carries cargo, on the table; an aircraft only grounded (L1754, L1818)."""
+    if not carries_cargo(v):
+        return False
+    if not (v.in_play and not v.hidden and v.veh.hull < 0 and v.veh.carrier < 0):  # (as for mounting)
         return False
     a = air_state(game, v)
     return a is None or a["mode"] == "grounded"
@@ -167,9 +176,9 @@ def _init(game) -> None:
             if "cargo" not in spec:
                 continue
             v = game.units[game.side_units[s][i]]
-            if v.profile.vehicle is None or v.profile.vehicle.transport_figures <= 0:
+            if not carries_cargo(v):
                 raise ScenarioError(f"sides/{s}/units/{i} ({spec['name']!r}): cargo: only a transport vehicle "
-                                    "carries cargo")
+                                    "or one with cargo loads carries cargo")
             for size in spec["cargo"]:
                 table.add(game, CARGO, v.x, v.y, state={"size": size, "aboard": v.uid})
 
