@@ -255,3 +255,34 @@ def test_only_unit_arguments_are_read_as_targets():
     assert names_flying(g, tank, ("fire_vehicle", A, 0))
     assert not names_flying(g, tank, ("fire_vehicle", 2, 1))  # at the team with weapon 1
     assert not names_flying(g, tank, ("detect", A))  # a marker index
+
+
+def test_a_guided_missile_from_an_aircraft_in_the_air_flies_over_the_terrain_but_not_through_smoke():
+    # L1788: a guided weapon fired from an aircraft uses the ground guided weapons' procedure, from the aircraft: its
+    # line of sight is the aircraft's (the terrain ignored, smoke not: L1762, RN-159, RN-1910).  A Red squad behind a
+    # dense wood: the gunship's missiles are offered and fired from the air, not from the ground
+    from conftest import add_dice
+    from dustup_env.rules.additional_rules import smoke
+    from dustup_env.rules.armoured_dustup.fire_by_vehicles import weapon_plan
+    red = [unit("Behind wood", (24, 30), figures=(("rifle", 5),))]
+    scn = air_scenario([aircraft("Gunship", (24, 10), design="vtol_gunship", facing=0)], red=red,
+                       terrain=[rect("dense_woods", 14, 16, 34, 22)])
+    scn["wind"] = 3  # (the Smoke rule in the game)
+    g = begin(scn)
+    u, t = g.units[A], g.units[2]
+    k = next(i for i, w in enumerate(u.profile.vehicle.weapons) if w.category == "guided")
+    assert not g.bf.sight(u.x, u.y, t.x, t.y).visible  # the ground's line is blocked by the wood
+    activate(g, A)
+    assert ("fire_vehicle", 2, k) in g.decision().options  # offered by the aircraft's own line
+    add_dice(g, ("d8", 8), 1, 1)  # the squad's ECM D8, the crew's quality and the guidance die: a miss
+    g.apply(("fire_vehicle", 2, k))
+    e = last_event(g, "MissileFired")
+    assert (e["unit"], e["target"], e["result"]) == (A, 2, "none") and g.dice.remaining == 0
+    # (reaction=True: the plan of a weapon that has fired this activation)  grounded, the wood blocks the missile's line as any ground firer's
+    air.air_state(g, u)["mode"] = "grounded"
+    assert weapon_plan(g, u, t, k, reaction=True) is None
+    # in the air again, a smoke cloud on the line blocks it (smoke is not the ground's terrain)
+    air.air_state(g, u)["mode"] = "hovering"
+    assert weapon_plan(g, u, t, k, reaction=True) is not None
+    smoke.add_cloud(g, 24.0, 25.0, 2.0, "test")
+    assert weapon_plan(g, u, t, k, reaction=True) is None

@@ -13,7 +13,7 @@ from .additional_rules import drones, electronic_warfare
 from .additional_rules.mines_and_explosives import booby_traps, command_detonated, minefields
 from .artillery_and_air_support import on_table_artillery
 from .artillery_and_air_support import fire_missions, fire_support_request
-from .aerospace_operations import air, anti_aircraft, flight, insertion, ordnance, passengers
+from .aerospace_operations import air, anti_aircraft, cargo, flight, insertion, ordnance, passengers
 from .armoured_dustup import (casevac_vehicle, close_assault, fire_by_vehicles, firing_at_vehicles, guided_weapons,
                               heavy_weapons, indicating_damaged_vehicles, open_top_and_soft_skinned_vehicles,
                               tank_shock, towing, transport, unguided_rockets, vehicle_movement, vehicles)
@@ -86,6 +86,7 @@ STANDARD = (
     passengers.RULE,
     ordnance.RULE,
     insertion.RULE,
+    cargo.RULE,  # (only scenarios with cargo)
     fire.RULE,  # Additional Rules (only games with flame throwers, incendiary or smoke content)
     smoke.RULE,
     minefields.RULE,  # Additional Rules › Mines and Explosives (only games whose scenario places counters)

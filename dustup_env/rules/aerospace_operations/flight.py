@@ -223,6 +223,17 @@ def aircraft_guidance(game, u: Unit, t: Unit, w, plan: dict) -> dict:
     return dict(plan, guidance=max(plan["guidance"] - 1, D4))
 
 
+def aircraft_observer(game, u: Unit):
+    """The observer whose line of sight a guided missile fired from ``u`` follows (L1788: "the same firing procedure
+    as ground based guided weapons", from the aircraft): an aircraft in the air sees as an airborne observer (the
+    terrain ignored, smoke not: L1762, RN-159, RN-1910); None (the ground's line) for any other firer (the
+    ``aircraft_observer`` service the Guided Weapons rules call)."""
+    a = air_state(game, u)
+    if a is None or a["mode"] not in (AIRBORNE, HOVERING):
+        return None
+    return observer(u.sensor >= D8, airborne=True)
+
+
 def aircraft_geometry(game, u: Unit, t: Unit):
     """(concealment, cover) of a direct-fire shot from ``u`` at ``t``, or None without a line of sight: from an
     aircraft in the air the line ignores the terrain except smoke (L1762, RN-159), the target's own concealing
@@ -428,7 +439,8 @@ RULE = Rule(
     action_filters=(_filter,),
     actions={"air_fly": _fly, "air_hover": _hover, "air_land": _land, "air_take_off": _take_off, "air_leave": _leave},
     procedures={FLIGHT: Flight()},
-    services={"aircraft_guidance": aircraft_guidance, "aircraft_geometry": aircraft_geometry},
+    services={"aircraft_guidance": aircraft_guidance, "aircraft_geometry": aircraft_geometry,
+              "aircraft_observer": aircraft_observer},
     on_activation=(_on_activation,),
     activation_end=(_activation_end,),
     after_apply=(_after_apply,),

@@ -125,8 +125,10 @@ def ecm_die(game, t) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- sight and plan
-def _geometry(game, x, y, t):
-    s = game.bf.sight(x, y, t.x, t.y)
+def _geometry(game, x, y, t, obs=None):
+    """(concealment, cover, obscured) of a missile's line from (x, y) to ``t``, or None without sight: the ground's
+    line, or ``obs``'s (the firer's own observer: an aircraft in the air sees over the terrain, smoke not, L1788)."""
+    s = game.bf.sight(x, y, t.x, t.y) if obs is None else game.bf.sight_for(obs, x, y, t.x, t.y)
     if not s.visible:
         return None
     conc = 2 if t.complete_concealment else (1 if s.concealed or game.bf.conceals(t.x, t.y) else 0)
@@ -142,7 +144,8 @@ def guided_plan(game, u, t, weapon, launcher=None) -> dict | None:
         geo = _geometry(game, launcher[0], launcher[1], t)
         origin = tuple(launcher)
     if geo is None:
-        geo, origin = _geometry(game, u.x, u.y, t), (u.x, u.y)
+        aloft = game.rules.services.get("aircraft_observer")  # Aerospace Operations: fired from an aircraft in the air
+        geo, origin = _geometry(game, u.x, u.y, t, aloft(game, u) if aloft is not None else None), (u.x, u.y)
     if geo is None:
         return None
     conc, cover, obscured = geo
