@@ -8,7 +8,7 @@ the environment's step or changes the game (the dice are enumerated, never rolle
   exact odds: shooting (the Shoot Action's fire parties, a support weapon alone, grenades thrown singly), a heavy
   weapon, an unguided rocket, a vehicle's weapon (direct fire and guided), the Assault Action's courage test, a
   fire-support request and its rounds' accuracy, clearing a lane through a minefield the side knows of (the
-  mines the clearing model sets off for each movement roll, ``minefields.crossing_odds``) and a move whose walk
+  mines the clearing model sets off for each movement roll, ``crossing_odds.crossing_odds``) and a move whose walk
   enters one (the model that walks the most inside; a vehicle's belly armour against the mines).
   Shooting is :func:`~dustup_env.rules.unit_actions.shoot_action.resolve_fire`'s steps summed per roll of the target
   die (:func:`shot_distribution`; ``tests/test_insight.py`` checks it against the enumeration of ``resolve_fire``
@@ -376,10 +376,10 @@ def movement_distribution(game, u) -> dict:
 def _clear_lane(game, u, option) -> dict | None:
     """Clearing a lane (``clear_lane``, Additional Rules › Mine Clearing): the model that walks (the engine's own
     choice and path, ``minefields.lane_walk``) goes its movement roll in inches (half speed), and over the inches it
-    walks inside the field it tests as a model crossing it (``minefields.crossing_odds``, one test per 3" or part),
+    walks inside the field it tests as a model crossing it (``crossing_odds.crossing_odds``, one test per 3" or part),
     for each movement roll and together.  The field is one the side knows of (the option's reference is the side's
     own: an enemy field it has not found has none)."""
-    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    from dustup_env.rules.additional_rules.mines_and_explosives import crossing_odds as mc, minefields as mf
     from dustup_env.rules.kernel import table
     side = u.side
     e = table.by_ref(game, side, option[1])
@@ -395,7 +395,7 @@ def _clear_lane(game, u, option) -> dict | None:
     walks, hits = [], {}
     for roll, p in movement_distribution(game, u).items():
         inches = round(mf.lane_inches(t_in, t_out, float(roll)), 6)
-        h = mf.crossing_odds(kind, inches, u.quality)["hits"]
+        h = mc.crossing_odds(kind, inches, u.quality)["hits"]
         walks.append({"roll": roll, "p": _f(p), "inches": inches, "hits": {k: _f(v) for k, v in h.items()}})
         for k, v in h.items():
             hits[k] = hits.get(k, Fraction(0)) + p * v
@@ -424,11 +424,11 @@ def _move_mines(game, u, option) -> dict | None:
     each movement roll the engine's own walk toward the nominated point (``move_action.walk_path``, the figures the
     side knows of in the way), the inches each model (a vehicle: the vehicle) walks inside each known AP, AT or
     mixed field, by the minefield rules' own steps (a step counts where its middle is inside), and their odds
-    (``minefields.crossing_odds``): the hits of the model that walks the most inside (several fields: each tested
+    (``crossing_odds.crossing_odds``): the hits of the model that walks the most inside (several fields: each tested
     separately, the hits added), a vehicle's none / damaged / destroyed (its belly armour; fields in the order it
     enters them).  None when no known field is in reach, for a vehicle with a plough or roller (its own
     procedure), for a walk along a cleared lane and for a unit that does not walk by itself."""
-    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    from dustup_env.rules.additional_rules.mines_and_explosives import crossing_odds as mc, minefields as mf
     if len(option) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in option[1:]):
         return None
     if not u.in_play or u.veh.carrier >= 0 or mf.aircraft(u):
@@ -461,8 +461,8 @@ def _move_mines(game, u, option) -> dict | None:
             seg = math.hypot(x1 - x0, y1 - y0)
             for e in fields:
                 for ox, oy, fi in offsets:
-                    if mf._inside(e, mx + ox, my + oy):
-                        if not vehicle and mf._on_lane(e, mx, my):
+                    if mf.inside(e, mx + ox, my + oy):
+                        if not vehicle and mf.on_lane(e, mx, my):
                             lane.append(e["id"])
                         inside[(e["id"], fi)] = inside.get((e["id"], fi), 0.0) + seg
             return False
@@ -481,7 +481,7 @@ def _move_mines(game, u, option) -> dict | None:
         for roll, p, inside in walks:
             res = {"none": Fraction(1), "damaged": Fraction(0), "destroyed": Fraction(0)}
             for (eid, _), inches in inside.items():  # each field in turn: the first mine that stops it ends the walk
-                one = mf.crossing_odds(kind_of[eid], inches, None, vehicle=True, belly=belly)
+                one = mc.crossing_odds(kind_of[eid], inches, None, vehicle=True, belly=belly)
                 for r in ("damaged", "destroyed"):
                     res[r] += res["none"] * one[r]
                 res["none"] *= one["none"]
@@ -503,7 +503,7 @@ def _move_mines(game, u, option) -> dict | None:
                 for (eid, f), inches in inside.items():
                     if f != fi:
                         continue
-                    one = mf.crossing_odds(kind_of[eid], inches, u.quality)["hits"]
+                    one = mc.crossing_odds(kind_of[eid], inches, u.quality)["hits"]
                     nxt = [Fraction(0)] * (len(h) + len(one) - 1)
                     for a, pa in enumerate(h):
                         for b, pb in enumerate(one.values()):

@@ -971,7 +971,6 @@ _EVENT.update({
 })
 
 EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
-OPTION_NAMES = frozenset(_OPTION)  # the option names labelled here (others get generic_label)
 
 # Buildings and Fortifications (additional_rules: buildings, fortifications) and seed 004's building assault
 _PARTS = {0: "", 1: "'s first door or window", 2: "'s second door or window"}
@@ -1025,3 +1024,20 @@ _EVENT.update({
 })
 EVENT_TYPES = frozenset(_EVENT)
 OPTION_NAMES = frozenset(_OPTION)
+
+
+# cargo (rules/aerospace_operations/cargo.py)
+_CARGO = {"box": "man-portable boxes", "large": "a large item"}
+_OPTION.update({
+    "load_cargo": lambda k, kind, unit, v, size: f"load {_CARGO.get(size, size)} onto {k.unit(v)}",
+    "unload_cargo": lambda k, kind, unit, v, size: f"unload {_CARGO.get(size, size)} from {k.unit(v)}",
+})
+_EVENT.update({
+    "CargoLoaded": lambda k, e: f"{k.unit(e['unit'])} loads {_plural(e['items'], 'cargo item')} onto {k.unit(e['vehicle'])}",
+    "CargoUnloaded": lambda k, e: (f"{k.unit(e['unit'])} unloads {_plural(e['items'], 'cargo item')} from "
+                                   f"{k.unit(e['vehicle'])}"),
+    "CargoLost": lambda k, e: f"{_plural(e['items'], 'cargo item')} lost with {k.unit(e['vehicle'])}",
+})
+
+OPTION_NAMES = frozenset(_OPTION)  # every labelled option name, the cargo options included
+EVENT_TYPES = frozenset(_EVENT)  # every narrated event type, the cargo events included

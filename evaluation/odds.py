@@ -80,18 +80,18 @@ def minefield_odds(kind: str, inches: float, *, quality: str = "d8", vehicle: bo
                    belly: str = "d12x2") -> dict:
     """One model (or, with ``vehicle``, one vehicle) crossing ``inches`` of a minefield of ``kind`` (Additional
     Rules › Minefields): the engine's own count of tests (one per 3" or part, ``minefields.blocks``) and its own
-    test, enumerated over every die face (``minefields.crossing_odds``: ``infantry_test``: P(hits = k);
+    test, enumerated over every die face (``crossing_odds.crossing_odds``: ``infantry_test``: P(hits = k);
     ``vehicle_mine``: the first mine that beats the belly armour stops the vehicle, damaged and immobilised, or
     destroys it)."""
-    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    from dustup_env.rules.additional_rules.mines_and_explosives import crossing_odds as mc, minefields as mf
 
     if kind not in mf.FIELD_TYPES or kind == "dummy":
         raise ValueError(f"the minefield type is ap, at or mixed, not {kind!r}")
     if isinstance(inches, bool) or not isinstance(inches, (int, float)) or not inches >= 0 or inches > 1000:
         raise ValueError(f"inches must be a number from 0 to 1000, not {inches!r}")
     if vehicle:
-        return mf.crossing_odds(kind, float(inches), None, vehicle=True, belly=parse_die(belly))
-    return mf.crossing_odds(kind, float(inches), parse_die(quality))
+        return mc.crossing_odds(kind, float(inches), None, vehicle=True, belly=parse_die(belly))
+    return mc.crossing_odds(kind, float(inches), parse_die(quality))
 
 
 def to_float(obj):

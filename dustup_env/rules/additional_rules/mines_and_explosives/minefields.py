@@ -259,39 +259,6 @@ def vehicle_crossing(dice, belly: int, kind: str, inches: float) -> str:
     return "none"
 
 
-def crossing_odds(kind: str, inches: float, quality: int | None, vehicle: bool = False,
-                  belly: int | None = None) -> dict:
-    """The exact odds of one model (or, with ``vehicle``, one vehicle with ``belly`` armour) crossing ``inches`` of a
-    field of ``kind``: this module's own tests (one per 3" or part, :func:`blocks`) enumerated over every die face.
-    Infantry: ``{"hits": {"k": P(k mines go off)}}`` (every test counted); a vehicle: ``{"none", "damaged",
-    "destroyed"}`` (the first mine that beats the belly armour stops it or destroys it)."""
-    from fractions import Fraction
-
-    from ...kernel.dice import exact_distribution
-    n = blocks(float(inches))
-    if vehicle:
-        if kind not in ("at", "mixed"):
-            return {"none": Fraction(1), "damaged": Fraction(0), "destroyed": Fraction(0)}
-        one = exact_distribution(lambda d: vehicle_mine(d, belly)[0])
-        none = one.get("none", Fraction(0))
-        out = {"none": none ** n, "damaged": Fraction(0), "destroyed": Fraction(0)}
-        for k in range(n):  # the first k mines did nothing, the next one stopped it
-            for res in ("damaged", "destroyed"):
-                out[res] += none ** k * one.get(res, Fraction(0))
-        return out
-    if kind not in INFANTRY_HIT:
-        return {"hits": {"0": Fraction(1)}}
-    p = exact_distribution(lambda d: infantry_test(d, quality, kind)[0]).get(True, Fraction(0))
-    dist = [Fraction(1)]  # P(hits = k) after each test, one test at a time
-    for _ in range(n):
-        nxt = [Fraction(0)] * (len(dist) + 1)
-        for k, pk in enumerate(dist):
-            nxt[k] += pk * (1 - p)
-            nxt[k + 1] += pk * p
-        dist = nxt
-    return {"hits": {str(k): pk for k, pk in enumerate(dist)}}
-
-
 # ---------------------------------------------------------------------------------------------- consequences
 def casualty_consequences(game, u: Unit, casualties: int, leader_hit: bool) -> None:
     """A unit that lost models to a mine or a charge tests its confidence (casualties, a leader casualty) as after
@@ -366,7 +333,7 @@ def known_fields(game, side: int) -> list[dict]:
     return [e for e in table.entities_of(game, MINEFIELD) if e["refs"][side] >= 0]
 
 
-def _inside(e: dict, x: float, y: float, margin: float = 0.0) -> bool:
+def inside(e: dict, x: float, y: float, margin: float = 0.0) -> bool:
     dx, dy = x - e["x"], y - e["y"]
     r = FIELD_RADIUS + margin
     return dx * dx + dy * dy <= r * r + 1e-9
@@ -388,7 +355,7 @@ def _reset_paths(game, u: Unit, *_args) -> None:
         del st.mine_paths[str(u.uid)]
 
 
-def _on_lane(e: dict, x: float, y: float) -> bool:
+def on_lane(e: dict, x: float, y: float) -> bool:
     for x0, y0, x1, y1 in e["state"]["lanes"]:
         dx, dy = x1 - x0, y1 - y0
         dd = dx * dx + dy * dy
@@ -412,7 +379,7 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
     stop = False
     if u.profile.vehicle is not None:
         for e in table.entities_of(game, MINEFIELD):
-            if _inside(e, mx, my) and u.in_play:
+            if inside(e, mx, my) and u.in_play:
                 stop = _vehicle_in_field(game, u, e, seg) or stop
         return stop or not u.in_play
     reach = 12.0 + FIELD_RADIUS
@@ -427,7 +394,7 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
         kind = field_type(e)
         ins = []
         for fi, f in enumerate(u.figures):
-            if f.status != KILLED and _inside(e, mx - lf.dx + f.dx, my - lf.dy + f.dy):
+            if f.status != KILLED and inside(e, mx - lf.dx + f.dx, my - lf.dy + f.dy):
                 ins.append(fi)
         if not ins:
             continue
@@ -439,7 +406,7 @@ def _step(game, u: Unit, x0: float, y0: float, x1: float, y1: float) -> bool:
             continue
         if kind not in INFANTRY_HIT:
             continue  # L1930: infantry will not set off AT mines
-        lane = _on_lane(e, mx, my)
+        lane = on_lane(e, mx, my)
         paths = move_paths(game, u)
         for fi in ins:
             if u.figures[fi].status == KILLED:
@@ -505,7 +472,7 @@ def _vehicle_in_field(game, v: Unit, e: dict, seg: float) -> bool:
 def in_known_field(game, u: Unit) -> bool:
     """Whether ``u``'s leader stands in a counter its side knows to be a minefield (not a dummy)."""
     for e in known_fields(game, u.side):
-        if field_type(e) != "dummy" and _inside(e, u.x, u.y):
+        if field_type(e) != "dummy" and inside(e, u.x, u.y):
             return True
     return False
 
