@@ -970,7 +970,6 @@ _EVENT.update({
                                   f"{_rolls(e['observer_dice'], e['observer_rolls'])}: {e['result']}"),
 })
 
-EVENT_TYPES = frozenset(_EVENT)  # the event types narrated here (others get the generic line)
 
 # Buildings and Fortifications (additional_rules: buildings, fortifications) and seed 004's building assault
 _PARTS = {0: "", 1: "'s first door or window", 2: "'s second door or window"}
@@ -1022,8 +1021,6 @@ _EVENT.update({
                                           + ("clears" if e["cleared"] else "does not clear")
                                           + f" {_building(e['entity'])} ({_plural(e['rooms_cleared'], 'room')} cleared)"),
 })
-EVENT_TYPES = frozenset(_EVENT)
-OPTION_NAMES = frozenset(_OPTION)
 
 
 # cargo (rules/aerospace_operations/cargo.py)
@@ -1039,5 +1036,7 @@ _EVENT.update({
     "CargoLost": lambda k, e: f"{_plural(e['items'], 'cargo item')} lost with {k.unit(e['vehicle'])}",
 })
 
-OPTION_NAMES = frozenset(_OPTION)  # every labelled option name, the cargo options included
-EVENT_TYPES = frozenset(_EVENT)  # every narrated event type, the cargo events included
+# every option name labelled here and every event type narrated here (others get generic_label / the generic line),
+# taken once every table above is complete
+OPTION_NAMES = frozenset(_OPTION)
+EVENT_TYPES = frozenset(_EVENT)
