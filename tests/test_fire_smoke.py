@@ -137,7 +137,8 @@ def test_a_model_moving_within_3_inches_rolls_its_armour_against_d4():
     assert g.dice.remaining == 0
     (burn,) = events_of(g, "FireBurned")
     assert burn["unit"] == 0 and burn["figure"] == 0 and burn["result"] == "wound"
-    assert g.units[0].y == pytest.approx(12.0)
+    # its only model wounded, the unit is out of play: it stops where it was burned, 3" from the marker (RN-1920)
+    assert not g.units[0].in_play and g.units[0].y == pytest.approx(11.0)
 
 
 def test_a_model_that_beats_the_d4_is_unhurt_and_is_tested_once_per_fire_in_a_move():

@@ -179,7 +179,8 @@ def _soft_skinned(u: Unit) -> bool:
 
 def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
     """L1870: models and soft-skinned vehicles moving within 3" of a fire roll armour against D4 (once per fire
-    for each model in a move, RN-1611)."""
+    for each model in a move, RN-1611).  True (the mover stops) when the fire put the unit out of play: a vehicle
+    destroyed, a unit with no model left, does not walk on (RN-1920)."""
     if not game.entities or u.veh.carrier >= 0 or u.location != "table":
         return False
     fs = fires(game)
@@ -200,6 +201,9 @@ def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
             tested.append(key)
             res = game.rules.damage[VEHICLE_FACING](game, u, Source.at_point(e["x"], e["y"], RADIUS, "fire"), D4)
             game.emit(FireBurned(u.uid, e["id"], -1, res))
+            if not u.in_play:
+                st.fire_tested = tested
+                return True
             continue
         lf = u.figures[u.leader]
         bx, by = x1 - lf.dx, y1 - lf.dy
@@ -219,7 +223,7 @@ def _step(game, u: Unit, x0, y0, x1, y1) -> bool:
                 for hook in game.rules.on_leader_lost:
                     hook(game, u)
     st.fire_tested = tested
-    return False
+    return not u.in_play
 
 
 def _moved(game, u: Unit, start=None, withdraw=None) -> None:
