@@ -19,14 +19,16 @@ A unit that carries them (the scenario's ``cdms``) sets one up with a reorganise
 The controlling unit is the owner's first unit in play that sees both the mine and the target (``game.bf.sight_for``
 with its own observer).  Firing (L1976): every model of every unit within 6" and in the arc rolls its armour die
 against a D10 (wound, or killed on more than double, RN-171); several mines fired are tested separately; armoured
-vehicles are unharmed, a soft-skinned vehicle is hit as a vehicle by the D10 and its occupants need 3+ (L1980).  The
+vehicles are unharmed, a soft-skinned vehicle is hit as a vehicle by the D10 and its occupants need 3+, damaged or
+destroyed (L1980, RN-1921).  The
 counter is removed (L1978).
 """
 from __future__ import annotations
 
 import math
 
-from ...armoured_dustup.indicating_damaged_vehicles import vehicle_fire
+from ...armoured_dustup.indicating_damaged_vehicles import (VehicleHit, passenger_casualties, vehicle_damaged,
+                                                             vehicle_destroyed)
 from ...kernel import table
 from ...kernel.battlefield import observer_of
 from ...kernel.decisions import Decision, Frame
@@ -35,6 +37,7 @@ from ...kernel.entities import KILLED, Unit
 from ...kernel.events import Event, event
 from ...kernel.ruleset import Family, Rule
 from ...kernel.sequence import pop, push
+from ...morale.confidence_test import confidence_test
 from .minefields import (CDM, OCCUPANT_SAFE, CounterRemoved, MinesState, arc_shape, casualty_consequences,
                          strike_figure)
 
@@ -150,7 +153,7 @@ def detonate(game, e: dict, w: Unit, target: Unit) -> None:
         if not figs:
             continue
         if t.profile.vehicle is not None:
-            vehicle_fire(game, t, CDM_IMPACT, 1, e["x"], e["y"], weapon_class=OCCUPANT_SAFE)
+            _soft_skin_hit(game, t, e)
             continue
         casualties, leader_hit = 0, False
         for fi in figs:
@@ -160,6 +163,30 @@ def detonate(game, e: dict, w: Unit, target: Unit) -> None:
         casualty_consequences(game, t, casualties, leader_hit)
     game.emit(CounterRemoved(w.uid, e["id"], "used"))
     table.remove(game, e["id"])
+
+
+def _soft_skin_hit(game, v: Unit, e: dict) -> str:
+    """L1980: "They can damage soft skinned vehicles as for infantry. Occupants of the vehicle must also score 3+ on
+    their armour die or also suffer a wound": one D10 hit on the facing towards the mine (Firing at Vehicles' opposed
+    roll: beaten, damaged; more than double, destroyed), and, whether the vehicle is damaged or destroyed, each
+    occupant needs 3+ (not the doubled weapon class of L1443 for a destroyed vehicle, RN-1921)."""
+    from ...armoured_dustup.vehicles import armour_die, armour_facing
+
+    before = v.veh.damage
+    facing = armour_facing(v, e["x"], e["y"])
+    a, b = game.dice.roll(CDM_IMPACT), game.dice.roll(armour_die(v, facing))
+    result = "destroyed" if a > 2 * b else ("damaged" if a > b else "none")
+    game.emit(VehicleHit(v.uid, facing, a, b, result))
+    if result == "none":
+        return result
+    if v.veh.passengers:
+        passenger_casualties(game, v, OCCUPANT_SAFE, False)
+    if result == "destroyed":
+        vehicle_destroyed(game, v)
+    else:
+        vehicle_damaged(game, v)
+        confidence_test(game.dice, v, ["vehicle_damage"], vehicle_damage=before, events=game.events)
+    return result
 
 
 class CommandDetonation:
