@@ -106,9 +106,24 @@ def _booby_trap(game, u: Unit, e: dict, near: list) -> None:
         c, lh = strike_figure(game, u, fi, TRAP_IMPACT if fi == closest else TRAP_SPLASH)
         casualties += c
         leader_hit = leader_hit or lh
+    # "Other models within 3" of the device": every other infantry model standing there, of any unit (RN-1922)
+    others = []
+    for t in game.units:
+        if t is u or not t.in_play or t.veh.carrier >= 0 or t.profile.vehicle is not None:
+            continue
+        there = _within(_figure_points(t), e, TRAP_REACH)
+        if there:
+            tc, tl = 0, False
+            for fi, _x, _y in there:
+                c, lh = strike_figure(game, t, fi, TRAP_SPLASH)
+                tc += c
+                tl = tl or lh
+            others.append((t, tc, tl))
     game.emit(CounterRemoved(u.uid, e["id"], "used"))
     table.remove(game, e["id"])
     casualty_consequences(game, u, casualties, leader_hit)
+    for t, tc, tl in others:
+        casualty_consequences(game, t, tc, tl)
 
 
 def _ied_detection(game, u: Unit, e: dict, x: float, y: float) -> None:
