@@ -236,6 +236,10 @@ def test_natural_smoke_end_of_turn_table(roll, n):
     add_dice(g, ("d6", 4), ("d6", roll))
     fire._turn_end(g)
     assert used_all(g) and len(clouds(g)) == n
+    if roll == 2:  # the cloud farthest downwind goes
+        assert clouds(g) == [(30.0, 24.0, 1.0), (28.0, 24.0, 1.0)]
+    if roll >= 5:  # the new cloud drifts on downwind
+        assert clouds(g)[-1] == (24.0, 24.0, 1.0)
 
 
 def test_infantry_smoke_a_6_inch_cloud_up_to_6_inches_in_any_direction_for_one_action():
@@ -293,6 +297,17 @@ def test_artillery_smoke_line_and_its_end_of_turn_dispersal(roll, left):
     add_dice(g, ("d6", roll))
     smoke._turn_end(g)
     assert used_all(g) and len(clouds(g)) == left
+
+
+def test_artillery_smoke_aligned_as_desired_by_the_firer():
+    """L1900: "aligned as desired by the firer": a mission's ``smoke_hour`` lays the line along that clockface
+    direction (12 o'clock: north-south) instead of across the firer's front (RN-1604)."""
+    g = begin(scenario([unit("A", (24, 6))], [unit("B", (24, 44))]) | {"wind": 3})
+    add_dice(g, ("d4", 1), ("d8", 1), ("d12", 3))
+    pts = resolve_mission(g, {"side": 0, "x": 24.0, "y": 30.0, "ammo": "smoke", "size": "medium", "rounds": 1,
+                              "smoke_hour": 12})
+    assert used_all(g) and pts == [(25.0, 30.0)]
+    assert [c[:2] for c in clouds(g)] == [(25.0, 27.0), (25.0, 29.0), (25.0, 31.0), (25.0, 33.0)]
 
 
 def test_artillery_smoke_is_refreshed_by_a_new_mission_at_the_same_target():
@@ -430,6 +445,18 @@ def test_vehicles_trigger_a_mine_per_3_inches_or_part_in_at_and_mixed_fields(sta
         assert used_all(g)
         vm = events_of(g, "VehicleMine")
         assert len(vm) == mines and all(e["armour"] == "d12x2" for e in vm)  # the tank's belly
+
+
+def test_every_move_through_a_field_tests_anew():
+    """L1930: a roll "for every 3" (or part thereof) the model moves through the minefield", counted in each move
+    (RN-1923): two 3" moves inside the field in one activation test twice, as one 6" move would."""
+    g = begin(mined([one(pos=(24, 18))], [{"type": "ap", "position": [24, 20]}]))
+    activate(g, 0)
+    add_dice(g, ("d6", 6), ("d8", 8))
+    g.apply(("move", NORTH, 0))  # y 18 -> 21, inside all the way
+    add_dice(g, ("d6", 6), ("d8", 8))
+    g.apply(("move", 8, 0))  # back south, 21 -> 18
+    assert used_all(g) and len(events_of(g, "MineTest")) == 2
 
 
 def test_vehicles_ignore_ap_fields():
@@ -651,6 +678,37 @@ def test_a_cdm_damages_a_soft_skin_as_infantry_and_its_occupants_need_3_plus(des
     g.apply(("cdm_fire",))
     assert [e["result"] for e in events_of(g, "VehicleHit")] == ["destroyed" if destroyed else "damaged"]
     assert sorted(f.status for f in g.units[1].figures) == sorted([WOUNDED, OK, OK])
+
+
+@pytest.mark.parametrize("cloud", [False, True])
+def test_smoke_between_the_controller_and_the_target_stops_a_cdm(cloud):
+    """L1972 ("as long as the controlling unit can see ... the unit it will attack") with L1882 ("Smoke blocks line
+    of sight"): a cloud on Red's only unit's line to the walker, and no one may fire the mine."""
+    doc = mined([one(pos=(24, 12))], [{"type": "cdm", "position": [24, 26], "toward": [24, 16]}],
+                red=[unit("W", (40, 20), figures=(("rifle", 3),))])
+    doc["wind"] = 3  # the Smoke rule in the game
+    g = begin(doc)
+    if cloud:
+        smoke.add_cloud(g, 33.0, 20.0, 3.0, "test")
+    activate(g, 0)
+    add_dice(g, ("d6", 6))
+    g.apply(("move", NORTH, 2))
+    assert (g.decision().kind == "cdm") is not cloud
+
+
+def test_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fires():
+    """L1968: "require one reorganise action to set up. They are marked by a suitable counter (which could also be a
+    dummy counter)"."""
+    g = begin(scenario([one(pos=(24, 10), cdms=1)], [unit("B", (24, 40), figures=(("rifle", 3),))]))
+    activate(g, 0)
+    g.apply(("reorganise", "set_cdm"))
+    assert g.entities[0]["kind"] == "cdm" and g.actions_left == 1
+    assert ("reorganise", "set_cdm") not in g.decision().options  # it carried one
+    g = _cdm([one(pos=(24, 12))], [{"type": "cdm", "position": [24, 26], "toward": [24, 16], "dummy": True}])
+    activate(g, 0)
+    add_dice(g, ("d6", 6))
+    g.apply(("move", NORTH, 2))
+    assert g.decision().kind != "cdm" and used_all(g)
 
 
 def test_a_cdm_spares_armoured_vehicles():
