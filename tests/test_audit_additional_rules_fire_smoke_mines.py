@@ -55,7 +55,7 @@ def one(pos=(24, 14), n=1, **kw):
 # ============================================================================================== fire
 @pytest.mark.parametrize("ground,roll,caught", [("light_woods", 2, False), ("light_woods", 3, True),
                                                 ("open", 5, False), ("open", 6, True)])
-def test_fire_ignition_3_to_6_when_flammable_else_only_6(ground, roll, caught):
+def test_L1866_fire_ignition_3_to_6_when_flammable_else_only_6(ground, roll, caught):
     """L1866: "Roll a D6: if the area is particularly flamable, it will catch fire on a 3-6; otherwise it will only
     catch fire on a 6"."""
     terrain = [rect("light_woods", 16, 14, 32, 30)] if ground == "light_woods" else []
@@ -72,7 +72,7 @@ def test_fire_ignition_3_to_6_when_flammable_else_only_6(ground, roll, caught):
 
 
 @pytest.mark.parametrize("fire_y,tested", [(14.9, True), (15.1, False)])
-def test_fire_burns_in_a_3_inch_radius(fire_y, tested):
+def test_L1868_L1870_fire_burns_in_a_3_inch_radius(fire_y, tested):
     """L1868: "The fire is considered to be bunring in a 3" radius centred on the ignition point"; L1870: a model
     that moves within 3" rolls armour against D4.  The walker ends 6" north at y 12: 2.9" (tested) or 3.1" away."""
     g = begin(fiery(), [("d6", 1)])
@@ -87,7 +87,7 @@ def test_fire_burns_in_a_3_inch_radius(fire_y, tested):
 
 
 @pytest.mark.parametrize("impact,armour,status", [(2, 2, OK), (3, 2, WOUNDED), (3, 1, KILLED)])
-def test_fire_d4_impact_against_the_armour_die_as_for_normal_armour_rolls(impact, armour, status):
+def test_L1870_fire_d4_impact_against_the_armour_die_as_for_normal_armour_rolls(impact, armour, status):
     """L1870: "roll their armour die against an impact of D4. If the fire roll beats the armour die, the model is
     wounded, killed ... as for normal armour rolls" (a draw to the defender, more than double kills: L357, L1683)."""
     g = begin(fiery(blue=[unit("A", (24, 6), figures=(("rifle", 1), ("rifle", 1)))]), [("d6", 1)])
@@ -101,7 +101,7 @@ def test_fire_d4_impact_against_the_armour_die_as_for_normal_armour_rolls(impact
 
 
 @pytest.mark.parametrize("design,burned", [("main_battle_tank", False), ("supply_truck", True)])
-def test_fire_burns_soft_skins_not_armoured_vehicles(design, burned):
+def test_L1870_fire_burns_soft_skins_not_armoured_vehicles(design, burned):
     """L1870: "Any infantry model or soft skin vehcle that moves within 3" of the fire marker": the truck (D8) rolls
     against the D4; the tank drives through unharmed."""
     g = begin(fiery(blue=[vehicle("V", (24, 8), design, facing=0)]), [("d6", 1)])
@@ -116,7 +116,7 @@ def test_fire_burns_soft_skins_not_armoured_vehicles(design, burned):
     assert [b["result"] for b in burns] == (["destroyed"] if burned else [])
 
 
-def test_a_vehicle_destroyed_by_a_fire_stops_where_it_burned():
+def test_L1870_a_vehicle_destroyed_by_a_fire_stops_where_it_burned():
     """L1870: "damaged or destroyed as for normal armour rolls": a soft skin destroyed as it comes within 3" of the
     marker (y 19) does not drive on to its destination (y 20) as a wreck (the kernel's move-step contract: a hook
     stops the mover; the minefield and trap hooks do so for a vehicle they destroy)."""
@@ -130,7 +130,7 @@ def test_a_vehicle_destroyed_by_a_fire_stops_where_it_burned():
 
 
 @pytest.mark.parametrize("roll,result,fires", [(1, "out", 0), (2, "burns", 1), (5, "burns", 1), (6, "spreads", 2)])
-def test_fire_end_of_turn_d6_1_out_6_spreads(roll, result, fires):
+def test_L1872_L1886_fire_end_of_turn_d6_1_out_6_spreads(roll, result, fires):
     """L1872: "At the end of each turn, roll a D6 for each fire. On a roll of 1 the fire goes out, but on a roll of
     6 the fire spreads"; L1886: the smoke's D6 is rolled "as part of rolling to see if the fire stays lit"."""
     g = begin(fiery(), [("d6", 1)])
@@ -146,7 +146,7 @@ def test_fire_end_of_turn_d6_1_out_6_spreads(roll, result, fires):
     assert len(fire.fires(g)) == fires
 
 
-def test_fire_spreads_d6_inches_in_a_clockface_direction():
+def test_L1872_fire_spreads_d6_inches_in_a_clockface_direction():
     """L1872: "the fire spreads in a random direction (see page 9 for randomising direction) and D6" distance": a D6
     of 5 and a clockface 3 o'clock (+x) put a new fire 5" east; it starts with its own D6 clouds (L1886); the old
     fire burns on."""
@@ -161,7 +161,7 @@ def test_fire_spreads_d6_inches_in_a_clockface_direction():
 
 @pytest.mark.parametrize("models,die,roll,out", [(3, "d4", 4, True), (3, "d4", 3, False), (9, "d10", 4, True),
                                                  (12, "d12", 3, False)])
-def test_fighting_a_fire_both_actions_a_die_by_the_models_4_or_better(models, die, roll, out):
+def test_L1874_fighting_a_fire_both_actions_a_die_by_the_models_4_or_better(models, die, roll, out):
     """L1874: "An infantry unit may atempt to fight the fire using both its actions. Roll a die based on the number
     of models in the unit (rounded up) and a score of 4 or better removes the fire marker" (rounded up to a die type
     as the firepower die, L565)."""
@@ -177,7 +177,7 @@ def test_fighting_a_fire_both_actions_a_die_by_the_models_4_or_better(models, di
     assert g.units[0].activated  # both actions
 
 
-def test_fighting_a_fire_is_not_offered_with_one_action_left():
+def test_L1874_fighting_a_fire_is_not_offered_with_one_action_left():
     """L1874: "using both its actions"."""
     g = begin(fiery(blue=[unit("S", (24, 10), figures=(("rifle", 1),))]), [("d6", 1)])
     fire.start_fire(g, 24.0, 13.9, "test")  # the leader 3.9" away: within reach, outside the burning area
@@ -189,7 +189,7 @@ def test_fighting_a_fire_is_not_offered_with_one_action_left():
     assert not any(o[0] == "fight_fire" for o in g.decision().options)
 
 
-def test_incendiary_fire_support_places_a_fire_at_the_impact_point():
+def test_L1876_incendiary_fire_support_places_a_fire_at_the_impact_point():
     """L1876: "Artillery and aircraft may also be used to fire incendiary ammunition ... place fie markers at each"
     (no ignition roll, RN-1615)."""
     g = begin(fiery())
@@ -199,7 +199,7 @@ def test_incendiary_fire_support_places_a_fire_at_the_impact_point():
 
 
 # ============================================================================================== smoke
-def test_smoke_blocks_sight_detection_and_observed_fire_but_special_sensors_see_through():
+def test_L1882_smoke_blocks_sight_detection_and_observed_fire_but_special_sensors_see_through():
     """L1882: "Smoke blocks line of sight and prevents detection and observed fire"; L669/L673: an observer with
     special sensors sees through, the target concealed (RN-067)."""
     doc = scenario([unit("A", (24, 5), smoke_grenades=True)],
@@ -219,7 +219,7 @@ def test_smoke_blocks_sight_detection_and_observed_fire_but_special_sensors_see_
     assert (24.0, 21.0) not in sighted_points(g, a)
 
 
-def test_natural_smoke_d6_clouds_in_a_line_downwind_from_the_source():
+def test_L1880_L1886_natural_smoke_d6_clouds_in_a_line_downwind_from_the_source():
     """L1886: "When the fire starts, roll a D6 and place that many clouds in a line starting at the source"; L1880:
     2" clouds; downwind (the scenario's wind, 9 o'clock: -x)."""
     g = begin(fiery(wind=9), [("d6", 3)])
@@ -229,7 +229,7 @@ def test_natural_smoke_d6_clouds_in_a_line_downwind_from_the_source():
 
 
 @pytest.mark.parametrize("roll,n", [(1, 0), (2, 2), (3, 3), (4, 3), (5, 4), (6, 4)])
-def test_natural_smoke_end_of_turn_table(roll, n):
+def test_L1888_L1892_natural_smoke_end_of_turn_table(roll, n):
     """L1888-1892: 1 remove all smoke, 2 remove one cloud, 3-4 leave as is, 5-6 add one cloud."""
     g = begin(fiery(wind=9), [("d6", 3)])
     fire.start_fire(g, 30.0, 24.0, "test")
@@ -242,7 +242,7 @@ def test_natural_smoke_end_of_turn_table(roll, n):
         assert clouds(g)[-1] == (24.0, 24.0, 1.0)
 
 
-def test_infantry_smoke_a_6_inch_cloud_up_to_6_inches_in_any_direction_for_one_action():
+def test_L1896_infantry_smoke_a_6_inch_cloud_up_to_6_inches_in_any_direction_for_one_action():
     """L1896: "a 6" smoke cloud ... as one action. For infantry this can be any distance up to 6" in any direction"."""
     g = begin(scenario([unit("A", (24, 12), smoke_grenades=True)], [unit("B", (24, 44))]))
     activate(g, 0)
@@ -253,7 +253,7 @@ def test_infantry_smoke_a_6_inch_cloud_up_to_6_inches_in_any_direction_for_one_a
     assert g.decision().kind == "action" and g.actions_left == 1  # one action
 
 
-def test_vehicle_smoke_dischargers_6_inches_to_the_front():
+def test_L1896_vehicle_smoke_dischargers_6_inches_to_the_front():
     """L1896: "for vehicles it must be 6" to their front"."""
     g = begin(scenario([vehicle("V", (20, 12), facing=90, smoke_dischargers=True)], [unit("B", (24, 44))]))
     activate(g, 0)
@@ -262,7 +262,7 @@ def test_vehicle_smoke_dischargers_6_inches_to_the_front():
     assert clouds(g) == [(26.0, 12.0, 3.0)]
 
 
-def test_artificial_smoke_is_removed_the_next_time_the_unit_is_activated():
+def test_L1898_artificial_smoke_is_removed_the_next_time_the_unit_is_activated():
     """L1898: "The next time the unit is activated, remove the smoke cloud" (not before)."""
     g = begin(scenario([unit("A", (24, 12), smoke_grenades=True)], [unit("B", (24, 44))]))
     activate(g, 0)
@@ -285,7 +285,7 @@ def _smoke_line(g, size="medium", x=24.0, y=30.0):
 
 
 @pytest.mark.parametrize("roll,left", [(1, 0), (2, 2), (3, 2), (4, 3), (6, 3)])
-def test_artillery_smoke_line_and_its_end_of_turn_dispersal(roll, left):
+def test_L1900_artillery_smoke_line_and_its_end_of_turn_dispersal(roll, left):
     """L1900: "a line the equivalent of the weapon's burst radius aligned as desired by the firer" (RN-1603: as long
     as the burst is wide: a medium round, 4" radius, four 2" clouds across the firer's front) and "At the end of each
     turn, roll a D6: on a 1 remove all of the smoke; on a 2-3 remove half the smoke rounded up; on a 4-6 remove one
@@ -299,7 +299,7 @@ def test_artillery_smoke_line_and_its_end_of_turn_dispersal(roll, left):
     assert used_all(g) and len(clouds(g)) == left
 
 
-def test_artillery_smoke_aligned_as_desired_by_the_firer():
+def test_L1900_artillery_smoke_aligned_as_desired_by_the_firer():
     """L1900: "aligned as desired by the firer": a mission's ``smoke_hour`` lays the line along that clockface
     direction (12 o'clock: north-south) instead of across the firer's front (RN-1604)."""
     g = begin(scenario([unit("A", (24, 6))], [unit("B", (24, 44))]) | {"wind": 3})
@@ -310,7 +310,7 @@ def test_artillery_smoke_aligned_as_desired_by_the_firer():
     assert [c[:2] for c in clouds(g)] == [(25.0, 27.0), (25.0, 29.0), (25.0, 31.0), (25.0, 33.0)]
 
 
-def test_artillery_smoke_is_refreshed_by_a_new_mission_at_the_same_target():
+def test_L1900_artillery_smoke_is_refreshed_by_a_new_mission_at_the_same_target():
     """L1900: "An artillery smoke cloud can be refreshed by firing a new mission at the same target"."""
     g = begin(scenario([unit("A", (24, 6))], [unit("B", (24, 44))]) | {"wind": 12})
     _smoke_line(g)
@@ -321,7 +321,7 @@ def test_artillery_smoke_is_refreshed_by_a_new_mission_at_the_same_target():
     assert len(clouds(g)) == 4 and used_all(g)
 
 
-def test_smoke_generator_trail_retained_while_on_then_the_dispersal_table():
+def test_L1902_smoke_generator_trail_retained_while_on_then_the_dispersal_table():
     """L1902: "a 6" trail of smoke that is retained for as long as the generator is turned on. Once it is turned
     off, Roll a D6 at the end of each turn" (RN-1605: on until the end of turn ``turns``)."""
     doc = scenario([unit("A", (24, 6))], [unit("B", (24, 44))])
@@ -336,7 +336,7 @@ def test_smoke_generator_trail_retained_while_on_then_the_dispersal_table():
     assert used_all(g) and len(clouds(g)) == 1  # half of 3 rounded up removed
 
 
-def test_exhaust_smoke_around_a_stationary_vehicle_behind_a_moving_one_removed_at_next_activation():
+def test_L1904_exhaust_smoke_around_a_stationary_vehicle_behind_a_moving_one_removed_at_next_activation():
     """L1904: "If the vehicle is stationary, place a smoke cloud around the whole vehicle. If the vehicle is moving,
     place a 6" smoke cloud dierctly behind the vehicle. This cloud is removed as soon as the vehicles is activated
     again"."""
@@ -362,7 +362,7 @@ def test_exhaust_smoke_around_a_stationary_vehicle_behind_a_moving_one_removed_a
 
 
 # ============================================================================================== minefields
-def test_a_minefield_is_its_owners_secret_until_a_test_shows_it():
+def test_L1928_a_minefield_is_its_owners_secret_until_a_test_shows_it():
     """L1928: "Conventional minefields are represented by an inverted counter" (RN-1650: the owner's secret until
     tested)."""
     g = begin(mined([one(pos=(24, 8))], [{"type": "ap", "position": [24, 20]}]))
@@ -375,7 +375,7 @@ def test_a_minefield_is_its_owners_secret_until_a_test_shows_it():
 
 
 @pytest.mark.parametrize("start,tests", [(8.0, 1), (8.5, 2), (14.0, 2), (15.0, 2), (18.5, 2), (20.5, 1)])
-def test_a_model_tests_for_every_3_inches_or_part_it_moves_through_the_field(start, tests):
+def test_L1928_L1930_a_model_tests_for_every_3_inches_or_part_it_moves_through_the_field(start, tests):
     """L1930: "roll the unit's quality die for each model for every 3" (or part thereof) the model moves through the
     minefield"; L1928: the counter marks a field 6" in diameter (y 17 to 23 on the walker's line).  A 12" walk north
     from y ``start``: inside for 3" (8 -> 20), 3.5", 6" (14 -> 26 and 15 -> 27), 4.5" (starting inside at 18.5),
@@ -390,7 +390,7 @@ def test_a_model_tests_for_every_3_inches_or_part_it_moves_through_the_field(sta
 
 @pytest.mark.parametrize("kind,roll,hit", [("ap", 3, True), ("ap", 4, False), ("mixed", 2, True),
                                            ("mixed", 3, False)])
-def test_infantry_hit_on_1_to_3_in_ap_and_1_to_2_in_mixed_fields(kind, roll, hit):
+def test_L1930_infantry_hit_on_1_to_3_in_ap_and_1_to_2_in_mixed_fields(kind, roll, hit):
     """L1930: "If the minefield is an AP minefield, the model is hit on a 1, 2 or 3. If it is a mixed minefield, the
     model is hit on a 1 or a 2"."""
     g = begin(mined([one(pos=(24, 8))], [{"type": kind, "position": [24, 20]}]))
@@ -404,7 +404,7 @@ def test_infantry_hit_on_1_to_3_in_ap_and_1_to_2_in_mixed_fields(kind, roll, hit
     assert t["hit"] is hit
 
 
-def test_infantry_never_set_off_at_mines():
+def test_L1930_infantry_never_set_off_at_mines():
     """L1930: "Infantry will not set of AT mines"."""
     g = begin(mined([one(pos=(24, 8))], [{"type": "at", "position": [24, 20]}]))
     activate(g, 0)
@@ -414,7 +414,7 @@ def test_infantry_never_set_off_at_mines():
 
 
 @pytest.mark.parametrize("impact,armour,status", [(4, 4, OK), (5, 4, WOUNDED), (8, 4, WOUNDED), (9, 4, KILLED)])
-def test_a_mine_hit_is_a_d10_impact_wound_if_it_beats_the_armour_killed_if_it_doubles(impact, armour, status):
+def test_L1930_a_mine_hit_is_a_d10_impact_wound_if_it_beats_the_armour_killed_if_it_doubles(impact, armour, status):
     """L1930: "Any figures hit must roll their armour die against an impact of D10. If the impact beats the armour
     die the model is wounded. If the impact die doubles the armor die the model is killed outright" (RN-169: more
     than double, as every other opposed roll, L357)."""
@@ -433,7 +433,7 @@ def _vehicle(mines, pos=(24, 8), design="main_battle_tank", extra=(), **kw):
 
 
 @pytest.mark.parametrize("start,k,mines", [(8.0, 2, 1), (12.0, 2, 2), (8.0, 1, 0)])
-def test_vehicles_trigger_a_mine_per_3_inches_or_part_in_at_and_mixed_fields(start, k, mines):
+def test_L1932_vehicles_trigger_a_mine_per_3_inches_or_part_in_at_and_mixed_fields(start, k, mines):
     """L1932: "Vehicles entering an AT or mixed minefield automatically trigger a mine for every 3" (or part
     thereof) they move through the minefield.  They roll their belly armour die against an impact of D12": y 8 -> 20
     (3" inside: one), y 12 -> 24 (6": two), y 8 -> 14 (outside: none)."""
@@ -447,7 +447,7 @@ def test_vehicles_trigger_a_mine_per_3_inches_or_part_in_at_and_mixed_fields(sta
         assert len(vm) == mines and all(e["armour"] == "d12x2" for e in vm)  # the tank's belly
 
 
-def test_every_move_through_a_field_tests_anew():
+def test_L1930_every_move_through_a_field_tests_anew():
     """L1930: a roll "for every 3" (or part thereof) the model moves through the minefield", counted in each move
     (RN-1923): two 3" moves inside the field in one activation test twice, as one 6" move would."""
     g = begin(mined([one(pos=(24, 18))], [{"type": "ap", "position": [24, 20]}]))
@@ -459,7 +459,7 @@ def test_every_move_through_a_field_tests_anew():
     assert used_all(g) and len(events_of(g, "MineTest")) == 2
 
 
-def test_vehicles_ignore_ap_fields():
+def test_L1932_vehicles_ignore_ap_fields():
     """L1932: AT or mixed only."""
     g = _vehicle([{"type": "ap", "position": [24, 20]}])
     activate(g, 0)
@@ -470,7 +470,7 @@ def test_vehicles_ignore_ap_fields():
 
 @pytest.mark.parametrize("impact,belly,result", [(6, 6, "none"), (7, 6, "damaged"), (12, 6, "damaged"),
                                                  (8, 4, "damaged"), (9, 4, "destroyed")])
-def test_a_mine_that_beats_the_belly_damages_and_immobilises_doubling_destroys(impact, belly, result):
+def test_L1932_a_mine_that_beats_the_belly_damages_and_immobilises_doubling_destroys(impact, belly, result):
     """L1932: "If the mine beats the armour the vehicle is damaged and immobilised. If the mine doubles the armour
     score, the vehicle is destroyed" (more than double, RN-169: 8 against 4 damages).  The belly d12x2 (face 3 = 6)."""
     g = _vehicle([{"type": "at", "position": [24, 20]}])
@@ -486,7 +486,7 @@ def test_a_mine_that_beats_the_belly_damages_and_immobilises_doubling_destroys(i
 
 
 @pytest.mark.parametrize("outcome", ["damaged", "destroyed"])
-def test_occupants_of_a_mined_vehicle_3_plus_or_an_untreated_wound_all_killed_if_destroyed(outcome):
+def test_L1934_occupants_of_a_mined_vehicle_3_plus_or_an_untreated_wound_all_killed_if_destroyed(outcome):
     """L1934: "If the vehicle is damaged, there is a chance the occupants are injured. Each occupant rolls their
     armour die and must score 3+ or suffer an untreated wound. If the vehicle was destroyed, all occupants are
     killed"."""
@@ -505,7 +505,7 @@ def test_occupants_of_a_mined_vehicle_3_plus_or_an_untreated_wound_all_killed_if
         assert all(f.status == KILLED for f in p.figures)
 
 
-def test_no_prop_in_a_minefield():
+def test_L1938_no_prop_in_a_minefield():
     """L1938: "It is not possible to prop in a minefield" (a field the side knows of)."""
     from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
     g = begin(mined([one(pos=(24, 19))], [{"type": "mixed", "position": [24, 20]}]))
@@ -514,7 +514,7 @@ def test_no_prop_in_a_minefield():
     assert ("prop",) not in g.decision().options
 
 
-def test_several_counters_each_tested_separately():
+def test_L1962_L1964_several_counters_each_tested_separately():
     """L1962: "If a unit is within 3" of more than one counter it must test for each separately": an AP and a mixed
     counter on the same spot (L1964: a denser field), 3" crossed: one test in each."""
     g = begin(mined([one(pos=(24, 8))], [{"type": "ap", "position": [24, 20]}, {"type": "mixed", "position": [24, 20]}]))
@@ -525,7 +525,7 @@ def test_several_counters_each_tested_separately():
     assert [(t["entity"], t["hit"]) for t in events_of(g, "MineTest")] == [(0, True), (1, False)]
 
 
-def test_a_dummy_counter_is_removed_when_the_enemy_enters_and_nothing_when_its_owner_does():
+def test_L1928_a_dummy_counter_is_removed_when_the_enemy_enters_and_nothing_when_its_owner_does():
     """L1928: minefields "may be ... dummy" (RN-169: revealed and removed by an enemy unit; the owner's own units
     pass)."""
     doc = mined([one(pos=(24, 8))], [{"type": "dummy", "position": [24, 20]}, {"type": "dummy", "position": [5, 35]}],
@@ -542,7 +542,7 @@ def test_a_dummy_counter_is_removed_when_the_enemy_enters_and_nothing_when_its_o
     assert [e["removed"] for e in g.entities] == [True, False]
 
 
-def test_a_lane_clearing_model_walks_at_half_speed_and_followers_roll_a_d12_1_detonates():
+def test_L1948_a_lane_clearing_model_walks_at_half_speed_and_followers_roll_a_d12_1_detonates():
     """L1948: "one model may be moved ... into and through the minefield at half speed ... until they either reach
     the end or are wounded ... Any model moving along the already cleared part of the lane must roll a D12 and will
     detonate a mine on a roll of 1.  Movement through a mine lane is at half speed"."""
@@ -575,7 +575,7 @@ def test_a_lane_clearing_model_walks_at_half_speed_and_followers_roll_a_d12_1_de
 
 
 @pytest.mark.parametrize("roll,removed", [(1, False), (2, True)])
-def test_a_plough_rolls_the_drivers_quality_1_hit_else_the_counter_goes_ap_and_at(roll, removed):
+def test_L1954_a_plough_rolls_the_drivers_quality_1_hit_else_the_counter_goes_ap_and_at(roll, removed):
     """L1954: "It then rolls the driver's quality die. On a score of 1, the vehicle is hit as described above. Any
     other result removed the counter. This clears both AP and AT mines"."""
     for kind in ("ap", "mixed"):
@@ -589,7 +589,7 @@ def test_a_plough_rolls_the_drivers_quality_1_hit_else_the_counter_goes_ap_and_a
         assert [e["roll"] for e in events_of(g, "ClearingRoll")] == [roll]
 
 
-def test_a_line_charge_takes_a_whole_turn_and_removes_the_counter():
+def test_L1958_a_line_charge_takes_a_whole_turn_and_removes_the_counter():
     """L1958: "a vehicle must be positioned near the edge of the minefield and expend a whole turn (2 actions) to
     fire and detonate the charge. The mine counter is then removed. This clears both AP and AT mines"."""
     from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
@@ -615,7 +615,7 @@ def _cdm(blue, mines, red_pos=(34, 26), **kw):
 
 @pytest.mark.parametrize("pos,way,asked", [((24, 12), NORTH, True), ((30.5, 12), NORTH, False),
                                            ((10, 26), EAST, True), ((10, 27), EAST, False)])
-def test_a_cdm_has_a_180_degree_arc_and_a_6_inch_range(pos, way, asked):
+def test_L1970_a_cdm_has_a_180_degree_arc_and_a_6_inch_range(pos, way, asked):
     """L1970: "CDMs have a 180 degree field of fire ... Only units within the field of fire will be hit by the mine.
     CDMs have a range of 6"": the mine at (24, 26) faces south.  A walker north along x = 24 comes into range; along
     x = 30.5 it never comes within 6"; east along y = 26 it walks the arc's edge (abeam: 180 degrees, inside); along
@@ -627,7 +627,7 @@ def test_a_cdm_has_a_180_degree_arc_and_a_6_inch_range(pos, way, asked):
     assert (g.decision().kind == "cdm") is asked
 
 
-def test_a_cdm_fires_mid_move_without_using_the_controllers_activation_d10_per_model_then_removed():
+def test_L1972_L1978_a_cdm_fires_mid_move_without_using_the_controllers_activation_d10_per_model_then_removed():
     """L1972: "Activating the mine does not use up the activation of the controlling unit"; L1974: "at any point in
     the movement of another unit"; L1976: "each model in the unit that is within the field of fire must test their
     armour die against an impact of D10"; L1978: "The mine counter is removed as soon as it is used"."""
@@ -651,7 +651,7 @@ def test_a_cdm_fires_mid_move_without_using_the_controllers_activation_d10_per_m
     assert used_all(g)
 
 
-def test_a_cdm_cannot_be_fired_without_a_unit_seeing_the_mine_and_the_target():
+def test_L1972_a_cdm_cannot_be_fired_without_a_unit_seeing_the_mine_and_the_target():
     """L1972: "as long as the controlling unit can see the mine and the unit it will attack"."""
     g = _cdm([one(pos=(24, 12))], [{"type": "cdm", "position": [24, 26], "toward": [24, 16]}],
              red_pos=(40, 26), terrain=[rect("building", 30, 14, 36, 34)])
@@ -662,7 +662,7 @@ def test_a_cdm_cannot_be_fired_without_a_unit_seeing_the_mine_and_the_target():
 
 
 @pytest.mark.parametrize("destroyed", [False, True])
-def test_a_cdm_damages_a_soft_skin_as_infantry_and_its_occupants_need_3_plus(destroyed):
+def test_L1980_a_cdm_damages_a_soft_skin_as_infantry_and_its_occupants_need_3_plus(destroyed):
     """L1980: "CDMs have no effect against armoured vehicles. They can damage soft skinned vehicles as for infantry.
     Occupants of the vehicle must also score 3+ on their armour die or also suffer a wound": the truck's militia
     (armour D4) roll 2, 3, 4: one wounded, whether the truck is damaged or destroyed (the 3+ of L1980, not the
@@ -681,7 +681,7 @@ def test_a_cdm_damages_a_soft_skin_as_infantry_and_its_occupants_need_3_plus(des
 
 
 @pytest.mark.parametrize("cloud", [False, True])
-def test_smoke_between_the_controller_and_the_target_stops_a_cdm(cloud):
+def test_L1882_L1972_smoke_between_the_controller_and_the_target_stops_a_cdm(cloud):
     """L1972 ("as long as the controlling unit can see ... the unit it will attack") with L1882 ("Smoke blocks line
     of sight"): a cloud on Red's only unit's line to the walker, and no one may fire the mine."""
     doc = mined([one(pos=(24, 12))], [{"type": "cdm", "position": [24, 26], "toward": [24, 16]}],
@@ -696,7 +696,7 @@ def test_smoke_between_the_controller_and_the_target_stops_a_cdm(cloud):
     assert (g.decision().kind == "cdm") is not cloud
 
 
-def test_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fires():
+def test_L1968_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fires():
     """L1968: "require one reorganise action to set up. They are marked by a suitable counter (which could also be a
     dummy counter)"."""
     g = begin(scenario([one(pos=(24, 10), cdms=1)], [unit("B", (24, 40), figures=(("rifle", 3),))]))
@@ -711,7 +711,7 @@ def test_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fires():
     assert g.decision().kind != "cdm" and used_all(g)
 
 
-def test_a_cdm_spares_armoured_vehicles():
+def test_L1980_a_cdm_spares_armoured_vehicles():
     """L1980: "CDMs have no effect against armoured vehicles"."""
     g = _cdm([vehicle("V", (24, 12), facing=0)], [{"type": "cdm", "position": [24, 26], "toward": [24, 16]}])
     activate(g, 0)
@@ -722,7 +722,7 @@ def test_a_cdm_spares_armoured_vehicles():
 
 # ============================================================================================== booby traps, IEDs
 @pytest.mark.parametrize("q,d,result", [(5, 4, "disabled"), (4, 4, "detonated")])
-def test_a_booby_trap_quality_against_a_d8_success_disables_it(q, d, result):
+def test_L1986_a_booby_trap_quality_against_a_d8_success_disables_it(q, d, result):
     """L1986: "they roll their quality die against a D8. If they succeed, the detect the trigger and disable the
     device" (a tie fails, RN-172)."""
     g = begin(mined([one(pos=(24, 14))], [{"type": "booby_trap", "position": [26, 20]}]))
@@ -735,7 +735,7 @@ def test_a_booby_trap_quality_against_a_d8_success_disables_it(q, d, result):
     assert events_of(g, "TrapTest")[0]["result"] == result and g.entities[0]["removed"]
 
 
-def test_a_booby_trap_blast_d8_on_the_closest_and_d6_on_other_models_within_3_inches():
+def test_L1986_a_booby_trap_blast_d8_on_the_closest_and_d6_on_other_models_within_3_inches():
     """L1986: "Otherwise it detonates and attacks the closest figure. That model rolls its armour die against a D8 ...
     Other models within 3" of the device must also test their armourr die but against an impact of D6": the other
     models within 3" include those of another unit standing there, not only the mover's."""
@@ -750,7 +750,7 @@ def test_a_booby_trap_blast_d8_on_the_closest_and_d6_on_other_models_within_3_in
 
 
 @pytest.mark.parametrize("impact", ["d12", "d12x5"])
-def test_an_ied_under_a_vehicle_d12_to_d12x5_as_an_at_mine_and_removed(impact):
+def test_L1990_L1992_an_ied_under_a_vehicle_d12_to_d12x5_as_an_at_mine_and_removed(impact):
     """L1990: "If a vehicle moves within 3" of an IED it will detonate with a D12 impact as if it was an AT mine.
     Unlike a minefield, an IED is removed as soon as it detonates"; L1992: "up to a D12x5"."""
     g = _vehicle([{"type": "ied", "position": [26, 20], "impact": impact}])
@@ -764,7 +764,7 @@ def test_an_ied_under_a_vehicle_d12_to_d12x5_as_an_at_mine_and_removed(impact):
 
 @pytest.mark.parametrize("q,d,result", [(7, 6, "marked"), (3, 6, "nothing"), (2, 5, "detonated"),
                                         (3, 7, "detonated"), (4, 8, "nothing")])
-def test_infantry_and_an_ied_quality_against_d8_marked_or_below_half_set_off(q, d, result):
+def test_L1994_infantry_and_an_ied_quality_against_d8_marked_or_below_half_set_off(q, d, result):
     """L1994: "Roll the unit quality die against a D8. If they succeed they have detected the trigger ... It is not
     disarmed, but is marked ... if the infantry roll less than half the result on the mine die, they have
     inadvertently triggered the device and all infantry within 6" are caught in the blast ... an impact die of
