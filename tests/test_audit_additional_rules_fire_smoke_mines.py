@@ -782,3 +782,17 @@ def test_L1994_infantry_and_an_ied_quality_against_d8_marked_or_below_half_set_o
     assert e["removed"] is (result == "detonated") and e["state"]["marked"] is (result == "marked")
     if result == "detonated":
         assert sorted(h["target"] for h in events_of(g, "HitResolved")) == [0, 1]  # both units within 6"
+
+
+def test_L1990_L1994_a_marked_ied_still_goes_off_under_a_vehicle_that_drives_within_3_inches():
+    """L1994: a found IED "is not disarmed, but is marked and vehicles know to avoid it"; L1990: "If a vehicle moves
+    within 3" of an IED it will detonate" (RN-1924: marking warns, it does not make the device safe)."""
+    g = _vehicle([{"type": "ied", "position": [26, 20]}])
+    g.entities[0]["state"]["marked"] = True
+    from dustup_env.rules.additional_rules.mines_and_explosives import minefields as mf
+    mf.found(g, 0)
+    activate(g, 0)
+    add_dice(g, ("d12", 12), ("d12", 1), ("d12x2", 1))
+    g.apply(("move", NORTH, 2))
+    assert used_all(g) and [e["result"] for e in events_of(g, "VehicleMine")] == ["none"]
+    assert g.entities[0]["removed"]
