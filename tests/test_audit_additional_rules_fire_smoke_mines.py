@@ -517,7 +517,8 @@ def test_L1938_no_prop_in_a_minefield():
 def test_L1962_L1964_several_counters_each_tested_separately():
     """L1962: "If a unit is within 3" of more than one counter it must test for each separately": an AP and a mixed
     counter on the same spot (L1964: a denser field), 3" crossed: one test in each."""
-    g = begin(mined([one(pos=(24, 8))], [{"type": "ap", "position": [24, 20]}, {"type": "mixed", "position": [24, 20]}]))
+    g = begin(mined([one(pos=(24, 8))], [{"type": "ap", "position": [24, 20]},
+                                         {"type": "mixed", "position": [24, 20]}]))
     activate(g, 0)
     add_dice(g, ("d6", 6), ("d8", 3), ("d10", 1), ("d4", 1), ("d8", 3))
     g.apply(("move", NORTH, 2))
