@@ -576,3 +576,29 @@ def test_S004_138_both_miss_no_damage_and_S004_139_each_critical_adds_a_casualty
     m = last_event(g, "RoomMelee")
     assert (m["outcome"], m["defender_casualties"], m["attacker_casualties"]) == ("attacker", 2, 0)
     assert sum(f.status == WOUNDED for f in g.units[1].figures) == 2 and g.dice.remaining == 0
+
+
+def test_L2046_a_parents_call_to_its_detachment_may_be_jammed():
+    """L2046 "An EW unit may attempt to jam enemy communications": the leader's attempt to activate its detachment
+    out of the 6" automatic range is a rolled communication (seed 000 "Detach Element"), so the EW side is asked at
+    the start of that unit's activation, as for a commander's (RN-1942)."""
+    g = begin(scenario([unit("S", (10, 5), figures=(("rifle", 6),))], [unit("R", (24, 44), ew="average")]), first=1)
+    activate(g, 1)
+    g.apply(("ew_on",))
+    g.apply(("end",))
+    activate(g, 0)
+    g.apply(("detach", "half"))
+    det = g.units[-1]
+    det.x, det.y = 40.0, 5.0  # the position: the detachment 30" off
+    add_dice(g, ("d8", 8), ("d8", 1))  # the next turn's initiative: Blue first, R's counters still held
+    g.apply(("end",))
+    g.apply(("first",))
+    activate(g, 0)
+    d = g.decision()
+    assert (d.side, d.kind) == (1, "choose") and ("ew_watch", 1, 1) in d.options
+    g.apply(("ew_watch", 1, 1))
+    add_dice(g, ("d8", 6), ("d8", 7))  # the communication 6 beats the LV; the EW D8 7 exceeds it
+    g.apply(("activate_detachment", det.uid))
+    e = last_event(g, "EWAttempt")
+    assert (e["task"], e["roll"], e["against_roll"], e["success"]) == ("jam", 7, 6, True)
+    assert g.decision().unit == 0 and g.dice.remaining == 0

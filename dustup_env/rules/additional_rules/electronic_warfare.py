@@ -248,6 +248,9 @@ def _may_use_ew_targets(game, u) -> bool:
         return True
     if descendants(game, u):
         return True
+    units = game.units
+    if any(units[v].parent == u.uid and units[v].in_play for v in game.side_units[u.side]):
+        return True  # the leader may call its detachment: a communication (RN-1942)
     spec = unit_specs(game).get(u.uid, {})
     return "heavy_weapon" in spec or "design" in spec
 
