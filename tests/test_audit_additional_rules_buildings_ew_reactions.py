@@ -602,3 +602,25 @@ def test_L2046_a_parents_call_to_its_detachment_may_be_jammed():
     e = last_event(g, "EWAttempt")
     assert (e["task"], e["roll"], e["against_roll"], e["success"]) == ("jam", 7, 6, True)
     assert g.decision().unit == 0 and g.dice.remaining == 0
+
+
+def test_L2046_a_fire_support_request_may_be_jammed():
+    """L2046 with L967 ("a unit spotting for artillery or air attack" communicates) and RN-1404 (the request roll is
+    the call itself, jammed as a communication): the EW die exceeding the request roll makes the request fail
+    (RN-1943)."""
+    scn = scenario([unit("HQ", (24, 5), leadership=1, observer="fo")], [unit("R", (24, 40), ew="average")])
+    scn["sides"][0]["fire_support"] = [{"name": "Battery", "firer": "battalion"}]
+    g = begin(scn, first=1)
+    activate(g, 1)
+    g.apply(("ew_on",))
+    g.apply(("end",))
+    activate(g, 0)
+    d = g.decision()
+    assert (d.side, d.kind) == (1, "choose") and ("ew_watch", 1, 1) in d.options
+    g.apply(("ew_watch", 1, 1))
+    add_dice(g, ("d8", 5), ("d8", 6))  # the request D8 5 exceeds LV 1 + 0; the EW D8 6 exceeds it
+    g.apply(("request_fire", 0, 0))
+    assert last_event(g, "FireSupportRequested")["success"] is False
+    e = last_event(g, "EWAttempt")
+    assert (e["task"], e["target"], e["roll"], e["against_roll"], e["success"]) == ("jam", -1, 6, 5, True)
+    assert g.decision().kind == "action" and g.dice.remaining == 0
