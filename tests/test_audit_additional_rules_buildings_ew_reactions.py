@@ -624,3 +624,46 @@ def test_L2046_a_fire_support_request_may_be_jammed():
     e = last_event(g, "EWAttempt")
     assert (e["task"], e["target"], e["roll"], e["against_roll"], e["success"]) == ("jam", -1, 6, 5, True)
     assert g.decision().kind == "action" and g.dice.remaining == 0
+
+
+def test_S004_137_a_deadlock_without_the_defender_outnumbered_costs_no_one():
+    """S004:137 "Deadlock - no one gains the upper hand, so no Damage is inflicted ... If the defender is outnumbered,
+    the defending force and attacking force take one casualty each": three against three, one success each."""
+    g = begin(assault(red_figures=(("shotgun", 3),)))
+    activate(g, 0)
+    # grenade: all stunned; the stormers D8; the defenders D8 - 2 (suppressed) + 3 (three shotguns as SMGs) = D10
+    add_dice(g, ("d10", 1), ("d10", 1), ("d10", 1), ("d8", 5), ("d8", 1), ("d8", 1), ("d10", 5), ("d10", 1),
+             ("d10", 1), *NEXT_TURN)
+    g.apply(("building_assault", 1))
+    m = last_event(g, "RoomMelee")
+    assert (m["defender_die"], m["outcome"], m["attacker_casualties"], m["defender_casualties"]) == \
+        ("d10", "deadlock", 0, 0)
+    assert last_event(g, "BuildingAssaultEnded")["cleared"] is False and g.dice.remaining == 0
+
+
+def test_L2072_the_unit_carries_enough_drones_to_launch_again_after_a_crash():
+    """L2072 "Units equipped with them carry several (enough for the whole battle) and the drones are expendable":
+    a drone lost, the operator launches another at its next activation."""
+    g = begin(drone_field(red=[unit("B", (44, 46))]))
+    activate(g, 0)
+    g.apply(("drone_launch",))
+    g.apply(("prop",))  # another action: the drone crashes
+    assert last_event(g, "DroneCrashed")["reason"] == "action"
+    activate(g, 1)
+    add_dice(g, ("d8", 8), ("d8", 1))
+    g.apply(("end",))
+    g.apply(("first",))
+    activate(g, 0)
+    assert ("drone_launch",) in g.legal_options()
+
+
+def test_RN_1944_an_interrupt_is_a_shoot_action_a_heavy_weapon_does_not_take_part():
+    """S004:397 "a single free attack with any weapon in their inventory" against the recorded limit RN-1944: the
+    interrupt's attack is one of the unit's Shoot Action options, so an HMG team interrupts with its rifles, not its
+    HMG (as reactions, RN-1807)."""
+    scn = scenario([unit("A", (24, 5))], [unit("Gun", (24, 20), figures=(("rifle", 3),), heavy_weapon="hmg_team")])
+    g = begin(scn, [("d10", 1), ("d8", 5), ("d4", 1)], options=INT)
+    activate(g, 0)
+    g.apply(("choose", 1))
+    d = g.decision()
+    assert d.kind == "interrupt_fire" and {o[0] for o in d.options} == {"shoot"}
