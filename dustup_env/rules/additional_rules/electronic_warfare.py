@@ -28,8 +28,9 @@ The two procedures' decisions are of the existing kind ``choose`` (their options
 ``ew_oppose``), so the observation's decision piece keeps its size (RN-1754).
 
 Services for the rules whose rolls EW may spoil (each a no-op in a game without this rule): ``ew_jam(game,
-sender, receiver, roll)`` (Communicate, a leader's call to its detachment, a fire-support request: RN-1942, RN-1943), ``ew_sensor(game, observer, roll)`` (Detect, a drone's spotting),
-``ew_guidance(game, firer, roll)`` (Guided Weapons): True when the attempt spoils the action.
+sender, receiver, roll)`` (Communicate, a leader's call to its detachment, a fire-support request: RN-1942,
+RN-1943), ``ew_sensor(game, observer, roll)`` (Detect, a drone's spotting), ``ew_guidance(game, firer, roll)``
+(Guided Weapons): True when the attempt spoils the action.
 """
 from __future__ import annotations
 
