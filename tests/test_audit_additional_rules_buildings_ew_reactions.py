@@ -371,6 +371,27 @@ def test_L2074_S001_129_a_reaction_is_an_action_of_the_operator_and_crashes_its_
     assert next(e for e in g.entities if e["kind"] == "drone")["state"]["flying"]
 
 
+
+def test_L2056_L2058_the_drones_sensor_is_disrupted_when_the_ew_die_beats_it():
+    """L2056-2058 "Whenever the enemy performs an action using sensors ... If the EW die beats any of the other
+    player's quality die then the action has been disrupted and fails" (RN-1751: the sensor die): a drone's spotting
+    with a major success fails when the listening EW die beats the drone's sensor roll."""
+    red = [unit("B", (44, 46)), unit("H", (20, 30), hidden=True), unit("R", (40, 46), ew="average")]
+    g = begin(drone_field(red=red), first=1)
+    activate(g, 3)
+    g.apply(("ew_on",))
+    g.apply(("end",))
+    activate(g, 0)
+    g.apply(("ew_watch", 3, 1))
+    g.apply(("drone_launch",))
+    h = next(i for i, m in enumerate(g.markers) if m["unit"] == 2)
+    add_dice(g, ("d10", 2), ("d8", 7), ("d8", 6), ("d8", 7))  # range D10 2; quality 7, sensor 6: major; EW 7 > 6
+    g.apply(("drone_spot", h))
+    assert last_event(g, "DroneSpotted")["result"] == "none" and g.units[2].hidden
+    e = last_event(g, "EWAttempt")
+    assert (e["task"], e["against_roll"], e["success"]) == ("sensor", 6, True) and g.dice.remaining == 0
+
+
 # ============================================================================================== reactions
 RX = {"reactions": True}
 SHOT_MISS = [("d6", 6), ("d8", 1), ("d6", 1)]  # a 5-rifle squad's shot at 10-12": target D6, quality D8, firepower D6
