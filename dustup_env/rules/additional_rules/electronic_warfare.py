@@ -251,8 +251,8 @@ def _may_use_ew_targets(game, u) -> bool:
     if descendants(game, u):
         return True
     units = game.units
-    if any(units[v].parent == u.uid and units[v].in_play for v in game.side_units[u.side]):
-        return True  # the leader may call its detachment: a communication (RN-1942)
+    if any(units[v].parent == u.uid and units[v].in_play and not units[v].hidden for v in game.side_units[u.side]):
+        return True  # the leader may call its detachment (one the EW side knows of): a communication (RN-1942)
     if game.scenario["sides"][u.side].get("fire_support"):
         return True  # a fire-support request, jammed as a communication (RN-1404, RN-1943)
     spec = unit_specs(game).get(u.uid, {})
