@@ -15,7 +15,8 @@
     sensor die, RN-175), its line of sight that of an airborne observer (``Observer(airborne=True)``: terrain does
     not stop it, smoke does; special sensors from a D8 sensor up).  Night: a D6 sensor's ranges are divided by 3
     (Night Vision, as for an unaided unit);
-  - any other action of the operator crashes the drone (it is lost), as does the operator leaving play.
+  - any other action of the operator crashes the drone (it is lost), a reaction or an interrupt's attack included
+    (RN-1941), as does the operator leaving play.
 """
 from __future__ import annotations
 
@@ -209,9 +210,14 @@ def crash(game, u, reason: str) -> None:
     game.emit(DroneCrashed(u.side, e["id"], u.uid, reason))
 
 
+ACTING = ("action", "reaction", "interrupt_fire")  # the decisions in which a unit takes an action: its activation's,
+# a reaction ("a single Attack or Move action", S001:129) and an interrupt's attack (S004:397), RN-1941
+
+
 def _before_apply(game, d, opt) -> None:
-    """L2074: "While operating a drone, the unit may take no other actions. If they do, the drone crashes"."""
-    if d.kind != "action" or d.unit < 0 or opt[0] in DRONE_OPTIONS or opt[0] in FREE:
+    """L2074: "While operating a drone, the unit may take no other actions. If they do, the drone crashes" (an action
+    of its activation, a reaction or an interrupt's attack; declining them is no action)."""
+    if d.kind not in ACTING or d.unit < 0 or opt[0] in DRONE_OPTIONS or opt[0] in FREE or opt[0] == "decline":
         return
     if str(d.unit) in drone_states(game):
         crash(game, game.units[d.unit], "action")

@@ -28,8 +28,9 @@ The two procedures' decisions are of the existing kind ``choose`` (their options
 ``ew_oppose``), so the observation's decision piece keeps its size (RN-1754).
 
 Services for the rules whose rolls EW may spoil (each a no-op in a game without this rule): ``ew_jam(game,
-sender, receiver, roll)`` (Communicate), ``ew_sensor(game, observer, roll)`` (Detect, a drone's spotting),
-``ew_guidance(game, firer, roll)`` (Guided Weapons): True when the attempt spoils the action.
+sender, receiver, roll)`` (Communicate, a leader's call to its detachment, a fire-support request: RN-1942,
+RN-1943), ``ew_sensor(game, observer, roll)`` (Detect, a drone's spotting), ``ew_guidance(game, firer, roll)``
+(Guided Weapons): True when the attempt spoils the action.
 """
 from __future__ import annotations
 
@@ -227,8 +228,9 @@ def _spoils(game, task: str, actor, against: int, roll: int, target: int = -1) -
 
 
 def ew_jam(game, sender, receiver, die: int, roll: int) -> bool:
-    """L2046: the EW die exceeding the communication roll (whether or not it succeeded) makes it fail."""
-    return _spoils(game, "jam", sender, die, roll, receiver.uid)
+    """L2046: the EW die exceeding the communication roll (whether or not it succeeded) makes it fail.  ``receiver``
+    None: a fire-support request (the call off the table, RN-1943)."""
+    return _spoils(game, "jam", sender, die, roll, -1 if receiver is None else receiver.uid)
 
 
 def ew_sensor(game, observer, die: int, roll: int) -> bool:
@@ -248,6 +250,11 @@ def _may_use_ew_targets(game, u) -> bool:
         return True
     if descendants(game, u):
         return True
+    units = game.units
+    if any(units[v].parent == u.uid and units[v].in_play and not units[v].hidden for v in game.side_units[u.side]):
+        return True  # the leader may call its detachment (one the EW side knows of): a communication (RN-1942)
+    if game.scenario["sides"][u.side].get("fire_support"):
+        return True  # a fire-support request, jammed as a communication (RN-1404, RN-1943)
     spec = unit_specs(game).get(u.uid, {})
     return "heavy_weapon" in spec or "design" in spec
 

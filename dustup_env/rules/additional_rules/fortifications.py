@@ -8,13 +8,16 @@ just as a vehicle", L2010; "Very large structures are considered to be made up o
   heavy-weapon target die (``heavy_weapons.heavy_plan`` / ``fire_weapon``: infantry or vehicle targets by the
   attack pipeline), its crew figures firing nothing else this activation (RN-700), each mounted weapon once a turn,
   and not while the unit may not shoot (suppressed, disorganised, concealed).  Under either side's occupation: a
-  fortification taken is the taker's.  A destroyed (or breached) fortification's weapons are lost.
+  fortification taken is the taker's.  A destroyed (or breached) fortification's weapons are lost.  A damaged
+  fortification fires as a damaged vehicle: each of its damage markers shifts the target die up one (L1455,
+  RN-1940; above D12 the weapon cannot engage).
 * **Modules** (RN-1705): a very large structure is declared as several buildings sharing a ``structure`` name:
   each module is a building of its own (its own target, armour, damage, rubble, occupants); nothing else ties
   them.
 """
 from __future__ import annotations
 
+from ..kernel.dice import D12
 from ..kernel.errors import IllegalOptionError
 from ..kernel.ruleset import Family, Rule
 from .buildings import building_of, buildings, has_buildings
@@ -49,35 +52,49 @@ def _ready(game, u, status) -> tuple:
     return e, ks
 
 
+def plan(game, u, e: dict, k: int, t):
+    """What the fortification ``e``'s k-th mounted weapon, served by ``u``, would roll at ``t`` (``heavy_plan``), or
+    None.  L1455 with L2010 ("mount weaponry just as a vehicle"): each damage marker of the fortification shifts the
+    target die up one, as a damaged vehicle's; above D12 it cannot engage (RN-1940)."""
+    from ..armoured_dustup.heavy_weapons import heavy_plan
+    p = heavy_plan(game, u, t, mounted(e, k).weapon)
+    damage = e["state"]["damage"]
+    if p is None or not damage:
+        return p
+    step = p["target_die"] + damage
+    if step > D12:
+        return None
+    return dict(p, target_die=step)
+
+
 def _options(game, u, status) -> list:
     e, ks = _ready(game, u, status)
     if not ks:
         return []
-    from ..armoured_dustup.heavy_weapons import heavy_plan
     out = []
     for t in game.enemy_units(u.side):
         if t.location == "routed_off":
             continue
         for k in ks:
-            if heavy_plan(game, u, t, mounted(e, k).weapon) is not None:
+            if plan(game, u, e, k, t) is not None:
                 out.append(("fire_fortification", t.uid, k))
     return out
 
 
 def _fire(game, u, opt) -> None:
-    from ..armoured_dustup.heavy_weapons import crew_figures, fire_weapon, heavy_plan
+    from ..armoured_dustup.heavy_weapons import crew_figures, fire_weapon
     from ..kernel.actions import status
     st = status(game, u)
     e, ks = _ready(game, u, st) if st is not None else (None, [])
     t, k = game.units[opt[1]], opt[2]
-    plan = heavy_plan(game, u, t, mounted(e, k).weapon) if k in ks else None
-    if plan is None:
+    p = plan(game, u, e, k, t) if k in ks else None
+    if p is None:
         raise IllegalOptionError(f"{opt!r}: no mounted weapon of the unit's fortification can fire at that target")
     prof = mounted(e, k)
     e["state"]["fired"].append(k)
     for i in crew_figures(prof, u):
         u.fired.add(i)
-    fire_weapon(game, u, t, prof.weapon, plan)
+    fire_weapon(game, u, t, prof.weapon, p)
 
 
 def structures(game) -> dict:

@@ -316,9 +316,13 @@ def _request(game, u, opt):
     jam_rolls, jam = jam_shift(game, u.side)
     res = resolve_request(game.dice, leadership=u.lv, requestor=role, support=support, chits=chits,
                           down=FROM_SHIFT[asset["from"]], jam=jam, diff=asset["difficulty"])
+    success = res.success
+    ew = game.rules.services.get("ew_jam")  # Electronic Warfare's jamming (L2046), after the roll (RN-1943)
+    if ew is not None and ew(game, u, None, res.die, res.roll):
+        success = False
     game.emit(FireSupportRequested(u.uid, a, role, support, chits, jam_rolls, die_name(res.die), res.roll,
-                                   res.needed, res.success))
-    if not res.success:
+                                   res.needed, success))
+    if not success:
         return None
     st["left"][u.side][a] -= 1
     push(game, Frame("fire_target", u.uid, 0, False, {"side": u.side, "asset": a, "points": [],

@@ -109,6 +109,9 @@ def communicate(game, sender: Unit, receiver: Unit) -> bool:
         return True
     roll = game.dice.roll(sender.quality)
     ok = roll > needed
+    ew = game.rules.services.get("ew_jam")  # Electronic Warfare's jamming (L2046), after the roll (RN-1942)
+    if ew is not None and ew(game, sender, receiver, sender.quality, roll):
+        ok = False
     game.emit(Communicated(sender.uid, receiver.uid, roll, needed, ok))
     return ok
 
