@@ -1,6 +1,6 @@
 """L1134: "Unit is under artillery or aerospace attack" (+2 / +1 / +0 by commitment) applies to the fire of an aircraft
 in the air: its guns and missiles, at infantry or at a vehicle, give the target's confidence test the artillery
-modifier; a grounded aircraft fires as a ground vehicle (RN-1975).  Forced dice."""
+modifier; a grounded aircraft fires as a ground vehicle (RN-1973).  Forced dice."""
 import pytest
 
 from aerospace_helpers import air_scenario, aircraft

@@ -19,7 +19,7 @@ the ``vehicle_shot`` service):
 * then the consequences of fire as for any unit: the ``after_shot`` hooks, one confidence test for the highest
   trigger (first under fire, first suppressed, "vehicle takes one or more damage") with the damage markers the
   vehicle had before the attack as modifiers (RN-114, RN-806), with the artillery modifier when the firer is an
-  aircraft in the air (L1134: "artillery or aerospace attack", the ``aerospace_attack`` service, RN-1975), the
+  aircraft in the air (L1134: "artillery or aerospace attack", the ``aerospace_attack`` service, RN-1973), the
   ``on_shot`` hooks (panic).
 """
 from __future__ import annotations

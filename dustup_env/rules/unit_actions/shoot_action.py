@@ -482,7 +482,7 @@ def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: in
                  **_how) -> int:
     """The consequences of a resolved shot at an infantry target: suppression, the hits (a crew-served heavy weapon
     is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test (with the artillery
-    modifier when the firer is an aircraft in the air: L1134 "artillery or aerospace attack", RN-1975).  Returns the
+    modifier when the firer is an aircraft in the air: L1134 "artillery or aerospace attack", RN-1973).  Returns the
     casualties.  The ``attacks`` entry of the target kind ``figures`` (``kernel.attack.fire_effects``, through which
     every fire that rolls like the Shoot Action reaches it: heavy weapons, rockets, missiles); ``_how``: what only
     the vehicle kind reads."""
