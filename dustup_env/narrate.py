@@ -1028,12 +1028,18 @@ _CARGO = {"box": "man-portable boxes", "large": "a large item"}
 _OPTION.update({
     "load_cargo": lambda k, kind, unit, v, size: f"load {_CARGO.get(size, size)} onto {k.unit(v)}",
     "unload_cargo": lambda k, kind, unit, v, size: f"unload {_CARGO.get(size, size)} from {k.unit(v)}",
+    "drop_cargo": lambda k, kind, unit, size: f"drop every {'man-portable box' if size == 'box' else 'large item'} aboard",
 })
+_CARGO_LANDED = {"table": "", "off_table": ": off the table, lost", "water": ": in the water, lost"}
 _EVENT.update({
     "CargoLoaded": lambda k, e: f"{k.unit(e['unit'])} loads {_plural(e['items'], 'cargo item')} onto {k.unit(e['vehicle'])}",
     "CargoUnloaded": lambda k, e: (f"{k.unit(e['unit'])} unloads {_plural(e['items'], 'cargo item')} from "
                                    f"{k.unit(e['vehicle'])}"),
     "CargoLost": lambda k, e: f"{_plural(e['items'], 'cargo item')} lost with {k.unit(e['vehicle'])}",
+    "CargoDropped": lambda k, e: (f"{k.unit(e['vehicle'])} drops {'a man-portable box' if e['size'] == 'box' else 'a large item'}"
+                                  f" at {_point((e['x'], e['y']))}"
+                                  + (f" (D6 {e['roll']})" if e["roll"] else " (straight down)")
+                                  + _CARGO_LANDED.get(e["where"], "")),
 })
 
 # every option name labelled here and every event type narrated here (others get generic_label / the generic line),

@@ -15,7 +15,7 @@ observation is a dict (the PettingZoo convention for masked action spaces, as in
 - ``"observation"``: that side's view, the ``Box(0, 1, (2166,), float32)`` of ``Dustup-v0``
   (:class:`dustup_env.observation.Observer`: only what the side may know, mirrored so its home edge is
   at the bottom; docs/observation.md);
-- ``"action_mask"``: ``int8[2459]``, 1 exactly for the legal actions of the pending decision when the agent
+- ``"action_mask"``: ``int8[2461]``, 1 exactly for the legal actions of the pending decision when the agent
   is the one to act, all 0 otherwise (the codec of ``Dustup-v0``).
 
 Rewards are terminal: +1 for the winner, -1 for the loser, 0 each for a draw or a truncation (the game

@@ -111,3 +111,77 @@ def test_bad_cargo_in_a_scenario_is_a_one_line_error():
     scn = _scn(boxes=[(60, 20, "box")])
     with pytest.raises(ScenarioError, match="off the table"):
         begin(scn)
+
+
+# ---------------------------------------------------------------------------------------------- dropped from the air
+def test_a_hovering_aircraft_drops_its_cargo_straight_below_as_one_action():
+    # L1740: "Aircraft may use actions to ... drop ordnance, cargo and passengers"; from a hover straight down, as
+    # bombs (L1782) and troops (L1842); every item of the size in one action, no dice (RN-1970)
+    g = begin(_scn(air_mode="hovering", cargo=["box", "box", "large"]))
+    v = g.units[A]
+    activate(g, A)
+    opts = g.decision().options
+    assert ("drop_cargo", "box") in opts and ("drop_cargo", "large") in opts
+    g.apply(("drop_cargo", "box"))
+    assert g.dice.remaining == 0
+    e = last_event(g, "CargoDropped")
+    assert (e["vehicle"], e["size"], e["x"], e["y"], e["roll"], e["where"]) == (A, "box", 20.0, 20.0, 0, "table")
+    assert _loose(g) == [(20.0, 20.0, "box")] * 2 and len(aboard(g, v)) == 1
+    assert g.activation_frame().actions_left == 1  # one action
+    assert ("drop_cargo", "box") not in g.decision().options and ("drop_cargo", "large") in g.decision().options
+    from dustup_env.codec import ActionCodec
+    c = ActionCodec.for_game(g)  # the family appended after every other: the existing indices keep their meaning
+    assert (c.encode(g, 0, ("drop_cargo", "box")), c.encode(g, 0, ("drop_cargo", "large")), c.n) == (2459, 2460, 2461)
+
+
+def test_a_moving_aircraft_drops_each_item_d6_inches_ahead_and_the_loaders_pick_it_up():
+    # L1778-1780: each D6" straight ahead of the centre (the deadfall placement on one target); the aircraft faces
+    # north (+y)
+    ship = aircraft("Dropship", (20, 20), air="airborne", facing=0, cargo=["box", "box"])
+    scn = air_scenario([ship], blue=[unit("Loaders", (20, 26), figures=(("rifle", 3),), kind="squad")])
+    g = begin(scn, [("d6", 2), ("d6", 5)])
+    activate(g, A)
+    g.apply(("drop_cargo", "box"))
+    assert g.dice.remaining == 0
+    assert [(e["x"], e["y"], e["roll"]) for e in g.event_log() if e["type"] == "CargoDropped"] == [
+        (20.0, 22.0, 2), (20.0, 25.0, 5)]
+    assert sorted(_loose(g)) == [(20.0, 22.0, "box"), (20.0, 25.0, "box")]
+    assert not aboard(g, g.units[A])
+
+
+def test_cargo_dropped_off_the_table_or_into_water_is_lost():
+    # L1852 (a landing zone off the table: lost) and L1856 (open water destroys what lands in it), RN-1971
+    from conftest import rect
+    ship = aircraft("Dropship", (20, 45), air="airborne", facing=0, cargo=["box", "box"])
+    scn = air_scenario([ship], terrain=[rect("open_water", 18, 46, 22, 47.5)])
+    g = begin(scn, [("d6", 1), ("d6", 4)])
+    activate(g, A)
+    g.apply(("drop_cargo", "box"))
+    wheres = [(e["y"], e["where"]) for e in g.event_log() if e["type"] == "CargoDropped"]
+    assert wheres == [(46.0, "water"), (49.0, "off_table")]
+    assert not entities_of(g, "cargo")
+
+
+def test_no_cargo_is_dropped_from_a_grounded_aircraft_and_a_ground_vehicle_drops_none():
+    # L1754: a landed aircraft unloads (the infantry's action); a truck is not an aircraft
+    g = begin(_scn(cargo=["box"]))
+    activate(g, A)
+    assert not [o for o in g.decision().options if o[0] == "drop_cargo"]
+    truck = {"name": "Truck", "position": [20.0, 20.0], "design": "supply_truck", "facing": 0, "cargo": ["box"]}
+    g = begin(air_scenario([aircraft("Dropship", (40, 10))], blue=[truck]))
+    activate(g, 2)
+    assert not [o for o in g.decision().options if o[0] == "drop_cargo"]
+
+
+def test_a_fighter_that_has_not_flown_must_still_fly_after_dropping():
+    # any aircraft drops (L1740), a non-VTOL one too; its last action is a move when it has not flown (L1744).  The
+    # library's fighter with its bombs swapped for a cargo load (S002:683)
+    import json
+    from dustup_env.rules.vehicle_design.load import LIBRARY
+    design = json.loads((LIBRARY / "aerospace_fighter.json").read_text())
+    design.update(name="Cargo fighter", weapons=design["weapons"][:1], transport={"cargo_loads": 1})
+    g = begin(air_scenario([aircraft("Fighter", (24, 10), design=design, facing=0, cargo=["box"])]), [("d6", 3)])
+    activate(g, A)
+    g.apply(("drop_cargo", "box"))
+    assert g.dice.remaining == 0 and _loose(g) == [(24.0, 13.0, "box")]
+    assert {o[0] for o in g.decision().options} == {"air_fly", "air_leave"}

@@ -53,7 +53,7 @@ def test_more_than_32_units_a_side_is_refused_with_the_limit_named():
 
 def test_platoon_layouts_keep_their_sizes():
     # the layouts trained policies know: a platoon-sized game never sees the company layouts
-    assert C.N_ACTIONS == 2459 and O.OBS_SIZE == 2166 and O.ARMOURED_OBS_SIZE == 3342
+    assert C.N_ACTIONS == 2461 and O.OBS_SIZE == 2166 and O.ARMOURED_OBS_SIZE == 3342
     assert O.LEGACY_OBS_SIZE == 1569 and O.LEGACY_ARMOURED_LAYOUT.size == 2745  # what models trained before take
     assert C.ActionCodec.for_game(Game("default", seed=0)).layout is C.LAYOUT
     assert O.Observer.for_game(Game("armour", seed=0)).layout is O.ARMOURED_LAYOUT

@@ -145,8 +145,8 @@ def test_codec_layout_and_mirroring():
     env.reset(seed=0)
     g = env.game
     c = env.codec
-    assert c.n == N_ACTIONS == 2459  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228,
-    #                                fire and smoke 162, mines 67, buildings 444, EW 145, drones 121, cargo 48
+    assert c.n == N_ACTIONS == 2461  # 476 infantry, weapons 56, vehicles 108, vehicle combat 300, mechs 72, artillery 232, aerospace 228,
+    #                                fire and smoke 162, mines 67, buildings 444, EW 145, drones 121, cargo 50
     # the issue #3 families follow issue #2's 159 indices; every index decodes to at most one option
     assert c.encode(g, 0, ("reorganise", "column")) == 159
     assert c.encode(g, 0, ("assault", g.side_units[1][2])) == 166 + 2
@@ -194,10 +194,10 @@ def test_codec_layout_and_mirroring():
     assert c.encode(g, 0, ("assault_vehicle", g.side_units[1][1])) == 916 + 1
     assert c.encode(g, 0, ("tank_shock", g.side_units[1][2])) == 928 + 2
     assert N_ACTIONS == (476 + 56 + 108 + 48 + 12 + 72 + 72 + 72 + 12 + 12 + 12 + 12 + 48 + 232 + 228
-                         + 162 + 67 + 384 + 48 + 12 + 145 + 121 + 48)
+                         + 162 + 67 + 384 + 48 + 12 + 145 + 121 + 48 + 2)
     # then the artillery and air support families (1012..1243), aerospace operations (1244..1471), fire and smoke
     # (1472..1633), mines (1634..1700), buildings (1701..2144), EW (2145..2289), drones (2290..2410) and the
-    # aerospace cargo (2411..2458)
+    # aerospace cargo (2411..2458; dropped from the air 2459..2460)
     assert c.encode(g, 0, ("fire_artillery", g.side_units[1][1])) == 1012 + 1
     enc = c._t(g, 0).enc
     assert len(set(enc.values())) == len(enc) - 1  # only end/pass share index 0

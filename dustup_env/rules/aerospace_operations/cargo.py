@@ -1,4 +1,5 @@
-"""Cargo (seed 000 "Loading and Unoading Passengers and Cargo", L1816-1822, with L1740 and L1754).
+"""Cargo (seed 000 "Loading and Unoading Passengers and Cargo", L1816-1822, with L1740 and L1754): loaded and
+unloaded on the ground, dropped from the air.
 
 "The time taken to load or unload cargo depends on the cargo.  As a guide, one infantry model can load or unload
 one man-portable box per action, while a whole squad is required to load or unload larger items." (L1822)
@@ -15,23 +16,35 @@ one man-portable box per action, while a whole squad is required to load or unlo
   placed at the unit.  The unit must be within 2" of the vehicle (every figure, as for mounting, L1411, L1820),
   on the table and not a passenger, neither hidden, broken nor suppressed out of cover (as for mounting).  An
   aircraft must be grounded (L1754: "Once landed it may load or unload cargo or troops"; L1818).
+* **Dropped from the air** (L1740: "Aircraft may use actions to ... drop ordnance, cargo and passengers"; RN-1970,
+  RN-1971): an aircraft in the air (moving or hovering) drops, as one of its own actions,
+  ``("drop_cargo", size)``, every item of that size it carries.  From a hovering aircraft they land directly below
+  it (as bombs do, L1782, and as troops are placed at the footprint, L1842); from a moving aircraft each lands D6"
+  straight ahead of the aircraft's centre, as a deadfall bomb dropped on the same target (L1778-1780).  An item
+  landing off the table is lost (as a unit whose landing zone is off the table, L1852) and one landing in open water
+  or a river is lost (L1856: "Models landing in open water are destroyed"); otherwise it lies on the table for the
+  infantry to load again.  A grounded aircraft unloads instead (L1754).
 * **Carried** cargo moves with its vehicle and is lost with it: a vehicle destroyed destroys what it carries
   (``CargoLost``, RN-1912).  Nothing else in the text gives cargo a use; a scenario's victory conditions may.
 """
 from __future__ import annotations
 
+import math
+
 from ..armoured_dustup.transport import within_reach
+from ..kernel.dice import D6
 from ..kernel.entities import BROKEN, OK, Unit
 from ..kernel.errors import ScenarioError
 from ..kernel.events import Event, event
 from ..kernel.ruleset import Family, Rule
 from ..kernel import table
 from ..kernel.table import EntityKind, entities_of
-from .air import air_state
+from .air import HOVERING, air_state, airborne
 
 CARGO = "cargo"
 SIZES = ("box", "large")
 REACH = 2.0  # L1818, L1820: within 2" of the vehicle; the cargo within 2" of a figure that carries it (RN-1911)
+WATER = frozenset({"open_water", "river"})  # L1856: dropped cargo landing there is lost (RN-1971)
 
 
 @event
@@ -48,6 +61,18 @@ class CargoUnloaded(Event):
     vehicle: int
     size: str
     items: int
+
+
+@event
+class CargoDropped(Event):
+    """An item dropped from an aircraft in the air (L1740): where it landed (``roll``: the D6" ahead of a moving
+    aircraft, 0 straight down from a hover) and whether it is lost (``where``: table, off_table or water)."""
+    vehicle: int
+    size: str
+    x: float
+    y: float
+    roll: int
+    where: str
 
 
 @event
@@ -143,6 +168,44 @@ def _unload(game, u: Unit, opt) -> None:
     game.emit(CargoUnloaded(u.uid, v.uid, size, len(items)))
 
 
+def _drop_options(game, v: Unit, status) -> list:
+    """An aircraft in the air with cargo aboard drops every item of one size as an action (L1740, RN-1970)."""
+    if not airborne(game, v):
+        return []
+    return [("drop_cargo", size) for size in SIZES if aboard(game, v, size)]
+
+
+def landing_points(game, v: Unit, n: int) -> list:
+    """Where ``n`` items dropped from aircraft ``v`` land (rolling the D6s): straight down from a hover (L1782),
+    else each D6" straight ahead of the aircraft's centre (L1778-1780).  [(x, y, roll)]"""
+    if air_state(game, v)["mode"] == HOVERING:
+        return [(float(v.x), float(v.y), 0)] * n
+    h = math.radians(v.veh.facing)
+    out = []
+    for _ in range(n):
+        r = game.dice.roll(D6)
+        out.append((v.x + r * math.sin(h), v.y + r * math.cos(h), r))
+    return out
+
+
+def _drop(game, v: Unit, opt) -> None:
+    items = aboard(game, v, opt[1])
+    for e, (x, y, r) in zip(items, landing_points(game, v, len(items))):
+        if not game.bf.on_table(x, y):
+            where = "off_table"
+        elif game.bf.terrain_at(x, y) in WATER:
+            where = "water"
+        else:
+            where = "table"
+        if where == "table":
+            e["state"]["aboard"] = -1
+            e["x"], e["y"] = float(x), float(y)
+        else:
+            table.remove(game, e["id"])
+        game.emit(CargoDropped(v.uid, opt[1], round(x, 3), round(y, 3), r, where))
+    game.invalidate()
+
+
 def _after_apply(game, decision, option) -> None:
     """Carried cargo follows its vehicle on the table; a destroyed vehicle's cargo is lost (RN-1912)."""
     lost: dict = {}
@@ -184,11 +247,12 @@ def _init(game) -> None:
 
 
 RULE = Rule(
-    "Aerospace Operations: cargo", 'seed 000 "Loading and Unoading Passengers and Cargo" (L1816-1822)',
+    "Aerospace Operations: cargo",
+    'seed 000 "Loading and Unoading Passengers and Cargo" (L1816-1822), "Aircraft on the Table" (L1740)',
     applies=has_cargo,
     init=(_init,),
-    action_options=(_options,),
-    actions={"load_cargo": _load, "unload_cargo": _unload},
+    action_options=(_options, _drop_options),
+    actions={"load_cargo": _load, "unload_cargo": _unload, "drop_cargo": _drop},
     after_apply=(_after_apply,),
     entity_kinds={CARGO: EntityKind("cargo: a man-portable box or a larger item, on the table or aboard a vehicle "
                                     "(state: size, aboard)")},
@@ -197,5 +261,8 @@ RULE = Rule(
                      "item a squad; one action)"),
               Family("unload_cargo", ("own", SIZES), 281,
                      "unload cargo of this size from this friendly vehicle (a box per model, a larger item a squad; "
-                     "one action)")),
+                     "one action)"),
+              Family("drop_cargo", (SIZES,), 290,
+                     "an aircraft in the air drops every cargo item of this size it carries: below it from a hover, "
+                     "each D6\" ahead otherwise (one action)")),
 )

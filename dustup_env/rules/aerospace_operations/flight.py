@@ -21,6 +21,8 @@ order options of the other rules; the ground moves are not offered (L1738).
 Grounded, an aircraft does not move (L1756: without wheels on a paved surface, RN-1503), loads and unloads passengers
 like any vehicle (the transport rules, L1818-1820); a grounded grav vehicle moves as a ground vehicle (L1758).
 Passengers cannot mount or dismount an aircraft in the air (L1818: "Grounded aircraft can load and unload").
+An aircraft in the air that fires is an "aerospace attack" (L1134): the target's confidence test after its fire
+(infantry or vehicle) takes the artillery modifier (the ``aerospace_attack`` service, RN-1973).
 Spotting: an aircraft's line of sight ignores the terrain except smoke (L1762; the kernel's airborne observer,
 RN-159, RN-990): it may try to detect a marker only that line reaches (:func:`_spot_options`, the Detect Action's
 attempt).  Only anti-aircraft weapons fire at an aircraft in the air (L1792): no other option names one.
@@ -58,7 +60,7 @@ TURRET_DEAD_ZONE = 6.0  # L1770
 CENTRAL_ARC = 90.0  # L1788
 AIRBORNE_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "air_fly", "air_hover", "air_land", "air_leave",
-                              "air_bomb", "aa_fire_at"})  # aa_fire_at: with the air_to_air option only (RN-1853)
+                              "air_bomb", "drop_cargo", "aa_fire_at"})  # aa_fire_at: with the air_to_air option only (RN-1853)
 GROUNDED_ACTIONS = frozenset({"end", "recover", "detect", "communicate", "rally", "order", "panic_test",
                               "fire_vehicle", "fire_slaved", "hatches", "reorganise", "air_take_off",
                               "aa_fire_at"})  # grounded, its anti-aircraft weapon fires as an on-table one
@@ -440,7 +442,7 @@ RULE = Rule(
     actions={"air_fly": _fly, "air_hover": _hover, "air_land": _land, "air_take_off": _take_off, "air_leave": _leave},
     procedures={FLIGHT: Flight()},
     services={"aircraft_guidance": aircraft_guidance, "aircraft_geometry": aircraft_geometry,
-              "aircraft_observer": aircraft_observer},
+              "aircraft_observer": aircraft_observer, "aerospace_attack": air.airborne},
     on_activation=(_on_activation,),
     activation_end=(_activation_end,),
     after_apply=(_after_apply,),

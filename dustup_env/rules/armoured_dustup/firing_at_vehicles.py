@@ -18,7 +18,9 @@ the ``vehicle_shot`` service):
   casualties (``vehicle_damage.passengers_test``, RN-803);
 * then the consequences of fire as for any unit: the ``after_shot`` hooks, one confidence test for the highest
   trigger (first under fire, first suppressed, "vehicle takes one or more damage") with the damage markers the
-  vehicle had before the attack as modifiers (RN-114, RN-806), the ``on_shot`` hooks (panic).
+  vehicle had before the attack as modifiers (RN-114, RN-806), with the artillery modifier when the firer is an
+  aircraft in the air (L1134: "artillery or aerospace attack", the ``aerospace_attack`` service, RN-1973), the
+  ``on_shot`` hooks (panic).
 """
 from __future__ import annotations
 
@@ -90,7 +92,9 @@ def vehicle_shot(game, firer: Unit, t: Unit, res, impact: int, weapon_class: int
     for hook in game.rules.after_shot:
         hook(game, firer, t, res, reasons)
     if reasons and t.in_play and not reaction:
-        confidence_test(game.dice, t, reasons, events=game.events, vehicle_damage=before)
+        aerial = game.rules.services.get("aerospace_attack")  # L1134: "artillery or aerospace attack" (Aerospace)
+        confidence_test(game.dice, t, reasons, events=game.events, vehicle_damage=before,
+                        artillery=aerial is not None and aerial(game, firer))
     for hook in game.rules.on_shot:
         hook(game, firer, t)
     return 0

@@ -245,7 +245,8 @@ FIRE_ACTIONS = frozenset({"fire_vehicle", "fire_slaved", "fire_pair", "fire_all"
 # RN-750: the infantry actions a vehicle may take, with the vehicle-combat ones (RN-800, RN-807, RN-814)
 VEHICLE_ACTIONS = frozenset({"end", "move", "withdraw", "recover", "detect", "order", "rally", "communicate",
                              "hatches", "turn", "tow", "push", "unhook", "reorganise", "panic_test", "depart"}) | FIRE_ACTIONS \
-    | frozenset({"air_fly", "air_hover", "air_land", "air_take_off", "air_leave", "air_bomb", "aa_fire_at"}) \
+    | frozenset({"air_fly", "air_hover", "air_land", "air_take_off", "air_leave", "air_bomb", "aa_fire_at",
+                 "drop_cargo"}) \
     | frozenset({"line_charge"})  # Aerospace Operations; Mines and Explosives (a vehicle fires its line charge)
 VEHICLE_ACTIONS = VEHICLE_ACTIONS | frozenset({"discharge_smoke", "exhaust_smoke"})  # Additional Rules: Smoke (L1896, L1904)
 VEHICLE_REORGANISE = frozenset({"conceal", "reveal", "hide", "task", "leader"})

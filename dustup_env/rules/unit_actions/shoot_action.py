@@ -481,7 +481,8 @@ def shoot(game, u: Unit, t: Unit, mode: str, reaction: bool = False) -> int:
 def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: int = 0, reaction: bool = False,
                  **_how) -> int:
     """The consequences of a resolved shot at an infantry target: suppression, the hits (a crew-served heavy weapon
-    is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test.  Returns the
+    is one more place a hit may fall, Hits on Heavy Weapons), the hooks and the confidence test (with the artillery
+    modifier when the firer is an aircraft in the air: L1134 "artillery or aerospace attack", RN-1973).  Returns the
     casualties.  The ``attacks`` entry of the target kind ``figures`` (``kernel.attack.fire_effects``, through which
     every fire that rolls like the Shoot Action reaches it: heavy weapons, rockets, missiles); ``_how``: what only
     the vehicle kind reads."""
@@ -507,11 +508,14 @@ def shot_effects(game, u: Unit, t: Unit, res: FireResult, impact: int, cover: in
         reasons.append("leader_casualty")
         t.leader_lost = True
         game.emit(LeaderLost(t.uid, t.leader))
+    aerial = game.rules.services.get("aerospace_attack")  # L1134: "artillery or aerospace attack" (Aerospace)
+    artillery = aerial is not None and aerial(game, u)
     if reasons and t.in_play and not reaction:
-        confidence_test(game.dice, t, reasons,
-                        more_casualties_than_survivors=casualties > t.n_able(), events=game.events)
+        confidence_test(game.dice, t, reasons, more_casualties_than_survivors=casualties > t.n_able(),
+                        events=game.events, artillery=artillery)
     elif newly_lost and t.in_play:  # reaction fire: no test of its own (RN-210), but a leader falling always tests
-        confidence_test(game.dice, t, ["leader_casualty"], events=game.events)  # (Death of a Leader, L1186)
+        confidence_test(game.dice, t, ["leader_casualty"], events=game.events,
+                        artillery=artillery)  # (Death of a Leader, L1186)
     if newly_lost:
         for hook in game.rules.on_leader_lost:
             hook(game, t)
