@@ -38,7 +38,8 @@ from ..kernel.table import known_entities
 class UnitRevealed(Event):
     unit: int
     marker: int
-    reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost
+    reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost | reacted | laid_smoke |
+    #              cleared_lane | fought_fire (REVEALING)
 
 
 @event
@@ -62,6 +63,12 @@ REVEALING = {
     "fire_building": "fired", "fire_fortification": "fired", "building_assault": "assaulted",  # buildings
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
+    # Additional Rules: smoke laid from the unit's position (a cloud up to 6" from it, to its front, around or behind
+    # it), a flame thrower's ignition, a line charge fired, a lane walked into a minefield, a fire fought where it
+    # burns: each puts something both sides see where the unit is (L1080 "or do something that could reasonably be
+    # argued gives their position away", RN-1961)
+    "lay_smoke": "laid_smoke", "discharge_smoke": "laid_smoke", "exhaust_smoke": "laid_smoke",
+    "ignite": "fired", "line_charge": "fired", "clear_lane": "cleared_lane", "fight_fire": "fought_fire",
 }
 
 # event fields that name a unit (used by the filtered log)
