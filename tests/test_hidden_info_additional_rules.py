@@ -101,6 +101,15 @@ def breach_field_twin(doc: dict) -> dict:
     return out
 
 
+def breach_trap_twin(doc: dict) -> dict:
+    """``doc`` with the IED and the booby trap elsewhere (the trap a second IED)."""
+    out = copy.deepcopy(doc)
+    _counter(out, "ied", (34, 27))["position"] = [30, 26]
+    trap = _counter(out, "booby_trap", (16, 34))
+    trap.update(type="ied", position=[12, 27], impact="d12")
+    return out
+
+
 def breach_cdm_twin(doc: dict) -> dict:
     """``doc`` with the real and the dummy command-detonated mine exchanged."""
     out = copy.deepcopy(doc)
@@ -273,12 +282,13 @@ def _night_raid_sets():
 def _breach_sets():
     doc = load_scenario("breach")
     return [(f"breach-{label}", doc, f(doc), 0, QUIET)
-            for label, f in (("dummy", breach_dummy_twin), ("field", breach_field_twin), ("cdm", breach_cdm_twin))]
+            for label, f in (("dummy", breach_dummy_twin), ("field", breach_field_twin), ("cdm", breach_cdm_twin),
+                             ("traps", breach_trap_twin))]
 
 
 SETS = _breach_sets() + _night_raid_sets()
 # (set, seed, the least decisions compared): seeds whose comparison runs long before a legitimate ending
-RANDOM = [("breach-dummy", 1, 100), ("breach-field", 1, 100),
+RANDOM = [("breach-dummy", 1, 100), ("breach-field", 1, 100), ("breach-traps", 1, 100),
           ("night-raid-as-0", 0, 100), ("night-raid-as-1", 1, 100),
           ("night-raid-smoke-as-0", 0, 100), ("night-raid-smoke-as-1", 1, 100),
           ("night-raid-hidden-smoke-as-0", 0, 3), ("night-raid-hidden-smoke-as-1", 1, 3)]
