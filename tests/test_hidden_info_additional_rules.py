@@ -7,8 +7,9 @@ which marker hides the real unit (and what the unit is).  Both twins take the sa
 hidden unit only quiet ones while it is hidden); at every decision the other side's observation, action mask,
 legal options, view (``game.view``), the HTTP view (``Session.state``, what ``GET /games/{id}`` returns), the page's
 table view and its event log must be identical, until its own event log tells the twins apart (a mine test, a
-detection: what it may legitimately learn).  The protocol's answers (``dustup engine``) and the agents ``hard``,
-``medium`` and ``mcts:playouts=20`` are compared the same way.
+detection: what it may legitimately learn).  The protocol's answers (``dustup engine``: state, view, decision,
+events, hint, sight, reach, play) and the agents ``hard``, ``medium`` and ``mcts:playouts=20`` are compared the same
+way.
 """
 from __future__ import annotations
 
@@ -133,7 +134,8 @@ class Twins:
         from dustup_env.service.protocol import Engine
         self.side = side
         self.eng = [Engine(log=lambda msg: None), Engine(log=lambda msg: None)]
-        new = [e.handle({"cmd": "new", "scenario": d, "seed": seed, "ai": None}) for e, d in zip(self.eng, (doc_a, doc_b))]
+        new = [e.handle({"cmd": "new", "scenario": d, "seed": seed, "ai": None})
+               for e, d in zip(self.eng, (doc_a, doc_b))]
         assert new[0]["ok"] and new[0] == new[1], new
         self.games = [e.session.game for e in self.eng]
         assert self.games[0].state_digest() != self.games[1].state_digest()  # the twins really differ
@@ -156,13 +158,24 @@ class Twins:
         http = [json.dumps(e.session.state(side), sort_keys=True) for e in self.eng]
         assert http[0] == http[1], f"the HTTP view (GET /games/id) differs (decision {n})"
         if protocol:
-            for cmd in ("state", "view", "decision", "events"):
-                ra, rb = (e.handle({"cmd": cmd, "side": side}) for e in self.eng)
+            reqs = [{"cmd": cmd} for cmd in ("state", "view", "decision", "events")]
+            d = None if ga.over else ga.decision()
+            if d is not None and d.side == side:
+                reqs.append({"cmd": "hint", "agent": "medium", "time_ms": 60_000})
+                if d.unit >= 0 and ga.units[d.unit].side == side and ga.units[d.unit].in_play:
+                    reqs += [{"cmd": "sight", "unit": d.unit}, {"cmd": "reach", "unit": d.unit}]
+            for req in reqs:
+                cmd = req["cmd"]
+                req["side"] = side
+                ra, rb = (e.handle(dict(req)) for e in self.eng)
+                ra.pop("ms", None)
+                rb.pop("ms", None)
                 assert ra["ok"] and ra == rb, f"protocol {cmd} differs (decision {n})"
         if not ga.over:
             da, db = ga.decision(), gb.decision()
             if da.side == side:
-                assert (da.kind, da.unit, da.options) == (db.kind, db.unit, db.options), f"options differ (decision {n})"
+                assert (da.kind, da.unit, da.options) == (db.kind, db.unit, db.options), \
+                    f"options differ (decision {n})"
                 assert (self.codec[0].mask(ga, da) == self.codec[1].mask(gb, db)).all(), f"mask differs (decision {n})"
         self.compared += 1
 
@@ -351,8 +364,8 @@ def test_the_agents_choose_alike_in_twins(agent):
 
 
 def test_mcts_chooses_alike_in_twins():
-    """``mcts:playouts=20`` (its determinisations drawn from the side's knowledge): its first two choices in the twins of
-    the dummy counter and of the smoke-laying squads with a hidden EW team are the same."""
+    """``mcts:playouts=20`` (its determinisations drawn from the side's knowledge): its first two choices in the twins
+    of the dummy counter and of the smoke-laying squads with a hidden EW team are the same."""
     ends = []
     for name, seed in (("breach-dummy", 2), ("night-raid-smoke-as-0", 3)):
         _, a, b, side, may = _set(name)
