@@ -373,3 +373,37 @@ def test_mcts_chooses_alike_in_twins():
                                          max_choices=2)
         ends.append((name, chosen, why))
     assert all(e[1] == 2 for e in ends), ends
+
+
+# ---------------------------------------------------------------------------------------------- a fire's smoke
+def _fire_doc(hidden_fields: int) -> dict:
+    """A flame-thrower squad before a copse; Red has ``hidden_fields`` AP minefields far from everyone."""
+    woods = {"type": "light_woods", "name": "Copse", "polygon": [[16, 14], [32, 14], [32, 30], [16, 30]]}
+    doc = scenario([unit("Flamers", (24, 10), figures=(("rifle", 3),), flamer=True), unit("B2", (10, 4))],
+                   [unit("Red", (24, 44)), unit("R2", (40, 44))], terrain=[woods])
+    doc["wind"] = 3
+    doc["sides"][1]["mines"] = [{"type": "ap", "position": [3.0, 20.0 + 6 * i]} for i in range(hidden_fields)]
+    return doc
+
+
+def _ignite(d, rng):
+    """Blue's flamers set the copse alight whenever they may; otherwise quiet choices."""
+    for want in (lambda o: o[0] == "ignite", lambda o: o == ("activate", 0), lambda o: o[0] in QUIET + ("activate",)):
+        opts = [o for o in d.options if want(o)]
+        if opts:
+            return opts[rng.randrange(len(opts))]
+    return d.options[rng.randrange(len(d.options))]
+
+
+def test_a_fires_smoke_names_the_fire_by_the_sides_ref_not_by_how_many_hidden_counters_came_first():
+    """The end-of-turn smoke table of a fire (L1888) names its source; the fire's id would tell the other side how many
+    table entities were placed before it, Red's hidden minefields among them (RN-1964): Blue's log names the fire by
+    its own ref.  Twins with one and with three hidden fields far away: Blue's log, views, protocol and observation
+    are the same while the copse burns."""
+    a, b = _fire_doc(1), _fire_doc(3)
+    for seed in (2, 3):  # (seeds where Red's units keep out of their own fields)
+        box = []
+        compared, _, why = lockstep(a, b, 0, seed, policy=_ignite, max_decisions=80, protocol_every=4, out=box)
+        ga = box[0].games[0]
+        assert why == "over (or cut)", (compared, why)
+        assert any(e["type"] == "SmokeDispersed" and e["source"] == "fire:0" for e in ga.event_log(0))

@@ -229,8 +229,9 @@ def filtered_log(game, side: int) -> list[dict]:
 
     Table entities (:mod:`dustup_env.rules.kernel.table`): an event with an ``only`` field (a side) is that
     side's alone (a minefield laid, a dummy marker placed: the other side reads nothing of it); an event with
-    an ``entity`` field (an entity's id) is read only by a side that knows of the entity now, and names it by
-    that side's ref (its id would tell how many entities the side may not know of)."""
+    an ``entity`` field (an entity's id), or a ``source`` naming one as ``"<kind>:<id>"`` (a fire's smoke,
+    ``"fire:3"``), is read only by a side that knows of the entity now, and names it by that side's ref (its id
+    would tell how many entities the side may not know of, RN-1964)."""
     spans = _hidden_spans(game, side)
     out: list[dict] = []
     secret = {"type": "HiddenActivity", "side": 1 - side}
@@ -252,6 +253,15 @@ def filtered_log(game, side: int) -> list[dict]:
                 if r < 0:
                     continue
                 d["entity"] = r
+            src = d.get("source")
+            if isinstance(src, str) and ":" in src:  # a source named "<entity kind>:<id>" ("fire:3"): by the ref too
+                kind, _, num = src.partition(":")
+                if num.isdigit() and kind in game.rules.entity_kinds:
+                    k = int(num)
+                    r = entities[k]["refs"][side] if k < len(entities) and entities[k]["kind"] == kind else -1
+                    if r < 0:
+                        continue
+                    d["source"] = f"{kind}:{r}"
         if d["type"] == "GameStarted":
             d["seed"] = None
         out.append(d)
