@@ -221,15 +221,18 @@ class UnitsPiece(Piece):
         depend on the direction), so each pair is queried once, in the own -> enemy direction the engine also
         uses, and a pair is skipped once both its units are known to be seen.
         """
-        if key == self._vis_key:
-            return self._vis
         bf = obs.game.bf
-        if bf is not self._pairs_bf:  # line of sight depends only on the (static) terrain and the two points
-            self._pairs_bf = bf
+        if key == self._vis_key and bf is self._pairs_bf:
+            return self._vis
+        if bf is not self._pairs_bf:  # line of sight depends only on the terrain (a new battlefield object whenever
+            self._pairs_bf = bf  # the dynamic terrain changes: smoke, fire, rubble) and the two points
             self._pairs = {}
         pairs = self._pairs  # own uid * 1024 + enemy uid -> (ox, oy, ex, ey, visible): most pairs did not move
         sight = bf.sight
-        cached = bf.sight_cache.get  # peek both directions first (the engine queries firer -> target)
+        # peek both directions first (the engine queries firer -> target); only the static battlefield's own cache:
+        # under dynamic terrain ``bf.sight_cache`` is the ground's, lines that ignore the smoke, filled or not by
+        # whatever this process asked before (the other side's choices, another game on the same terrain)
+        cached = _no_cache if bf.dynamic else bf.sight_cache.get
         vis = {}
         for o in mine:
             ox, oy = o.x, o.y
@@ -406,6 +409,10 @@ class UnitsPiece(Piece):
 
 
 _ZERO_ROW = array("f", bytes(4 * UF))
+
+
+def _no_cache(key):
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- objectives

@@ -424,9 +424,10 @@ def test_the_fire_smoke_piece_shows_smoke_and_fire_mirrored_for_each_side():
 
 
 # ---------------------------------------------------------------------------------------------- hidden units
-def test_smoke_laid_by_a_hidden_unit_shows_but_does_not_name_it():
-    """Clouds and fires are public (L1882: everyone sees smoke); the record of who laid them names a hidden unit to
-    its own side only (RN-1616): twin games, one with the smoker hidden, give side 0 the same log but for it."""
+def test_smoke_laid_by_a_hidden_unit_shows_and_reveals_it():
+    """Clouds and fires are public (L1882: everyone sees smoke, RN-1616); a hidden unit that lays smoke gives its
+    position away and is revealed first (L1080, RN-1961): twin games, one with the smoker hidden, give side 0 the same
+    cloud and the same record of who laid it, after the reveal."""
     logs = []
     for hidden in (False, True):
         red = [unit("Red", (24, 40), smoke_grenades=True, **({"hidden": True} if hidden else {}))]
@@ -434,10 +435,9 @@ def test_smoke_laid_by_a_hidden_unit_shows_but_does_not_name_it():
                   first=1)
         activate(g, 1)
         g.apply(("lay_smoke", 8, 3))  # south, 3"
-        assert clouds(g) == [(24.0, 37.0, 3.0)]
-        laid = [e for e in g.event_log(0) if e["type"] == "SmokePlaced"]
-        assert laid == ([] if hidden else [{"type": "SmokePlaced", "unit": 1, "source": "grenades",
-                                             "clouds": [(24.0, 37.0, 3.0)]}])
-        assert [e["type"] for e in g.event_log(1) if e["type"] == "SmokePlaced"] == ["SmokePlaced"]
+        assert clouds(g) == [(24.0, 37.0, 3.0)] and not g.units[1].hidden
+        laid = [e for e in g.event_log(0) if e["type"] in ("SmokePlaced", "UnitRevealed")]
+        assert laid == ([{"type": "UnitRevealed", "unit": 1, "marker": 0, "reason": "laid_smoke"}] if hidden else []) \
+            + [{"type": "SmokePlaced", "unit": 1, "source": "grenades", "clouds": [(24.0, 37.0, 3.0)]}]
         logs.append(g)
     assert logs[0].terrain == logs[1].terrain

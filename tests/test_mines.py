@@ -359,11 +359,16 @@ def test_a_mine_needs_a_controller_who_sees_the_mine_and_the_target():
 
 
 def test_a_dummy_command_detonated_counter_never_fires():
-    """L1968: the counter "could also be a dummy counter"."""
+    """L1968: the counter "could also be a dummy counter": it never fires, but its owner is asked at it as at a real
+    mine (only to hold), so that the walk's pause tells the other side nothing (RN-1962)."""
     g = _cdm_game([("d6", 6)], dummy=True)
     activate(g, 0)
     g.apply(("move", NORTH, 2))
-    assert g.decision().kind != "cdm"
+    d = g.decision()
+    assert (d.kind, d.side, d.options) == ("cdm", 1, (("cdm_hold",),))
+    assert 19.9 <= g.units[0].y <= 20.6  # mid-move, where a real mine's owner is asked
+    g.apply(("cdm_hold",))
+    assert abs(g.units[0].y - 24.0) < 1e-6 and not g.entities[0]["removed"] and not events_of(g, "CdmFired")
 
 
 def test_a_paused_walk_copies_saves_and_goes_on_alike():

@@ -38,7 +38,8 @@ from ..kernel.table import known_entities
 class UnitRevealed(Event):
     unit: int
     marker: int
-    reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost
+    reason: str  # detected | moved | fired | assaulted | detached | regrouped | lost | reacted | laid_smoke |
+    #              cleared_lane | fought_fire (REVEALING)
 
 
 @event
@@ -62,6 +63,12 @@ REVEALING = {
     "fire_building": "fired", "fire_fortification": "fired", "building_assault": "assaulted",  # buildings
     "assault": "assaulted", "combined_assault": "assaulted",
     "detach": "detached", "regroup": "regrouped",
+    # Additional Rules: smoke laid from the unit's position (a cloud up to 6" from it, to its front, around or behind
+    # it), a flame thrower's ignition, a line charge fired, a lane walked into a minefield, a fire fought where it
+    # burns: each puts something both sides see where the unit is (L1080 "or do something that could reasonably be
+    # argued gives their position away", RN-1961)
+    "lay_smoke": "laid_smoke", "discharge_smoke": "laid_smoke", "exhaust_smoke": "laid_smoke",
+    "ignite": "fired", "line_charge": "fired", "clear_lane": "cleared_lane", "fight_fire": "fought_fire",
 }
 
 # event fields that name a unit (used by the filtered log)
@@ -222,8 +229,9 @@ def filtered_log(game, side: int) -> list[dict]:
 
     Table entities (:mod:`dustup_env.rules.kernel.table`): an event with an ``only`` field (a side) is that
     side's alone (a minefield laid, a dummy marker placed: the other side reads nothing of it); an event with
-    an ``entity`` field (an entity's id) is read only by a side that knows of the entity now, and names it by
-    that side's ref (its id would tell how many entities the side may not know of)."""
+    an ``entity`` field (an entity's id), or a ``source`` naming one as ``"<kind>:<id>"`` (a fire's smoke,
+    ``"fire:3"``), is read only by a side that knows of the entity now, and names it by that side's ref (its id
+    would tell how many entities the side may not know of, RN-1964)."""
     spans = _hidden_spans(game, side)
     out: list[dict] = []
     secret = {"type": "HiddenActivity", "side": 1 - side}
@@ -245,6 +253,15 @@ def filtered_log(game, side: int) -> list[dict]:
                 if r < 0:
                     continue
                 d["entity"] = r
+            src = d.get("source")
+            if isinstance(src, str) and ":" in src:  # a source named "<entity kind>:<id>" ("fire:3"): by the ref too
+                kind, _, num = src.partition(":")
+                if num.isdigit() and kind in game.rules.entity_kinds:
+                    k = int(num)
+                    r = entities[k]["refs"][side] if k < len(entities) and entities[k]["kind"] == kind else -1
+                    if r < 0:
+                        continue
+                    d["source"] = f"{kind}:{r}"
         if d["type"] == "GameStarted":
             d["seed"] = None
         out.append(d)

@@ -3,10 +3,11 @@ L1966-1980).
 
 A CDM is a table entity of kind ``cdm`` (its shape the half disc of its field of fire; ``state``: ``fx``, ``fy``, the direction its 180 degree field of
 fire faces, and ``dummy``), placed by the scenario and known to its owner only until it fires (L1968: "which could
-also be a dummy counter": a dummy never fires).  It is triggered "at any time ... as long as the controlling unit
+also be a dummy counter": a dummy never fires, but its owner is asked at it as at a real one, so that the walk's
+pause tells the other side nothing, RN-1962).  It is triggered "at any time ... as long as the controlling unit
 can see the mine and the unit it will attack", without using that unit's activation (L1972), "at any point in the
-movement of another unit" (L1974): a decision of the owner's side (``("cdm_fire",)`` / ``("cdm_hold",)``) pushed in
-the kernel's reaction windows:
+movement of another unit" (L1974): a decision of the owner's side (``("cdm_fire",)`` / ``("cdm_hold",)``; at a
+dummy only ``("cdm_hold",)``) pushed in the kernel's reaction windows:
 
 * ``move_step``: at a step of an enemy unit's walk that brings more of its models into the field of fire than when
   the owner was last asked during that walk (RN-1654);
@@ -81,9 +82,10 @@ def struck_figures(e: dict, t: Unit) -> list[int]:
     return [i for i, f in enumerate(t.figures) if f.status != KILLED and in_arc(e, bx + f.dx, by + f.dy)]
 
 
-def live_mines(game, side: int) -> list[dict]:
-    """The real (not dummy) command-detonated mines of ``side`` on the table."""
-    return [e for e in table.entities_of(game, CDM) if e["owner"] == side and not e["state"].get("dummy")]
+def counters(game, side: int) -> list[dict]:
+    """Every command-detonated mine counter of ``side`` on the table, dummies too: the owner is asked at a dummy as
+    at a real mine (it may only hold), so the other side cannot tell them apart by its walk pausing (RN-1962)."""
+    return [e for e in table.entities_of(game, CDM) if e["owner"] == side]
 
 
 def controller(game, e: dict, t: Unit) -> Unit | None:
@@ -107,7 +109,7 @@ def _mid_move(game, mover: Unit, walk) -> None:
     """The ``move_step`` window: the owner of a mine whose arc the mover's models enter may fire it now."""
     if not mover.in_play:
         return
-    mines = live_mines(game, 1 - mover.side)
+    mines = counters(game, 1 - mover.side)
     if not mines:
         return
     asked = None
@@ -131,7 +133,7 @@ def _at_activation_end(game, u: Unit) -> None:
     if not u.in_play:
         return
     st = game.state_of(MinesState)
-    for e in live_mines(game, 1 - u.side):
+    for e in counters(game, 1 - u.side):
         if not struck_figures(e, u):
             continue
         key = [e["id"], u.uid, round(u.x, 2), round(u.y, 2)]
@@ -190,18 +192,21 @@ def _soft_skin_hit(game, v: Unit, e: dict) -> str:
 
 
 class CommandDetonation:
-    """Frame ``cdm``: the mine's owner (through ``unit``, the controlling unit) fires it at ``target`` or holds."""
+    """Frame ``cdm``: the mine's owner (through ``unit``, the controlling unit) fires it at ``target`` or holds (a
+    dummy counter: holds, its only option; L1968 "a dummy counter", RN-1962)."""
 
     @staticmethod
     def decision(game, frame) -> Decision:
         w = game.units[frame.unit]
-        return Decision(w.side, "cdm", w.uid, (("cdm_fire",), ("cdm_hold",)), entity=frame.data["mine"])
+        dummy = game.entities[frame.data["mine"]]["state"].get("dummy")
+        opts = (("cdm_hold",),) if dummy else (("cdm_fire",), ("cdm_hold",))
+        return Decision(w.side, "cdm", w.uid, opts, entity=frame.data["mine"])
 
     @staticmethod
     def apply(game, frame, opt) -> None:
         e = game.entities[frame.data["mine"]]
         t = game.units[frame.data["target"]]
-        if opt[0] == "cdm_fire" and not e["removed"] and struck_figures(e, t):
+        if opt[0] == "cdm_fire" and not e["removed"] and not e["state"].get("dummy") and struck_figures(e, t):
             detonate(game, e, game.units[frame.unit], t)
         pop(game, frame, used=0)
 
