@@ -699,7 +699,7 @@ def test_L1882_L1972_smoke_between_the_controller_and_the_target_stops_a_cdm(clo
 
 def test_L1968_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fires():
     """L1968: "require one reorganise action to set up. They are marked by a suitable counter (which could also be a
-    dummy counter)"."""
+    dummy counter)": a dummy never fires."""
     g = begin(scenario([one(pos=(24, 10), cdms=1)], [unit("B", (24, 40), figures=(("rifle", 3),))]))
     activate(g, 0)
     g.apply(("reorganise", "set_cdm"))
@@ -709,6 +709,10 @@ def test_L1968_a_cdm_is_set_up_with_one_reorganise_action_and_a_dummy_never_fire
     activate(g, 0)
     add_dice(g, ("d6", 6))
     g.apply(("move", NORTH, 2))
+    # the owner is asked at a dummy as at a real counter (RN-1962: the pause must not tell which is real), and may
+    # only hold
+    assert g.decision().kind == "cdm" and g.decision().options == (("cdm_hold",),)
+    g.apply(("cdm_hold",))
     assert g.decision().kind != "cdm" and used_all(g)
 
 
