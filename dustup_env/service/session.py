@@ -630,6 +630,13 @@ class Session:
         ``playouts`` or ``time_ms`` (default 1000 ms).  ``stop()`` is polled between playouts (true: answer with
         the best so far); ``on_update(answer)`` gets an intermediate answer every ``interval_ms``.  Reads only
         what ``side`` may know: the search's root holds only that, and its dice are its own."""
+        run = self.prepare_analysis(side, playouts, time_ms, top, agent, interval_ms, allow_paths, extra_agents)
+        return run(stop, on_update)
+
+    def prepare_analysis(self, side, playouts=None, time_ms=None, top=5, agent: str | None = None, interval_ms=500,
+                         allow_paths: bool = True, extra_agents: tuple = ()):
+        """Every check of :meth:`analyze` (a ServiceError for a bad request), then ``run(stop, on_update)`` that
+        analyses (the server checks a streamed request before its answer starts)."""
         d = self._acting(side)
         if playouts is not None and time_ms is not None:
             raise ServiceError("give playouts or time_ms (the analysis's budget), not both")
@@ -645,15 +652,23 @@ class Session:
                 MAX_HINT_MS:
             raise ServiceError(f"interval_ms must be a number of milliseconds in 10..{MAX_HINT_MS}, not "
                                f"{short(interval_ms)}")
+        if agent is not None and (not isinstance(agent, str) or not agent):
+            raise ServiceError(f"agent must be a search agent's name (mcts or mcts:KEY=VALUE,...), not {short(agent)}")
         name, helper = self._analyst(agent, allow_paths, extra_agents, "analyze")
-        try:
-            out = helper.analyze(self.game, playouts=playouts or 0, seconds=None if playouts else time_ms / 1000.0,
-                                 top=top, stop=stop, on_update=on_update, every=interval_ms / 1000.0,
-                                 know=self.knowledge(d.side))
-        except ValueError as e:
-            raise ServiceError(f"analyze: {e}") from None
-        out["agent"] = name
-        return out
+        know = self.knowledge(d.side)
+
+        def run(stop=None, on_update=None) -> dict:
+            upd = (lambda a: on_update({**a, "agent": name})) if on_update is not None else None
+            try:
+                out = helper.analyze(self.game, playouts=playouts or 0,
+                                     seconds=None if playouts else time_ms / 1000.0, top=top, stop=stop,
+                                     on_update=upd, every=interval_ms / 1000.0, know=know)
+            except ValueError as e:
+                raise ServiceError(f"analyze: {e}") from None
+            out["agent"] = name
+            return out
+
+        return run
 
     def hint(self, side, time_ms=1000, agent: str | None = None, allow_paths: bool = True,
              extra_agents: tuple = ()) -> dict:
