@@ -279,3 +279,63 @@ def test_the_protocol_docs_analysis_example_runs_as_written():
         assert answered >= 4
     finally:
         eng.close(quit_=False)
+
+
+# ---------------------------------------------------------------------------------------------- HTTP
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    from test_server import Live
+    srv = Live(str(tmp_path_factory.mktemp("analysis") / "games.db"))
+    yield srv
+    srv.close()
+
+
+def _auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_http_analyze_stream_stop_and_bad_requests(live):
+    c = live.client
+    g = c.post("/games", json={"scenario": "skirmish", "seed": 3, "ai": "hard", "movetime_ms": 200}).json()
+    gid, tok = g["game"], g["token"]
+    a = c.post(f"/games/{gid}/analyze", headers=_auth(tok), json={"playouts": 20, "top": 2})
+    assert a.status_code == 200, a.text
+    a = a.json()
+    assert set(a) == KEYS | {"agent"} and a["playouts"] == 20 and len(a["options"]) <= 2
+    # the same answer as the protocol's for the same game, decision and budget
+    e = Session.new("skirmish", seed=3, ai="hard")
+    assert _same(a, e.analyze(0, playouts=20, top=2))
+    # streamed: newline-delimited JSON, intermediate lines then the final one; a stop ends it early
+    t0 = time.monotonic()
+    with c.stream("POST", f"/games/{gid}/analyze", headers=_auth(tok),
+                  json={"time_ms": 30000, "stream": True, "interval_ms": 50}) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+        lines = []
+        for raw in r.iter_lines():
+            if not raw:
+                continue
+            x = json.loads(raw)
+            lines.append(x)
+            if len(lines) == 2:
+                assert c.post(f"/games/{gid}/analyze/stop", headers=_auth(tok)).json() == {"stopped": True}
+    assert lines[0]["intermediate"] and lines[-1]["stopped"] and not lines[-1]["intermediate"]
+    assert all(x["intermediate"] for x in lines[:-1]) and time.monotonic() - t0 < 15
+    assert c.post(f"/games/{gid}/analyze/stop", headers=_auth(tok)).json() == {"stopped": False}
+    for body, status, frag in (({"top": 0}, 400, "top must be in 1..50"),
+                               ({"playouts": 5, "time_ms": 5}, 400, "not both"),
+                               ({"stream": "yes"}, 400, "stream must be true or false"),
+                               ({"playouts": "many"}, 400, "playouts must be an integer"),
+                               ({"agent": "hard"}, 400, "cannot analyse"),
+                               ({"depth": 3}, 422, "unknown field 'depth'")):
+        r = c.post(f"/games/{gid}/analyze", headers=_auth(tok), json=body)
+        assert r.status_code == status and frag in r.json()["error"], (body, r.status_code, r.text)
+    assert c.post(f"/games/{gid}/analyze", json={"playouts": 5}).status_code == 401
+    for body, frag in (({"strength": 0}, "strength must be in 1..8"), ({"movetime_ms": -1}, "movetime_ms must be"),
+                       ({"clock": {"time_ms": "x"}}, "clock.time_ms must be"),
+                       ({"ai": "hard", "strength": 2}, "not both")):
+        r = c.post("/games", json={"scenario": "skirmish", "seed": 1, **body})
+        assert r.status_code == 400 and frag in r.json()["error"], (body, r.text)
+    r = c.post("/games", json={"scenario": "skirmish", "seed": 1, "clock": {"time_ms": 60000, "increment_ms": 1000}})
+    assert r.status_code == 201
+    st = c.get(f"/games/{r.json()['game']}", headers=_auth(r.json()["token"])).json()
+    assert st["clock_ms"][0] <= 60000 + 1000 and st["clock_ms"][1] > 0
