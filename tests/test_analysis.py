@@ -258,9 +258,11 @@ def test_the_protocol_docs_analysis_example_runs_as_written():
     block = re.search(r"```text\n(.*?)```", _doc_section("docs/protocol.md", "## Analysis"), re.S).group(1)
     eng = EngineProcess()
     try:
-        answered = 0
+        answered, budgets = 0, {}
         for line in block.splitlines():
             if line.startswith("> "):
+                req = json.loads(line[2:])
+                budgets[req.get("id")] = req.get("playouts")
                 eng.send_raw(line[2:].encode() + b"\n")
                 continue
             if not line.startswith("< "):
@@ -273,8 +275,8 @@ def test_the_protocol_docs_analysis_example_runs_as_written():
             for k in ("id", "intermediate", "stopped", "agent", "bye"):
                 if k in shown:
                     assert got[k] == shown[k], (k, got[k], shown[k])
-            if "playouts" in shown and not shown.get("intermediate") and not shown.get("stopped"):
-                assert got["playouts"] == shown["playouts"]
+            if budgets.get(shown.get("id")):  # a playout budget: the answer is the one shown
+                assert got["playouts"] == shown["playouts"] and got["options"] == shown["options"]
             answered += 1
         assert answered >= 4
     finally:
@@ -339,3 +341,29 @@ def test_http_analyze_stream_stop_and_bad_requests(live):
     assert r.status_code == 201
     st = c.get(f"/games/{r.json()['game']}", headers=_auth(r.json()["token"])).json()
     assert st["clock_ms"][0] <= 60000 + 1000 and st["clock_ms"][1] > 0
+
+
+def test_the_server_docs_analysis_example_runs_as_written(live):
+    """The requests of the example in docs/server.md's "Analysis" section, on the game it names, get the statuses
+    and the kinds of answer it shows."""
+    section = _doc_section("docs/server.md", "## Analysis")
+    create = json.loads(re.search(r"For a game created with `(\{.*?\})`", section).group(1))
+    block = re.search(r"```text\n(.*?)```", section, re.S).group(1).splitlines()
+    c = live.client
+    g = c.post("/games", json=create).json()
+    path = lambda p: p.replace("/games/ID/", f"/games/{g['game']}/")  # noqa: E731
+    posts = [(i, ln.split(" ", 2)) for i, ln in enumerate(block) if ln.startswith("POST ")]
+    (_, (_, p1, b1)), (_, (_, p2, b2)), (_, (_, p3, _)) = posts
+    r = c.post(path(p1), headers=_auth(g["token"]), json=json.loads(b1))
+    assert r.status_code == 200 and r.json()["playouts"] == json.loads(b1)["playouts"]
+    shown = block[posts[0][0] + 1]
+    assert r.json()["option"] == json.loads(shown[4:].replace(',"options":[...]', ""))["option"]
+    with c.stream("POST", path(p2), headers=_auth(g["token"]), json=json.loads(b2)) as s:
+        assert s.status_code == 200 and s.headers["content-type"].startswith("application/x-ndjson")
+        got = []
+        for raw in s.iter_lines():
+            if raw:
+                got.append(json.loads(raw))
+                if len(got) == 1:
+                    assert c.post(path(p3), headers=_auth(g["token"]), json={}).json() == {"stopped": True}
+    assert got[0]["intermediate"] and got[-1]["stopped"] and not got[-1]["intermediate"]
