@@ -2,6 +2,7 @@
 
     python benchmarks/analysis_calibration.py --positions 500 --playouts 30 --out runs/analysis_calibration.json
     python benchmarks/analysis_calibration.py --from runs/analysis_calibration.json --fit
+    python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
 Plays games between ladder doctrines (pairs of hard, medium and easy, both sides, on the scenarios given) and, at
 positions drawn from them (decisions with a choice, each taken with probability ``--rate``), runs the analysis
@@ -184,6 +185,33 @@ def report(rows, title, log=print) -> list[dict]:
     return t
 
 
+def overrun(n: int, scenarios, seed: int, log=print) -> dict:
+    """``n`` analyses for each time budget (0.2, 0.5, 1 s) at positions of hard-against-hard games: the wall time
+    of each answer over its budget."""
+    from agents.hard import HardAgent
+    rng = random.Random(seed)
+    out = {}
+    for budget in (0.2, 0.5, 1.0):
+        ratios = []
+        for i in range(n):
+            g = Game(scenarios[i % len(scenarios)], seed=seed + i)
+            h = HardAgent(seed=i)
+            for _ in range(rng.randrange(5, 60)):
+                if g.over:
+                    break
+                g.apply(h.choose(g, g.decision()))
+            if g.over:
+                continue
+            t0 = time.perf_counter()
+            MctsAgent(seed=i).analyze(g, seconds=budget, top=5)
+            ratios.append((time.perf_counter() - t0) / budget)
+        ratios.sort()
+        out[budget] = {"n": len(ratios), "median": round(ratios[len(ratios) // 2], 3), "max": round(ratios[-1], 3)}
+        log(f"budget {budget} s: {len(ratios)} answers, wall/budget median {out[budget]['median']}, "
+            f"max {out[budget]['max']}")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=500)
@@ -194,7 +222,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write the positions (and the table) to this JSON file")
     ap.add_argument("--from", dest="src", help="read the positions from this JSON file instead of playing")
     ap.add_argument("--fit", action="store_true", help="fit the mapping's constants; deciles out of fold")
+    ap.add_argument("--overrun", type=int, metavar="N", help="only measure the time budgets: N answers a budget")
     a = ap.parse_args(argv)
+    if a.overrun:
+        overrun(a.overrun, [s for s in a.scenarios.split(",") if s], a.seed)
+        return 0
     if a.positions < 1 or a.playouts < 1 or not 0 < a.rate <= 1:
         ap.error("--positions and --playouts must be at least 1, --rate in (0, 1]")
     if a.src:
