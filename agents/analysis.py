@@ -46,6 +46,7 @@ MARGIN_A, MARGIN_B = 1.0, 0.0  # the fitted 0.660, 0.596 did worse out of fold (
 CLIP = 0.02
 PV_LENGTH = 8  # the most options of a principal variation
 PV_VISITS = 2  # the least visits of a node the principal variation goes through
+ANSWER_S = 0.015  # the time a time budget keeps for building the answer, in seconds
 
 
 def logit(v: float) -> float:
@@ -77,7 +78,8 @@ def analyze(agent: MctsAgent, game, *, playouts: int = 0, seconds: float | None 
     decision = game.decision()
     side = decision.side
     know = know or nr.Knowledge.of_side(game, side)
-    deadline = None if playouts else t0 + 0.97 * float(seconds)
+    # the search stops early enough to build the answer (labels, principal variations) within the budget
+    deadline = None if playouts else t0 + max(0.5 * float(seconds), 0.97 * float(seconds) - ANSWER_S)
     prior = agent.prior_choice(game, decision)
     state = agent.begin_search(game, decision, prior)
     done, stopped, last = 0, False, time.perf_counter()

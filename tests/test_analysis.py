@@ -211,6 +211,8 @@ def test_protocol_analyze_stream_stop_set_and_hint_in_a_real_engine():
         assert a["agent"] == "mcts" and len(a["options"]) <= 2
         b = eng.ask(cmd="analyze", playouts=20, top=2, id=2)
         assert _same(a, b)  # deterministic
+        t0 = time.perf_counter()  # a time budget, request to answer: within the budget + 10% (+ 0.1 s of slack)
+        assert eng.ask(cmd="analyze", time_ms=400)["ok"] and time.perf_counter() - t0 <= 1.1 * 0.4 + 0.1
         # streaming, then a stop while it runs: the final answer (stopped), then the stop's own answer
         eng.send_raw(b'{"cmd": "analyze", "time_ms": 30000, "stream": true, "interval_ms": 50, "id": 3}\n')
         t0 = time.monotonic()

@@ -336,15 +336,11 @@ class _Lines:
 
     def _read(self, stdin) -> None:
         try:
-            while True:
-                raw = stdin.readline(MAX_LINE + 1)
-                if not raw:
-                    break
+            for raw in _raw_lines(stdin):
+                if raw is _TOO_LONG:
+                    self.q.put({"ok": False, "error": f"request line longer than {MAX_LINE} bytes"})
+                    continue
                 if isinstance(raw, bytes):
-                    if len(raw) > MAX_LINE:
-                        _drain(stdin, raw)
-                        self.q.put({"ok": False, "error": f"request line longer than {MAX_LINE} bytes"})
-                        continue
                     try:
                         raw = raw.decode("utf-8")
                     except UnicodeDecodeError as e:
@@ -381,6 +377,51 @@ class _Lines:
     def take_stops(self) -> list:
         out, self.stops = self.stops, []
         return out
+
+
+_TOO_LONG = object()
+
+
+def _raw_lines(stdin):
+    """The input's lines (bytes, or text from a text stream), ``_TOO_LONG`` for a line over the limit.  The
+    process's own standard input is read from its file descriptor, without Python's buffered reader (whose lock a
+    reading thread would still hold when the interpreter shuts down)."""
+    try:
+        fd = stdin.fileno() if stdin is sys.stdin.buffer or stdin is sys.stdin else None
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        while True:
+            raw = stdin.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE:
+                _drain(stdin, raw)
+                yield _TOO_LONG
+                continue
+            yield raw
+    buf, start, skipping = b"", 0, False
+    while True:
+        i = buf.find(b"\n", start)
+        if i >= 0:
+            line, buf, start = buf[:i + 1], buf[i + 1:], 0
+            if skipping:
+                skipping = False
+                continue
+            yield line if len(line) <= MAX_LINE else _TOO_LONG
+            continue
+        if len(buf) > MAX_LINE:  # no end of line within the limit: refuse it and skip to its end
+            if not skipping:
+                yield _TOO_LONG
+            buf, start, skipping = b"", 0, True
+        else:
+            start = len(buf)
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if buf and not skipping:
+                yield buf if len(buf) <= MAX_LINE else _TOO_LONG
+            return
+        buf += chunk
 
 
 def _request(item):
