@@ -189,15 +189,24 @@ def test_time_control_and_strength_are_checked():
             Session.new("skirmish", seed=1, **kw)
 
 
-def test_strength_names_a_level():
+def test_strength_names_a_level(monkeypatch):
+    """``strength: N`` plays the agent ``level:N`` of the registry (agents/levels.py registers ``level``); while no
+    ``level`` is registered it says so in one line."""
+    from dustup_env import agent_registry
     try:
         make_agent("level:2")
     except ValueError:
         with pytest.raises(ServiceError, match=r"strength levels \(agent 'level:2'\) are not installed"):
             Session.new("skirmish", seed=1, strength=2)
-        return
+
+        def level(n, seed=0):  # a stand-in for the strength levels: level N is easy
+            return make_agent("easy", seed=seed)
+        level.agent_argument = "N"
+        monkeypatch.setitem(agent_registry.AGENTS, "level", level)
     s = Session.new("skirmish", seed=1, strength=2)
-    assert s.ai == "level:2"
+    assert s.ai == "level:2" and s.settings()["ai"] == "level:2"
+    s.configure(strength=3, fields=("strength",))
+    assert s.ai == "level:3" and s.ai_from == len(s.decisions)
 
 
 # ---------------------------------------------------------------------------------------------- the protocol
