@@ -36,7 +36,7 @@ Deterministic given its seed and a playout budget (``playouts=N``): the same see
 knowledge give the same choice, whatever the game's own future dice.  A time budget (``time=S``, the default)
 is inherently not deterministic: how many playouts fit depends on the machine's speed and load.  The time
 budget covers the whole decision (building the root and the prior's ranking included); a playout still
-running at the deadline is dropped.
+running at the deadline is dropped, and the deadline keeps 3% of the budget and 20 ms for answering.
 """
 from __future__ import annotations
 
@@ -299,7 +299,9 @@ class MctsAgent(Agent):
     def _search(self, game, decision, prior, start):
         s = self.settings
         budget = int(s["playouts"])
-        deadline = None if budget else start + 0.97 * float(s["time"])  # 3% left for answering
+        t = float(s["time"])
+        # 3% and 20 ms left for answering (a step of a playout runs past the deadline by up to a doctrine's choice)
+        deadline = None if budget else start + max(0.5 * t, 0.97 * t - 0.02)
         state = self.begin_search(game, decision, prior)
         done = 0
         while True:

