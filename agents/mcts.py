@@ -36,7 +36,7 @@ Deterministic given its seed and a playout budget (``playouts=N``): the same see
 knowledge give the same choice, whatever the game's own future dice.  A time budget (``time=S``, the default)
 is inherently not deterministic: how many playouts fit depends on the machine's speed and load.  The time
 budget covers the whole decision (building the root and the prior's ranking included); a playout still
-running at the deadline is dropped.
+running at the deadline is dropped, and the deadline keeps 3% of the budget and 20 ms for answering.
 """
 from __future__ import annotations
 
@@ -207,10 +207,24 @@ class _Node:
         self.values = None  # a root child: its k-th playout's value (the k-th seed's), for paired comparisons
 
 
+class Search:
+    """One decision's search in progress: the fair root game, the tree's root node, the decision, the searching
+    side, the playouts' seeds (the k-th playout through any root child uses the k-th) and, per root child, the
+    victory-point margin (the searching side's minus the enemy's) at each of its playouts' ends."""
+    __slots__ = ("game", "root", "decision", "side", "seeds", "margins")
+
+    def __init__(self, game, root, decision, side):
+        self.game, self.root, self.decision, self.side, self.seeds = game, root, decision, side, []
+        self.margins: dict = {}
+
+
 class MctsAgent(Agent):
     """Monte-Carlo tree search (see the module docstring)."""
 
     name = "mcts"
+    # the analysis API (:func:`agents.analysis.analyze`): it joins here when the agents package is imported, so
+    # that the engine's services, which reach agents only by name, can ask any search agent for an analysis
+    analyst = None
 
     def __init__(self, seed: int = 0, **settings):
         super().__init__(seed)
@@ -219,6 +233,7 @@ class MctsAgent(Agent):
         if unknown:
             raise ValueError(f"mcts has no setting {sorted(unknown)[0]!r}: the settings are {', '.join(SETTINGS)}")
         self.settings.update(settings)
+        self._time_setting = self.settings["time"]
         # searched decisions, playouts run, playouts dropped at the deadline, searches that failed (the prior
         # decided), choices other than the prior's
         self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0, "changed": 0}
@@ -244,12 +259,8 @@ class MctsAgent(Agent):
         opts = decision.options
         if len(opts) == 1:
             return opts[0]
-        token = game_token(game)
-        if token is not self._token:  # a new game: fresh plans
-            self._new_game()
-            self._token = token
         start = time.perf_counter()
-        prior = self._prior.choose(game, decision)  # also makes the prior's per-game plans on the real game
+        prior = self.prior_choice(game, decision)  # also makes the prior's per-game plans on the real game
         try:
             opt = self._search(game, decision, prior, start)
         except Exception:  # noqa: BLE001 - a bot must never crash a game: the prior decides
@@ -261,14 +272,57 @@ class MctsAgent(Agent):
             self.stats["changed"] += 1
         return tuple(opt)
 
+    def prior_choice(self, game, decision):
+        """The prior doctrine's choice on the real game (a new game first gets fresh plans): what a search of
+        ``decision`` starts from (:meth:`begin_search`)."""
+        token = game_token(game)
+        if token is not self._token:
+            self._new_game()
+            self._token = token
+        return self._prior.choose(game, decision)
+
+    def analyze(self, game, **kw) -> dict:
+        """The analysis of ``game``'s pending decision for the side deciding (:func:`agents.analysis.analyze`)."""
+        if MctsAgent.analyst is None:
+            raise RuntimeError("the analysis API (agents/analysis.py) is not loaded: import the agents package")
+        return MctsAgent.analyst(self, game, **kw)
+
+    def time_budget(self, seconds: float | None) -> None:
+        """Think ``seconds`` a decision from now on (a time control; None: back to the ``time`` setting).  A
+        playout budget (``playouts=N``) ignores it."""
+        if seconds is None:
+            self.settings["time"] = self._time_setting
+        else:
+            self.settings["time"] = max(0.001, float(seconds))
+
     # ------------------------------------------------------------------ search
     def _search(self, game, decision, prior, start):
         s = self.settings
-        side = decision.side
-        rng = self.rng
         budget = int(s["playouts"])
-        deadline = None if budget else start + 0.97 * float(s["time"])  # 3% left for answering
-        root_seed = rng.getrandbits(62)
+        t = float(s["time"])
+        # 3% and 20 ms left for answering (a step of a playout runs past the deadline by up to a doctrine's choice)
+        deadline = None if budget else start + max(0.5 * t, 0.97 * t - 0.02)
+        state = self.begin_search(game, decision, prior)
+        done = 0
+        while True:
+            if budget:
+                if done >= budget:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            done += 1
+            if self.search_step(state, deadline) is None:
+                break
+        self.last_root = state.root
+        return self.final_choice(state.root)
+
+    def begin_search(self, game, decision, prior):
+        """A search of ``decision`` (the side's pending one in ``game``) ready for :meth:`search_step`: the fair root
+        (:func:`search_root`), its options ranked, the playouts' seeds.  ``prior``: the prior doctrine's choice on the
+        real game (:meth:`prior_choice`)."""
+        s = self.settings
+        side = decision.side
+        root_seed = self.rng.getrandbits(62)
         root_game = search_root(game, side, root_seed)
         if hasattr(self._prior, "_assign"):  # the search's prior plays this side with the real game's plans
             self._search_prior._assign.update(self._prior._assign)
@@ -279,36 +333,34 @@ class MctsAgent(Agent):
             extra.append(self._rollout.choose(root_game, decision))
         extra += [a.choose(root_game, decision) for a in self._extra]
         root.order = self._rank(root_game, decision, first=extra)
-        seeds: list = []
         self.stats["decisions"] += 1
-        done = 0
-        while True:
-            if budget:
-                if done >= budget:
-                    break
-            elif time.perf_counter() >= deadline:
-                break
-            child_opt = self._pick(root, decision.options, side, side)
-            first = root.children.get(root.order[0])
-            if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
-                child_opt = root.order[0]  # the prior's choice is played at least as often as any other
-            child = root.children[child_opt]
-            k = child.n
-            while len(seeds) <= k:
-                seeds.append(rng.getrandbits(62))
-            v = self._playout(root_game, root, child_opt, seeds[k], side, deadline)
-            done += 1
-            if v is None:
-                self.stats["dropped"] += 1
-                break
-            if child.values is None:
-                child.values = []
-            child.values.append(v)
-            self.stats["playouts"] += 1
-        self.last_root = root
-        return self._final(root)
+        return Search(root_game, root, decision, side)
 
-    def _final(self, root):
+    def search_step(self, state, deadline):
+        """One playout of the search ``state`` (through the root child the tree picks); its value, or None when
+        it was dropped at the deadline."""
+        root, side = state.root, state.side
+        child_opt = self._pick(root, state.decision.options, side, side)
+        first = root.children.get(root.order[0])
+        if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
+            child_opt = root.order[0]  # the prior's choice is played at least as often as any other
+        child = root.children[child_opt]
+        k = child.n
+        seeds = state.seeds
+        while len(seeds) <= k:
+            seeds.append(self.rng.getrandbits(62))
+        margins = state.margins.setdefault(child_opt, [])
+        v = self._playout(state.game, root, child_opt, seeds[k], side, deadline, margins)
+        if v is None:
+            self.stats["dropped"] += 1
+            return None
+        if child.values is None:
+            child.values = []
+        child.values.append(v)
+        self.stats["playouts"] += 1
+        return v
+
+    def final_choice(self, root):
         """The prior's choice, unless another root child beats it under the same dice (paired playouts) by more
         than ``z`` standard errors; then the one whose lower bound is best."""
         first = root.order[0]
@@ -383,7 +435,7 @@ class MctsAgent(Agent):
                 best, bs = o, u
         return best
 
-    def _playout(self, root_game, root, child_opt, seed, side, deadline):
+    def _playout(self, root_game, root, child_opt, seed, side, deadline, margins=None):
         """One playout through the root's child ``child_opt``: down the tree (widening it by one node), then the
         rollout doctrine for ``depth`` decisions, then the evaluation; the value is backed up the path.  None:
         dropped at the deadline."""
@@ -419,6 +471,9 @@ class MctsAgent(Agent):
             d = g.decision()
             g.apply(d.options[0] if len(d.options) == 1 else rollout.choose(g, d))
         v = evaluate(g, side)
+        if margins is not None:
+            vp = g.victory_points()
+            margins.append(vp[side] - vp[1 - side])
         for n in path:
             n.n += 1
             n.w += v

@@ -226,7 +226,8 @@ def test_every_command_that_takes_a_side_refuses_the_ais_side():
     from dustup_env.service.protocol import COMMANDS, Engine
 
     with_side = [c for c, fields in COMMANDS.items() if "side" in fields]
-    assert set(with_side) == {"decision", "view", "state", "events", "play", "hint", "sight", "measure", "reach"}
+    assert set(with_side) == {"decision", "view", "state", "events", "play", "hint", "analyze", "sight", "measure",
+                              "reach"}
     for you in (0, 1):
         eng = Engine(log=lambda msg: None)
         assert eng.handle({"cmd": "new", "scenario": "ambush", "seed": 3, "you": you, "ai": "hard"})["ok"]
@@ -235,7 +236,8 @@ def test_every_command_that_takes_a_side_refuses_the_ais_side():
         message = f"side {ai} ({name}) is played by the AI: a front-end reads and acts only for its own side"
         before = eng.handle({"cmd": "save"})
         own = eng.session.game.side_units[you][0]
-        fields = {"play": {"option": ["end"]}, "hint": {"time_ms": 5000}, "sight": {"point": [10, 10]},
+        fields = {"play": {"option": ["end"]}, "hint": {"time_ms": 5000}, "analyze": {"playouts": 3},
+                  "sight": {"point": [10, 10]},
                   "measure": {"from": [1, 1], "to": [4, 5]}, "reach": {"unit": own}}
         for cmd in with_side:
             req = {"cmd": cmd, "side": ai, "id": cmd, **fields.get(cmd, {})}

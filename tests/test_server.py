@@ -222,7 +222,7 @@ def test_every_kind_of_bad_request_gets_the_one_error_shape(live):
         ("post", "/games", js, b"[1, 2]", 422, "the body must be a JSON object, not an array"),
         ("post", "/games", js, b"", 422, "the body is missing"),
         ("post", "/games", {"Content-Type": "text/plain"}, b"{}", 422, "Content-Type: application/json"),
-        ("post", "/games", {}, {"bogus": 1}, 422, "unknown field 'bogus' (fields: scenario, seed, options, ai, side, ai_seed)"),
+        ("post", "/games", {}, {"bogus": 1}, 422, "unknown field 'bogus' (fields: scenario, seed, options, ai, side, ai_seed, strength, movetime_ms, clock)"),
         ("post", f"/games/{gid}/play", auth(tok), {}, 422, "missing field 'option'"),
         ("post", "/replay", {}, {}, 422, "missing field 'save'"),
         ("post", "/games", js, b" " * (MAX_BODY_BYTES + 1), 413, f"the server takes at most {MAX_BODY_BYTES:,} bytes"),

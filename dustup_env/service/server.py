@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import secrets
 import threading
 from collections import OrderedDict
@@ -18,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -158,6 +159,9 @@ class NewGame(BaseModel):
     ai: Any = Field("hard", description="the AI's agent (GET /info lists them), or null for two players")
     side: Any = Field(0, description="the side of the player creating the game, 0 or 1 (with an AI)")
     ai_seed: Any = Field(None, description="the AI's seed (default: the game's seed)")
+    strength: Any = Field(None, description="the AI's strength 1..8: the agent level:N (instead of ai)")
+    movetime_ms: Any = Field(None, description="the AI's time a decision in milliseconds (search agents)")
+    clock: Any = Field(None, description='a clock per side: {"time_ms": T, "increment_ms": I}')
 
 
 class Play(BaseModel):
@@ -171,12 +175,23 @@ class Hint(BaseModel):
     agent: Any = Field(None, description="the agent asked (default: the game's AI, else hard)")
 
 
+class Analyze(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    playouts: Any = Field(None, description="the budget in playouts (deterministic)")
+    time_ms: Any = Field(None, description="the budget in milliseconds (default 1000 when playouts is not given)")
+    top: Any = Field(5, description="how many options to answer with")
+    stream: Any = Field(False, description="true: newline-delimited JSON, intermediate answers then the final one")
+    interval_ms: Any = Field(500, description="the time between intermediate answers in milliseconds")
+    agent: Any = Field(None, description="the search agent that analyses (default: the game's AI if a search, "
+                                         "else mcts)")
+
+
 class Replay(BaseModel):
     model_config = ConfigDict(extra="forbid")
     save: Any = Field(..., description="a save (format dustup-save), e.g. from dustup play --save")
 
 
-BODIES = {"create_game": NewGame, "play": Play, "hint": Hint, "replay": Replay}  # endpoint -> its body
+BODIES = {"create_game": NewGame, "play": Play, "hint": Hint, "analyze": Analyze, "replay": Replay}  # endpoint -> its body
 
 
 def _option(value):
@@ -223,11 +238,12 @@ def validation_message(errors: list, model=None) -> tuple[int, str]:
 
 # ---------------------------------------------------------------------------------------------- registry
 class Entry:
-    __slots__ = ("id", "lock", "session", "tokens", "loaded")
+    __slots__ = ("id", "lock", "session", "tokens", "loaded", "analysis")
 
     def __init__(self, game_id: str):
         self.id = game_id
         self.lock = threading.Lock()
+        self.analysis: tuple | None = None  # (side, threading.Event): that side's running analysis; set it to stop
         self.session: Session | None = None
         self.tokens: tuple = (None, None)
         self.loaded = False
@@ -274,6 +290,12 @@ class Games:
                         del self.entries[game_id]
                 raise
         return e
+
+    def peek(self, game_id: str) -> Entry | None:
+        """The game's entry if it is in memory, NOT locked (its tokens and its running analysis only)."""
+        with self.lock:
+            e = self.entries.get(game_id)
+        return e if e is not None and e.loaded else None
 
     def _load(self, e: Entry) -> None:
         try:
@@ -384,10 +406,13 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
                           "of both sides). With an AI, the AI has already played when this returns.")
     def create_game(body: NewGame):
         check_side("side", body.side)  # the body's name for it (the session calls it ``you``)
+        if body.strength is not None and "ai" in body.model_fields_set:
+            raise ServiceError("give ai (an agent) or strength (a level), not both")
         secret = body.seed is None
         seed = random_seed() if secret else body.seed
         s = Session.new(scenario=body.scenario, seed=seed, options=body.options, you=body.side, ai=body.ai,
-                        ai_seed=body.ai_seed, allow_paths=False, log=log.warning, extra_agents=extra)
+                        ai_seed=body.ai_seed, allow_paths=False, log=log.warning, extra_agents=extra,
+                        strength=body.strength, movetime_ms=body.movetime_ms, clock=body.clock)
         s.secret_seed = secret
         ai = s.ai
         if ai is None:
@@ -489,6 +514,74 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
             return e.session.hint(side, body.time_ms, body.agent, allow_paths=False, extra_agents=extra)
         finally:
             e.lock.release()
+
+    @app.post("/games/{game_id}/analyze", summary="The search's analysis of this side's pending decision",
+              description="The top options with visits, win probability, expected victory-point margin and the "
+                          "principal variation, within a budget of playouts or time_ms. With stream true: "
+                          "newline-delimited JSON (application/x-ndjson), one intermediate answer a line "
+                          "(\"intermediate\": true), then the final one. POST /games/{id}/analyze/stop ends "
+                          "it early with the best answer so far.")
+    def analyze(game_id: str, body: Analyze, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            side = _side_of(e, authorization)
+            if not isinstance(body.stream, bool):
+                raise ServiceError(f"stream must be true or false, not {short(body.stream)}")
+            run = e.session.prepare_analysis(side, body.playouts, body.time_ms, body.top, body.agent,
+                                             body.interval_ms, allow_paths=False, extra_agents=extra)
+        except BaseException:
+            e.lock.release()
+            raise
+        stop = threading.Event()
+        e.analysis = (side, stop)
+        if not body.stream:
+            try:
+                return _json(run(stop.is_set))
+            finally:
+                e.analysis = None
+                e.lock.release()
+        lines: queue.Queue = queue.Queue()
+
+        def work():
+            try:
+                lines.put(run(stop.is_set, lines.put))
+            except ServiceError as err:
+                lines.put({"ok": False, "error": err.message})
+            except Exception as err:  # noqa: BLE001 - the stream has begun: the error is its last line
+                log.exception("game %s: analysis failed", game_id)
+                lines.put({"ok": False, "error": f"internal error: {type(err).__name__}: {err}"})
+            finally:
+                e.analysis = None
+                e.lock.release()
+                lines.put(None)
+
+        def stream():
+            try:
+                while True:
+                    item = lines.get()
+                    if item is None:
+                        return
+                    yield json.dumps(item, separators=(",", ":")) + "\n"
+            finally:
+                stop.set()  # the client went away: the analysis ends
+
+        threading.Thread(target=work, name=f"dustup-analysis-{game_id}", daemon=True).start()
+        return StreamingResponse(stream(), media_type="application/x-ndjson")
+
+    @app.post("/games/{game_id}/analyze/stop", summary="End this game's running analysis early",
+              description="The running analysis answers at once with the best so far (\"stopped\": true). "
+                          "Answers stopped: false when none is running.")
+    def analyze_stop(game_id: str, authorization: str | None = Header(None)):
+        e = games.peek(game_id)
+        if e is None:  # not in memory: no analysis runs; still a 404 for a game that does not exist
+            e = locked(game_id)
+            e.lock.release()
+        side = _side_of(e, authorization)
+        running = e.analysis
+        if running is None or running[0] != side:
+            return {"stopped": False}
+        running[1].set()
+        return {"stopped": True}
 
     @app.get("/games/{game_id}/save", summary="The game's save, once it is over",
              description="A save holds the seed and every decision, hidden units and all: it is given out only "

@@ -35,6 +35,12 @@ from . import views
 BUILTIN_AGENTS = ("random", "scripted", "easy", "medium", "hard", "defensive", "ppo")
 HINT_FALLBACK = "scripted"  # answers a hint whose agent did not finish within the time budget
 MAX_HINT_MS = 60_000
+ANALYSIS_AGENT = "mcts"  # the search that analyses when none is named (and the game's AI is not a search)
+MAX_PLAYOUTS = 100_000
+MAX_TOP = 50
+LEVELS = 8  # strength N is the agent level:N (agents/levels.py), N in 1..LEVELS
+MAX_CLOCK_MS = 24 * 3600 * 1000
+DECISIONS_PER_TURN = 20  # the AI's decisions with a choice expected per turn before it has played a turn
 
 
 class ServiceError(Exception):
@@ -136,15 +142,56 @@ def check_agent(name, allow_paths: bool, extra: tuple = ()) -> str:
         return name
     if name == "mcts" or name.startswith("mcts:"):  # the search (its settings are checked when it is built)
         return name
-    known = ", ".join(BUILTIN_AGENTS) + ", mcts[:KEY=VALUE,...]" + (" or policy:PATH" if allow_paths else "")
+    if name.startswith("level:"):  # a strength level (checked when it is built)
+        return name
+    known = ", ".join(BUILTIN_AGENTS) + ", mcts[:KEY=VALUE,...], level:N" + (" or policy:PATH" if allow_paths else "")
     raise ServiceError(f"unknown agent {name!r}: known agents are {known}")
+
+
+def strength_agent(strength) -> str:
+    """The agent of a UCI-like ``strength`` setting: ``level:N`` (the strength levels, agents/levels.py)."""
+    n = check_int("strength", strength, 1, LEVELS)
+    return f"level:{n}"
+
+
+def check_time_control(movetime_ms=None, clock=None) -> dict | None:
+    """A time control for the AI: ``movetime_ms`` (milliseconds a decision) or ``clock`` (``{"time_ms": T,
+    "increment_ms": I}``: T per side, I added after each of the side's decisions); None: none."""
+    if movetime_ms is not None and clock is not None:
+        raise ServiceError("give movetime_ms (a time per decision) or clock (a clock per side), not both")
+    if movetime_ms is not None:
+        if isinstance(movetime_ms, bool) or not isinstance(movetime_ms, (int, float)) or \
+                not 1 <= movetime_ms <= MAX_HINT_MS:
+            raise ServiceError(f"movetime_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not "
+                               f"{short(movetime_ms)}")
+        return {"movetime_ms": float(movetime_ms)}
+    if clock is not None:
+        if not isinstance(clock, dict):
+            raise ServiceError(f"clock must be an object {{\"time_ms\": T, \"increment_ms\": I}}, not "
+                               f"{json_type(clock)} {short(clock)}")
+        extra = set(clock) - {"time_ms", "increment_ms"}
+        if extra:
+            raise ServiceError(f"clock: unknown field {sorted(extra)[0]!r} (fields: time_ms, increment_ms)")
+        if "time_ms" not in clock:
+            raise ServiceError("clock: missing field 'time_ms' (each side's time in milliseconds)")
+        t, inc = clock["time_ms"], clock.get("increment_ms", 0)
+        for name, v, lo in (("clock.time_ms", t, 1), ("clock.increment_ms", inc, 0)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= MAX_CLOCK_MS:
+                raise ServiceError(f"{name} must be a number of milliseconds in {lo}..{MAX_CLOCK_MS}, not {short(v)}")
+        return {"clock_ms": [float(t), float(t)], "increment_ms": float(inc)}
+    return None
 
 
 def make_agent(name: str, seed: int):
     from dustup_env.agent_registry import make_agent as _make
     try:
         agent = _make(name, seed=seed)
-    except (ValueError, OSError) as e:
+    except ValueError as e:
+        if name.startswith("level:") and "unknown agent 'level:" in str(e):
+            raise ServiceError(f"strength levels (agent {name!r}) are not installed: the level agents are not in "
+                               "the agent registry") from None
+        raise ServiceError(f"cannot load agent {name!r}: {e}") from None
+    except OSError as e:
         raise ServiceError(f"cannot load agent {name!r}: {e}") from None
     except Exception as e:  # noqa: BLE001 - a broken model file: say so, never a traceback
         raise ServiceError(f"cannot load agent {name!r}: {type(e).__name__}: {e}") from None
@@ -181,12 +228,21 @@ class Session:
         self.secret_seed = False  # the seed was drawn by the server: the players' event logs do not show it
         # what the AI says it was not trained or written for in this game (one line), shown with the settings
         self.ai_note = unfamiliar(agent, game) if agent is not None else None
+        self.time_control: dict | None = None  # check_time_control's: the AI's time a decision, or both clocks
+        self._clock_mark = time.monotonic()  # when the front-end's decision was put to it (its clock runs)
+        self._ai_choices = 0  # the AI's decisions with a choice, and the turn of its first one (its pace)
+        self._ai_first_turn = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, scenario="skirmish", seed=0, options=None, you=0, ai="hard", ai_seed=None,
-            allow_paths: bool = True, log=None, extra_agents: tuple = ()) -> "Session":
-        """Start a game; the AI (if any) plays until a front-end side must decide."""
+            allow_paths: bool = True, log=None, extra_agents: tuple = (), strength=None, movetime_ms=None,
+            clock=None) -> "Session":
+        """Start a game; the AI (if any) plays until a front-end side must decide.  ``strength`` N: the AI is
+        ``level:N``; ``movetime_ms`` or ``clock``: the AI's time control (:func:`check_time_control`)."""
+        if strength is not None:
+            ai = strength_agent(strength)
+        time_control = check_time_control(movetime_ms, clock)
         if isinstance(scenario, str):
             if not scenario:
                 raise ServiceError("scenario must be a built-in scenario name or a scenario object")
@@ -214,6 +270,7 @@ class Session:
             raise ServiceError(f"bad game settings: {type(e).__name__}: {e}") from None
         agent = make_agent(ai, ai_seed) if ai else None
         s = cls(game, ai=ai, ai_side=1 - you if ai else None, ai_seed=ai_seed, agent=agent, log=log)
+        s.time_control = time_control
         s.advance()
         return s
 
@@ -297,6 +354,9 @@ class Session:
             d = g.decision()
             if d.side != self.ai_side:
                 break
+            t0 = time.monotonic()
+            if len(d.options) > 1:
+                self._ai_think_time(g)
             try:
                 opt = self.agent.choose(g, d)
                 opt = tuple(opt) if opt is not None else None
@@ -306,9 +366,72 @@ class Session:
             if opt is None or opt not in d.options:
                 self.ai_fallbacks += 1
                 opt = default_option(d)
+            self._spend(self.ai_side, (time.monotonic() - t0) * 1000.0, len(d.options) > 1)
             self._apply(opt)
             n += 1
+        self._clock_mark = time.monotonic()
         return n
+
+    # ------------------------------------------------------------------ time controls
+    def _ai_think_time(self, g) -> None:
+        """Give the AI its time for the decision at hand (agents that take a time budget: the search agents): the
+        time per decision, or on a clock its time left over the decisions with a choice it expects to take
+        (its pace so far, per turn, times the turns left), plus most of the increment, never more than half its
+        time left."""
+        tc = self.time_control
+        fn = getattr(self.agent, "time_budget", None)
+        if self._ai_first_turn is None:
+            self._ai_first_turn = g.turn
+        self._ai_choices += 1
+        if tc is None or fn is None:
+            return
+        if "movetime_ms" in tc:
+            ms = tc["movetime_ms"]
+        else:
+            left, inc = tc["clock_ms"][self.ai_side], tc["increment_ms"]
+            turns_done = g.turn - self._ai_first_turn
+            pace = (self._ai_choices / turns_done) if turns_done > 0 else DECISIONS_PER_TURN
+            turns_left = max(1, int(g.scenario.get("turn_limit", g.turn)) - g.turn + 1)
+            expected = max(1.0, pace * turns_left)
+            ms = min(max(left, 0.0) * 0.5, max(left, 0.0) / expected + 0.8 * inc)
+        fn(max(0.005, ms / 1000.0))
+
+    def _spend(self, side: int, ms: float, choice: bool = True) -> None:
+        """``ms`` off ``side``'s clock, and its increment after a decision with a choice."""
+        tc = self.time_control
+        if tc is None or "clock_ms" not in tc:
+            return
+        tc["clock_ms"][side] -= ms
+        if choice:
+            tc["clock_ms"][side] += tc["increment_ms"]
+
+    def clocks(self) -> list | None:
+        """Both sides' time left in milliseconds (negative: over its time), or None without a clock."""
+        tc = self.time_control
+        return [round(t) for t in tc["clock_ms"]] if tc is not None and "clock_ms" in tc else None
+
+    def configure(self, strength=None, movetime_ms=None, clock=None, fields=()) -> dict:
+        """Change the AI's strength (``level:N``) and its time control mid-game (``fields``: the names given; a
+        time control given as None is removed)."""
+        agent = None
+        if "strength" in fields:
+            if self.ai is None:
+                raise ServiceError("strength: this game has no AI (ai null)")
+            name = strength_agent(strength)
+            agent = make_agent(name, self.ai_seed)
+        tc = self.time_control
+        if "movetime_ms" in fields or "clock" in fields:
+            tc = check_time_control(movetime_ms, clock)
+        if agent is not None:  # only once everything is checked: a failed set changes nothing
+            self.ai, self.agent, self.ai_from = name, agent, len(self.decisions)
+            self.ai_note = unfamiliar(agent, self.game)
+            self._ai_choices, self._ai_first_turn = 0, None
+        self.time_control = tc
+        fn = getattr(self.agent, "time_budget", None)
+        if tc is None and fn is not None:
+            fn(None)  # no time control: the agent's own time a decision again
+        self._clock_mark = time.monotonic()
+        return self.settings()
 
     def _warn(self, msg: str) -> None:
         if self.log is not None:
@@ -436,12 +559,17 @@ class Session:
         raw = g.view(side)
         know = nr.Knowledge.of_side(g, side, raw)
         return {"side": side, "view": self.view(side, raw), "decision": self.decision(side, know),
-                "waiting_for": waiting, "over": g.over, "result": self.result(), "events": len(self.side_log(side))}
+                "waiting_for": waiting, "over": g.over, "result": self.result(), "events": len(self.side_log(side)),
+                **({"clock_ms": self.clocks()} if self.clocks() is not None else {})}
 
     def settings(self) -> dict:
         g = self.game
         out = {"scenario": g.scenario.get("name", ""), "seed": None if self.secret_seed else g.seed,
                "options": dict(g.options), "ai": self.ai, "ai_side": self.ai_side, "humans": list(self.humans)}
+        tc = self.time_control
+        if tc is not None:
+            out["time_control"] = ({"movetime_ms": tc["movetime_ms"]} if "movetime_ms" in tc else
+                                   {"clock_ms": self.clocks(), "increment_ms": tc["increment_ms"]})
         if self.ai_note:
             out["ai_note"] = self.ai_note
         return out
@@ -472,6 +600,7 @@ class Session:
                                f"{nr.decision_prompt(d.side, d.kind, d.unit, k)!r}; the decision lists them")
         g = self.game
         before = len(self.side_log(side))
+        self._spend(d.side, (time.monotonic() - self._clock_mark) * 1000.0)
         try:
             self._apply(opt)
         except (IllegalOptionError, GameOverError) as e:  # pragma: no cover - checked above
@@ -479,21 +608,92 @@ class Session:
         self.advance()
         log = self.side_log(side)
         know = self.knowledge(side)
-        return {"events": self._records(log[before:], side, before, know), "next": len(log),
-                "decision": self.decision(side, know), "over": g.over, "result": self.result()}
+        out = {"events": self._records(log[before:], side, before, know), "next": len(log),
+               "decision": self.decision(side, know), "over": g.over, "result": self.result()}
+        if self.clocks() is not None:
+            out["clock_ms"] = self.clocks()
+        return out
+
+    def _analyst(self, agent, allow_paths: bool, extra_agents: tuple, what: str):
+        """The search agent that analyses (``agent``, default: the game's AI when it is a search, else ``mcts``),
+        seeded for this decision; ServiceError when the agent named cannot analyse."""
+        if agent is None:
+            name = self.ai if self.ai is not None and getattr(self.agent, "analyze", None) else ANALYSIS_AGENT
+        else:
+            name = check_agent(agent, allow_paths, extra_agents)
+        helper = make_agent(name, _derived_seed(self.ai_seed, len(self.decisions), what))
+        if not callable(getattr(helper, "analyze", None)):
+            raise ServiceError(f"agent {name!r} cannot analyse: name a search agent (mcts or mcts:KEY=VALUE,...)")
+        return name, helper
+
+    def analyze(self, side, playouts=None, time_ms=None, top=5, agent: str | None = None, stop=None,
+                on_update=None, interval_ms=500, allow_paths: bool = True, extra_agents: tuple = ()) -> dict:
+        """The search's analysis of ``side``'s pending decision (agents/analysis.py): the ``top`` options with
+        visits, win probability, expected victory-point margin and principal variation, under a budget of
+        ``playouts`` or ``time_ms`` (default 1000 ms).  ``stop()`` is polled between playouts (true: answer with
+        the best so far); ``on_update(answer)`` gets an intermediate answer every ``interval_ms``.  Reads only
+        what ``side`` may know: the search's root holds only that, and its dice are its own."""
+        run = self.prepare_analysis(side, playouts, time_ms, top, agent, interval_ms, allow_paths, extra_agents)
+        return run(stop, on_update)
+
+    def prepare_analysis(self, side, playouts=None, time_ms=None, top=5, agent: str | None = None, interval_ms=500,
+                         allow_paths: bool = True, extra_agents: tuple = ()):
+        """Every check of :meth:`analyze` (a ServiceError for a bad request), then ``run(stop, on_update)`` that
+        analyses (the server checks a streamed request before its answer starts)."""
+        d = self._acting(side)
+        if playouts is not None and time_ms is not None:
+            raise ServiceError("give playouts or time_ms (the analysis's budget), not both")
+        if playouts is not None:
+            check_int("playouts", playouts, 1, MAX_PLAYOUTS)
+        elif time_ms is None:
+            time_ms = 1000
+        if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
+                                    or not 0 < time_ms <= MAX_HINT_MS):
+            raise ServiceError(f"time_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not {short(time_ms)}")
+        check_int("top", top, 1, MAX_TOP)
+        if isinstance(interval_ms, bool) or not isinstance(interval_ms, (int, float)) or not 10 <= interval_ms <= \
+                MAX_HINT_MS:
+            raise ServiceError(f"interval_ms must be a number of milliseconds in 10..{MAX_HINT_MS}, not "
+                               f"{short(interval_ms)}")
+        if agent is not None and (not isinstance(agent, str) or not agent):
+            raise ServiceError(f"agent must be a search agent's name (mcts or mcts:KEY=VALUE,...), not {short(agent)}")
+        name, helper = self._analyst(agent, allow_paths, extra_agents, "analyze")
+        know = self.knowledge(d.side)
+
+        def run(stop=None, on_update=None) -> dict:
+            upd = (lambda a: on_update({**a, "agent": name})) if on_update is not None else None
+            try:
+                out = helper.analyze(self.game, playouts=playouts or 0,
+                                     seconds=None if playouts else time_ms / 1000.0, top=top, stop=stop,
+                                     on_update=upd, every=interval_ms / 1000.0, know=know)
+            except ValueError as e:
+                raise ServiceError(f"analyze: {e}") from None
+            out["agent"] = name
+            return out
+
+        return run
 
     def hint(self, side, time_ms=1000, agent: str | None = None, allow_paths: bool = True,
              extra_agents: tuple = ()) -> dict:
         """The choice an AI would make for ``side``'s pending decision (not applied), within ``time_ms``.
 
         The agent (default: the session's AI, else ``hard``) thinks on a copy of the game; if it has not
-        answered when the time is up, a quick agent (``scripted``) answers instead (``complete: false``)."""
+        answered when the time is up, a quick agent (``scripted``) answers instead (``complete: false``).  A search
+        agent (``mcts``, a level that searches) answers with the top option of its analysis (:meth:`analyze`
+        within ``time_ms``), and the hint also carries its ``win``, ``margin``, ``visits`` and ``pv``."""
         d = self._acting(side)
         if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float)) or not 0 < time_ms <= MAX_HINT_MS:
             raise ServiceError(f"time_ms must be a number of milliseconds in 1..{MAX_HINT_MS}, not {short(time_ms)}")
         name = check_agent(agent, allow_paths, extra_agents) if agent is not None else (self.ai or "hard")
         seed = _derived_seed(self.ai_seed, len(self.decisions), "hint")
         helper = make_agent(name, seed)
+        if callable(getattr(helper, "analyze", None)):  # a search: the hint is its analysis's top option
+            t0 = time.perf_counter()
+            a = helper.analyze(self.game, seconds=time_ms / 1000.0, top=1, know=self.knowledge(d.side))
+            best = a["options"][0]
+            return {"option": a["option"], "label": a["label"], "agent": name, "complete": True,
+                    "ms": round((time.perf_counter() - t0) * 1000.0, 1), "win": a["win"], "margin": a["margin"],
+                    "visits": best["visits"], "playouts": a["playouts"], "pv": best["pv"]}
         copy = self.game.clone()
         box: dict = {}
 
