@@ -31,6 +31,18 @@ class EWDoctrine:
     """Mixin: ``_ew_decide`` returns None when the decision has no EW or drone choice for it to make."""
 
     ELECTRONIC_WARFARE = True
+    DRONES = True
+    DRONE_IDLE = True
+    DRONE_GOAL_R = 3.0
+
+    def _drone_idle(self, k, u) -> bool:
+        if not self.DRONE_IDLE:
+            return True
+        goal = getattr(self, "_goal", None)
+        if goal is None:
+            return True
+        gx, gy = goal(k, u)
+        return math.hypot(gx - u.x, gy - u.y) <= self.DRONE_GOAL_R
 
     def _ew_decide(self, k, d):
         if not self.ELECTRONIC_WARFARE:
@@ -51,7 +63,7 @@ class EWDoctrine:
         spot = self._ew_spot(k, opts)
         if spot is not None:
             return spot
-        return self._drone(k, d)
+        return self._drone(k, d) if self.DRONES else None
 
     def _ew_listen(self, k, d):
         enemy = k.units[d.unit] if d.unit >= 0 else None
@@ -83,13 +95,14 @@ class EWDoctrine:
         u = k.units[d.unit]
         markers = [m for m in k.markers if m["side"] != k.side and not m["removed"]]
         sees_enemy = any(k.bf.has_los(u.x, u.y, e.x, e.y) for e in k.enemy_units)
+        idle = self._drone_idle(k, u)
         if ("drone_launch",) in opts:
-            if not sees_enemy and (markers or not k.enemy_units) and not u.suppression:
+            if idle and not sees_enemy and (markers or not k.enemy_units) and not u.suppression:
                 return ("drone_launch",)
             return None
         moves = [o for o in opts if o[0] == "drone_move"]
         spots = [o for o in opts if o[0] == "drone_spot"]
-        if not moves and not spots:
+        if not moves and not spots or not idle:
             return None
         shot = getattr(self, "_best_shot", None)
         if sees_enemy and shot is not None and shot(k, d)[0] is not None:

@@ -55,6 +55,20 @@ class MinesDoctrine:
     """Mixin: ``_mines_decide(k, d)`` returns (an option or None, the decision with its dangerous moves removed)."""
 
     MINES = True  # False: the mines choices fall through to the rest of the doctrine (A/B runs)
+    CLEAR_LANES = True
+    AVOID = True
+    LANE_ALWAYS = False
+
+    @staticmethod
+    def _lane(k, d, u, vehicle, blocking, by_ref):
+        able = u.n_able() if hasattr(u, "n_able") else 0
+        if vehicle or able < 3:
+            return None
+        for o in d.options:
+            e = by_ref.get(o[1]) if o[0] == "clear_lane" else None
+            if e is not None and e in blocking and not e["state"].get("lanes"):
+                return o
+        return None
 
     def _mines_goal(self, k, u):
         goal = getattr(self, "_goal", None)
@@ -89,14 +103,10 @@ class MinesDoctrine:
         for o in d.options:
             if o[0] == "line_charge" and by_ref.get(o[1]) in blocking:
                 return o, d
-        able = u.n_able() if hasattr(u, "n_able") else 0
-        if not vehicle and able >= 3:
-            for o in d.options:
-                e = by_ref.get(o[1]) if o[0] == "clear_lane" else None
-                if e is not None and e in blocking and not e["state"].get("lanes"):
-                    return o, d
-        if not vehicle and k.turn >= k.turn_limit - RUSH_TURNS + 1:
-            return None, d  # the last turns: rush
+        rush = not vehicle and k.turn >= k.turn_limit - RUSH_TURNS + 1
+        if not self.AVOID or rush:
+            lane = self._lane(k, d, u, vehicle, blocking, by_ref) if self.LANE_ALWAYS else None
+            return lane, d  # the last turns: rush
         kept = []
         moves = 0
         for o in d.options:
@@ -117,6 +127,15 @@ class MinesDoctrine:
                     break
             if not bad:
                 kept.append(o)
+        if blocking and self.CLEAR_LANES:
+            here = math.hypot(gx - u.x, gy - u.y)
+            progress = any(o[0] == "move" and math.hypot(gx - nominated_point(u, o[1], o[2])[0],
+                                                         gy - nominated_point(u, o[1], o[2])[1]) < here - 1.0
+                           for o in kept)
+            if self.LANE_ALWAYS or not progress:
+                lane = self._lane(k, d, u, vehicle, blocking, by_ref)
+                if lane is not None:
+                    return lane, d
         if moves and sum(1 for o in kept if o[0] == "move") == 0:
             return None, d  # every move crosses a field: the doctrine's own choice
         if len(kept) == len(d.options):
