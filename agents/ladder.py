@@ -98,6 +98,13 @@ def _first_of(opts, *wanted):
 
 class MediumAgent(ScriptedAgent):
     name = "medium"
+    HQ_NEAREST = True  # the HQ makes for the objective nearest it (False: the least-covered one, as a squad)
+
+    def _goal(self, k, u):
+        if self.HQ_NEAREST and u.kind == "hq" and k.objectives:
+            near = min(((ox, oy) for _, ox, oy, _ in k.objectives), key=lambda p: (math.hypot(p[0] - u.x, p[1] - u.y), p))
+            return self._bd_goal(k, u, near)  # a building there (agents/buildings.py)
+        return super()._goal(k, u)
 
 
 class DefensiveAgent(CommandMixin, ScriptedAgent):

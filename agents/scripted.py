@@ -27,6 +27,7 @@ from .aerospace import AerospaceDoctrine
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .buildings import BuildingDoctrine
+from .contest import ContestDoctrine
 from .electronic_warfare import EWDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
@@ -67,7 +68,7 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine,
+class ScriptedAgent(ContestDoctrine, ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine,
                     SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
@@ -147,6 +148,9 @@ class ScriptedAgent(ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrin
         ew = self._ew_decide(k, d)  # electronic warfare and drones (agents/electronic_warfare.py)
         if ew is not None:
             return ew
+        ct = self._contest_decide(k, d)  # an objective the enemy stands on (agents/contest.py)
+        if ct is not None:
+            return ct
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens
