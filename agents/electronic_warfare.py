@@ -9,9 +9,11 @@ Doctrine:
 - **Opposing** (``ew_oppose``): always, with one counter.
 - **Remote spotting** (``ew_spot``): while the unit keeps a counter for listening, the enemy marker nearest to the
   side's units, one counter.
-- **Drones**: a unit with drones and no known enemy in its sight launches one while enemy markers or no known enemy
-  are left; a flying drone spots a marker it may (the nearest to the side's units first), else flies towards the
-  nearest enemy marker; a unit with a good shot, or with no enemy marker left, fights on (the drone is lost).
+- **Drones**: a unit with drones, on its goal (within 3": flying one takes the operator's actions, which a unit on
+  its way to its objective needs to get there; measured on ``night-raid``, docs/agents.md) and no known enemy in its
+  sight launches one while enemy markers or no known enemy are left; a flying drone spots a marker it may (the
+  nearest to the side's units first), else flies towards the nearest enemy marker; a unit with a good shot, with no
+  enemy marker left, or off its goal, fights or moves on (the drone is lost).
 
 Only the side's own knowledge is read (:class:`agents.knowledge.Knowledge`): its own units, the markers by
 position, the enemy units it knows of, the table.
@@ -31,11 +33,12 @@ class EWDoctrine:
     """Mixin: ``_ew_decide`` returns None when the decision has no EW or drone choice for it to make."""
 
     ELECTRONIC_WARFARE = True
-    DRONES = True
-    DRONE_IDLE = True
+    DRONES = True  # False: no drones (A/B runs)
+    DRONE_IDLE = True  # False: drones flown wherever the unit is (the earlier doctrine)
     DRONE_GOAL_R = 3.0
 
     def _drone_idle(self, k, u) -> bool:
+        """Whether the unit has nothing better to do with its actions than fly a drone: it is on its goal."""
         if not self.DRONE_IDLE:
             return True
         goal = getattr(self, "_goal", None)
