@@ -9,9 +9,11 @@ Doctrine:
 - **Opposing** (``ew_oppose``): always, with one counter.
 - **Remote spotting** (``ew_spot``): while the unit keeps a counter for listening, the enemy marker nearest to the
   side's units, one counter.
-- **Drones**: a unit with drones and no known enemy in its sight launches one while enemy markers or no known enemy
-  are left; a flying drone spots a marker it may (the nearest to the side's units first), else flies towards the
-  nearest enemy marker; a unit with a good shot, or with no enemy marker left, fights on (the drone is lost).
+- **Drones**: a unit with drones, on its goal (within 3": flying one takes the operator's actions, which a unit on
+  its way to its objective needs to get there; measured on ``night-raid``, docs/agents.md) and no known enemy in its
+  sight launches one while enemy markers or no known enemy are left; a flying drone spots a marker it may (the
+  nearest to the side's units first), else flies towards the nearest enemy marker; a unit with a good shot, with no
+  enemy marker left, or off its goal, fights or moves on (the drone is lost).
 
 Only the side's own knowledge is read (:class:`agents.knowledge.Knowledge`): its own units, the markers by
 position, the enemy units it knows of, the table.
@@ -31,6 +33,19 @@ class EWDoctrine:
     """Mixin: ``_ew_decide`` returns None when the decision has no EW or drone choice for it to make."""
 
     ELECTRONIC_WARFARE = True
+    DRONES = True  # False: no drones (A/B runs)
+    DRONE_IDLE = True  # False: drones flown wherever the unit is (the earlier doctrine)
+    DRONE_GOAL_R = 3.0
+
+    def _drone_idle(self, k, u) -> bool:
+        """Whether the unit has nothing better to do with its actions than fly a drone: it is on its goal."""
+        if not self.DRONE_IDLE:
+            return True
+        goal = getattr(self, "_goal", None)
+        if goal is None:
+            return True
+        gx, gy = goal(k, u)
+        return math.hypot(gx - u.x, gy - u.y) <= self.DRONE_GOAL_R
 
     def _ew_decide(self, k, d):
         if not self.ELECTRONIC_WARFARE:
@@ -51,7 +66,7 @@ class EWDoctrine:
         spot = self._ew_spot(k, opts)
         if spot is not None:
             return spot
-        return self._drone(k, d)
+        return self._drone(k, d) if self.DRONES else None
 
     def _ew_listen(self, k, d):
         enemy = k.units[d.unit] if d.unit >= 0 else None
@@ -83,13 +98,14 @@ class EWDoctrine:
         u = k.units[d.unit]
         markers = [m for m in k.markers if m["side"] != k.side and not m["removed"]]
         sees_enemy = any(k.bf.has_los(u.x, u.y, e.x, e.y) for e in k.enemy_units)
+        idle = self._drone_idle(k, u)
         if ("drone_launch",) in opts:
-            if not sees_enemy and (markers or not k.enemy_units) and not u.suppression:
+            if idle and not sees_enemy and (markers or not k.enemy_units) and not u.suppression:
                 return ("drone_launch",)
             return None
         moves = [o for o in opts if o[0] == "drone_move"]
         spots = [o for o in opts if o[0] == "drone_spot"]
-        if not moves and not spots:
+        if not moves and not spots or not idle:
             return None
         shot = getattr(self, "_best_shot", None)
         if sees_enemy and shot is not None and shot(k, d)[0] is not None:

@@ -3,9 +3,11 @@
 - ``easy``: naive.  Shoots the nearest visible enemy with every weapon; otherwise walks straight at
   the nearest objective; recovers when suppressed; never props, never seeks cover, never gives an
   order; activates its units in list order and stands and fights in every procedure decision.
-- ``medium``: the ``scripted`` bot.  Expected-value shooting (casualties first, then suppressing
-  unsuppressed enemies), recovers suppression, advances cover to cover, props on its objective,
-  orders squads that have an enemy in sight and rallies shaken units.
+- ``medium``: the ``scripted`` bot, its HQ making for the objective nearest it (``scripted``'s makes for the
+  least-covered one, like a squad: on ``breach`` the defenders' HQ walked across open ground to the far objective
+  and was shot).  Expected-value shooting (casualties first, then suppressing unsuppressed enemies), recovers
+  suppression, advances cover to cover, props on its objective, orders squads that have an enemy in sight and
+  rallies shaken units.
 - ``hard`` (agents/hard.py): medium plus command (the HQ activates first and orders every
   activation), a cheapest objective assignment, focused fire (last figures of a unit, commanders,
   units that have not yet activated), exposure-aware movement and end-game objective play.
@@ -98,6 +100,14 @@ def _first_of(opts, *wanted):
 
 class MediumAgent(ScriptedAgent):
     name = "medium"
+    HQ_NEAREST = True  # the HQ makes for the objective nearest it (False: the least-covered one, as a squad)
+
+    def _goal(self, k, u):
+        if self.HQ_NEAREST and u.kind == "hq" and k.objectives:
+            near = min(((ox, oy) for _, ox, oy, _ in k.objectives),
+                       key=lambda p: (math.hypot(p[0] - u.x, p[1] - u.y), p))
+            return self._bd_goal(k, u, near)  # a building there (agents/buildings.py)
+        return super()._goal(k, u)
 
 
 class DefensiveAgent(CommandMixin, ScriptedAgent):

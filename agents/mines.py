@@ -9,7 +9,10 @@ Doctrine:
   the unit is getting out of it, or it is the last two turns (then infantry rush).
 - **When it must cross** (the line from the unit to its goal crosses such a field): a vehicle with a line charge
   fires it (both actions); infantry of at least three able models clear a lane with one of them, once per field
-  (no lane there yet); a field with a complete lane is crossed by it.
+  (no lane there yet), but only when no move that keeps out of the known fields gets the unit 1" nearer its goal
+  (the model walking the lane splits off as a one-model detachment: a unit the enemy scores a victory point for
+  when it is lost, and one figure fewer in the squad; measured, clearing a lane whenever a field lay on the way
+  lost games on ``breach``, docs/agents.md); a field with a complete lane is crossed by it.
 
 Only the side's own knowledge is read (:meth:`agents.knowledge.Knowledge.entities`): its own counters and the enemy's
 it has found; a counter it has not found is not there for it.
@@ -55,6 +58,20 @@ class MinesDoctrine:
     """Mixin: ``_mines_decide(k, d)`` returns (an option or None, the decision with its dangerous moves removed)."""
 
     MINES = True  # False: the mines choices fall through to the rest of the doctrine (A/B runs)
+    CLEAR_LANES = True  # False: never clear a lane (A/B runs)
+    LANE_ALWAYS = False  # True: a lane through every known field in the way, a way round or not (the earlier doctrine)
+
+    def _lane(self, k, d, u, vehicle, blocking, by_ref):
+        """A ``clear_lane`` option through a field in the unit's way that has no lane yet (None: none, or not a unit
+        of three or more able infantry)."""
+        able = u.n_able() if hasattr(u, "n_able") else 0
+        if not self.CLEAR_LANES or vehicle or able < 3:
+            return None
+        for o in d.options:
+            e = by_ref.get(o[1]) if o[0] == "clear_lane" else None
+            if e is not None and e in blocking and not e["state"].get("lanes"):
+                return o
+        return None
 
     def _mines_goal(self, k, u):
         goal = getattr(self, "_goal", None)
@@ -89,14 +106,8 @@ class MinesDoctrine:
         for o in d.options:
             if o[0] == "line_charge" and by_ref.get(o[1]) in blocking:
                 return o, d
-        able = u.n_able() if hasattr(u, "n_able") else 0
-        if not vehicle and able >= 3:
-            for o in d.options:
-                e = by_ref.get(o[1]) if o[0] == "clear_lane" else None
-                if e is not None and e in blocking and not e["state"].get("lanes"):
-                    return o, d
         if not vehicle and k.turn >= k.turn_limit - RUSH_TURNS + 1:
-            return None, d  # the last turns: rush
+            return (self._lane(k, d, u, vehicle, blocking, by_ref) if self.LANE_ALWAYS else None), d  # rush
         kept = []
         moves = 0
         for o in d.options:
@@ -117,6 +128,15 @@ class MinesDoctrine:
                     break
             if not bad:
                 kept.append(o)
+        if blocking:  # a lane only when no move round the field gets the unit 1" nearer its goal
+            here = math.hypot(gx - u.x, gy - u.y)
+            progress = any(o[0] == "move" and math.hypot(gx - nominated_point(u, o[1], o[2])[0],
+                                                         gy - nominated_point(u, o[1], o[2])[1]) < here - 1.0
+                           for o in kept)
+            if self.LANE_ALWAYS or not progress:
+                lane = self._lane(k, d, u, vehicle, blocking, by_ref)
+                if lane is not None:
+                    return lane, d
         if moves and sum(1 for o in kept if o[0] == "move") == 0:
             return None, d  # every move crosses a field: the doctrine's own choice
         if len(kept) == len(d.options):

@@ -10,6 +10,8 @@ Doctrine:
   it advances toward its objective, preferring move options that end in cover; a unit on its
   objective or in cover with nothing to shoot props.
 - Objectives are shared out greedily (nearest unit first) so every objective gets a squad.
+- A unit held more than 3" off an objective the enemy stands on by the Two Inch Rule reorganises its leader onto it
+  (agents/contest.py).
 
 It decides only from what its side may know (:class:`agents.knowledge.Knowledge`: own units, the enemy
 units not hidden, the table) through the legal-option API plus read-only previews (``fire_plan``).
@@ -27,6 +29,7 @@ from .aerospace import AerospaceDoctrine
 from .armour import VehicleDoctrine
 from .base import GuardedAgent, register
 from .buildings import BuildingDoctrine
+from .contest import ContestDoctrine
 from .electronic_warfare import EWDoctrine
 from .fire_support import FireSupportDoctrine
 from .smoke import SmokeDoctrine
@@ -67,8 +70,8 @@ def shot_value(quality: int, firepower: tuple, target: int, impact: int, armour:
 ASSAULT_KINDS = ("assault_response", "assault_follow_up", "final_defensive_fire", "second_move")
 
 
-class ScriptedAgent(ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine, AerospaceDoctrine,
-                    SmokeDoctrine, VehicleDoctrine, GuardedAgent):
+class ScriptedAgent(ContestDoctrine, ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrine, FireSupportDoctrine,
+                    AerospaceDoctrine, SmokeDoctrine, VehicleDoctrine, GuardedAgent):
     name = "scripted"
     _goals = None
     _game_id = None  # the game (Knowledge.game_token) the goals belong to
@@ -147,6 +150,9 @@ class ScriptedAgent(ReactionDoctrine, EWDoctrine, MinesDoctrine, BuildingDoctrin
         ew = self._ew_decide(k, d)  # electronic warfare and drones (agents/electronic_warfare.py)
         if ew is not None:
             return ew
+        ct = self._contest_decide(k, d)  # an objective the enemy stands on (agents/contest.py)
+        if ct is not None:
+            return ct
         if d.kind == "activate":
             return self._choose_unit(k, d)
         if d.kind == "seize":  # Seize the Initiative: keep the tokens

@@ -9,7 +9,10 @@ points per game (draw = 1/2) with a 95% interval over the pairs, and each agent'
     python benchmarks/ladder_ab.py hard-no-tank-shock hard --pairs 150 --scenario armour
 
 Variant names: ``hard-<switch>`` flips one of :data:`SWITCHES` or :data:`VEHICLE_SWITCHES`,
-``defensive-<switch>`` one of :data:`DEFENSIVE_SWITCHES` (registered by :func:`register_variants`).
+``defensive-<switch>`` one of :data:`DEFENSIVE_SWITCHES`, ``medium-<switch>`` one of :data:`MEDIUM_SWITCHES`
+(registered by :func:`register_variants`):
+
+    python benchmarks/ladder_ab.py medium-no-contest easy --pairs 150 --scenario breach
 """
 from __future__ import annotations
 
@@ -49,6 +52,15 @@ VEHICLE_SWITCHES = {
     "no-close-assault": ({"CLOSE_ASSAULT": False}, "infantry never close-assault vehicles"),
     "no-shock-risk": ({"AVOID_SHOCK": 0.0}, "infantry positions without the tank-shock risk"),
 }
+# medium's doctrine on the Additional Rules' scenarios (measure with --scenario breach or night-raid)
+MEDIUM_SWITCHES = {
+    "no-contest": ({"CONTEST": False}, "no reorganise onto an objective the enemy stands on (agents/contest.py)"),
+    "lane-always": ({"LANE_ALWAYS": True}, "a lane through every known field on the way, a way round or not"),
+    "no-lanes": ({"CLEAR_LANES": False}, "never clears a lane"),
+    "drones-anywhere": ({"DRONE_IDLE": False}, "flies drones wherever the unit is, not only from its objective"),
+    "no-drones": ({"DRONES": False}, "never flies a drone"),
+    "hq-least-covered": ({"HQ_NEAREST": False}, "the HQ makes for the least-covered objective (scripted's)"),
+}
 # defensive's vehicle doctrine against medium's (which it used before it had its own)
 DEFENSIVE_SWITCHES = {
     "no-hold": ({"HOLD": False, "CAUTIOUS": False}, "medium's vehicle doctrine instead of the hull-down hold"),
@@ -56,9 +68,10 @@ DEFENSIVE_SWITCHES = {
 
 
 def register_variants() -> None:
-    from agents.ladder import DefensiveAgent
+    from agents.ladder import DefensiveAgent, MediumAgent
     for prefix, base, switches in (("hard", HardAgent, SWITCHES), ("hard", HardAgent, VEHICLE_SWITCHES),
-                                   ("defensive", DefensiveAgent, DEFENSIVE_SWITCHES)):
+                                   ("defensive", DefensiveAgent, DEFENSIVE_SWITCHES),
+                                   ("medium", MediumAgent, MEDIUM_SWITCHES)):
         for key, (flags, _) in switches.items():
             name = f"{prefix}-{key}"
             if name not in AGENTS:

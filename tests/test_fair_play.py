@@ -236,7 +236,7 @@ def test_knowledge_refuses_hidden_units_and_shows_markers_by_position():
     assert not hasattr(k, "game") and not hasattr(k, "dice") and not hasattr(k, "stack")
 
 
-BOT_MODULES = ["scripted.py", "hard.py", "ladder.py", "armour.py", "fire_support.py", "aerospace.py"]
+BOT_MODULES = ["scripted.py", "hard.py", "ladder.py", "armour.py", "fire_support.py", "aerospace.py", "contest.py"]
 
 
 @pytest.mark.parametrize("module", BOT_MODULES)

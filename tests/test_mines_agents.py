@@ -52,11 +52,33 @@ def test_a_vehicle_with_a_line_charge_fires_it_at_a_known_field_on_its_way():
     assert make_agent("hard", seed=1).choose(g, g.decision()) == ("line_charge", 0)
 
 
-def test_infantry_clear_a_lane_through_a_known_field_on_their_way():
-    g = _game([unit("A", (24, 15.5), figures=(("rifle", 5),))], [{"type": "ap", "position": [24, 20]}])
-    mf.found(g, 0)
-    activate(g, 0)
-    assert make_agent("scripted", seed=1).choose(g, g.decision()) == ("clear_lane", 0)
+BELT = [{"type": "ap", "position": [x, 20]} for x in (3, 9, 15, 21, 27, 33, 39, 45)]  # across the whole table
+
+
+def test_infantry_clear_a_lane_through_a_known_belt_of_fields_they_cannot_go_round():
+    for name in ("scripted", "medium", "hard"):
+        g = _game([unit("A", (24, 15.5), figures=(("rifle", 5),))], BELT)
+        for e in g.entities:
+            mf.found(g, e["id"])
+        activate(g, 0)
+        opt = make_agent(name, seed=1).choose(g, g.decision())
+        assert opt[0] == "clear_lane" and g.entities[opt[1]]["x"] in (21, 27), (name, opt)  # the fields in its way
+
+
+def test_infantry_go_round_a_known_field_rather_than_clear_a_lane_through_it():
+    for name in ("scripted", "medium", "hard"):
+        g = _game([unit("A", (24, 15.5), figures=(("rifle", 5),))], [{"type": "ap", "position": [24, 20]}])
+        mf.found(g, 0)
+        activate(g, 0)
+        bot = make_agent(name, seed=1)
+        d = g.decision()
+        assert ("clear_lane", 0) in d.options
+        mine, kept = bot._mines_decide(Knowledge(g, 0), d)
+        assert mine is None  # a move round the field gets it nearer its objective: no lane (no detachment)
+        assert not [o for o in kept.options if o[0] == "move" and _crosses(g, o, g.entities[0])]
+        opt = bot.choose(g, d)
+        assert opt != ("clear_lane", 0) and not (opt[0] == "move" and _crosses(g, opt, g.entities[0])), (name, opt)
+        assert bot.fallbacks == 0
 
 
 def test_the_owner_fires_a_command_detonated_mine_at_the_enemy_in_its_arc():
