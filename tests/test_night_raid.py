@@ -95,7 +95,7 @@ def test_a_hidden_ew_units_attempts_stay_secret():
     """Red's hidden Signals team listens to the raiders' HQ and jams its order: Blue reads that its order failed,
     never which unit jammed it (the events naming the hidden unit are Hidden activity in its log), nor its counters
     in the observation."""
-    for seed in range(20):
+    for seed in range(200):
         g = Game(NAME, seed=seed)
         rng = random.Random(seed)
         seen = False
