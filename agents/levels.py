@@ -3,8 +3,11 @@
 Each level is an agent named elsewhere in the registry (:data:`LEVELS`: ``(n, spec, declared_elo)``) with a
 declared rating on the ladder's scale: the Elo of ``evaluation.ratings`` (a Bradley-Terry fit with side and draw
 terms and a prior of virtual draws) with ``random`` = 0, as ``dustup tournament`` reports it.  The declared
-ratings were measured by one tournament of the levels (docs/agents.md, "Strength levels", gives the command, the
-games and the intervals); a front-end's ``strength`` setting names a level (:func:`level_agent_spec`).
+ratings are one fit of the levels' tournaments on ``default`` (docs/agents.md, "Strength levels", gives the
+commands, the games and the intervals): levels 1 to 5 are separated by measurement; the search levels 6 to 8 were
+measured in a handful of games against level 5 and are not (the search is as strong as its prior, ``hard``, at
+these budgets), so their declared ratings are level 5's or near it.  A front-end's ``strength`` setting names a
+level (:func:`level_agent_spec`).
 
 The search levels use *playout* budgets, not time budgets: a playout budget gives the same choice on any
 machine under any load (the level is one agent everywhere, and its rating can be reproduced), while a time
@@ -17,16 +20,16 @@ from __future__ import annotations
 
 from .base import make_agent, register
 
-# (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring tournament)
+# (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring tournaments)
 LEVELS: tuple[tuple[int, str, int], ...] = (
     (1, "random", 0),
-    (2, "easy", 1400),
-    (3, "medium", 1600),
-    (4, "defensive", 1800),
-    (5, "hard", 1900),
-    (6, "mcts:playouts=4", 1910),
-    (7, "mcts:playouts=16", 1920),
-    (8, "mcts:playouts=64", 1930),
+    (2, "easy", 731),
+    (3, "medium", 943),
+    (4, "defensive", 1136),
+    (5, "hard", 1251),
+    (6, "mcts:playouts=4", 1251),
+    (7, "mcts:playouts=8", 1251),
+    (8, "mcts:playouts=16", 1314),
 )
 ARGUMENT = "N"
 
