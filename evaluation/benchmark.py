@@ -14,7 +14,7 @@ must stay so (tune on the built-in scenarios or on other builder seeds).
 of the suite through ``evaluation.tournament`` (a gauntlet): ``games`` games per opponent and scenario as paired
 games (the same game seed twice, sides swapped), resumable, with a progress bar, Ctrl-C keeping every finished
 game.  :func:`summarize` gives the agent's score against each opponent over the suite (a win 1, a draw 1/2) with a
-95% interval from a bootstrap over the game pairs (``training.gauntlet``'s, shared with ``dustup gauntlet``), and
+95% interval from a bootstrap over the game pairs (the rule of ``dustup gauntlet``'s intervals), and
 the score per scenario.
 """
 from __future__ import annotations
@@ -171,19 +171,15 @@ def _name_of(scenario: str) -> str:
 def summarize(records, agent: str, opponents=OPPONENTS, bootstrap: int = BOOTSTRAP, seed: int = 0) -> dict:
     """The agent's score against each opponent over the suite (``None`` for itself) with a 95% interval over
     the game pairs, its W/D/L and games; the score per scenario and opponent; the mean over the opponents."""
-    from training.gauntlet import _score_ci
-
     scores, per_scenario = {}, {}
     for o in opponents:
         if o == agent:
             scores[o] = None
             continue
         mine = [r for r in records if o in r["agents"] and agent in r["agents"]]
-        scores[o] = _score_ci(mine, agent, o, bootstrap, seed)
+        scores[o] = score_ci(mine, agent, bootstrap, seed)
         for r in mine:
-            side = r["agents"].index(agent)
-            w = r["winner"]
-            s = 0.5 if w in (-1, None) else (1.0 if w == side else 0.0)
+            s = _score(r, agent)
             cell = per_scenario.setdefault(_name_of(r["scenario"]), {}).setdefault(o, [0.0, 0])
             cell[0] += s
             cell[1] += 1
@@ -194,6 +190,45 @@ def summarize(records, agent: str, opponents=OPPONENTS, bootstrap: int = BOOTSTR
             "mean_score": sum(measured) / len(measured) if measured else None,
             "per_scenario": {sc: {o: v[0] / v[1] for o, v in cells.items()} for sc, cells in sorted(per_scenario.items())},
             "games": len(records), "forfeits": forfeits}
+
+
+def _score(r: dict, agent: str) -> float:
+    w = r["winner"]
+    return 0.5 if w in (-1, None) else (1.0 if r["agents"][w] == agent else 0.0)
+
+
+def score_ci(records, agent: str, bootstrap: int = BOOTSTRAP, seed: int = 0) -> dict | None:
+    """``agent``'s mean score over ``records`` and a 95% interval from a bootstrap over the game pairs (a pair: the
+    two games of one scenario and seed, sides swapped); a score the same in every pair gets Wilson's interval over
+    the pairs (resampling cannot show a spread there).  The same rule as ``dustup gauntlet``'s intervals."""
+    import numpy as np
+
+    pairs: dict = {}
+    wdl = [0, 0, 0]
+    for r in records:
+        s = _score(r, agent)
+        wdl[0 if s == 1.0 else (1 if s == 0.5 else 2)] += 1
+        pairs.setdefault((r["scenario"], r["pair_index"]), []).append(s)
+    if not pairs:
+        return None
+    units = [sum(v) / len(v) for v in pairs.values()]
+    mean = float(np.mean(units))
+    if len(set(units)) == 1:
+        lo, hi = wilson(mean, len(units))
+    elif bootstrap:
+        rng = np.random.default_rng(seed)
+        lo, hi = np.percentile(np.array(units)[rng.integers(0, len(units), (bootstrap, len(units)))].mean(1), [2.5, 97.5])
+    else:
+        lo = hi = mean
+    return {"score": mean, "ci95": [min(float(lo), mean), max(float(hi), mean)], "wdl": wdl, "games": sum(wdl)}
+
+
+def wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion ``p`` observed over ``n`` trials (exact ends at 0 and 1)."""
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (0.0 if p <= 0 else max(0.0, c - h)), (1.0 if p >= 1 else min(1.0, c + h))
 
 
 def score_cell(v: dict | None) -> str:

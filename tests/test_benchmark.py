@@ -1,5 +1,6 @@
 """The held-out benchmark (evaluation/benchmark.py, `dustup benchmark`) and the strength levels (agents/levels.py)."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -194,3 +195,21 @@ def test_the_levels_are_documented_with_their_ratings():
     assert "dustup tournament --agents level:1,level:2" in section
     for n, spec, elo in LEVELS:
         assert f"| `level:{n}` | `{spec}` | {elo:+d} |" in section, (n, spec, elo)
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
+    """A SIGINT to the process group of a real `dustup benchmark` (two workers): exit 130, one line, the finished
+    games kept; the same command then finishes with every game played once."""
+    from test_cli_interrupt import check_stopped, dustup, interrupt
+
+    out = tmp_path / "b"
+    cmd = dustup("benchmark", "--agent", "easy", "--games", 2, "--concurrency", 2, "--out", out, "--json")
+    code, err = interrupt(cmd, out / "results.jsonl", 3, tmp_path)
+    check_stopped(code, err, "benchmark")
+    assert "benchmark easy" in err  # the progress bar
+    assert not (out / "report.md").exists()
+    r = subprocess.run(cmd + ["--no-progress"], capture_output=True, text=True, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    keys = [json.loads(x)["key"] for x in (out / "results.jsonl").read_text().splitlines()]
+    assert json.loads(r.stdout)["games"] == len(keys) == len(set(keys)) == 3 * 12 * 2
