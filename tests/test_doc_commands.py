@@ -429,7 +429,7 @@ LONG_GAMES = [
     "dustup tournament --agents ppo,hard,medium,random --games 40",
     "dustup benchmark --agent hard",
     "dustup benchmark --agent mcts:playouts=16 --games 4 --concurrency 2 --decision-time 60",
-    *[f"dustup benchmark --agent {a} --games 2 --seed 0 --concurrency 1"
+    *[f"dustup benchmark --agent {a} --games 10 --seed 0 --concurrency 1"
       for a in ("random", "easy", "medium", "defensive", "hard", "ppo")],
     "dustup benchmark --agent level:6 --games 2 --seed 0 --concurrency 1 --decision-time 60",
     "dustup tournament --agents level:1,level:2,level:3,level:4,level:5 --scenarios default --games 100 --seed 2010 "
