@@ -188,7 +188,8 @@ def summarize(records, agent: str, opponents=OPPONENTS, bootstrap: int = BOOTSTR
                 if r["reason"].startswith(("crash", "timeout", "illegal"))]
     return {"agent": agent, "opponents": list(opponents), "scores": scores,
             "mean_score": sum(measured) / len(measured) if measured else None,
-            "per_scenario": {sc: {o: v[0] / v[1] for o, v in cells.items()} for sc, cells in sorted(per_scenario.items())},
+            "per_scenario": {sc: {o: v[0] / v[1] for o, v in cells.items()}
+                             for sc, cells in sorted(per_scenario.items())},
             "games": len(records), "forfeits": forfeits}
 
 
@@ -217,7 +218,8 @@ def score_ci(records, agent: str, bootstrap: int = BOOTSTRAP, seed: int = 0) -> 
         lo, hi = wilson(mean, len(units))
     elif bootstrap:
         rng = np.random.default_rng(seed)
-        lo, hi = np.percentile(np.array(units)[rng.integers(0, len(units), (bootstrap, len(units)))].mean(1), [2.5, 97.5])
+        means = np.array(units)[rng.integers(0, len(units), (bootstrap, len(units)))].mean(1)
+        lo, hi = np.percentile(means, [2.5, 97.5])
     else:
         lo = hi = mean
     return {"score": mean, "ci95": [min(float(lo), mean), max(float(hi), mean)], "wdl": wdl, "games": sum(wdl)}

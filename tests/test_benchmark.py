@@ -77,7 +77,8 @@ def test_a_tiny_run_reports_paired_scores_with_intervals(tmp_path, tiny_suite):
             got = [0.5 if r["winner"] in (-1, None) else float(r["agents"][r["winner"]] == "easy")
                    for r in mine if Path(r["scenario"]).stem == sc]
             assert summ["per_scenario"][sc][o] == pytest.approx(sum(got) / len(got))
-    assert summ["mean_score"] == pytest.approx((summ["scores"]["random"]["score"] + summ["scores"]["medium"]["score"]) / 2)
+    both = summ["scores"]["random"]["score"] + summ["scores"]["medium"]["score"]
+    assert summ["mean_score"] == pytest.approx(both / 2)
     assert summ["suite_differs"] == []
     report = (tmp_path / "b" / "report.md").read_text()
     assert "| random |" in report and "| easy | itself" in report and "bench-02" in report

@@ -66,7 +66,8 @@ def register(subparsers) -> None:
     p.add_argument("--agent", required=True, help="the agent to measure, e.g. hard, mcts:playouts=16, level:5, ppo")
     p.add_argument("--games", type=POSITIVE, default=2,
                    help="games per opponent and scenario, rounded up to even: pairs with sides swapped (default: 2)")
-    p.add_argument("--seed", type=NON_NEGATIVE, default=0, help="master seed; the game seeds derive from it (default: 0)")
+    p.add_argument("--seed", type=NON_NEGATIVE, default=0,
+                   help="master seed; the game seeds derive from it (default: 0)")
     p.add_argument("--concurrency", type=POSITIVE, default=None, help="worker processes (default: all cores)")
     p.add_argument("--decision-time", type=_seconds, default=5.0,
                    help="seconds per decision before an agent forfeits; raise it for slow searches (default: 5)")
@@ -136,7 +137,8 @@ def _cmd_benchmark(args) -> int:
         if v is None:
             print(f"{o:<10}{'itself':>7}")
         else:
-            print(f"{o:<10}{v['score']:>7.3f}   [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]  {'/'.join(map(str, v['wdl']))}")
+            wdl = "/".join(map(str, v["wdl"]))
+            print(f"{o:<10}{v['score']:>7.3f}   [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]  {wdl}")
     if summ["forfeits"]:
         print(f"forfeits: {len(summ['forfeits'])} (see the report)")
     print(f"report: {out}/report.md (score per scenario; data summary.json, results.jsonl)")
