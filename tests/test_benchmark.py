@@ -133,6 +133,14 @@ def test_bad_input_is_one_line_and_writes_nothing(argv, words, tmp_path, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_out_that_cannot_be_a_folder_is_refused(tmp_path, capsys):
+    (tmp_path / "f").write_text("x")
+    assert main(["benchmark", "--agent", "easy", "--out", str(tmp_path / "f" / "b")]) == 2
+    err = capsys.readouterr().err
+    assert "is a file, not a folder" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
 def test_the_api_refuses_bad_input():
     for kw, words in (({"agent": "hard", "games": 0}, "at least 1"), ({"agent": "", "games": 2}, "non-empty"),
                       ({"agent": "hard", "games": 2, "opponents": ()}, "no opponent"),
