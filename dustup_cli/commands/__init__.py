@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES: tuple[str, ...] = ("engine", "serve", "design", "build")
+MODULES: tuple[str, ...] = ("engine", "serve", "design", "build", "benchmark")
 
 
 def register_all(subparsers) -> None:

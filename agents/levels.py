@@ -1,0 +1,69 @@
+"""Strength levels for front-ends: ``level:1`` (the weakest) to ``level:8`` (the strongest search).
+
+Each level is an agent named elsewhere in the registry (:data:`LEVELS`: ``(n, spec, declared_elo)``) with a
+declared rating on the ladder's scale: the Elo of ``evaluation.ratings`` (a Bradley-Terry fit with side and draw
+terms and a prior of virtual draws) with ``random`` = 0, as ``dustup tournament`` reports it.  The declared
+ratings are one fit of the levels' tournaments on ``default`` (docs/agents.md, "Strength levels", gives the
+commands, the games and the intervals): levels 1 to 5 are separated by measurement; the search levels 6 to 8 were
+measured in a handful of games against level 5 and are not (the search is as strong as its prior, ``hard``, at
+these budgets), so their declared ratings are level 5's or near it.  A front-end's ``strength`` setting names a
+level (:func:`level_agent_spec`).
+
+The search levels use *playout* budgets, not time budgets: a playout budget gives the same choice on any
+machine under any load (the level is one agent everywhere, and its rating can be reproduced), while a time
+budget plays weaker on a slower or busier machine.
+
+``level:N`` resolves everywhere agents are named (CLI, protocol, HTTP, tournaments, ``Dustup-v0``'s opponent)
+to the level's agent itself: ``level:4`` plays exactly as its spec does.
+"""
+from __future__ import annotations
+
+from .base import make_agent, register
+
+# (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring tournaments)
+LEVELS: tuple[tuple[int, str, int], ...] = (
+    (1, "random", 0),
+    (2, "easy", 731),
+    (3, "medium", 943),
+    (4, "defensive", 1136),
+    (5, "hard", 1251),
+    (6, "mcts:playouts=4", 1251),
+    (7, "mcts:playouts=8", 1251),
+    (8, "mcts:playouts=16", 1314),
+)
+ARGUMENT = "N"
+
+
+def _level(n) -> tuple[int, str, int]:
+    text = str(n).strip()
+    try:
+        k = int(text)
+    except ValueError:
+        k = None
+    if k is None or str(k) != text.lstrip("+") or not 1 <= k <= len(LEVELS):
+        raise ValueError(f"a strength level is a whole number from 1 to {len(LEVELS)}, not {str(n)!r} "
+                         f"(level:1 is {LEVELS[0][1]}, level:{len(LEVELS)} is {LEVELS[-1][1]})")
+    return LEVELS[k - 1]
+
+
+def level_agent_spec(n: int) -> str:
+    """The agent spec of strength level ``n`` (1 to 8), e.g. ``level_agent_spec(5) == "hard"``; a one-line
+    ``ValueError`` for anything else."""
+    if isinstance(n, bool):
+        raise ValueError(f"a strength level is a whole number from 1 to {len(LEVELS)}, not {n!r}")
+    return _level(n)[1]
+
+
+def declared_elo(n: int) -> int:
+    """The declared rating of level ``n`` (Elo, ``random`` = 0)."""
+    return _level(n)[2]
+
+
+def level_agent(n: str, seed: int = 0):
+    """``level:N``: the agent of level N (registered as ``level``)."""
+    return make_agent(_level(n)[1], seed=seed)
+
+
+level_agent.agent_argument = ARGUMENT
+
+register("level", level_agent)
