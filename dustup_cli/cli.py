@@ -109,7 +109,16 @@ def agent_names() -> list[str]:
 
     order = ["random", "scripted", "easy", "medium", "hard", "defensive"]
     trained = ("ppo", "policy")  # named separately in the help: they need the [policy] extra
-    return [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order and a not in trained)
+    out = [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order and a not in trained)
+    return [_with_argument(a, AGENTS[a]) for a in out]
+
+
+def _with_argument(name: str, factory) -> str:
+    """``level:N`` for an agent that takes an argument, ``mcts[:KEY=VALUE,...]`` where it may go without."""
+    arg = getattr(factory, "agent_argument", None)
+    if not arg:
+        return name
+    return f"{name}[:{arg}]" if getattr(factory, "agent_argument_optional", False) else f"{name}:{arg}"
 
 
 def _agents_help(extra: str = "") -> str:

@@ -41,7 +41,7 @@ def _seconds(text: str) -> float:
 def _agents_line() -> str:
     from dustup_cli.cli import agent_names
 
-    names = ", ".join(a for a in agent_names() if a != "level")  # level takes an argument: named below
+    names = ", ".join(a for a in agent_names() if not a.startswith("level"))  # level takes an argument: named below
     return (f"agents: {names} (scripted bots and the search: docs/agents.md), level:N (the strength "
             "levels 1-8), ppo (the shipped trained policy, needs torch: pip install 'dustup-ai[policy]'), policy:PATH "
             "(a model file from dustup train; trusted files only)")
