@@ -161,7 +161,10 @@ class HardAgent(CommandMixin, ScriptedAgent):
     HQ_HIDE = True
     FS_UNSEEN = True  # fire support on known enemies holding objectives, seen or not (agents/fire_support.py)
     FO_FORWARD = True  # with fire support, a forward observer's HQ advances with the squads instead of hiding
+    FS_OUT_OF_SIGHT = 2.0  # fire support first on defenders of objectives that no own unit sees (agents/fire_support.py)
     ASSAULTS = False  # assaults on beaten enemies: 0.47 against none (600 paired games)
+    FS_ASSAULTS = True  # with fire support in play, assaults on beaten enemies (the guns beat the defenders)
+    AIR_HOME = 1  # aircraft without passengers go to the loiter box for the last turn (agents/aerospace.py)
     CAUTIOUS = True  # vehicles keep out of enemy rocket range and face enemy vehicles (agents/armour.py)
     VEHICLE_ENDGAME = True  # vehicles drive onto objectives in the last two turns (agents/armour.py)
     TANK_SHOCK = True  # vehicles tank-shock infantry when the odds pay (agents/armour.py)
@@ -173,6 +176,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     W_PROGRESS = 0.5  # per inch nearer the objective
     W_COVER = 0.5
     W_HOLD = 3.0  # within the objective's radius
+    SKIP_HIDDEN = True  # without fire support, no squad is assigned an objective held out of every line of sight
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
@@ -195,11 +199,40 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return
         self._assigned.add(k.side)  # the side's squads are assigned at its first decision of the game
         objs = [(ox, oy, v) for _, ox, oy, v in k.objectives]
+        index = list(range(len(objs)))
+        if self.SKIP_HIDDEN and k.fire_support() is None:
+            # an objective whose known holder no line of sight from outside reaches (deep in a building or a wood)
+            # can be neither shot at nor assaulted nor contested (the walk stops 2" from its figures): with no guns to
+            # break that holder, the squads are shared out over the other objectives
+            open_ = [j for j, (ox, oy, _) in enumerate(objs) if not self._hidden_holder(k, ox, oy)]
+            if open_:
+                index = open_
         if objs:
             pieces = self._piece_crews(k)  # the crews of on-table fire support and anti-aircraft teams stay put
             squads = [u for u in k.own_units if u.kind != "hq" and u.uid not in pieces
                       and k.aircraft(u.uid) is None]  # aircraft carry the squads to theirs (agents/aerospace.py)
-            self._assign.update(self._assignment(squads, objs))
+            got = self._assignment(squads, [objs[j] for j in index])
+            self._assign.update({uid: index[j] for uid, j in got.items()})
+
+    @staticmethod
+    def _hidden_holder(k, ox, oy) -> bool:
+        """A known enemy unit holds the objective at (ox, oy) and no point 4-6" from its leader sees it."""
+        bf = k.bf
+        for e in k.enemy_units:
+            if e.profile.vehicle is not None or _d(e.x, e.y, ox, oy) > OBJ_R:
+                continue
+            seen = False
+            for r in (4.0, 6.0):
+                for a in range(0, 360, 30):
+                    px, py = e.x + r * math.sin(math.radians(a)), e.y + r * math.cos(math.radians(a))
+                    if 0.0 <= px <= bf.width and 0.0 <= py <= bf.height and bf.has_los(px, py, e.x, e.y):
+                        seen = True
+                        break
+                if seen:
+                    break
+            if not seen:
+                return True
+        return False
 
     @staticmethod
     def _assignment(units, objs) -> dict:
@@ -359,7 +392,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         names = {o[0] for o in opts}
         if "recover" in names:
             return ("recover",)
-        if self.ASSAULTS and "assault" in names:
+        if "assault" in names and (self.ASSAULTS or self.FS_ASSAULTS and k.fire_support() is not None):
             a = self._assault_choice(k, u, opts)
             if a is not None:
                 return a
