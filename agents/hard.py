@@ -176,6 +176,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     W_PROGRESS = 0.5  # per inch nearer the objective
     W_COVER = 0.5
     W_HOLD = 3.0  # within the objective's radius
+    PROMOTE_AA = False  # an anti-aircraft team is promoted when the HQ loses its commander (it then spends its actions
+    #                     taking command instead of firing at aircraft: +0.03 against True as Red on air-assault)
     SKIP_HIDDEN = True  # without fire support, no squad is assigned an objective held out of every line of sight
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
@@ -298,12 +300,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return self.FO_FORWARD and k.fire_support() is not None and k.observer_role(u.uid) == "fo"
 
     @staticmethod
-    def _piece_crews(k) -> set:
+    def _piece_crews(k, aa: bool = True) -> set:
         """The units that stay with their pieces: those that fire the side's on-table fire support
-        (agents/fire_support.py) and, in a game with aircraft, the anti-aircraft teams (agents/aerospace.py)."""
+        (agents/fire_support.py) and, in a game with aircraft, the anti-aircraft teams (agents/aerospace.py; not
+        with ``aa`` False)."""
         fs = k.fire_support()
         out = set() if fs is None else {a["unit"] for a in fs["assets"] if a["unit"] is not None}
-        if k.has_aircraft():
+        if aa and k.has_aircraft():
             out.update(u.uid for u in k.own_units if u.profile.vehicle is None and k.aa_reach(u.uid) is not None)
         return out
 
@@ -311,7 +314,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         """Promote the crew of an on-table piece (it stays back anyway: a promoted squad would stay back ordering
         instead of taking its objective), else the healthiest subordinate (able figures, unsuppressed, confident,
         in cover)."""
-        pieces = self._piece_crews(k)
+        pieces = self._piece_crews(k, aa=self.PROMOTE_AA)
         for o in d.options:
             if o[0] == "choose" and len(o) > 1 and o[1] in pieces:
                 return o
