@@ -178,7 +178,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     W_HOLD = 3.0  # within the objective's radius
     PROMOTE_AA = False  # an anti-aircraft team is promoted when the HQ loses its commander (it then spends its actions
     #                     taking command instead of firing at aircraft: +0.03 against True as Red on air-assault)
-    SKIP_HIDDEN = True  # without fire support, no squad is assigned an objective held out of every line of sight
+    SKIP_HIDDEN = True  # without fire support, no squad is assigned (nor sent at the end) an objective held out of all sight
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
@@ -440,9 +440,10 @@ class HardAgent(CommandMixin, ScriptedAgent):
             if mine[j] == [u.uid]:
                 return ox, oy  # the only one holding (or contesting) it: stay
         reach = 4 * MEAN_MOVE if k.turn < k.turn_limit else 2 * MEAN_MOVE
+        skip = self.SKIP_HIDDEN and k.fire_support() is None  # (as in the assignment: a holder nothing reaches)
         best, bs = None, 0.0
         for j, (_, ox, oy, v) in enumerate(k.objectives):
-            if mine[j]:
+            if mine[j] or skip and self._hidden_holder(k, ox, oy):
                 continue
             dd = _d(u.x, u.y, ox, oy)
             if dd > reach + OBJ_R:

@@ -42,3 +42,17 @@ def test_the_anti_aircraft_team_is_not_promoted_to_command():
     d = Decision(1, "promote", 7, (("choose", 8), ("choose", AA), ("decline",)))
     o = make_agent("hard", seed=0).choose(g, d)
     assert o != ("choose", AA) and o[0] == "choose"
+
+
+def test_in_the_last_turn_no_unit_is_sent_to_the_objective_held_deep_in_a_wood():
+    g = Game("air-assault", seed=1)
+    g.turn = g.turn_limit
+    team = g.units[6]  # Blue's fire team, 9" from the West wood objective and out of reach of the others
+    team.x, team.y = 6.0, 22.0
+    g.invalidate()
+    k = Knowledge(g, 0)
+    hard = make_agent("hard", seed=0)
+    assert hard._endgame_goal(k, team) is None
+    off = type("HardAll", (type(hard),), {"SKIP_HIDDEN": False})(seed=0)
+    _, ox, oy, _ = k.objectives[WEST_WOOD]
+    assert off._endgame_goal(k, team) == (ox, oy)
