@@ -7,6 +7,8 @@ Doctrine:
   open count in full, in cover half: cover shifts their armour die), the aim point is clear of every own figure by
   the *request margin*, and the roll's odds are at least :attr:`FS_MIN_ODDS` (fire-support chits spent, fewest
   first, until they are).  Enemies already under one of the side's own missions are left to it.
+- **Weights** (``hard``, :attr:`FireSupportDoctrine.FS_OUT_OF_SIGHT`): the figures of a unit holding an objective where no
+  own unit sees it count more in the request and the placement (only the guns reach it).
 - **Margin**: the burst radius, plus the scatter's likely distance (the observer's leadership, the highest roll
   that misses, times 4.5", the mean of the D8 multiplier), plus 6" for each turn of the delay (an on-table piece:
   one turn), the ground own troops may cover before the rounds come in.  At the impact the margin is the radius

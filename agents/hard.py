@@ -19,7 +19,11 @@ Doctrine (every part measured in paired games against the version without it, do
   suppressed shooters discounted).  The point scored is where the walk would stop (``Knowledge.move_end``:
   impassable ground, the table's edge, 2" from the enemy figures and markers the side knows of), and a
   move that would not advance at all is never chosen.  Units hold and prop in cover or on the objective.
-- No close assaults: every assault rule tried lost against the same bot without assaults.
+- No close assaults (every assault rule tried lost against the same bot without assaults), except with fire support
+  in play: assaults on beaten enemies, which the guns make (``FS_ASSAULTS``).
+- Objectives held out of every line of sight (a holder deep in a building or a wood: no shot, no assault, and the walk
+  stops 2" from its figures): with fire support its guns go there first (agents/fire_support.py ``FS_OUT_OF_SIGHT``);
+  without, no squad is assigned or sent there (``SKIP_HIDDEN``).
 
 Deterministic (no randomness); it decides only from what its side may know
 (:class:`agents.knowledge.Knowledge`) through the legal-option API and read-only previews (``fire_plan``,
