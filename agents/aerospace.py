@@ -20,8 +20,8 @@ Doctrine:
   (the 6" corridor, at least 24" ahead) catch the most enemy figures in the open, clear of every own figure, and
   drops or fires as its other action; with nothing worth it, it fires at the best target its weapons reach.  A
   damaged aircraft without passengers leaves for the loiter box.
-- **Home for the last turns** (``hard``, :attr:`AerospaceDoctrine.AIR_HOME`): an aircraft without passengers leaves for
-  the loiter box and stays there (not lost for the victory count there).
+- **Home for the last turns** (off in the ladder, :attr:`AerospaceDoctrine.AIR_HOME`): an aircraft without passengers
+  leaves for the loiter box and stays there (not lost for the victory count there).
 - **Under anti-aircraft fire** the pilot evades (the enemy must acquire it again), unless the evasion would carry a
   loaded transport off the table in the last two turns (then it continues); never aborts.
 - **Anti-aircraft fire**: a team with an anti-aircraft weapon holds its ground with the weapon set up, and fires at every aircraft flying in its reach (the
@@ -63,7 +63,7 @@ class AerospaceDoctrine:
     LZ_SEEN = 4.0  # inches of the troops' walk a landing zone out of each such enemy's sight is worth
     STRIKE_MIN = 1.0  # a strike is worth flying for when it catches this many figures in the open
     OWN_MARGIN = 2.0  # bombs fall this far beyond their burst from every own figure
-    AIR_HOME = 0  # hard: an aircraft without passengers leaves for the loiter box in the last AIR_HOME turns (0: never)
+    AIR_HOME = 0  # an aircraft without passengers leaves for the loiter box in the last AIR_HOME turns (0: never)
 
     # ------------------------------------------------------------------ the gate
     def _air_decide(self, k, d):

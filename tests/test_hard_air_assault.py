@@ -1,7 +1,7 @@
 """``hard``'s additions where aircraft fly (agents/hard.py, agents/aerospace.py): an objective whose known holder no
-line of sight from outside reaches gets no squad when the side has no fire support to break the holder; its aircraft
-without passengers stay off the table for the last turn (in the loiter box they are not lost for the victory count);
-an anti-aircraft team is not the unit promoted when the HQ loses its commander; ``medium`` keeps its doctrine."""
+line of sight from outside reaches gets no squad when the side has no fire support to break the holder; an
+anti-aircraft team is not the unit promoted when the HQ loses its commander; with the (measured, off) ``AIR_HOME``
+switch its aircraft without passengers stay off the table for the last turn; ``medium`` keeps its doctrine."""
 from __future__ import annotations
 
 from agents import make_agent
@@ -26,15 +26,18 @@ def test_no_squad_is_assigned_the_objective_held_deep_in_a_wood_without_fire_sup
     assert WEST_WOOD in off._assign.values()  # every objective gets a squad before any gets a second one
 
 
-def test_an_aircraft_without_passengers_stays_off_the_table_for_the_last_turn():
+def test_with_the_air_home_switch_an_aircraft_without_passengers_stays_off_the_table_for_the_last_turn():
+    # (off in the ladder: measured losing against hard without it; docs/agents.md)
     g = Game("air-assault", seed=1)
     g.turn = g.turn_limit
     k = Knowledge(g, 0)
     d = Decision(0, "activate", -1, (("air_arrive", STRIKE, "table"), ("air_arrive", STRIKE, "hold")))
-    assert make_agent("hard", seed=0)._air_activate(k, d) == ("air_arrive", STRIKE, "hold")
+    home = type("HardHome", (type(make_agent("hard")),), {"AIR_HOME": 1})(seed=0)
+    assert home._air_activate(k, d) == ("air_arrive", STRIKE, "hold")
+    assert make_agent("hard", seed=0)._air_activate(k, d) == ("air_arrive", STRIKE, "table")
     assert make_agent("medium", seed=0)._air_activate(k, d) == ("air_arrive", STRIKE, "table")
     g.turn = g.turn_limit - 1
-    assert not make_agent("hard", seed=0)._air_home(Knowledge(g, 0), g.units[STRIKE])
+    assert not home._air_home(Knowledge(g, 0), g.units[STRIKE])
 
 
 def test_the_anti_aircraft_team_is_not_promoted_to_command():
