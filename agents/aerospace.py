@@ -20,6 +20,8 @@ Doctrine:
   (the 6" corridor, at least 24" ahead) catch the most enemy figures in the open, clear of every own figure, and
   drops or fires as its other action; with nothing worth it, it fires at the best target its weapons reach.  A
   damaged aircraft without passengers leaves for the loiter box.
+- **Home for the last turns** (off in the ladder, :attr:`AerospaceDoctrine.AIR_HOME`): an aircraft without passengers
+  leaves for the loiter box and stays there (not lost for the victory count there).
 - **Under anti-aircraft fire** the pilot evades (the enemy must acquire it again), unless the evasion would carry a
   loaded transport off the table in the last two turns (then it continues); never aborts.
 - **Anti-aircraft fire**: a team with an anti-aircraft weapon holds its ground with the weapon set up, and fires at every aircraft flying in its reach (the
@@ -61,6 +63,7 @@ class AerospaceDoctrine:
     LZ_SEEN = 4.0  # inches of the troops' walk a landing zone out of each such enemy's sight is worth
     STRIKE_MIN = 1.0  # a strike is worth flying for when it catches this many figures in the open
     OWN_MARGIN = 2.0  # bombs fall this far beyond their burst from every own figure
+    AIR_HOME = 0  # an aircraft without passengers leaves for the loiter box in the last AIR_HOME turns (0: never)
 
     # ------------------------------------------------------------------ the gate
     def _air_decide(self, k, d):
@@ -106,7 +109,7 @@ class AerospaceDoctrine:
         if arrivals:
             uid = arrivals[0][1]
             v = k.units[uid]
-            if v.veh.passengers or k.turn >= k.turn_limit or self._strike_targets(k, v):
+            if v.veh.passengers or (not self._air_home(k, v) and (k.turn >= k.turn_limit or self._strike_targets(k, v))):
                 return ("air_arrive", uid, "table")
             return ("air_arrive", uid, "hold")
         # a strike aircraft draws the enemy's reaction fire before the loaded transports fly
@@ -213,7 +216,14 @@ class AerospaceDoctrine:
             return self._transport(k, d, u, st)
         if u.veh.damage and ("air_leave", "loiter") in opts:
             return ("air_leave", "loiter")
+        if ("air_leave", "loiter") in opts and self._air_home(k, u):
+            return ("air_leave", "loiter")
         return self._strike(k, d, u, st)
+
+    def _air_home(self, k, u) -> bool:
+        """An aircraft without passengers that should be off the table: in the last :attr:`AIR_HOME` turns (in the
+        loiter box it is not lost for the victory count; over the table anti-aircraft fire may still shoot it down)."""
+        return bool(self.AIR_HOME) and k.turn > k.turn_limit - self.AIR_HOME
 
     # --- transports
     def _landing_zone(self, k, v):
@@ -270,7 +280,9 @@ class AerospaceDoctrine:
             best = max(best, n)
         return best if best >= self.STRIKE_MIN else 0.0
 
-    def _caught(self, k, x, y, r) -> float:
+    def _air_caught(self, k, x, y, r) -> float:
+        """Enemy figures in a burst at (x, y), those in cover half (not named ``_caught``: the fire-support doctrine's
+        method of that name came first in the bots' method order and was called in its place)."""
         s = 0.0
         for e in k.enemy_units:
             if self._airborne(k, e):
@@ -298,7 +310,7 @@ class AerospaceDoctrine:
             bx, by = x + ahead * math.sin(h), y + ahead * math.cos(h)
             if self._own_near(k, bx, by, r + self.OWN_MARGIN):
                 return -1.0
-            s += self._caught(k, bx, by, r)
+            s += self._air_caught(k, bx, by, r)
         return s / len(BOMB_ROLLS)
 
     def _strafe_value(self, k, u, x, y, facing) -> float:

@@ -7,6 +7,8 @@ Doctrine:
   open count in full, in cover half: cover shifts their armour die), the aim point is clear of every own figure by
   the *request margin*, and the roll's odds are at least :attr:`FS_MIN_ODDS` (fire-support chits spent, fewest
   first, until they are).  Enemies already under one of the side's own missions are left to it.
+- **Weights** (``hard``, :attr:`FireSupportDoctrine.FS_OUT_OF_SIGHT`): the figures of a unit holding an objective where no
+  own unit sees it count more in the request and the placement (only the guns reach it).
 - **Margin**: the burst radius, plus the scatter's likely distance (the observer's leadership, the highest roll
   that misses, times 4.5", the mean of the D8 multiplier), plus 6" for each turn of the delay (an on-table piece:
   one turn), the ground own troops may cover before the rounds come in.  At the impact the margin is the radius
@@ -45,6 +47,18 @@ class FireSupportDoctrine:
     FS_MIN_ODDS = 0.35
     FS_MIN_FIGURES = 1.5
     FS_UNSEEN = False  # hard: also calls fire on known enemies it does not see that hold an objective (in buildings)
+    FS_OUT_OF_SIGHT = 0.0  # hard: figures of a unit holding an objective out of every own unit's sight count this much more
+
+    def _fs_weight(self, k, e) -> float:
+        """What one figure of the known enemy unit ``e`` in a burst is worth (1: every figure alike).  With
+        :attr:`FS_OUT_OF_SIGHT`, the figures of a unit that holds an objective where no own unit sees it (defenders deep
+        in a building: no shot and no assault reaches them, only the guns do) count 1 + that much per victory point."""
+        if not self.FS_OUT_OF_SIGHT:
+            return 1.0
+        vp = sum(v for _, ox, oy, v in k.objectives if math.hypot(e.x - ox, e.y - oy) <= 3.0)
+        if not vp or any(k.bf.has_los(o.x, o.y, e.x, e.y) for o in k.own_units if o.in_play):
+            return 1.0
+        return 1.0 + self.FS_OUT_OF_SIGHT * vp
 
     @staticmethod
     def _holds(k, e) -> bool:
@@ -103,16 +117,19 @@ class FireSupportDoctrine:
                     return False
         return True
 
-    @staticmethod
-    def _caught(k, x, y, radius, seen_by=None) -> float:
-        """The enemy figures a burst at (x, y) would catch: in the open 1, in cover 0.5 (units ``seen_by`` sees)."""
+    def _caught(self, k, x, y, radius, seen_by=None) -> float:
+        """The enemy figures a burst at (x, y) would catch: in the open 1, in cover 0.5 (units ``seen_by`` sees),
+        times the unit's :meth:`_fs_weight`."""
         s = 0.0
         for e in k.enemy_units:
             if seen_by is not None and not k.bf.has_los(seen_by.x, seen_by.y, e.x, e.y):
                 continue
+            n = 0.0
             for fx, fy in _figures(e):
                 if math.hypot(fx - x, fy - y) <= radius:
-                    s += 0.5 if k.bf.in_cover(fx, fy) else 1.0
+                    n += 0.5 if k.bf.in_cover(fx, fy) else 1.0
+            if n:
+                s += n * self._fs_weight(k, e)
         return s
 
     @staticmethod

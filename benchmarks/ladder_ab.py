@@ -45,6 +45,12 @@ SWITCHES = {
     "assaults": ({"ASSAULTS": True}, "close assaults on beaten enemies"),
     "treat": ({"TREAT": True}, "treats its wounded when nothing else to do"),
     "last-second": ({"LAST_SECOND": True}, "goes second in the last turn"),
+    # fire-support and air-assault (measure with --scenario fire-support / air-assault)
+    "no-fs-out-of-sight": ({"FS_OUT_OF_SIGHT": 0.0}, "fire support weights no defenders out of every own unit's sight"),
+    "no-fs-assaults": ({"FS_ASSAULTS": False}, "no assaults on beaten enemies with fire support in play"),
+    "no-skip-hidden": ({"SKIP_HIDDEN": False}, "squads assigned objectives held out of every line of sight"),
+    "air-home": ({"AIR_HOME": 1}, "aircraft without passengers leave for the loiter box for the last turn"),
+    "promote-aa": ({"PROMOTE_AA": True}, "the anti-aircraft team may be promoted to command"),
 }
 # vehicle games (agents/armour.py; measure with --scenario armour)
 VEHICLE_SWITCHES = {

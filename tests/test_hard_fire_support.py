@@ -82,3 +82,48 @@ def test_with_fire_support_hard_values_positions_that_see_the_defenders_of_an_ob
     scn["objectives"] = [{"name": "House", "position": [24, 38], "vp": 2}]
     g2 = begin(scn)  # no fire support: no such term (default and the other scenarios play as before)
     assert bot._sight_targets(Knowledge(g2, 0)) == []
+
+
+def _holder_and_open_game():
+    # Red 1 holds a 2-point objective deep in a house (no line of sight reaches it), Red 2 stands in the open
+    scn = scenario([unit("HQ", (24, 5), leadership=1, observer="fo"), unit("Squad", (10, 8)),
+                    unit("Mortar", (30, 3), figures=(("rifle", 3),), heavy_weapon="towed_field_gun")],
+                   [unit("Red 1", (24, 40)), unit("Red 2", (40, 30))],
+                   terrain=[rect("building", 20, 36, 28, 44)],
+                   objectives=[{"name": "House", "position": [24, 40], "vp": 2}])
+    scn["sides"][0]["fire_support"] = [{"name": "Battery", "firer": "battalion", "size": "large", "rounds": 3,
+                                        "missions": 2}]
+    return begin(scn)
+
+
+def test_hard_weights_the_fire_on_defenders_of_an_objective_that_no_own_unit_sees():
+    g = _holder_and_open_game()
+    k = Knowledge(g, 0)
+    hard, medium = make_agent("hard", seed=0), make_agent("medium", seed=0)
+    holder, open_ = g.units[3], g.units[4]
+    assert not any(g.bf.has_los(u.x, u.y, holder.x, holder.y) for u in g.units[:3])
+    assert hard._fs_weight(k, holder) == 1.0 + hard.FS_OUT_OF_SIGHT * 2 > 1.0
+    assert hard._fs_weight(k, open_) == 1.0  # in the open, seen: the squads' rifles reach it
+    assert medium._fs_weight(k, holder) == 1.0
+    # the real marker: on the house for hard (its figures count thrice), on the unit in the open for medium
+    d = Decision(0, "fire_target", 0, (("fire_target", 24.0, 37.0), ("fire_target", 40.0, 27.0)))
+    assert hard._fs_place(k, d) == ("fire_target", 24.0, 37.0)
+    assert medium._fs_place(k, d) == ("fire_target", 40.0, 27.0)
+
+
+def test_with_fire_support_hard_assaults_a_beaten_enemy_and_without_it_does_not():
+    def game(with_fs):
+        scn = scenario([unit("HQ", (4, 4), leadership=1), unit("Squad", (24, 20), figures=(("rifle", 8),))],
+                       [unit("Red", (24, 26), figures=(("rifle", 2),))])
+        if with_fs:
+            scn["sides"][0]["fire_support"] = [{"name": "Battery", "firer": "battalion", "missions": 1}]
+        g = begin(scn)
+        activate(g, 1)
+        return g
+    for with_fs in (True, False):
+        g = game(with_fs)
+        d = g.decision()
+        assert ("assault", 2) in d.options  # outnumbered 4:1 in the open, in reach and in sight
+        k = Knowledge(g, 0)
+        o = make_agent("hard", seed=0)._choose_action(k, d)
+        assert (o == ("assault", 2)) is with_fs
