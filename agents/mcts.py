@@ -17,10 +17,14 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   reseeded from the agent's generator (``clone(reseed=...)``), never the game's next dice.  The root's
   children share their dice: the k-th playout through any root child uses the k-th seed of the decision
   (common random numbers: alternatives are compared under the same luck).
-- **The large move lists**: progressive widening over the prior's ranking.  A node with ``n`` visits
+- **The large move lists**: progressive widening over the prior's ranking.  The root with ``n`` visits
   considers its first ``1 + widen * sqrt(n)`` options in the order: the prior doctrine's choice (``hard`` by
-  default), the rollout doctrine's choice, at the root the other ladder doctrines' choices (``medium``,
-  ``defensive``, ``easy``), then every other option in an order shuffled by the agent's generator.
+  default), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
+  ``easy``), then every other option in an order shuffled by the agent's generator.  Below the root a node
+  considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the prior's choice
+  (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
+  paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
+  there, then the rest shuffled.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
   decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
@@ -68,7 +72,7 @@ SETTINGS = {
     "rollout": ("hard", "doctrine", "doctrine that plays both sides in the truncated playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
-    "widen": (1.0, "number", "progressive widening at the root: with n visits it considers 1 + widen*sqrt(n) options"),
+    "widen": (0.5, "number", "progressive widening at the root: with n visits it considers 1 + widen*sqrt(n) options"),
     "inner": (0.0, "number", "progressive widening below the root (0: the tree follows the prior's choices)"),
     "z": (2.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
 }
