@@ -17,10 +17,14 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   reseeded from the agent's generator (``clone(reseed=...)``), never the game's next dice.  The root's
   children share their dice: the k-th playout through any root child uses the k-th seed of the decision
   (common random numbers: alternatives are compared under the same luck).
-- **The large move lists**: progressive widening over the prior's ranking.  A node with ``n`` visits
+- **The large move lists**: progressive widening over the prior's ranking.  The root with ``n`` visits
   considers its first ``1 + widen * sqrt(n)`` options in the order: the prior doctrine's choice (``hard`` by
-  default), the rollout doctrine's choice, at the root the other ladder doctrines' choices (``medium``,
-  ``defensive``, ``easy``), then every other option in an order shuffled by the agent's generator.
+  default), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
+  ``easy``), then every other option in an order shuffled by the agent's generator.  Below the root a node
+  considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the prior's choice
+  (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
+  paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
+  there, then the rest shuffled.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
   decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
@@ -68,7 +72,8 @@ SETTINGS = {
     "rollout": ("hard", "doctrine", "doctrine that plays both sides in the truncated playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
-    "widen": (1.0, "number", "progressive widening: a node with n visits considers 1 + widen*sqrt(n) options"),
+    "widen": (0.5, "number", "progressive widening at the root: with n visits it considers 1 + widen*sqrt(n) options"),
+    "inner": (0.0, "number", "progressive widening below the root (0: the tree follows the prior's choices)"),
     "z": (2.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
 }
 ARGUMENT = "KEY=VALUE,..."
@@ -340,7 +345,7 @@ class MctsAgent(Agent):
         """One playout of the search ``state`` (through the root child the tree picks); its value, or None when
         it was dropped at the deadline."""
         root, side = state.root, state.side
-        child_opt = self._pick(root, state.decision.options, side, side)
+        child_opt = self._pick(root, state.decision.options, side, side, root=True)
         first = root.children.get(root.order[0])
         if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
             child_opt = root.order[0]  # the prior's choice is played at least as often as any other
@@ -389,7 +394,9 @@ class MctsAgent(Agent):
         opts = d.options
         head = list(first)
         if not head:
-            head = [self._search_prior.choose(g, d), self._rollout.choose(g, d)]
+            head = [self._search_prior.choose(g, d)]
+            if self.settings["inner"] > 0:  # the rollout doctrine's choice ranks second where the tree widens
+                head.append(self._rollout.choose(g, d))
         order, seen = [], set()
         for o in head:
             o = tuple(o)
@@ -400,11 +407,11 @@ class MctsAgent(Agent):
         self.rng.shuffle(rest)
         return order + rest
 
-    def _pick(self, node, legal, to_move, side):
+    def _pick(self, node, legal, to_move, side, root=False):
         """The option to follow at ``node``: an unvisited one of the first ``1 + widen*sqrt(n)`` ranked legal
-        options, else the best by UCT for the side to move."""
+        options (``inner`` in place of ``widen`` below the root), else the best by UCT for the side to move."""
         s = self.settings
-        allowed = 1 + int(s["widen"] * math.sqrt(node.n))
+        allowed = 1 + int(s["widen" if root else "inner"] * math.sqrt(node.n))
         legal_set = legal if isinstance(legal, (set, frozenset)) else set(legal)
         cands = []
         for o in node.order:

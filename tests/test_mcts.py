@@ -87,6 +87,25 @@ def test_plays_legal_games_without_failures():
     assert a.stats["decisions"] > 10
 
 
+def _side_branches(node, depth=0) -> int:
+    """Options tried beside the first, summed over the nodes below the root."""
+    extra = max(0, len(node.children) - 1) if depth else 0
+    return extra + sum(_side_branches(ch, depth + 1) for ch in node.children.values())
+
+
+def test_the_tree_below_the_root_follows_the_prior_unless_inner_widens_it():
+    g = contested(advance(Game("default", seed=7), 30))
+    branches = {}
+    for inner in (0, 1):
+        a = make_agent(f"mcts:playouts=40,depth=4,inner={inner}", seed=5)
+        a.choose(g, g.decision())
+        assert len(a.last_root.children) > 1  # the root widens either way
+        branches[inner] = _side_branches(a.last_root)
+    # below the root, only the prior's choice is followed (another only where it is not legal in a playout's world)
+    assert branches[0] * 3 < branches[1]
+    assert make_agent("mcts").settings["inner"] == 0.0
+
+
 def test_deterministic_with_a_playout_budget():
     g = contested(advance(Game("default", seed=7), 30))
     picks = []
