@@ -22,12 +22,12 @@ def test_the_standard_layout_is_the_rules_families_in_order():
     assert orders[98:103] == [220, 221, 222, 223, 224]  # mines and explosives (220-239 reserved), appended
     assert orders[103:106] == [240, 241, 242]  # buildings and fortifications (240-259)
     assert orders[106:113] == [260, 261, 262, 263, 270, 271, 272]  # EW and drones (260-279), appended
-    assert orders[113:] == [280, 281]  # Aerospace Operations' cargo (280-299), appended
+    assert orders[113:] == [280, 281, 290]  # Aerospace Operations' cargo (280-299): load, unload, drop from the air
     # 1012 for the infantry and Armoured Dustup families, then the artillery and aerospace blocks
     assert C.LAYOUT.blocks[74][0] == 1012 and C.LAYOUT.blocks[80][0] == 1244
     assert C.LAYOUT.blocks[93][0] == 1472  # then the Additional Rules
     ew_drones = 1 + 3 * C.MAX_MARKERS + 2 * 3 * C.MAX_UNITS + 1 + C.N_POINTS + C.MAX_MARKERS
-    cargo = 2 * C.MAX_UNITS * 2
+    cargo = 2 * C.MAX_UNITS * 2 + 2  # load and unload a unit's cargo; drop cargo from the air (two sizes)
     assert C.N_ACTIONS == 1472 + 162 + (2 * 32 + 3) + (32 * 3 * 4 + 12 * 4 + 12) + ew_drones + cargo
     assert C.action_name(C.MOVE0) == "move dir 0 (mirrored frame) 3in"
     owners = {f.name: r.name for r in STANDARD for f in r.families}

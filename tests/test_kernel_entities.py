@@ -176,7 +176,7 @@ def test_the_entity_argument_kind_names_only_what_the_side_knows_by_its_ref():
 def test_the_standard_families_that_use_the_entity_kind_are_appended():
     """The infantry, vehicle, artillery and aerospace layout keeps its 1,472 indices; the Additional Rules append
     the families naming an entity by the side's ref: a fire, a minefield, a building."""
-    assert N_ACTIONS == 1472 + 162 + 2 * table.MAX_ENTITIES + 3 + 32 * 3 * 4 + 12 * 4 + 12 + 145 + 121 + 48  # + cargo
+    assert N_ACTIONS == 1472 + 162 + 2 * table.MAX_ENTITIES + 3 + 32 * 3 * 4 + 12 * 4 + 12 + 145 + 121 + 48 + 2  # + cargo, + cargo dropped from the air
     assert [name for name, args in FAMILIES if "entity" in args] == ["fight_fire", "clear_lane", "line_charge",
                                                                       "fire_building"]
 
