@@ -51,6 +51,7 @@ class SmokeDoctrine:
 
     SMOKE = True  # False: no smoke (A/B runs)
     SMOKE_RANGE = 30.0  # inches: an enemy farther off is not a threat worth screening
+    SMOKE_THEN_MOVE = True  # False: smoke even with the activation's last action, in place of the move it screens
     _smoked = None  # (game token, turn, uid) of the units that laid smoke this turn
 
     def _smoke_decide(self, k, d, u, move):
@@ -59,6 +60,8 @@ class SmokeDoctrine:
         names = {o[0] for o in d.options}
         if not names.intersection(SMOKE_OPTIONS):
             return None
+        if self.SMOKE_THEN_MOVE and getattr(k, "actions_left", 2) < 2:
+            return None  # the last action: the smoke would take the move's place, and the unit would not move at all
         key = (k.game_token, k.turn, u.uid)
         if self._smoked is not None and key in self._smoked:
             return None
