@@ -5,7 +5,9 @@
   order; activates its units in list order and stands and fights in every procedure decision.
 - ``medium``: the ``scripted`` bot, its HQ making for the objective nearest it (``scripted``'s makes for the
   least-covered one, like a squad: on ``breach`` the defenders' HQ walked across open ground to the far objective
-  and was shot).  Expected-value shooting (casualties first, then suppressing unsuppressed enemies), recovers
+  and was shot); in a game without vehicles its squads are shared out by the objectives' points (an objective worth
+  2 gets two squads before one worth 1 gets a second; ``scripted`` gives each one before any gets two).
+  Expected-value shooting (casualties first, then suppressing unsuppressed enemies), recovers
   suppression, advances cover to cover, props on its objective, orders squads that have an enemy in sight and
   rallies shaken units.
 - ``hard`` (agents/hard.py): medium plus command (the HQ activates first and orders every

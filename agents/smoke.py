@@ -6,7 +6,9 @@ Doctrine: a unit that must cross open ground under enemy sight lays smoke first.
   that lie in the open (no cover, no concealment);
 - **under enemy sight**: a known enemy unit (not hidden) within :attr:`SMOKE_RANGE` of the unit sees such a point;
 - **first**: once per unit per turn (the cloud goes at its next activation anyway, L1898), with the action before
-  the move; the cloud chosen is the one that lies across the most of those lines of sight (a line to a point
+  the move, so only with two actions left (``SMOKE_THEN_MOVE``: with the last action the smoke would take the place
+  of the move it screens; on ``night-raid`` a squad that shot first then laid smoke every turn and never left its
+  start line, docs/agents.md); the cloud chosen is the one that lies across the most of those lines of sight (a line to a point
   inside a cloud is only concealed, so those do not count); no option screens any: no smoke.
 - a vehicle with smoke dischargers (6" to its front) is judged alike where the scripted flow reaches its move
   (vehicles mostly choose through agents/armour.py first).
