@@ -252,7 +252,7 @@ class Knowledge:
     """Side ``side``'s knowledge of ``game`` at its pending decision (built per decision; read-only)."""
 
     __slots__ = ("_game", "side", "bf", "objectives", "turn", "turn_limit", "units", "_enemies", "_own",
-                 "game_token")
+                 "game_token", "actions_left")
 
     def __init__(self, game, side: int):
         if side not in (0, 1):
@@ -267,6 +267,7 @@ class Knowledge:
         self._enemies = None
         self._own = None
         self.game_token = game_token(game)
+        self.actions_left = game.actions_left  # the activating unit's actions left (public: the observation has it)
 
     # ------------------------------------------------------------------ units
     @property

@@ -5,7 +5,9 @@
   order; activates its units in list order and stands and fights in every procedure decision.
 - ``medium``: the ``scripted`` bot, its HQ making for the objective nearest it (``scripted``'s makes for the
   least-covered one, like a squad: on ``breach`` the defenders' HQ walked across open ground to the far objective
-  and was shot).  Expected-value shooting (casualties first, then suppressing unsuppressed enemies), recovers
+  and was shot); in a game without vehicles its squads are shared out by the objectives' points (an objective worth
+  2 gets two squads before one worth 1 gets a second; ``scripted`` gives each one before any gets two).
+  Expected-value shooting (casualties first, then suppressing unsuppressed enemies), recovers
   suppression, advances cover to cover, props on its objective, orders squads that have an enemy in sight and
   rallies shaken units.
 - ``hard`` (agents/hard.py): medium plus command (the HQ activates first and orders every
@@ -101,13 +103,30 @@ def _first_of(opts, *wanted):
 class MediumAgent(ScriptedAgent):
     name = "medium"
     HQ_NEAREST = True  # the HQ makes for the objective nearest it (False: the least-covered one, as a squad)
+    VP_SHARE = True  # infantry games: squads shared out by the objectives' points (False: scripted's, one each)
 
     def _goal(self, k, u):
         if self.HQ_NEAREST and u.kind == "hq" and k.objectives:
             near = min(((ox, oy) for _, ox, oy, _ in k.objectives),
                        key=lambda p: (math.hypot(p[0] - u.x, p[1] - u.y), p))
             return self._bd_goal(k, u, near)  # a building there (agents/buildings.py)
+        if self.VP_SHARE and k.objectives and not self._vehicles(k):
+            if self._goals is None or self._game_id is not k.game_token:
+                self._game_id = k.game_token
+                self._goals = {}
+                objs = [(ox, oy, max(1, v)) for _, ox, oy, v in k.objectives]
+                taken = [0] * len(objs)
+                for m in sorted(k.own_units, key=lambda m: (m.kind == "hq", m.uid)):
+                    j = min(range(len(objs)), key=lambda j: (taken[j] / objs[j][2],
+                                                            math.hypot(objs[j][0] - m.x, objs[j][1] - m.y)))
+                    taken[j] += 1
+                    self._goals[m.uid] = objs[j][:2]
+            return self._bd_goal(k, u, self._goals.get(u.uid, (k.bf.width / 2, k.bf.height / 2)))
         return super()._goal(k, u)
+
+    @staticmethod
+    def _vehicles(k) -> bool:
+        return any(m.profile.vehicle is not None for m in k.own_units)
 
 
 class DefensiveAgent(CommandMixin, ScriptedAgent):

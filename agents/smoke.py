@@ -6,7 +6,9 @@ Doctrine: a unit that must cross open ground under enemy sight lays smoke first.
   that lie in the open (no cover, no concealment);
 - **under enemy sight**: a known enemy unit (not hidden) within :attr:`SMOKE_RANGE` of the unit sees such a point;
 - **first**: once per unit per turn (the cloud goes at its next activation anyway, L1898), with the action before
-  the move; the cloud chosen is the one that lies across the most of those lines of sight (a line to a point
+  the move, so only with two actions left (``SMOKE_THEN_MOVE``: with the last action the smoke would take the place
+  of the move it screens; on ``night-raid`` a squad that shot first then laid smoke every turn and never left its
+  start line, docs/agents.md); the cloud chosen is the one that lies across the most of those lines of sight (a line to a point
   inside a cloud is only concealed, so those do not count); no option screens any: no smoke.
 - a vehicle with smoke dischargers (6" to its front) is judged alike where the scripted flow reaches its move
   (vehicles mostly choose through agents/armour.py first).
@@ -51,6 +53,7 @@ class SmokeDoctrine:
 
     SMOKE = True  # False: no smoke (A/B runs)
     SMOKE_RANGE = 30.0  # inches: an enemy farther off is not a threat worth screening
+    SMOKE_THEN_MOVE = True  # False: smoke even with the activation's last action, in place of the move it screens
     _smoked = None  # (game token, turn, uid) of the units that laid smoke this turn
 
     def _smoke_decide(self, k, d, u, move):
@@ -59,6 +62,8 @@ class SmokeDoctrine:
         names = {o[0] for o in d.options}
         if not names.intersection(SMOKE_OPTIONS):
             return None
+        if self.SMOKE_THEN_MOVE and getattr(k, "actions_left", 2) < 2:
+            return None  # the last action: the smoke would take the move's place, and the unit would not move at all
         key = (k.game_token, k.turn, u.uid)
         if self._smoked is not None and key in self._smoked:
             return None

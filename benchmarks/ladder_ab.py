@@ -66,6 +66,8 @@ MEDIUM_SWITCHES = {
     "drones-anywhere": ({"DRONE_IDLE": False}, "flies drones wherever the unit is, not only from its objective"),
     "no-drones": ({"DRONES": False}, "never flies a drone"),
     "hq-least-covered": ({"HQ_NEAREST": False}, "the HQ makes for the least-covered objective (scripted's)"),
+    "one-each": ({"VP_SHARE": False}, "squads shared out one per objective, whatever its points (scripted's)"),
+    "smoke-last": ({"SMOKE_THEN_MOVE": False}, "smoke laid with the activation's last action too, in place of the move"),
 }
 # defensive's vehicle doctrine against medium's (which it used before it had its own)
 DEFENSIVE_SWITCHES = {

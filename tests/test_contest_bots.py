@@ -99,3 +99,27 @@ def test_mediums_hq_makes_for_the_objective_nearest_it_not_a_far_one_across_open
     k = Knowledge(g, 0)
     assert make_agent("medium", seed=1)._goal(k, g.units[1]) == (32.0, 36.0)
     assert make_agent("scripted", seed=1)._goal(k, g.units[1]) == (8.0, 30.0)  # the least-covered one
+
+
+def _share_game():
+    """Three squads on the start line, an objective worth 2 straight ahead and one worth 1 a little nearer to two of
+    them (an infantry game)."""
+    scn = scenario([unit("A", (20, 4)), unit("B", (30, 4)), unit("C", (36, 4))],
+                   [unit("R", (24, 44))],
+                   objectives=[{"name": "Crossroads", "position": [24.0, 20.0], "vp": 2},
+                               {"name": "Farm", "position": [34.0, 18.0], "vp": 1}])
+    return begin(scn)
+
+
+def test_medium_shares_its_squads_out_by_the_objectives_points():
+    """``medium`` (agents/ladder.py ``VP_SHARE``): the objective worth 2 gets two squads, the one worth 1 one;
+    scripted's one-each share sends two of them to the Farm."""
+    from agents.knowledge import Knowledge
+    g = _share_game()
+    k = Knowledge(g, 0)
+    bot = make_agent("medium", seed=0)
+    goals = [bot._goal(k, u) for u in k.own_units]
+    assert sorted(goals) == [(24.0, 20.0), (24.0, 20.0), (34.0, 18.0)]
+    off = make_agent("medium", seed=0)
+    off.VP_SHARE = False  # the rule off: one each, then the nearest
+    assert sorted(off._goal(k, u) for u in k.own_units) == [(24.0, 20.0), (34.0, 18.0), (34.0, 18.0)]

@@ -427,6 +427,9 @@ LONG_GAMES = [
     "dustup tournament --agents policy:runs/long/best.zip,ppo,hard --games 200",
     "dustup sprt --agents policy:runs/long/best.zip,ppo --elo0 0 --elo1 30",
     "dustup tournament --agents ppo,hard,medium,random --games 40",
+    "dustup tournament --agents hard,medium,easy,random --scenarios breach,night-raid --games 60 --seed 7 "
+    "--concurrency 1",
+    "dustup tournament --agents hard,medium,easy,random --scenarios night-raid --games 100 --seed 7 --concurrency 1",
     "dustup benchmark --agent hard",
     "dustup benchmark --agent mcts:playouts=16 --games 4 --concurrency 2 --decision-time 60",
     *[f"dustup benchmark --agent {a} --games 10 --seed 0 --concurrency 1"

@@ -2,7 +2,7 @@
 enemy sight lays smoke first, decided from its side's knowledge only."""
 import pytest
 
-from conftest import activate, begin, rect, scenario, unit
+from conftest import activate, add_dice, begin, rect, scenario, unit
 
 from dustup_env.agent_registry import make_agent
 from dustup_env.rules.additional_rules import smoke
@@ -45,3 +45,19 @@ def test_a_hidden_enemy_does_not_make_the_bot_lay_smoke():
     hidden = _game(hidden=True)
     assert make_agent("scripted", seed=0).choose(seen, seen.decision())[0] == "lay_smoke"
     assert make_agent("scripted", seed=0).choose(hidden, hidden.decision())[0] != "lay_smoke"  # (it looks for it)
+
+
+@pytest.mark.parametrize("name", ["scripted", "medium", "hard"])
+def test_no_smoke_with_the_activation_s_last_action_the_unit_moves(name):
+    """The smoke goes before the move it screens: with one action left it would take the move's place (on
+    ``night-raid`` a raiding squad that shot first laid smoke instead of moving, every turn, and never left its
+    start line), so the unit moves."""
+    g = _game()
+    add_dice(g, 3)  # the first action's movement roll
+    g.apply(("move", 0, 2))  # the first action: still in the open, still watched
+    assert g.actions_left == 1
+    d = g.decision()
+    assert make_agent(name, seed=0).choose(g, d)[0] == "move"
+    off = make_agent(name, seed=0)
+    off.SMOKE_THEN_MOVE = False  # the rule off: it lays smoke and does not move
+    assert off.choose(g, d)[0] == "lay_smoke"
