@@ -441,8 +441,6 @@ LONG_GAMES = [
     "--concurrency 1 --decision-time 120 --anchor level:5",
     "dustup tournament --agents level:1,level:2,level:3,level:4,level:5,level:6,level:7,level:8 --scenarios default "
     "--games 400 --seed 2010 --concurrency 2 --decision-time 120 --anchor level:1",
-    "dustup tournament --agents hard,medium,easy,random --scenarios breach,night-raid --games 60 --seed 7 "
-    "--concurrency 1",
 ]
 
 
