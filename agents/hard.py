@@ -36,7 +36,7 @@ import math
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.dice import D4, D6, D8, D12
-from dustup_env.rules.kernel.entities import BROKEN, OK, ROUTED
+from dustup_env.rules.kernel.entities import BROKEN, KILLED, OK, ROUTED
 from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DISTANCES
 from dustup_env.rules.unit_actions.shoot_action import SHORT_RANGE, armour_die, small_arms_die
 
@@ -184,6 +184,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
     PROMOTE_AA = False  # an anti-aircraft team is promoted when the HQ loses its commander (it then spends its actions
     #                     taking command instead of firing at aircraft: +0.03 against True as Red on air-assault)
     SKIP_HIDDEN = True  # without fire support, no squad is assigned (nor sent at the end) an objective held out of all sight
+    SKIP_CONTESTABLE = True  # ...unless the contest can put a leader within 3" of it (False: skipped all the same)
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
@@ -211,7 +212,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             # an objective whose known holder no line of sight from outside reaches (deep in a building or a wood)
             # can be neither shot at nor assaulted nor contested (the walk stops 2" from its figures): with no guns to
             # break that holder, the squads are shared out over the other objectives
-            open_ = [j for j, (ox, oy, _) in enumerate(objs) if not self._hidden_holder(k, ox, oy)]
+            open_ = [j for j, (ox, oy, _) in enumerate(objs) if not self._out_of_reach(k, ox, oy)]
             if open_:
                 index = open_
         if objs:
@@ -220,6 +221,30 @@ class HardAgent(CommandMixin, ScriptedAgent):
                       and k.aircraft(u.uid) is None]  # aircraft carry the squads to theirs (agents/aerospace.py)
             got = self._assignment(squads, [objs[j] for j in index])
             self._assign.update({uid: index[j] for uid, j in got.items()})
+
+    def _out_of_reach(self, k, ox, oy) -> bool:
+        """An objective nothing of the side can take from its holder: held out of every line of sight
+        (:meth:`_hidden_holder`) and, with the contest on (agents/contest.py), no open ground within 3" of it stands
+        2" from every known enemy figure and marker (a leader reorganised there would contest it)."""
+        if not self._hidden_holder(k, ox, oy):
+            return False
+        return not (self.CONTEST and self.SKIP_CONTESTABLE and self._contest_room(k, ox, oy))
+
+    @staticmethod
+    def _contest_room(k, ox, oy) -> bool:
+        """A point within 3" of the objective at (ox, oy), on ground a unit may stand on, 2" from every known enemy
+        figure and marker (the Two Inch Rule's): the contest's reorganise can put a leader there."""
+        bf = k.bf
+        figs = [(e.x + f.dx - e.figures[e.leader].dx, e.y + f.dy - e.figures[e.leader].dy)
+                for e in k.enemy_units for f in e.figures if f.status != KILLED]
+        figs += [(m["x"], m["y"]) for m in k.markers if m["side"] != k.side and not m["removed"]]
+        for r in (0.0, 1.0, 2.0, 2.9):
+            for a in range(0, 360, 15 if r else 360):
+                px, py = ox + r * math.sin(math.radians(a)), oy + r * math.cos(math.radians(a))
+                if bf.on_table(px, py) and bf.move_cost(px, py) == 1 and \
+                        all(_d(px, py, fx, fy) >= 2.05 for fx, fy in figs):
+                    return True
+        return False
 
     @staticmethod
     def _hidden_holder(k, ox, oy) -> bool:
@@ -448,7 +473,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         skip = self.SKIP_HIDDEN and k.fire_support() is None  # (as in the assignment: a holder nothing reaches)
         best, bs = None, 0.0
         for j, (_, ox, oy, v) in enumerate(k.objectives):
-            if mine[j] or skip and self._hidden_holder(k, ox, oy):
+            if mine[j] or skip and self._out_of_reach(k, ox, oy):
                 continue
             dd = _d(u.x, u.y, ox, oy)
             if dd > reach + OBJ_R:

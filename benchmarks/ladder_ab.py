@@ -49,6 +49,7 @@ SWITCHES = {
     "no-fs-out-of-sight": ({"FS_OUT_OF_SIGHT": 0.0}, "fire support weights no defenders out of every own unit's sight"),
     "no-fs-assaults": ({"FS_ASSAULTS": False}, "no assaults on beaten enemies with fire support in play"),
     "no-skip-hidden": ({"SKIP_HIDDEN": False}, "squads assigned objectives held out of every line of sight"),
+    "skip-contestable": ({"SKIP_CONTESTABLE": False}, "skips hidden-held objectives the contest could reach too"),
     "air-home": ({"AIR_HOME": 1}, "aircraft without passengers leave for the loiter box for the last turn"),
     "promote-aa": ({"PROMOTE_AA": True}, "the anti-aircraft team may be promoted to command"),
 }
