@@ -192,7 +192,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     DENY_TURNS = 0  # ...in the last this many turns (0: every turn)
     DENY_NEAR = 48.0  # ...with a known enemy unit this near the objective
     DENY_SHOT_FIRST = True  # ...only when it has no shot to take (False: before shooting)
-    DENY_OPEN = False  # ...counting only open ground (True) or any ground a figure may stand on (False)
+    DENY_OPEN = False
+    DENY_COVER = False  # ...only a unit whose leader is in cover  # ...counting only open ground (True) or any ground a figure may stand on (False)
     SKIP_CONTESTABLE = True  # ...unless the contest can put a leader within 3" of it (False: skipped all the same)
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
@@ -530,7 +531,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         the formation that leaves least such ground, when one leaves less than now."""
         if self.DENY_TURNS and k.turn < k.turn_limit - self.DENY_TURNS + 1:
             return None
-        if u.profile.vehicle is not None or u.veh.carrier >= 0:
+        if u.profile.vehicle is not None or u.veh.carrier >= 0 or self.DENY_COVER and not k.bf.in_cover(u.x, u.y):
             return None
         for _, ox, oy, _ in sorted(k.objectives, key=lambda o: -o[3]):
             if _d(u.x, u.y, ox, oy) > OBJ_R:
