@@ -23,7 +23,10 @@ Doctrine (every part measured in paired games against the version without it, do
   in play: assaults on beaten enemies, which the guns make (``FS_ASSAULTS``).
 - Objectives held out of every line of sight (a holder deep in a building or a wood: no shot, no assault, and the walk
   stops 2" from its figures): with fire support its guns go there first (agents/fire_support.py ``FS_OUT_OF_SIGHT``);
-  without, no squad is assigned or sent there (``SKIP_HIDDEN``).
+  without, no squad is assigned or sent there (``SKIP_HIDDEN``) unless open ground within 3" of it lies 2" from the
+  holder's figures, where the contest (agents/contest.py) can put a leader (``SKIP_CONTESTABLE``).
+- Denying the contest (``DENY``): a unit holding an objective reorganises, its leader staying, into the formation whose
+  figures leave an enemy leader least ground within 3" of it and 2" from the side's figures (the Two Inch Rule).
 
 Deterministic (no randomness); it decides only from what its side may know
 (:class:`agents.knowledge.Knowledge`) through the legal-option API and read-only previews (``fire_plan``,
@@ -36,8 +39,9 @@ import math
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.dice import D4, D6, D8, D12
-from dustup_env.rules.kernel.entities import BROKEN, OK, ROUTED
+from dustup_env.rules.kernel.entities import BROKEN, KILLED, OK, ROUTED
 from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DISTANCES
+from dustup_env.rules.unit_actions.reorganise_placement import FORMATIONS, formation_offsets
 from dustup_env.rules.unit_actions.shoot_action import SHORT_RANGE, armour_die, small_arms_die
 
 from .scripted import ScriptedAgent, shot_value
@@ -184,6 +188,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
     PROMOTE_AA = False  # an anti-aircraft team is promoted when the HQ loses its commander (it then spends its actions
     #                     taking command instead of firing at aircraft: +0.03 against True as Red on air-assault)
     SKIP_HIDDEN = True  # without fire support, no squad is assigned (nor sent at the end) an objective held out of all sight
+    DENY = True  # a unit holding an objective takes the formation that leaves an enemy leader least room by it
+    DENY_TURNS = 0  # ...in the last this many turns (0: every turn)
+    DENY_NEAR = 48.0  # ...with a known enemy unit this near the objective
+    DENY_SHOT_FIRST = True  # ...only when it has no shot to take (False: before shooting)
+    DENY_OPEN = False
+    DENY_COVER = False  # ...only a unit whose leader is in cover  # ...counting only open ground (True) or any ground a figure may stand on (False)
+    SKIP_CONTESTABLE = True  # ...unless the contest can put a leader within 3" of it (False: skipped all the same)
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 
     def reset(self, seed=None):
@@ -211,7 +222,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
             # an objective whose known holder no line of sight from outside reaches (deep in a building or a wood)
             # can be neither shot at nor assaulted nor contested (the walk stops 2" from its figures): with no guns to
             # break that holder, the squads are shared out over the other objectives
-            open_ = [j for j, (ox, oy, _) in enumerate(objs) if not self._hidden_holder(k, ox, oy)]
+            open_ = [j for j, (ox, oy, _) in enumerate(objs) if not self._out_of_reach(k, ox, oy)]
             if open_:
                 index = open_
         if objs:
@@ -220,6 +231,30 @@ class HardAgent(CommandMixin, ScriptedAgent):
                       and k.aircraft(u.uid) is None]  # aircraft carry the squads to theirs (agents/aerospace.py)
             got = self._assignment(squads, [objs[j] for j in index])
             self._assign.update({uid: index[j] for uid, j in got.items()})
+
+    def _out_of_reach(self, k, ox, oy) -> bool:
+        """An objective nothing of the side can take from its holder: held out of every line of sight
+        (:meth:`_hidden_holder`) and, with the contest on (agents/contest.py), no open ground within 3" of it stands
+        2" from every known enemy figure and marker (a leader reorganised there would contest it)."""
+        if not self._hidden_holder(k, ox, oy):
+            return False
+        return not (self.CONTEST and self.SKIP_CONTESTABLE and self._contest_room(k, ox, oy))
+
+    @staticmethod
+    def _contest_room(k, ox, oy) -> bool:
+        """A point within 3" of the objective at (ox, oy), on ground a unit may stand on, 2" from every known enemy
+        figure and marker (the Two Inch Rule's): the contest's reorganise can put a leader there."""
+        bf = k.bf
+        figs = [(e.x + f.dx - e.figures[e.leader].dx, e.y + f.dy - e.figures[e.leader].dy)
+                for e in k.enemy_units for f in e.figures if f.status != KILLED]
+        figs += [(m["x"], m["y"]) for m in k.markers if m["side"] != k.side and not m["removed"]]
+        for r in (0.0, 1.0, 2.0, 2.9):
+            for a in range(0, 360, 15 if r else 360):
+                px, py = ox + r * math.sin(math.radians(a)), oy + r * math.cos(math.radians(a))
+                if bf.on_table(px, py) and bf.move_cost(px, py) == 1 and \
+                        all(_d(px, py, fx, fy) >= 2.05 for fx, fy in figs):
+                    return True
+        return False
 
     @staticmethod
     def _hidden_holder(k, ox, oy) -> bool:
@@ -297,6 +332,10 @@ class HardAgent(CommandMixin, ScriptedAgent):
             return ("first",) if ("first",) in d.options else d.options[0]
         if d.kind == "promote":
             return self._promote(k, d)
+        if d.kind in ("place_leader", "place_formation"):
+            dn = self._deny_place(k, d)
+            if dn is not None:
+                return dn
         return super().decide(k, d)
 
     def _forward_observer(self, k, u) -> bool:
@@ -404,6 +443,10 @@ class HardAgent(CommandMixin, ScriptedAgent):
             a = self._assault_choice(k, u, opts)
             if a is not None:
                 return a
+        if self.DENY and ("reorganise", "place") in opts and not (self.DENY_SHOT_FIRST and self._best_shot(k, d)[0]):
+            dn = self._deny_start(k, u)
+            if dn is not None:
+                return dn
         if u.kind == "hq" and self.HQ_HIDE and not self._forward_observer(k, u):
             return self._hq_action(k, d, u)
         if self.ENDGAME:
@@ -422,6 +465,100 @@ class HardAgent(CommandMixin, ScriptedAgent):
         mv = self._manoeuvre(k, d, u)
         sm = self._smoke_decide(k, d, u, mv)  # smoke before crossing open ground (agents/smoke.py)
         return mv if sm is None else sm
+
+    # --- denying the contest
+    def _room_points(self, k, ox, oy, figs, open_only=True) -> int:
+        """How many of the points an enemy leader could be reorganised onto (ground a figure may stand on within 3"
+        of the objective, open ground only with ``open_only``; the sample of :meth:`_contest_room`) stand 2" from
+        every one of ``figs`` (the side's figures and markers)."""
+        bf = k.bf
+        n = 0
+        for r in (0.0, 1.0, 2.0, 2.9):
+            for a in range(0, 360, 15 if r else 360):
+                px, py = ox + r * math.sin(math.radians(a)), oy + r * math.cos(math.radians(a))
+                c = bf.move_cost(px, py) if bf.on_table(px, py) else None
+                if c is not None and (c == 1 or not open_only) and all(_d(px, py, fx, fy) >= 2.05 for fx, fy in figs):
+                    n += 1
+        return n
+
+    @staticmethod
+    def _own_figs(k, skip=None) -> list:
+        out = [(m.x + f.dx - m.figures[m.leader].dx, m.y + f.dy - m.figures[m.leader].dy)
+               for m in k.own_units if m.in_play and m.uid != skip for f in m.figures if f.status != KILLED]
+        return out + [(m["x"], m["y"]) for m in k.markers if m["side"] == k.side and not m["removed"]]
+
+    @staticmethod
+    def _formation_figs(k, u, name) -> list:
+        """Where ``u``'s figures would stand in formation ``name`` with its leader where it is (the Reorganise
+        Action's placement: slots around the leader facing the nearest known enemy, the nearest figure to each)."""
+        lf = u.figures[u.leader]
+        pos = [(u.x + f.dx - lf.dx, u.y + f.dy - lf.dy) for f in u.figures]
+        alive = [i for i, f in enumerate(u.figures) if f.status != KILLED]
+        if name == "keep":
+            return [pos[i] for i in alive]
+        movers = [u.leader] + [i for i in alive if i != u.leader and u.figures[i].status == OK]
+        near = min(k.enemy_units, key=lambda e: _d(e.x, e.y, u.x, u.y), default=None)
+        if near is not None and _d(near.x, near.y, u.x, u.y) > 1e-6:
+            dd = _d(near.x, near.y, u.x, u.y)
+            fx, fy = (near.x - u.x) / dd, (near.y - u.y) / dd
+        else:
+            fx, fy = 0.0, 1.0
+        rx, ry = fy, -fx
+        slots = [(u.x + x * rx + y * fx, u.y + x * ry + y * fy) for x, y in formation_offsets(name, len(movers))]
+        target = {movers[0]: slots[0]}
+        pairs = sorted(((pos[i][0] - sx) ** 2 + (pos[i][1] - sy) ** 2, b, i)
+                       for i in movers[1:] for b, (sx, sy) in enumerate(slots) if b)
+        used = set()
+        for _, b, i in pairs:
+            if i not in target and b not in used:
+                target[i] = slots[b]
+                used.add(b)
+        return [target.get(i, pos[i]) for i in alive]
+
+    def _deny_best(self, k, u, ox, oy, names):
+        others = self._own_figs(k, skip=u.uid)
+        best, bn = None, None
+        for name in names:
+            n = self._room_points(k, ox, oy, others + self._formation_figs(k, u, name), self.DENY_OPEN)
+            if bn is None or n < bn:
+                best, bn = name, n
+        return best, bn
+
+    def _deny_start(self, k, u):
+        """A unit holding an objective (its leader within 3") with a known enemy unit within ``DENY_NEAR`` of it,
+        whose side's figures leave ground within 3" of it and 2" from all of them, where an enemy leader could be
+        reorganised to contest it (agents/contest.py, the Two Inch Rule): it reorganises, its leader staying, into
+        the formation that leaves least such ground, when one leaves less than now."""
+        if self.DENY_TURNS and k.turn < k.turn_limit - self.DENY_TURNS + 1:
+            return None
+        if u.profile.vehicle is not None or u.veh.carrier >= 0 or self.DENY_COVER and not k.bf.in_cover(u.x, u.y):
+            return None
+        for _, ox, oy, _ in sorted(k.objectives, key=lambda o: -o[3]):
+            if _d(u.x, u.y, ox, oy) > OBJ_R:
+                continue
+            if not any(_d(e.x, e.y, ox, oy) <= self.DENY_NEAR for e in k.enemy_units if e.confidence < ROUTED):
+                continue
+            now = self._room_points(k, ox, oy, self._own_figs(k), self.DENY_OPEN)
+            if now == 0:
+                continue
+            name, n = self._deny_best(k, u, ox, oy, [f for f in FORMATIONS if f != "keep"])
+            if n < now:
+                self._deny_at = (k.game_token, u.uid, ox, oy)
+                return ("reorganise", "place")
+        return None
+
+    def _deny_place(self, k, d):
+        at = getattr(self, "_deny_at", None)
+        if at is None or at[0] is not k.game_token or at[1] != d.unit:
+            return None
+        if d.kind == "place_leader":
+            return ("stay",) if ("stay",) in d.options else None
+        self._deny_at = None
+        names = [o[1] for o in d.options if o[0] == "formation"]
+        if not names:
+            return None
+        name, _ = self._deny_best(k, k.units[d.unit], at[2], at[3], names)
+        return ("formation", name)
 
     def _assault_choice(self, k, u, opts):
         """(Off in the ladder) assault a clearly beaten enemy: two markers, broken, or outnumbered 3:1."""
@@ -448,7 +585,7 @@ class HardAgent(CommandMixin, ScriptedAgent):
         skip = self.SKIP_HIDDEN and k.fire_support() is None  # (as in the assignment: a holder nothing reaches)
         best, bs = None, 0.0
         for j, (_, ox, oy, v) in enumerate(k.objectives):
-            if mine[j] or skip and self._hidden_holder(k, ox, oy):
+            if mine[j] or skip and self._out_of_reach(k, ox, oy):
                 continue
             dd = _d(u.x, u.y, ox, oy)
             if dd > reach + OBJ_R:

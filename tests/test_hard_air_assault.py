@@ -59,3 +59,41 @@ def test_in_the_last_turn_no_unit_is_sent_to_the_objective_held_deep_in_a_wood()
     off = type("HardAll", (type(hard),), {"SKIP_HIDDEN": False})(seed=0)
     _, ox, oy, _ = k.objectives[WEST_WOOD]
     assert off._endgame_goal(k, team) == (ox, oy)
+
+
+BLOCKHOUSE = 0  # breach: the objective inside the blockhouse
+
+
+def test_an_objective_held_out_of_sight_that_the_contest_can_reach_still_gets_squads():
+    # breach: Red's squad deep in the blockhouse is seen from nowhere outside, but open ground lies within 3" of the
+    # objective 2" from its figures (outside the walls): a leader reorganised there contests it (agents/contest.py)
+    g = Game("breach", seed=1)
+    k = Knowledge(g, 0)
+    hard = make_agent("hard", seed=0)
+    _, ox, oy, _ = k.objectives[BLOCKHOUSE]
+    assert hard._hidden_holder(k, ox, oy) and hard._contest_room(k, ox, oy)
+    hard._setup(k)
+    assert BLOCKHOUSE in hard._assign.values()
+    old = type("HardSkipAll", (type(hard),), {"SKIP_CONTESTABLE": False})(seed=0)
+    old._setup(k)
+    assert old._assign and BLOCKHOUSE not in old._assign.values()
+    nc = type("HardNoContest", (type(hard),), {"CONTEST": False})(seed=0)
+    nc._setup(k)
+    assert nc._assign and BLOCKHOUSE not in nc._assign.values()  # no contest: nothing could take it
+
+
+def test_the_contest_room_is_open_ground_two_inches_from_every_enemy_figure():
+    g = Game("breach", seed=1)
+    hard = make_agent("hard", seed=0)
+    _, ox, oy, _ = g.objectives[BLOCKHOUSE]
+    e = next(u for u in g.units if u.side == 1 and abs(u.x - ox) + abs(u.y - oy) < 3.0)
+    # the open ground within 3" of the objective: just outside the two long walls, within 1.5" of its middle
+    spots = [(ox + dx, oy + dy) for dy in (-2.5, 2.5) for dx in (-1.0, 1.0)]  # a figure at each wall's middle
+    others = [j for j in range(len(e.figures)) if j != e.leader]
+    for j, (ax, ay) in zip(others, spots):
+        e.set_figure(j, dx=e.figures[e.leader].dx + ax - e.x, dy=e.figures[e.leader].dy + ay - e.y)
+    g.invalidate()
+    k = Knowledge(g, 0)
+    assert hard._hidden_holder(k, ox, oy)
+    assert not hard._contest_room(k, ox, oy)  # no open ground within 3" of it 2" from the figures
+    assert hard._out_of_reach(k, ox, oy)

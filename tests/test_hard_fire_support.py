@@ -127,3 +127,27 @@ def test_with_fire_support_hard_assaults_a_beaten_enemy_and_without_it_does_not(
         k = Knowledge(g, 0)
         o = make_agent("hard", seed=0)._choose_action(k, d)
         assert (o == ("assault", 2)) is with_fs
+
+
+def test_a_holder_takes_the_formation_that_leaves_an_enemy_leader_least_room_by_its_objective():
+    # fire-support: Red's 3rd Squad on the Ridge, Blue's units 34" away; ground within 3" of the objective and 2" from
+    # every Red figure is where a Blue leader could be reorganised to contest it (agents/contest.py)
+    from dustup_env.rules import Game
+    g = Game("fire-support", seed=1)
+    k = Knowledge(g, 1)
+    ridge, squad = 2, 8
+    _, ox, oy, _ = k.objectives[ridge]
+    hard = make_agent("hard", seed=0)
+    u = k.units[squad]
+    room = {f: hard._room_points(k, ox, oy, hard._own_figs(k, skip=squad) + hard._formation_figs(k, u, f), False)
+            for f in ("keep", "compact", "line", "open", "file")}
+    assert room["keep"] > 0 and min(room.values()) < room["keep"]
+    act = Decision(1, "action", squad, (("reorganise", "place"), ("prop",), ("end",)))
+    assert hard.choose(g, act) == ("reorganise", "place")
+    assert hard.choose(g, Decision(1, "place_leader", squad, (("stay",), ("shift", 0), ("shift", 4)))) == ("stay",)
+    forms = tuple(("formation", f) for f in ("keep", "compact", "line", "open", "file"))
+    o = hard.choose(g, Decision(1, "place_formation", squad, forms))
+    assert room[o[1]] == min(room.values())
+    off = type("HardNoDeny", (type(hard),), {"DENY": False})(seed=0)
+    assert off.choose(g, act) != ("reorganise", "place")
+    assert make_agent("medium", seed=0).choose(g, act) != ("reorganise", "place")
