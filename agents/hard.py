@@ -192,8 +192,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
     DENY_TURNS = 0  # ...in the last this many turns (0: every turn)
     DENY_NEAR = 48.0  # ...with a known enemy unit this near the objective
     DENY_SHOT_FIRST = True  # ...only when it has no shot to take (False: before shooting)
-    DENY_OPEN = False
-    DENY_COVER = False  # ...only a unit whose leader is in cover  # ...counting only open ground (True) or any ground a figure may stand on (False)
+    DENY_OPEN = False  # ...counting only open ground (True) or any ground a figure may stand on (False)
+    DENY_COVER = True  # ...only a unit whose leader is in cover (False: any holder)
     SKIP_CONTESTABLE = True  # ...unless the contest can put a leader within 3" of it (False: skipped all the same)
     W_SIGHT = 2.0  # with fire support: a position that sees an enemy holding an objective (0: off)
 

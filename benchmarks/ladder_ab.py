@@ -51,7 +51,7 @@ SWITCHES = {
     "no-skip-hidden": ({"SKIP_HIDDEN": False}, "squads assigned objectives held out of every line of sight"),
     "skip-contestable": ({"SKIP_CONTESTABLE": False}, "skips hidden-held objectives the contest could reach too"),
     "no-deny": ({"DENY": False}, "holders never take a formation that denies the contest room"),
-    "deny-cover": ({"DENY_COVER": True}, "only holders in cover deny the contest room"),
+    "deny-anywhere": ({"DENY_COVER": False}, "holders deny the contest room wherever they stand, not only in cover"),
     "deny-before-shot": ({"DENY_SHOT_FIRST": False}, "holders deny the contest room even when they have a shot"),
     "air-home": ({"AIR_HOME": 1}, "aircraft without passengers leave for the loiter box for the last turn"),
     "promote-aa": ({"PROMOTE_AA": True}, "the anti-aircraft team may be promoted to command"),

@@ -137,7 +137,8 @@ def test_a_holder_takes_the_formation_that_leaves_an_enemy_leader_least_room_by_
     k = Knowledge(g, 1)
     ridge, squad = 2, 8
     _, ox, oy, _ = k.objectives[ridge]
-    hard = make_agent("hard", seed=0)
+    default = make_agent("hard", seed=0)
+    hard = type("HardDenyAnywhere", (type(default),), {"DENY_COVER": False})(seed=0)  # any holder denies
     u = k.units[squad]
     room = {f: hard._room_points(k, ox, oy, hard._own_figs(k, skip=squad) + hard._formation_figs(k, u, f), False)
             for f in ("keep", "compact", "line", "open", "file")}
@@ -150,4 +151,6 @@ def test_a_holder_takes_the_formation_that_leaves_an_enemy_leader_least_room_by_
     assert room[o[1]] == min(room.values())
     off = type("HardNoDeny", (type(hard),), {"DENY": False})(seed=0)
     assert off.choose(g, act) != ("reorganise", "place")
+    # hard as shipped denies only from cover (DENY_COVER): this squad's leader stands in the open on the ridge
+    assert not k.bf.in_cover(u.x, u.y) and default.choose(g, act) != ("reorganise", "place")
     assert make_agent("medium", seed=0).choose(g, act) != ("reorganise", "place")
