@@ -9,7 +9,8 @@ import pytest
 from dustup_cli.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERNAL, main
 from evaluation import tournament as T
 from evaluation.runs import draw_or_warn
-from training.gauntlet import _score_ci, _wilson
+from evaluation.benchmark import wilson as _wilson
+from training.gauntlet import _score_ci
 
 # the first gauntlet of that run, as its state.json recorded it
 HISTORY = [{"steps": 50000, "scores": {"random": {"score": 0.0, "ci95": [6.938893903907228e-18, 0.0712],

@@ -46,31 +46,10 @@ def _score_ci(records, label: str, anchor: str, bootstrap: int, seed: int):
         pairs.setdefault((r["scenario"], r["pair_index"]), []).append(s)
     if not pairs:
         return None
-    units = [sum(v) / len(v) for v in pairs.values()]
-    mean = float(np.mean(units))
-    if len(set(units)) == 1:
-        # every pair scored the same (e.g. 400 wins out of 400): resampling cannot show any spread, so the
-        # interval is Wilson's for that score over the pairs (finite and honest: 200 perfect pairs -> [0.981, 1])
-        lo, hi = _wilson(mean, len(units))
-    elif bootstrap:
-        rng = np.random.default_rng(seed)
-        bs = np.array(units)[rng.integers(0, len(units), (bootstrap, len(units)))].mean(1)
-        lo, hi = np.percentile(bs, [2.5, 97.5])
-    else:
-        lo = hi = mean
-    # the interval holds the score (Wilson's lower end for a score of 0 is 0 up to rounding: 6.9e-18)
-    lo, hi = min(float(lo), mean), max(float(hi), mean)
+    from evaluation.benchmark import pair_interval
+
+    mean, lo, hi = pair_interval([sum(v) / len(v) for v in pairs.values()], bootstrap, seed)
     return {"score": mean, "ci95": [lo, hi], "wdl": wdl, "games": sum(wdl)}
-
-
-def _wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson's 95% score interval for a proportion ``p`` observed over ``n`` trials."""
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
-    lo = 0.0 if p <= 0 else max(0.0, c - h)  # exact ends: c - h for p = 0 is 0 only up to rounding
-    hi = 1.0 if p >= 1 else min(1.0, c + h)
-    return lo, hi
 
 
 def evaluate(spec: str, out: str | Path, anchors: list, scenarios: list, games: int, seed: int,
