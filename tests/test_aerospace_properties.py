@@ -21,20 +21,25 @@ AIR_OPTIONS = ("air_fly", "air_land", "air_take_off", "dismount", "air_drop", "a
 class AirInvariants(tp.Invariants):
     def __init__(self, g):
         self.fired = {}
+        self.turn = g.turn
         super().__init__(g)
 
     def check(self, g):
         # aircraft (and their passengers) come into play when they arrive from off the table
         new = g.events[self.n_events:]
         back = set()
+        turn = self.turn  # the turn each event happened in (one decision may end a turn and start the next)
         for e in new:
+            if type(e).__name__ == "TurnStarted":
+                turn = e.turn
             if type(e).__name__ == "AircraftArrived" and e.where == "table":
                 back.add(e.unit)
                 back.update(g.units[e.unit].veh.passengers)
             if type(e).__name__ == "AntiAircraftFire" and e.stage == "acquire":
-                key = (g.turn, e.unit)
-                assert key not in self.fired, f"unit {e.unit} fired at aircraft twice in turn {g.turn}"
+                key = (turn, e.unit)
+                assert key not in self.fired, f"unit {e.unit} fired at aircraft twice in turn {turn}"
                 self.fired[key] = True
+        self.turn = turn
         for k in back:
             self.out[k] = False
         super().check(g)
