@@ -127,7 +127,8 @@ def _agents_help(extra: str = "") -> str:
             f"trusted files only){extra}")
 
 
-def _check_agent(name: str) -> None:
+def check_agent(name: str) -> None:
+    """Refuse an agent name that does not resolve with a one-line :class:`UsageError` (every command's check)."""
     from agents import make_agent
 
     try:
@@ -184,7 +185,7 @@ def _cmd_simulate(args) -> int:
     if len(names) != 2:
         raise UsageError(f"--agents needs exactly two agents separated by a comma, got {args.agents!r}")
     for n in names:
-        _check_agent(n)
+        check_agent(n)
     _check_scenarios([args.scenario], args.options)
     out = _out(args, "simulate", f"{names[0]}-{names[1]}-{Path(args.scenario).stem}",
                {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}},
@@ -384,7 +385,7 @@ def _cmd_play(args) -> int:
         raise UsageError(f"--agents needs two agents, side 0 then side 1 (e.g. scripted,random), got {args.agents!r}")
     for n in names:
         if n != "human":
-            _check_agent(n)
+            check_agent(n)
     _check_scenarios([args.scenario], args.options)
     save = _check_save_path(args.save) if args.save else None
     g = Game(args.scenario, seed=args.seed, options=args.options or None)
@@ -457,7 +458,7 @@ def _cmd_tournament(args) -> int:
         except ImportError as e:
             raise UsageError(str(e)) from None
     for a in everyone:
-        _check_agent(a)
+        check_agent(a)
     anchor = _anchor(args.anchor, everyone)
     _check_scenarios(scenarios, args.options)
     out = _out(args, "tournament", ",".join(everyone),
@@ -501,7 +502,7 @@ def _cmd_sprt(args) -> int:
     if args.batch > args.max_games:
         raise UsageError(f"--batch ({args.batch}) is larger than --max-games ({args.max_games})")
     for n in names:
-        _check_agent(n)
+        check_agent(n)
     _check_scenarios([args.scenario], args.options)
     out = _out(args, "sprt", f"{names[0]}-vs-{names[1]}",
                {"agents": names, "scenario": args.scenario, "seed": args.seed, "options": args.options or {}},
@@ -598,7 +599,7 @@ def _cmd_gauntlet(args) -> int:
     if len(set(anchors)) != len(anchors):
         raise UsageError(f"--anchors {args.anchors!r} names an anchor twice")
     for a in [args.agent] + anchors:
-        _check_agent(a)
+        check_agent(a)
     _check_scenarios(scenarios, args.options)
     out = _out(args, "gauntlet", args.agent.replace("policy:", ""),
                {"agent": args.agent, "anchors": anchors, "scenarios": scenarios, "seed": args.seed,

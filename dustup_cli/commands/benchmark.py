@@ -77,19 +77,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=_cmd_benchmark)
 
 
-def _check_agent(name: str) -> None:
-    from agents import make_agent
-    from dustup_cli.cli import UsageError
-
-    try:
-        make_agent(name)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    except ImportError as e:
-        raise UsageError(f"agent {name!r} needs the trained-policy packages (torch, sb3-contrib), which are not "
-                         f"installed ({e}): pip install 'dustup-ai[policy]'") from None
-
-
 def _out(args, agent: str, config: dict, agents: list, docs: list) -> Path:
     """--out, or the run's own folder under runs/benchmark/ (its hash covers what decides the games)."""
     from dustup_cli.cli import UsageError
@@ -111,7 +98,9 @@ def _cmd_benchmark(args) -> int:
     agent = args.agent.strip()
     if not agent:
         raise UsageError("--agent is empty: name an agent, e.g. --agent hard")
-    _check_agent(agent)
+    from dustup_cli.cli import check_agent
+
+    check_agent(agent)
     if [o for o in B.OPPONENTS if o != agent] == []:
         raise UsageError(f"--agent {agent!r} is the only opponent")
     docs = [B.scenario_document(e) for e in B.SUITE]
