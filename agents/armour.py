@@ -612,6 +612,25 @@ class VehicleDoctrine:
         if f is not None:
             return f
         bf = k.bf
+        if not bf.dynamic:
+            # the static table (shared, never changed, by every copy of a game): its fields serve every game on it,
+            # the many copies a search plays out included (the per-game cache above keeps a field made before
+            # dynamic terrain came for the rest of that game, as before)
+            # (keyed by the exact goal: the per-game key rounds it, and the first goal of a game makes its field)
+            shared = self.__dict__.get("_static_fields")
+            if shared is None or shared[0] is not bf or len(shared[1]) > 256:
+                shared = self._static_fields = (bf, {})  # (holds the table: its id cannot name another one)
+            exact = (col, gx, gy)
+            f = shared[1].get(exact)
+            if f is None:
+                f = shared[1][exact] = self._make_field(bf, col, gx, gy)
+            cache[key] = f
+            return f
+        cache[key] = f = self._make_field(bf, col, gx, gy)
+        return f
+
+    @staticmethod
+    def _make_field(bf, col, gx, gy):
         w, h = int(math.ceil(bf.width / GRID)), int(math.ceil(bf.height / GRID))
         cost = [[bf.move_cost((i + 0.5) * GRID, (j + 0.5) * GRID, col) for j in range(h)] for i in range(w)]
         dist = [[math.inf] * h for _ in range(w)]
@@ -641,8 +660,7 @@ class VehicleDoctrine:
                     if nd < dist[ni][nj]:
                         dist[ni][nj] = nd
                         heapq.heappush(heap, (nd, ni, nj))
-        cache[key] = f = (dist, w, h)
-        return f
+        return dist, w, h
 
     def _route_cost(self, field, x, y) -> float:
         dist, w, h = field

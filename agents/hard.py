@@ -613,10 +613,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if ("unprop",) in opts:
             return ("unprop",)
         best, bs = None, dg - 0.5
+        blockers = k.move_blockers(u.uid) if self.REACH else None  # (the same for every option)
         for o in opts:
             if o[0] != "move" or len(o) < 3:
                 continue
-            p = self._reach(k, u, o, min(max(dg, 3.0), MEAN_MOVE))
+            p = self._reach(k, u, o, min(max(dg, 3.0), MEAN_MOVE), blockers)
             if p is None:
                 continue
             px, py = p
@@ -659,8 +660,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
         adie = armour_die(arm.die if arm is not None else D6, propped=propped, cover=max(s.cover, bf.cover_at(tx, ty)))
         return shot_value(q, fp, max(D4, tdie), impact, adie)
 
-    def _threat(self, k, u, px, py) -> float:
-        """Expected harm the visible enemy could do to ``u`` standing at (px, py)."""
+    def _threat(self, k, u, px, py, table=None) -> float:
+        """Expected harm the visible enemy could do to ``u`` standing at (px, py).  ``table``: the
+        :meth:`_threat_table` of ``u`` at this decision (the same sum, the shooters' part worked out once)."""
+        if table is not None:
+            return self._table_threat(k, table, px, py)
         total = 0.0
         for e in k.enemy_units:
             if e.confidence >= ROUTED:
@@ -672,7 +676,65 @@ class HardAgent(CommandMixin, ScriptedAgent):
             total += w * (r[0] * self.W_SUP_THREAT + r[1] * self.W_CAS_THREAT)
         return total
 
-    def _position_value(self, k, u, px, py, goal) -> float:
+    def _threat_table(self, k, u) -> tuple:
+        """What :meth:`_threat` needs of the enemy and of ``u`` at this decision, for many points: per able enemy
+        shooter (in ``k.enemy_units``' order) its place, range, guns, the weight of its suppression and its
+        target-die shift from quality, with a memo of its terms; and ``u``'s armour die.  Valid only while the game
+        does not change (one decision)."""
+        shooters = []
+        for e in k.enemy_units:
+            if e.confidence >= ROUTED:
+                continue
+            q, fp, impact, rng = self._guns_of(k, e)
+            if not fp:
+                continue  # (_fire_estimate: None)
+            qshift = 1 if q == D4 else -1 if q == D12 else 0
+            shooters.append((e.x, e.y, rng, q, fp, impact, 1.0 if e.suppression == 0 else 0.35, qshift, {}))
+        arm = _ARMOURS.get(u.armour)
+        return tuple(shooters), (arm.die if arm is not None else D6)
+
+    def _table_threat(self, k, table, px, py) -> float:
+        """:meth:`_threat` from a :meth:`_threat_table`: the very arithmetic of :meth:`_fire_estimate` per shooter
+        (an unpropped target), each shooter's term kept by (target die, armour die)."""
+        shooters, adie0 = table
+        bf = k.bf
+        sight = bf.sight
+        total = 0.0
+        conceals = cover = None
+        for sx, sy, rng, q, fp, impact, w, qshift, memo in shooters:
+            dist = math.hypot(sx - px, sy - py)
+            if dist > rng:
+                continue
+            s = sight(sx, sy, px, py)
+            if not s.visible:
+                continue
+            shift = qshift
+            if dist > 48.0:
+                shift += 1
+            elif dist <= SHORT_RANGE:
+                shift -= 1
+            if s.concealed:
+                shift += 1
+            else:
+                if conceals is None:
+                    conceals = bf.conceals(px, py)
+                if conceals:
+                    shift += 1
+            tdie = D8 + shift
+            if tdie > D12:
+                continue
+            if cover is None:
+                cover = bf.cover_at(px, py)
+            c = s.cover if s.cover > cover else cover
+            key = (tdie, c)
+            term = memo.get(key)
+            if term is None:
+                r = shot_value(q, fp, max(D4, tdie), impact, armour_die(adie0, propped=False, cover=c))
+                term = memo[key] = w * (r[0] * self.W_SUP_THREAT + r[1] * self.W_CAS_THREAT)
+            total += term
+        return total
+
+    def _position_value(self, k, u, px, py, goal, table=None) -> float:
         bf = k.bf
         dg = _d(px, py, goal[0], goal[1])
         v = -self.W_PROGRESS * dg
@@ -680,11 +742,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
             v += self.W_HOLD
         if bf.in_cover(px, py):
             v += self.W_COVER
-        v -= self._threat(k, u, px, py)
+        v -= self._threat(k, u, px, py, table)
         risk = self._shock_risk(k, u, px, py)  # enemy vehicles only (agents/armour.py)
         return v - risk if risk else v
 
-    def _reach(self, k, u, o, cap: float):
+    def _reach(self, k, u, o, cap: float, blockers=None):
         """Where the move option ``o`` of ``u`` would take its leader, going at most ``cap`` inches toward the
         nominated point: the walk stops at impassable ground, the table's edge and 2" from the enemy figures
         and markers the side knows of.  None when it would not advance at all (a wasted action)."""
@@ -692,7 +754,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
         dist = min(DISTANCES[o[2]], cap)
         if not self.REACH:
             return u.x + vx * dist, u.y + vy * dist
-        x, y = k.move_end(u.uid, u.x + vx * dist, u.y + vy * dist, 3.0 * dist + 12.0)  # enough for any ground
+        x, y = k.move_end(u.uid, u.x + vx * dist, u.y + vy * dist, 3.0 * dist + 12.0,  # enough for any ground
+                          blockers)  # (Knowledge.move_blockers of u at this decision, or None: worked out here)
         if _d(x, y, u.x, u.y) < NO_PROGRESS:
             return None
         return x, y
@@ -702,10 +765,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
         bf = k.bf
         goal = self._goal(k, u)
         holders = self._sight_targets(k)
-        here = self._position_value(k, u, u.x, u.y, goal) + self._sight_bonus(k, u.x, u.y, holders)
+        table = self._threat_table(k, u)  # (the enemy's part of the threat at every point, worked out once)
+        here = self._position_value(k, u, u.x, u.y, goal, table) + self._sight_bonus(k, u.x, u.y, holders)
         if u.propped:
             here += 0.3  # moving first costs an action to unprop
-        best, bs = None, -1e18
+        cands = []
         seen = set()
         for o in opts:
             if o[0] != "move" or len(o) < 3:
@@ -716,16 +780,8 @@ class HardAgent(CommandMixin, ScriptedAgent):
             if key in seen:
                 continue
             seen.add(key)
-            p = self._reach(k, u, o, MEAN_MOVE)
-            if p is None:
-                continue
-            px, py = p
-            c = bf.move_cost(px, py)
-            if c is None:
-                continue
-            s = self._position_value(k, u, px, py, goal) - 0.2 * (c - 1) + self._sight_bonus(k, px, py, holders)
-            if s > bs:
-                best, bs = o, s
+            cands.append((o, vx * dist, vy * dist))
+        best, bs = self._best_move(k, u, goal, holders, table, cands)
         if best is not None and bs > here + 0.25:
             return best
         if ("unprop",) in opts and best is not None and bs > here + 1.0:
@@ -735,6 +791,59 @@ class HardAgent(CommandMixin, ScriptedAgent):
         if ("prop",) in opts and (bf.in_cover(u.x, u.y) or _d(u.x, u.y, *goal) <= HOLD_R):
             return ("prop",)
         return ("end",) if ("end",) in opts else opts[0]
+
+    BOUND_SLACK = 1e-6  # a candidate is skipped only when its bound is below the best score by this (rounding)
+
+    def _best_move(self, k, u, goal, holders, table, cands):
+        """The best of the candidate moves ``cands`` ((option, dx, dy): the leader's nominated offset, at most
+        ``MEAN_MOVE`` long) and its score: the highest :meth:`_position_value` less 0.2 per movement point above 1
+        plus :meth:`_sight_bonus`, where :meth:`_reach` ends (no progress or impassable: not a candidate), the
+        first in ``cands``' order among equals.  (None, -1e18) without a candidate.
+
+        The same choice as scoring every candidate in order, for less: where a walk ends lies on the segment to
+        the nominated point, so an upper bound of the score (the least distance from that segment to the goal,
+        the objective's bonus if that is within reach, cover, the sight bonus, no threat) orders the candidates,
+        and one whose bound falls short of the best score found is neither walked nor scored."""
+        bf = k.bf
+        gx, gy = goal
+        ux, uy = u.x, u.y
+        wp, wh, wc, ws = self.W_PROGRESS, self.W_HOLD, self.W_COVER, self.W_SIGHT
+        # the bound holds when no term can add more than counted: a threat and a shock risk never negative,
+        # movement costs never below 1 (then -0.2 * (c - 1) <= 0)
+        exact = wp < 0 or self.W_SUP_THREAT < 0 or self.W_CAS_THREAT < 0 or self.AVOID_SHOCK < 0
+        extra = max(wc, 0.0) + (max(ws, 0.0) if holders else 0.0)
+        order = []
+        for i, (o, dx, dy) in enumerate(cands):
+            if exact:
+                order.append((0.0, i))
+                continue
+            # the distance from the goal to the segment (ux, uy) -> (ux + dx, uy + dy)
+            ll = dx * dx + dy * dy
+            t = ((gx - ux) * dx + (gy - uy) * dy) / ll if ll > 0.0 else 0.0
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            near = math.hypot(ux + t * dx - gx, uy + t * dy - gy) - self.BOUND_SLACK
+            if near < 0.0:
+                near = 0.0
+            ub = -wp * near + extra + (max(wh, 0.0) if near <= HOLD_R else 0.0)
+            order.append((-ub, i))
+        order.sort()
+        blockers = k.move_blockers(u.uid) if self.REACH else None  # (the same for every candidate)
+        best, bs, bi = None, -1e18, len(cands)
+        for nub, i in order:
+            if not exact and -nub < bs - self.BOUND_SLACK:
+                break  # (sorted: none after it can reach the best either)
+            o = cands[i][0]
+            p = self._reach(k, u, o, MEAN_MOVE, blockers)
+            if p is None:
+                continue
+            px, py = p
+            c = bf.move_cost(px, py)
+            if c is None:
+                continue
+            s = self._position_value(k, u, px, py, goal, table) - 0.2 * (c - 1) + self._sight_bonus(k, px, py, holders)
+            if s > bs or (s == bs and i < bi):
+                best, bs, bi = o, s, i
+        return best, bs
 
     def _sight_targets(self, k) -> list:
         """With fire support: the known enemy units holding an objective (an attack's targets; empty otherwise)."""

@@ -83,14 +83,24 @@ def shock_reach(v) -> float:
     return reach(v)
 
 
-def move_end(game, u, px: float, py: float, points: float) -> tuple[float, float]:
-    """Where ``u``'s leader would stop walking toward (px, py) with ``points`` movement points: the Move Action's
-    walk over the terrain and obstacles, kept 2" from the enemy figures and markers ``u``'s side knows of (the
-    blockers the move itself uses; no step hooks: nothing is triggered)."""
-    from dustup_env.rules.unit_actions.move_action import enemy_figures, move_path
+def move_blockers(game, u) -> list:
+    """The points ``u``'s walk stops 2" from: the enemy figures and markers its side knows of and the rule set's
+    ``move_blockers`` (the blockers the move itself uses)."""
+    from dustup_env.rules.unit_actions.move_action import enemy_figures
     blockers = enemy_figures(game, u)
     for hook in game.rules.move_blockers:
         blockers.extend(hook(game, u))
+    return blockers
+
+
+def move_end(game, u, px: float, py: float, points: float, blockers=None) -> tuple[float, float]:
+    """Where ``u``'s leader would stop walking toward (px, py) with ``points`` movement points: the Move Action's
+    walk over the terrain and obstacles, kept 2" from the enemy figures and markers ``u``'s side knows of (the
+    blockers the move itself uses, :func:`move_blockers`, or ``blockers`` when given: that list, made for the
+    same unit in the same state of the game; no step hooks: nothing is triggered)."""
+    from dustup_env.rules.unit_actions.move_action import move_path
+    if blockers is None:
+        blockers = move_blockers(game, u)
     return move_path(game.bf, u, px, py, points, blockers, u.terrain_column)
 
 
@@ -339,10 +349,16 @@ class Knowledge:
         """The tank-shock reach of a known vehicle (its profile is seen)."""
         return shock_reach(self.units[uid])
 
-    def move_end(self, uid: int, px: float, py: float, points: float) -> tuple[float, float]:
+    def move_end(self, uid: int, px: float, py: float, points: float, blockers=None) -> tuple[float, float]:
         """Where an own unit's leader would end a move toward (px, py) with ``points`` movement points: terrain,
-        obstacles and the 2" kept from the enemy figures and markers the side knows of (rolls nothing)."""
-        return move_end(self._game, self._own_unit(uid), px, py, points)
+        obstacles and the 2" kept from the enemy figures and markers the side knows of (rolls nothing).
+        ``blockers``: :meth:`move_blockers` of the same unit at the same decision (many previews, one list)."""
+        return move_end(self._game, self._own_unit(uid), px, py, points, blockers)
+
+    def move_blockers(self, uid: int) -> list:
+        """The points an own unit's walk stops 2" from (the known enemy figures and markers, the rule set's
+        blockers), for :meth:`move_end`: a new list each time, true of the game as it is now."""
+        return move_blockers(self._game, self._own_unit(uid))
 
     def home_point(self, u) -> tuple[float, float]:
         """The point of the own unit ``u``'s home edge straight behind it."""
