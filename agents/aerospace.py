@@ -87,7 +87,7 @@ class AerospaceDoctrine:
             return self._air_passenger(k, d, u)
         if any(o[0] == "aa_fire_at" for o in d.options):
             return self._aa_action(k, d, u)
-        if k.aa_reach(u.uid) is not None and u.profile.vehicle is None and k.has_aircraft():
+        if u.profile.vehicle is None and k.has_aircraft() and k.aa_reach(u.uid) is not None:  # (cheapest test first)
             return self._aa_hold(k, d, u)
         return None
 
@@ -112,6 +112,8 @@ class AerospaceDoctrine:
             if v.veh.passengers or (not self._air_home(k, v) and (k.turn >= k.turn_limit or self._strike_targets(k, v))):
                 return ("air_arrive", uid, "table")
             return ("air_arrive", uid, "hold")
+        if not k.has_aircraft():
+            return None  # (no aircraft: none is loaded and airborne, the answer below)
         # a strike aircraft draws the enemy's reaction fire before the loaded transports fly
         unfired = [e for e in k.enemy_units if k.aa_reach(e.uid) is not None and not k.aa_fired(e.uid)]
         if not unfired:

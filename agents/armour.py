@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from functools import lru_cache
 
 from dustup_env.rules.kernel.data import armoury
 from dustup_env.rules.kernel.decisions import Decision
@@ -80,6 +81,7 @@ def _has_aa(u) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)  # (a pure function of a few dice: asked again and again)
 def p_any_success(quality: int, firepower: tuple, target: int) -> float:
     """P(at least one die of quality + firepower beats the target die), exact per target roll (as scripted's
     ``shot_value``)."""
@@ -100,6 +102,7 @@ def p_penetrate(impact: int, armour: int) -> float:
     return {2: 0.85, 1: 0.7, 0: 0.45, -1: 0.2, -2: 0.08}.get(max(-2, min(2, diff)), 0.02) if diff > -3 else 0.02
 
 
+@lru_cache(maxsize=4096)  # (a pure function of a few dice: asked again and again)
 def p_greater(a: int, b: int, factor: int = 1) -> float:
     """P(a roll of die ``a`` beats ``factor`` times a roll of die ``b``) (die steps; D12xN rolls a D12 times N)."""
     na, nb = die_sides(a), die_sides(b)
@@ -107,6 +110,7 @@ def p_greater(a: int, b: int, factor: int = 1) -> float:
     return sum(1 for x in range(1, na + 1) for y in range(1, nb + 1) if x * ma > factor * y * mb) / (na * nb)
 
 
+@lru_cache(maxsize=4096)  # (a pure function of a few dice: asked again and again)
 def shock_odds(a_die: int, d_die: int) -> tuple[float, float, float]:
     """Tank Shock's outcomes from the vehicle's (A) and the infantry's (D) dice: P(the infantry withdraw: D not
     above A), P(they move aside: A < D <= 2A), P(they move aside and attack the vehicle: D > 2A)."""
@@ -713,16 +717,23 @@ class VehicleDoctrine:
             return None
         return self._drive_to(k, d, u, best[0], best[1], 2.0)
 
-    def _danger(self, k, u, px, py) -> float:
-        """Cautious vehicles: enemy infantry with rockets within close range, and enemy anti-armour guns."""
+    def _danger(self, k, u, px, py, rockets=None) -> float:
+        """Cautious vehicles: enemy infantry with rockets within close range, and enemy anti-armour guns.
+        ``rockets``: :meth:`_rockets` of ``u`` at this decision (the same sum, the enemy sorted out once)."""
         s = 0.0
-        for e in k.enemy_units:
-            if e.confidence >= ROUTED or e.veh.carrier >= 0 or e.uid == u.uid:
-                continue
-            dd = _d(px, py, e.x, e.y)
-            if not is_vehicle(e) and _has_aa(e) and dd < ROCKET_RANGE:
+        for ex, ey in (self._rockets(k, u) if rockets is None else rockets):
+            dd = _d(px, py, ex, ey)
+            if dd < ROCKET_RANGE:
                 s += (ROCKET_RANGE - dd) / ROCKET_RANGE * 3.0
         return s
+
+    @staticmethod
+    def _rockets(k, u) -> list:
+        """Where the enemy infantry that :meth:`_danger` counts stand (``k.enemy_units``' order): able, not aboard,
+        carrying an anti-armour rocket."""
+        return [(e.x, e.y) for e in k.enemy_units
+                if not (e.confidence >= ROUTED or e.veh.carrier >= 0 or e.uid == u.uid) and not is_vehicle(e)
+                and _has_aa(e)]
 
     def _drive(self, k, d, u):
         opts = d.options
@@ -751,41 +762,63 @@ class VehicleDoctrine:
         except (TypeError, ValueError):
             budget = 10.0
         here = self._route_cost(field, u.x, u.y)
+        rockets = self._rockets(k, u) if self.CAUTIOUS else None
         if self.CAUTIOUS:
-            here_val = -here - 2.0 * self._danger(k, u, u.x, u.y)
+            here_val = -here - 2.0 * self._danger(k, u, u.x, u.y, rockets)
         else:
             here_val = -here
         best, bs = None, here_val + 0.5
         seen = set()
+        cap = max(here_d - stop + 1.0, 1.0)
+        walks = {}  # direction -> the points after each step of the walk that way (the longest move's)
         for o in moves:
             vx, vy = DIR_VECTORS[o[1]]
-            want = min(DISTANCES[o[2]], max(here_d - stop + 1.0, 1.0))
-            px, py, spent, step = u.x, u.y, 0.0, 0.5
-            travelled = 0.0
-            while travelled + step <= want + 1e-9:
-                nx, ny = px + vx * step, py + vy * step
-                if not bf.on_table(nx, ny):
-                    break
-                c = bf.move_cost(nx, ny, col)
-                if c is None or spent + c * step > budget:
-                    break
-                spent += c * step
-                px, py = nx, ny
-                travelled += step
-            if travelled < 0.5:
+            want = min(DISTANCES[o[2]], cap)
+            # the walk of 0.5" steps toward the point: a shorter move's is the start of a longer one's (the same
+            # steps and sums), so each direction is walked once, as far as its longest move goes
+            pts = walks.get(o[1])
+            if pts is None:
+                far = max(min(DISTANCES[m[2]], cap) for m in moves if m[1] == o[1])
+                pts = walks[o[1]] = self._walk(bf, u, vx, vy, far, col, budget)
+            n = 0
+            while n < len(pts) - 1 and n * 0.5 + 0.5 <= want + 1e-9:
+                n += 1
+            if n == 0:
                 continue
+            px, py = pts[n]
             key = (round(px), round(py))
             if key in seen:
                 continue
             seen.add(key)
             s = -self._route_cost(field, px, py)
             if self.CAUTIOUS:
-                s -= 2.0 * self._danger(k, u, px, py)
+                s -= 2.0 * self._danger(k, u, px, py, rockets)
             if s > bs:
                 best, bs = o, s
         if best is not None:
             return best
         return self._face(k, d, u)
+
+    @staticmethod
+    def _walk(bf, u, vx, vy, want, col, budget) -> list:
+        """The points a vehicle's straight walk from its place in direction (vx, vy) reaches after each 0.5" step (the
+        start first), up to ``want`` inches, stopped by the table's edge, impassable ground or the ``budget`` of
+        movement points."""
+        px, py, spent, step = u.x, u.y, 0.0, 0.5
+        travelled = 0.0
+        pts = [(px, py)]
+        while travelled + step <= want + 1e-9:
+            nx, ny = px + vx * step, py + vy * step
+            if not bf.on_table(nx, ny):
+                break
+            c = bf.move_cost(nx, ny, col)
+            if c is None or spent + c * step > budget:
+                break
+            spent += c * step
+            px, py = nx, ny
+            travelled += step
+            pts.append((px, py))
+        return pts
 
     def _face(self, k, d, u):
         """Cautious: turn the front armour to the nearest known enemy vehicle."""

@@ -324,7 +324,19 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return g
 
     # ------------------------------------------------------------------ decisions
+    _shot_memo = None  # (Knowledge, {(uid, option): score}) while a decision is being made
+
     def decide(self, k, d):
+        # a shot's score is asked more than once in a decision (before denying the contest, at the end game, then
+        # to shoot): kept for this decision only (the game does not change while a bot decides)
+        outer = self._shot_memo
+        self._shot_memo = (k, {})
+        try:
+            return self._decide(k, d)
+        finally:
+            self._shot_memo = outer
+
+    def _decide(self, k, d):
         self._setup(k)
         if d.kind == "initiative":
             if self.LAST_SECOND and k.turn >= k.turn_limit and ("second",) in d.options:
@@ -386,6 +398,16 @@ class HardAgent(CommandMixin, ScriptedAgent):
 
     # --- fire
     def _shot_score(self, k, uid, opt):
+        memo = self._shot_memo
+        if memo is None or memo[0] is not k:
+            return self._score_shot(k, uid, opt)
+        key = (uid, opt)
+        s = memo[1].get(key)
+        if s is None:
+            s = memo[1][key] = self._score_shot(k, uid, opt)
+        return s
+
+    def _score_shot(self, k, uid, opt):
         if not self.FOCUS:
             return super()._shot_score(k, uid, opt)
         odds = self._shot_odds(k, uid, opt)
@@ -840,7 +862,13 @@ class HardAgent(CommandMixin, ScriptedAgent):
             c = bf.move_cost(px, py)
             if c is None:
                 continue
-            s = self._position_value(k, u, px, py, goal, table) - 0.2 * (c - 1) + self._sight_bonus(k, px, py, holders)
+            sb = self._sight_bonus(k, px, py, holders)
+            if not exact:  # the score but for the threat and the shock risk (never negative): its bound here
+                dg = _d(px, py, gx, gy)
+                ub = -wp * dg + (wh if dg <= HOLD_R else 0.0) + (wc if bf.in_cover(px, py) else 0.0) - 0.2 * (c - 1) + sb
+                if ub < bs - self.BOUND_SLACK:
+                    continue
+            s = self._position_value(k, u, px, py, goal, table) - 0.2 * (c - 1) + sb
             if s > bs or (s == bs and i < bi):
                 best, bs, bi = o, s, i
         return best, bs
