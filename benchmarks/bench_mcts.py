@@ -1,5 +1,7 @@
-"""Speed of the search agent's rollouts (``mcts`` with ``hard`` as prior and rollout policy) and of ``hard`` itself,
-and a check that two checkouts' bots make the very same choices.
+"""Playouts per second of the search agent and decisions per second of ``hard``; a digest check of the bots' choices.
+
+The search agent (``mcts``) uses ``hard`` as its prior and as the rollout policy of both sides, so ``hard``'s speed
+is most of its playouts'.  The check tells whether two checkouts' bots make the very same choices.
 
 Three modes:
 
@@ -18,7 +20,7 @@ scenario these bots play, a few seeds each, and ``mcts:playouts=8`` against ``ha
 alike print the same digests (``--quick``: a small subset, for the tests).
 
     python benchmarks/bench_mcts.py speed [--scenarios default,skirmish,armour] [--decisions 6] [--playouts 30]
-    python benchmarks/bench_mcts.py ab --a /path/to/baseline --b . [--rounds 3]
+    python benchmarks/bench_mcts.py ab --a /path/to/baseline --b . [--rounds 5] [--no-warmup]
     python benchmarks/bench_mcts.py check [--quick]
 
 Ctrl-C stops a run cleanly (exit status 130) after printing what it measured so far.
@@ -145,29 +147,36 @@ def search_rate(scenario: str, decisions: int, playouts: int, seed: int = 3) -> 
 
 
 def hard_rate(scenario: str, decisions: int, seed: int = 5) -> dict:
-    """``hard`` on both sides of the game with ``seed``: its first ``decisions`` decisions, timed."""
+    """``hard`` on both sides of the games with seeds ``seed``, ``seed + 1``, ...: their first ``decisions``
+    decisions, timed."""
     from dustup_env.rules import Game
     make_agent = _agents()
-    g = Game(scenario, seed=seed)
-    players = [make_agent("hard", seed=1), make_agent("hard", seed=2)]
     spent, n = 0.0, 0
-    while not g.over and n < decisions:
-        d = g.decision()
-        t0 = time.perf_counter()
-        o = players[d.side].choose(g, d)
-        spent += time.perf_counter() - t0
-        n += 1
-        g.apply(o)
+    while n < decisions:
+        g = Game(scenario, seed=seed)
+        players = [make_agent("hard", seed=1), make_agent("hard", seed=2)]
+        while not g.over and n < decisions:
+            d = g.decision()
+            t0 = time.perf_counter()
+            o = players[d.side].choose(g, d)
+            spent += time.perf_counter() - t0
+            n += 1
+            g.apply(o)
+        seed += 1
     return {"decisions": n, "seconds": spent}
 
 
-def speed(scenarios, decisions: int, playouts: int, hard_decisions: int) -> dict:
-    out = {}
+def speed(scenarios, decisions: int, playouts: int, hard_decisions: int, out: dict | None = None,
+          progress: bool = False) -> dict:
+    """{scenario: playouts/s, hard's decisions/s}; ``out``: filled as the scenarios finish (kept on Ctrl-C)."""
+    out = {} if out is None else out
     for sc in scenarios:
         r = search_rate(sc, decisions, playouts)
         hr = hard_rate(sc, hard_decisions)
         out[sc] = {"playouts_per_s": round(r["playouts"] / r["seconds"], 2),
                    "hard_decisions_per_s": round(hr["decisions"] / hr["seconds"], 1)}
+        if progress:
+            _progress(f"{sc}: {out[sc]['playouts_per_s']} playouts/s, hard {out[sc]['hard_decisions_per_s']} decisions/s")
     return out
 
 
@@ -175,10 +184,13 @@ WORKER = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import bench_mcts as b
-for line in sys.stdin:
-    scenario, decisions, playouts, hard_decisions = line.split()
-    r = b.speed([scenario], int(decisions), int(playouts), int(hard_decisions))[scenario]
-    print(json.dumps(r), flush=True)
+try:
+    for line in sys.stdin:
+        scenario, decisions, playouts, hard_decisions = line.split()
+        r = b.speed([scenario], int(decisions), int(playouts), int(hard_decisions))[scenario]
+        print(json.dumps(r), flush=True)
+except KeyboardInterrupt:  # Ctrl-C reaches the workers too: the parent reports
+    sys.exit(130)
 """
 
 
@@ -205,10 +217,16 @@ class Worker:
         self.p.wait()
 
 
-def ab(a: str, b: str, scenarios, rounds: int, decisions: int, playouts: int, hard_decisions: int) -> dict:
+def ab(a: str, b: str, scenarios, rounds: int, decisions: int, playouts: int, hard_decisions: int,
+       warmup: bool = True) -> dict:
     wa, wb = Worker(a), Worker(b)
     res = {arm: {sc: [] for sc in scenarios} for arm in ("a", "b")}
     try:
+        if warmup:  # one untimed search and game per scenario and arm (the caches of the static table)
+            for sc in scenarios:
+                for arm, w in (("a", wa), ("b", wb)):
+                    w.run(sc, 1, playouts, 50)
+            _progress("warmed up")
         for r in range(rounds):
             for sc in scenarios:
                 order = (("a", wa), ("b", wb)) if (r + len(res["a"][sc])) % 2 == 0 else (("b", wb), ("a", wa))
@@ -246,11 +264,12 @@ def main(argv=None) -> int:
         q.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated (default: %(default)s)")
         q.add_argument("--decisions", type=int, default=6, help="searched decisions per scenario (default 6)")
         q.add_argument("--playouts", type=int, default=30, help="playouts per searched decision (default 30)")
-        q.add_argument("--hard-decisions", type=int, default=300,
-                       help="decisions of hard against hard per scenario (default 300)")
+        q.add_argument("--hard-decisions", type=int, default=1000,
+                       help="decisions of hard against hard per scenario (default 1000)")
     ap.add_argument("--a", required=True, help="checkout A (the baseline)")
     ap.add_argument("--b", default=".", help="checkout B (default: this one)")
-    ap.add_argument("--rounds", type=int, default=3, help="rounds per scenario (default 3)")
+    ap.add_argument("--rounds", type=int, default=5, help="timed rounds per scenario (default 5)")
+    ap.add_argument("--no-warmup", action="store_true", help="no untimed first search and game per scenario")
     cp = sub.add_parser("check", help="digests of the bots' choices in a fixed set of games")
     cp.add_argument("--quick", action="store_true", help="a small subset (a few seconds)")
     a = p.parse_args(argv)
@@ -260,10 +279,15 @@ def main(argv=None) -> int:
             return 0
         scenarios = [s for s in a.scenarios.split(",") if s]
         if a.mode == "speed":
-            print(json.dumps({"benchmark": "bench_mcts speed", "playouts": a.playouts, "decisions": a.decisions,
-                              "results": speed(scenarios, a.decisions, a.playouts, a.hard_decisions)}))
+            done: dict = {}
+            try:
+                speed(scenarios, a.decisions, a.playouts, a.hard_decisions, done, progress=True)
+            finally:
+                print(json.dumps({"benchmark": "bench_mcts speed", "playouts": a.playouts, "decisions": a.decisions,
+                                  "hard_decisions": a.hard_decisions, "results": done,
+                                  "complete": len(done) == len(scenarios)}))
         else:
-            ab(a.a, a.b, scenarios, a.rounds, a.decisions, a.playouts, a.hard_decisions)
+            ab(a.a, a.b, scenarios, a.rounds, a.decisions, a.playouts, a.hard_decisions, not a.no_warmup)
         return 0
     except KeyboardInterrupt:
         print("stopped (Ctrl-C)", file=sys.stderr)
