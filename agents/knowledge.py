@@ -8,8 +8,8 @@ Fair play: an AI opponent decides only from what its side may know.  :class:`Kno
   position or state: only its marker, and only by position);
 - hidden-unit markers by position (``markers``; for its own markers also which unit they hide);
 - what both sides see: the table (``bf``: terrain, line of sight), objectives, turn, the pending decision,
-  and read-only previews of its own options (``fire_plan``, ``move_end``, ``home_point``, ``assault_enemies``; with vehicles
-  ``vehicle_fire_plan``, ``courage_dice``, ``close_attack_impact``, ``shock_reach``, ``dismount_point``);
+  and read-only previews of its own options (``fire_plan``, ``move_end`` and its ``move_blockers``, ``home_point``,
+  ``assault_enemies``; with vehicles ``vehicle_fire_plan``, ``courage_dice``, ``close_attack_impact``, ``shock_reach``, ``dismount_point``);
 - its filtered event log (``event_log()``) and plain-data view (``view()``).
 
 It never exposes the dice, the full event log, the decision stack or the game object itself.  A bot that
