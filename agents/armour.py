@@ -622,7 +622,7 @@ class VehicleDoctrine:
             # dynamic terrain came for the rest of that game, as before)
             # (keyed by the exact goal: the per-game key rounds it, and the first goal of a game makes its field)
             shared = self.__dict__.get("_static_fields")
-            if shared is None or shared[0] is not bf or len(shared[1]) > 256:
+            if shared is None or shared[0] is not bf or len(shared[1]) >= 128:
                 shared = self._static_fields = (bf, {})  # (holds the table: its id cannot name another one)
             exact = (col, gx, gy)
             f = shared[1].get(exact)

@@ -229,7 +229,7 @@ def ab(a: str, b: str, scenarios, rounds: int, decisions: int, playouts: int, ha
             _progress("warmed up")
         for r in range(rounds):
             for sc in scenarios:
-                order = (("a", wa), ("b", wb)) if (r + len(res["a"][sc])) % 2 == 0 else (("b", wb), ("a", wa))
+                order = (("a", wa), ("b", wb)) if r % 2 == 0 else (("b", wb), ("a", wa))  # A-B, then B-A, ...
                 for arm, w in order:
                     x = w.run(sc, decisions, playouts, hard_decisions)
                     res[arm][sc].append(x)
