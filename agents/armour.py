@@ -771,6 +771,11 @@ class VehicleDoctrine:
         seen = set()
         cap = max(here_d - stop + 1.0, 1.0)
         walks = {}  # direction -> the points after each step of the walk that way (the longest move's)
+        far = {}  # direction -> how far its longest move goes
+        for o in moves:
+            w = min(DISTANCES[o[2]], cap)
+            if w > far.get(o[1], -1.0):
+                far[o[1]] = w
         for o in moves:
             vx, vy = DIR_VECTORS[o[1]]
             want = min(DISTANCES[o[2]], cap)
@@ -778,8 +783,7 @@ class VehicleDoctrine:
             # steps and sums), so each direction is walked once, as far as its longest move goes
             pts = walks.get(o[1])
             if pts is None:
-                far = max(min(DISTANCES[m[2]], cap) for m in moves if m[1] == o[1])
-                pts = walks[o[1]] = self._walk(bf, u, vx, vy, far, col, budget)
+                pts = walks[o[1]] = self._walk(bf, u, vx, vy, far[o[1]], col, budget)
             n = 0
             while n < len(pts) - 1 and n * 0.5 + 0.5 <= want + 1e-9:
                 n += 1
