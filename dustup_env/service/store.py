@@ -2,10 +2,13 @@
 
 Two tables: ``games`` (one row per game: its settings, the AI's time control with both clocks' time left, the
 hashes of its tokens, how many decisions it has, over/result) and ``decisions`` (one row per decision applied, in
-order).  A game is stored as its
-replay recipe; :meth:`Store.append` writes the decisions of one request and the game's new counters in
-ONE transaction, committed before the server answers, so an acknowledged move is never lost and a move
-that was not committed was never acknowledged.  Tokens are stored as SHA-256 hashes only.
+order).  A game is stored as its replay recipe; :meth:`Store.append` writes the decisions of one request and
+the game's new counters (and clocks) in ONE transaction, committed before the server answers, so an acknowledged
+move is never lost and a move that was not committed was never acknowledged.  Tokens are stored as SHA-256 hashes
+only.
+
+Schema versions (``dustup_meta``'s ``schema``): 1, the first; 2 added ``games.time_control``.  A database of an
+older version is migrated when the server opens it; a newer one is refused.
 """
 from __future__ import annotations
 
