@@ -328,7 +328,8 @@ class Session:
         if "movetime_ms" in rec:
             self.time_control = {"movetime_ms": float(rec["movetime_ms"])}
             return
-        self.time_control = {"clock_ms": [float(t) for t in rec["clock_ms"]], "increment_ms": float(rec["increment_ms"])}
+        self.time_control = {"clock_ms": [float(t) for t in rec["clock_ms"]],
+                             "increment_ms": float(rec["increment_ms"])}
         mark = rec.get("mark")
         if mark is not None:
             self._clock_mark = time.monotonic() - max(0.0, time.time() - float(mark))
