@@ -1,21 +1,28 @@
 """Calibration of the analysis's win probabilities and victory-point margins (agents/analysis.py).
 
-    python benchmarks/analysis_calibration.py --positions 500 --playouts 30 --out runs/analysis_calibration.json
-    python benchmarks/analysis_calibration.py --from runs/analysis_calibration.json --fit
+    python benchmarks/analysis_calibration.py --out runs/calibration-fit.json --fit     # 1. fit (not the suite)
+    python benchmarks/analysis_calibration.py --suite --out runs/calibration-suite.json # 2. positions of the suite
+    python benchmarks/analysis_calibration.py --from runs/calibration-suite.json        # 3. the suite's deciles
     python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
-Plays games between ladder doctrines (pairs of hard, medium and easy, both sides, on the scenarios given) and, at
-positions drawn from them (decisions with a choice, each taken with probability ``--rate``), runs the analysis
-(``mcts`` with a playout budget) for the side deciding.  A position's prediction is that of the option the game
-then played (the position's mean over every searched option when the search gave that option fewer than 3
-playouts); its observation is the game's result for that side (a win 1, a draw 0.5, a loss 0) and its final
-victory-point margin.
+Plays games between ladder doctrines (pairs of hard, medium and easy, both sides) on the scenarios given
+(``--scenarios``: built-in names, scenario files and ``build:SEED``, a battle the builder makes from a seed outside
+the held-out benchmark suite's; by default default, skirmish, armour and six builder battles) or on the held-out
+suite's twelve battles (``--suite``: to measure, never to fit), and, at positions drawn from them (decisions with a
+choice, each taken with probability ``--rate``), runs the analysis (``mcts`` with a playout budget: deterministic)
+for the side deciding.  A position's prediction is that of the option the game then played (the position's mean
+over every searched option when the search gave that option fewer than 3 playouts); its observation is the game's
+result for that side (a win 1, a draw 0.5, a loss 0) and its final victory-point margin.  Progress is a line a
+game; Ctrl-C stops after the finished games, keeps their positions (``--out``) and ``--resume`` continues.
 
 The table groups the positions by predicted win probability in deciles (0-0.1, ..., 0.9-1) and compares the mean
-prediction with the observed score.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A, WIN_B by
-logistic regression of the results on logit(value); MARGIN_A, MARGIN_B by least squares of the final margins)
-and reports the deciles out of fold: the positions of even-numbered games predicted with the constants fitted on
-the odd-numbered ones and the other way round (positions of one game are never on both sides of a fit).
+prediction with the observed score; a decile with at least ``--enough`` positions (default 20) is one with enough
+games to check.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A, WIN_B, WIN_C by logistic
+regression of the results on logit(value) and the playouts' mean margin; MARGIN_A, MARGIN_B by least squares of
+the final margins) and reports the deciles out of fold: the positions of even-numbered games predicted with the
+constants fitted on the odd-numbered ones and the other way round (positions of one game are never on both sides
+of a fit).  The positions store the search's raw numbers (value, leaf margin), so ``--from`` reports any saved
+run again under the constants of agents/analysis.py as they are now.
 """
 from __future__ import annotations
 
@@ -214,20 +221,62 @@ def predict(rows, win, ma, mb):
         r["m"] = ma * r["leaf_margin"] + mb * an.logit(r["value"])
 
 
-def table(rows) -> list[dict]:
+def _deciles(rows) -> list[list[dict]]:
+    return [[r for r in rows if k / 10 <= r["p"] < (k + 1) / 10 or (k == 9 and r["p"] >= 1.0)] for k in range(10)]
+
+
+def table(rows, resamples: int = 300) -> list[dict]:
+    """Per decile of predicted win probability: positions, games, mean prediction, observed score, their difference
+    and its standard error, a bootstrap over the games (a game's positions share its result: resampling positions
+    would understate it)."""
     out = []
-    for k in range(10):
-        lo, hi = k / 10, (k + 1) / 10
-        grp = [r for r in rows if lo <= r["p"] < hi or (k == 9 and r["p"] == 1.0)]
+    by_game: dict = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    keys = sorted(by_game)
+    rng = random.Random(0)
+    boots: list[list[float]] = [[] for _ in range(10)]
+    for _ in range(resamples):
+        sample = [r for g in (rng.choice(keys) for _ in keys) for r in by_game[g]]
+        for k, grp in enumerate(_deciles(sample)):
+            if grp:
+                boots[k].append(sum(r["score"] - r["p"] for r in grp) / len(grp))
+    for k, grp in enumerate(_deciles(rows)):
+        name = f"{k / 10:.1f}-{(k + 1) / 10:.1f}"
         if not grp:
-            out.append({"decile": f"{lo:.1f}-{hi:.1f}", "n": 0})
+            out.append({"decile": name, "n": 0, "games": 0})
             continue
         pred = sum(r["p"] for r in grp) / len(grp)
         obs = sum(r["score"] for r in grp) / len(grp)
-        se = math.sqrt(max(obs * (1 - obs), 0.25 / len(grp)) / len(grp))
-        out.append({"decile": f"{lo:.1f}-{hi:.1f}", "n": len(grp), "predicted": round(pred, 3),
+        bs = boots[k]
+        mean = sum(bs) / max(1, len(bs))
+        se = math.sqrt(sum((x - mean) ** 2 for x in bs) / max(1, len(bs) - 1))
+        out.append({"decile": name, "n": len(grp), "games": len({r["game"] for r in grp}), "predicted": round(pred, 3),
                     "observed": round(obs, 3), "diff": round(obs - pred, 3), "se": round(se, 3)})
     return out
+
+
+def calibrated_misses(rows, enough: int, runs: int = 400, seed: int = 0) -> tuple[float, float]:
+    """How often a mapping calibrated by construction misses by more than 0.1 in some decile with ``enough``
+    positions, on positions shaped as ``rows`` (the same predictions, the same games): each game gets one draw
+    ``u``, uniform in [0, 1], and a position of side 0 (1) scores 1 when ``u`` (``1 - u``) is below its
+    prediction, so each position's chance of a win is its prediction and a game's positions share one result.
+    Returns (the share of simulated samples with such a miss, their median largest miss)."""
+    rng = random.Random(seed)
+    by_game: dict = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    worst = []
+    for _ in range(runs):
+        sim = []
+        for g in sorted(by_game):
+            u = rng.random()
+            sim.extend({"p": r["p"], "score": 1.0 if (u if r["side"] == 0 else 1.0 - u) < r["p"] else 0.0}
+                       for r in by_game[g])
+        misses = [abs(sum(r["score"] - r["p"] for r in grp) / len(grp)) for grp in _deciles(sim) if len(grp) >= enough]
+        worst.append(max(misses, default=0.0))
+    worst.sort()
+    return sum(w > 0.1 for w in worst) / runs, worst[runs // 2]
 
 
 def margin_error(rows) -> dict:
@@ -241,18 +290,21 @@ def margin_error(rows) -> dict:
 def report(rows, title, log=print, enough: int = 20) -> list[dict]:
     t = table(rows)
     log(f"\n{title}: {len(rows)} positions from {len({r['game'] for r in rows})} games")
-    log("| predicted win | positions | mean predicted | observed score | observed - predicted | s.e. |")
-    log("| --- | ---: | ---: | ---: | ---: | ---: |")
+    log("| predicted win | positions | games | mean predicted | observed score | observed - predicted | s.e. (games) |")
+    log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in t:
         if r["n"]:
-            log(f"| {r['decile']} | {r['n']} | {r['predicted']:.3f} | {r['observed']:.3f} | {r['diff']:+.3f} | "
-                f"{r['se']:.3f} |")
+            log(f"| {r['decile']} | {r['n']} | {r['games']} | {r['predicted']:.3f} | {r['observed']:.3f} | "
+                f"{r['diff']:+.3f} | {r['se']:.3f} |")
         else:
-            log(f"| {r['decile']} | 0 | | | | |")
+            log(f"| {r['decile']} | 0 | 0 | | | | |")
     checked = [r for r in t if r["n"] >= enough]
     worst = max((abs(r["diff"]) for r in checked), default=0.0)
     log(f"deciles with at least {enough} positions (enough games): {len(checked)}; within 0.1: "
         f"{sum(abs(r['diff']) <= 0.1 for r in checked)}; largest |observed - predicted| {worst:.3f}")
+    share, median = calibrated_misses(rows, enough)
+    log(f"(a mapping calibrated by construction, on positions and games shaped as these, misses by more than 0.1 in "
+        f"some such decile in {share:.0%} of samples; its median largest miss {median:.3f})")
     me = margin_error(rows)
     log(f"margin: mean absolute error {me['mae']} VP (predicting 0: {me['mae_of_zero']}), bias {me['bias']:+}")
     return t
