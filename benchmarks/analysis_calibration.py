@@ -1,8 +1,8 @@
 """Calibration of the analysis's win probabilities and victory-point margins (agents/analysis.py).
 
-    python benchmarks/analysis_calibration.py --out runs/calibration-fit.json --fit     # 1. fit (not the suite)
-    python benchmarks/analysis_calibration.py --suite --out runs/calibration-suite.json # 2. positions of the suite
-    python benchmarks/analysis_calibration.py --from runs/calibration-suite.json        # 3. the suite's deciles
+    python benchmarks/analysis_calibration.py --positions 800 --rate 0.04 --out runs/calibration-fit.json --fit
+    python benchmarks/analysis_calibration.py --suite --rate 0.015 --seed 2 --out runs/calibration-suite.json
+    python benchmarks/analysis_calibration.py --from runs/calibration-suite.json   # the suite under the constants now
     python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
 Plays games between ladder doctrines (pairs of hard, medium and easy, both sides) on the scenarios given
@@ -13,7 +13,7 @@ choice, each taken with probability ``--rate``), runs the analysis (``mcts`` wit
 for the side deciding.  A position's prediction is that of the option the game then played (the position's mean
 over every searched option when the search gave that option fewer than 3 playouts); its observation is the game's
 result for that side (a win 1, a draw 0.5, a loss 0) and its final victory-point margin.  Progress is a line a
-game; Ctrl-C stops after the finished games, keeps their positions (``--out``) and ``--resume`` continues.
+game on stderr; Ctrl-C stops after the finished games, keeps their positions (``--out``) and ``--resume`` continues.
 
 The table groups the positions by predicted win probability in deciles (0-0.1, ..., 0.9-1) and compares the mean
 prediction with the observed score; a decile with at least ``--enough`` positions (default 20) is one with enough
@@ -138,7 +138,7 @@ def collect(scenarios, positions, playouts, rate, seed, log=print, done=None, ga
             out.extend(mine)
             game_no += 1
             log(f"game {game_no} ({name}, {pair[0]} v {pair[1]}): {len(mine)} positions in {time.time() - g0:.0f} s; "
-                f"{len(out)}/{positions} in all, {time.time() - t0:.0f} s")
+                f"positions {len(out)}/{positions} [{time.time() - t0:.0f} s]")
     except KeyboardInterrupt:
         log(f"\ninterrupted: keeping the {len(out)} positions of the {game_no} finished games")
         return out, game_no, True
@@ -387,7 +387,8 @@ def main(argv=None) -> int:
             print(f"collecting {a.positions} positions ({a.playouts} playouts each) from games on {mode}; "
                   "Ctrl-C stops after the finished games and keeps them", flush=True)
             rows, games, interrupted = collect(scen, a.positions, a.playouts, a.rate, a.seed,
-                                               log=lambda m: print(m, flush=True), done=done, games_done=games)
+                                               log=lambda m: print(m, file=sys.stderr, flush=True), done=done,
+                                               games_done=games)
             suite = a.suite
         if not rows:
             print("no positions")
