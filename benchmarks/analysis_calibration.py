@@ -55,9 +55,9 @@ class CalibrationError(ValueError):
 
 def scenarios_of(spec: str, suite: bool = False) -> list[tuple[str, object]]:
     """``(name, scenario)`` pairs: the held-out benchmark suite's twelve battles (``suite``), else the
-    comma-separated ``spec``: built-in names, scenario files, ``build:SEED`` (a battle the builder makes from
-    SEED with its default size and the ``--with`` options ``BUILD_WITH[SEED % 9]``; the suite's seeds are
-    refused)."""
+    comma-separated ``spec``: built-in names, scenario files, ``build:SEED[:POINTS[:WxH]]`` (a battle the builder
+    makes from SEED, by default a platoon a side on a 72x48" table, with the ``--with`` options
+    ``BUILD_WITH[SEED % 9]``; the suite's seeds are refused)."""
     from evaluation.benchmark import SUITE, scenario_document
     if suite:
         return [(e.name, scenario_document(e)) for e in SUITE]
@@ -66,14 +66,25 @@ def scenarios_of(spec: str, suite: bool = False) -> list[tuple[str, object]]:
     out = []
     for tok in [t.strip() for t in spec.split(",") if t.strip()]:
         if tok.startswith("build:"):
+            parts = tok.split(":")[1:]
             try:
-                seed = int(tok[6:])
+                seed = int(parts[0])
+                points = int(parts[1]) if len(parts) > 1 else None
+                table = tuple(int(x) for x in parts[2].split("x")) if len(parts) > 2 else (72, 48)
+                if len(parts) > 3 or len(table) != 2:
+                    raise ValueError
             except ValueError:
-                raise CalibrationError(f"{tok!r}: build:SEED takes an integer seed") from None
+                raise CalibrationError(f"{tok!r}: write build:SEED, build:SEED:POINTS or build:SEED:POINTS:WxH "
+                                       "(integers)") from None
             if seed in taken:
                 raise CalibrationError(f"{tok!r}: seed {seed} is one of the held-out suite's (240101..240112); "
                                        "measure the suite with --suite, fit on other seeds")
-            out.append((tok, generate_scenario(seed, with_=list(BUILD_WITH[seed % len(BUILD_WITH)]), name=tok)))
+            try:
+                doc = generate_scenario(seed, points=points, table=table,
+                                        with_=list(BUILD_WITH[seed % len(BUILD_WITH)]), name=tok)
+            except Exception as e:  # noqa: BLE001 - the builder's one-line refusal
+                raise CalibrationError(f"{tok!r}: {e}") from None
+            out.append((tok, doc))
         else:
             try:
                 Game(tok, seed=0)
@@ -343,8 +354,8 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=500, help="positions to collect (default 500)")
     ap.add_argument("--playouts", type=int, default=30, help="the analysis's playout budget (default 30)")
     ap.add_argument("--scenarios", default=FIT_SCENARIOS,
-                    help="comma-separated built-in names, scenario files and build:SEED battles (the builder's, "
-                         f"not the suite's seeds); default {FIT_SCENARIOS}")
+                    help="comma-separated built-in names, scenario files and build:SEED[:POINTS[:WxH]] battles "
+                         f"(the builder's, not the suite's seeds); default {FIT_SCENARIOS}")
     ap.add_argument("--suite", action="store_true",
                     help="play the held-out benchmark suite's twelve battles instead (to measure, never to fit)")
     ap.add_argument("--rate", type=float, default=0.1, help="the chance that a decision with a choice is taken")

@@ -403,6 +403,11 @@ def test_the_calibration_benchmark_keeps_the_suite_held_out_and_resumes(tmp_path
             ac.main(argv)
         assert e.value.code == 2
     assert [n for n, _ in ac.scenarios_of("", suite=True)] == [f"bench-{i:02d}" for i in range(1, 13)]
+    big = dict(ac.scenarios_of("build:7013:150:96x72"))["build:7013:150:96x72"]
+    assert Game(big, seed=0).scenario["table"] == {"width": 96, "height": 72}
+    for bad in ("build:x", "build:7013:150:96", "build:240111:150:96x72"):
+        with pytest.raises(ac.CalibrationError):
+            ac.scenarios_of(bad)
     out = str(tmp_path / "c.json")
     small = ["--scenarios", "skirmish,build:7002", "--playouts", "4", "--rate", "0.3", "--out", out]
     assert ac.main(small + ["--positions", "3"]) == 0
