@@ -1,21 +1,28 @@
 """Calibration of the analysis's win probabilities and victory-point margins (agents/analysis.py).
 
-    python benchmarks/analysis_calibration.py --positions 500 --playouts 30 --out runs/analysis_calibration.json
-    python benchmarks/analysis_calibration.py --from runs/analysis_calibration.json --fit
+    python benchmarks/analysis_calibration.py --positions 800 --rate 0.04 --out runs/calibration-fit.json --fit
+    python benchmarks/analysis_calibration.py --suite --rate 0.015 --seed 2 --out runs/calibration-suite.json
+    python benchmarks/analysis_calibration.py --from runs/calibration-suite.json   # the suite under the constants now
     python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
-Plays games between ladder doctrines (pairs of hard, medium and easy, both sides, on the scenarios given) and, at
-positions drawn from them (decisions with a choice, each taken with probability ``--rate``), runs the analysis
-(``mcts`` with a playout budget) for the side deciding.  A position's prediction is that of the option the game
-then played (the position's mean over every searched option when the search gave that option fewer than 3
-playouts); its observation is the game's result for that side (a win 1, a draw 0.5, a loss 0) and its final
-victory-point margin.
+Plays games between ladder doctrines (pairs of hard, medium and easy, both sides) on the scenarios given
+(``--scenarios``: built-in names, scenario files and ``build:SEED``, a battle the builder makes from a seed outside
+the held-out benchmark suite's; by default default, skirmish, armour and six builder battles) or on the held-out
+suite's twelve battles (``--suite``: to measure, never to fit), and, at positions drawn from them (decisions with a
+choice, each taken with probability ``--rate``), runs the analysis (``mcts`` with a playout budget: deterministic)
+for the side deciding.  A position's prediction is that of the option the game then played (the position's mean
+over every searched option when the search gave that option fewer than 3 playouts); its observation is the game's
+result for that side (a win 1, a draw 0.5, a loss 0) and its final victory-point margin.  Progress is a line a
+game on stderr; Ctrl-C stops after the finished games, keeps their positions (``--out``) and ``--resume`` continues.
 
 The table groups the positions by predicted win probability in deciles (0-0.1, ..., 0.9-1) and compares the mean
-prediction with the observed score.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A, WIN_B by
-logistic regression of the results on logit(value); MARGIN_A, MARGIN_B by least squares of the final margins)
-and reports the deciles out of fold: the positions of even-numbered games predicted with the constants fitted on
-the odd-numbered ones and the other way round (positions of one game are never on both sides of a fit).
+prediction with the observed score; a decile with at least ``--enough`` positions (default 20) is one with enough
+games to check.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A, WIN_B, WIN_C by logistic
+regression of the results on logit(value) and the playouts' mean margin; MARGIN_A, MARGIN_B by least squares of
+the final margins) and reports the deciles out of fold: the positions of even-numbered games predicted with the
+constants fitted on the odd-numbered ones and the other way round (positions of one game are never on both sides
+of a fit).  The positions store the search's raw numbers (value, leaf margin), so ``--from`` reports any saved
+run again under the constants of agents/analysis.py as they are now.
 """
 from __future__ import annotations
 
@@ -36,52 +43,117 @@ from dustup_env.rules import Game  # noqa: E402
 
 PAIRS = [("hard", "medium"), ("medium", "hard"), ("hard", "easy"), ("easy", "hard"), ("medium", "easy"),
          ("easy", "medium"), ("hard", "hard"), ("medium", "medium")]
+FIT_SCENARIOS = "default,skirmish,armour,build:7001,build:7002,build:7003,build:7004,build:7005,build:7006"
+# the builder's --with options of a battle ``build:SEED``, by SEED modulo their count (the suite's variety)
+BUILD_WITH = ((), ("vehicles",), ("heavy_weapons",), ("power_armour",), ("hidden",), ("night",),
+              ("reinforcements",), ("jamming", "seize"), ("cards",))
 
 
-def collect(scenarios, positions, playouts, rate, seed, log=print) -> list[dict]:
-    rng = random.Random(seed)
-    out: list[dict] = []
-    game_no = 0
-    t0 = time.time()
-    while len(out) < positions:
-        scen = scenarios[game_no % len(scenarios)]
-        pair = PAIRS[(game_no // len(scenarios)) % len(PAIRS)]
-        gseed = seed * 1000 + game_no
-        g = Game(scen, seed=gseed)
-        players = [make_agent(pair[0], seed=gseed), make_agent(pair[1], seed=gseed + 1)]
-        for p in players:
-            p.reset(gseed)
-        analyst = MctsAgent(seed=gseed + 7)
-        mine = []
-        while not g.over:
-            d = g.decision()
-            opt = tuple(players[d.side].choose(g, d))
-            if len(d.options) > 1 and rng.random() < rate and len(out) + len(mine) < positions:
-                r = analyst.analyze(g, playouts=playouts, top=1000)
-                root = analyst.last_root
-                ch = root.children.get(opt)
-                if ch is not None and ch.n >= 3:
-                    value = ch.w / ch.n
-                    row = next(o for o in r["options"] if tuple(o["option"]) == opt)
-                    leaf = _leaf(row)
-                else:
-                    n = sum(c.n for c in root.children.values())
-                    value = sum(c.w for c in root.children.values()) / max(1, n)
-                    leaf = _mean_leaf(r)
-                mine.append({"game": game_no, "scenario": scen, "pair": list(pair), "side": d.side,
-                             "turn": g.turn, "value": value, "leaf_margin": leaf})
-            g.apply(opt)
-        res = g.result()
-        for m in mine:
-            s = m["side"]
-            w = res["winner"]
-            m["score"] = 1.0 if w == s else (0.0 if w is not None and w >= 0 else 0.5)
-            m["final_margin"] = res["vp"][s] - res["vp"][1 - s]
-        out.extend(mine)
-        game_no += 1
-        log(f"game {game_no} ({scen}, {pair[0]} v {pair[1]}): {len(mine)} positions, {len(out)} in all, "
-            f"{time.time() - t0:.0f} s")
+class CalibrationError(ValueError):
+    """Bad input (one line)."""
+
+
+def scenarios_of(spec: str, suite: bool = False) -> list[tuple[str, object]]:
+    """``(name, scenario)`` pairs: the held-out benchmark suite's twelve battles (``suite``), else the
+    comma-separated ``spec``: built-in names, scenario files, ``build:SEED[:POINTS[:WxH]]`` (a battle the builder
+    makes from SEED, by default a platoon a side on a 72x48" table, with the ``--with`` options
+    ``BUILD_WITH[SEED % 9]``; the suite's seeds are refused)."""
+    from evaluation.benchmark import SUITE, scenario_document
+    if suite:
+        return [(e.name, scenario_document(e)) for e in SUITE]
+    from dustup_env.builder import generate_scenario
+    taken = {e.seed for e in SUITE}
+    out = []
+    for tok in [t.strip() for t in spec.split(",") if t.strip()]:
+        if tok.startswith("build:"):
+            parts = tok.split(":")[1:]
+            try:
+                seed = int(parts[0])
+                points = int(parts[1]) if len(parts) > 1 else None
+                table = tuple(int(x) for x in parts[2].split("x")) if len(parts) > 2 else (72, 48)
+                if len(parts) > 3 or len(table) != 2:
+                    raise ValueError
+            except ValueError:
+                raise CalibrationError(f"{tok!r}: write build:SEED, build:SEED:POINTS or build:SEED:POINTS:WxH "
+                                       "(integers)") from None
+            if seed in taken:
+                raise CalibrationError(f"{tok!r}: seed {seed} is one of the held-out suite's (240101..240112); "
+                                       "measure the suite with --suite, fit on other seeds")
+            try:
+                doc = generate_scenario(seed, points=points, table=table,
+                                        with_=list(BUILD_WITH[seed % len(BUILD_WITH)]), name=tok)
+            except Exception as e:  # noqa: BLE001 - the builder's one-line refusal
+                raise CalibrationError(f"{tok!r}: {e}") from None
+            out.append((tok, doc))
+        else:
+            try:
+                Game(tok, seed=0)
+            except Exception as e:  # noqa: BLE001 - one line for any bad scenario
+                raise CalibrationError(f"scenario {tok!r}: {e}") from None
+            out.append((tok, tok))
+    if not out:
+        raise CalibrationError("no scenario given")
     return out
+
+
+def play_game(game_no: int, name: str, scenario, pair, seed: int, playouts: int, rate: float, room: int) -> list[dict]:
+    """The positions of game ``game_no`` (at most ``room``), each with the game's result."""
+    gseed = seed * 1000 + game_no
+    rng = random.Random(gseed * 7919 + 17)  # the game's own: a resumed run draws the same positions
+    g = Game(scenario, seed=gseed)
+    players = [make_agent(pair[0], seed=gseed), make_agent(pair[1], seed=gseed + 1)]
+    for p in players:
+        p.reset(gseed)
+    analyst = MctsAgent(seed=gseed + 7)
+    mine = []
+    while not g.over:
+        d = g.decision()
+        opt = tuple(players[d.side].choose(g, d))
+        if len(d.options) > 1 and len(mine) < room and rng.random() < rate:
+            r = analyst.analyze(g, playouts=playouts, top=1000)
+            root = analyst.last_root
+            ch = root.children.get(opt)
+            if ch is not None and ch.n >= 3:
+                value, visits = ch.w / ch.n, ch.n
+                row = next(o for o in r["options"] if tuple(o["option"]) == opt)
+                leaf = _leaf(row)
+            else:
+                visits = sum(c.n for c in root.children.values())
+                value = sum(c.w for c in root.children.values()) / max(1, visits)
+                leaf = _mean_leaf(r)
+            mine.append({"game": game_no, "scenario": name, "pair": list(pair), "side": d.side, "turn": g.turn,
+                         "turn_limit": g.turn_limit, "value": value, "visits": visits, "leaf_margin": leaf})
+        g.apply(opt)
+    res = g.result()
+    for m in mine:
+        s = m["side"]
+        w = res["winner"]
+        m["score"] = 1.0 if w == s else (0.0 if w is not None and w >= 0 else 0.5)
+        m["final_margin"] = res["vp"][s] - res["vp"][1 - s]
+    return mine
+
+
+def collect(scenarios, positions, playouts, rate, seed, log=print, done=None, games_done: int = 0):
+    """Positions from games (scenario ``game_no % len(scenarios)``, pair of doctrines after it), until
+    ``positions``; ``done`` (and ``games_done``): a run to resume.  Ctrl-C stops after the finished games.
+    Returns (positions, games played, interrupted)."""
+    out: list[dict] = list(done or [])
+    game_no = games_done
+    t0 = time.time()
+    try:
+        while len(out) < positions:
+            name, scen = scenarios[game_no % len(scenarios)]
+            pair = PAIRS[(game_no // len(scenarios)) % len(PAIRS)]
+            g0 = time.time()
+            mine = play_game(game_no, name, scen, pair, seed, playouts, rate, positions - len(out))
+            out.extend(mine)
+            game_no += 1
+            log(f"game {game_no} ({name}, {pair[0]} v {pair[1]}): {len(mine)} positions in {time.time() - g0:.0f} s; "
+                f"positions {len(out)}/{positions} [{time.time() - t0:.0f} s]")
+    except KeyboardInterrupt:
+        log(f"\ninterrupted: keeping the {len(out)} positions of the {game_no} finished games")
+        return out, game_no, True
+    return out, game_no, False
 
 
 def _leaf(row: dict) -> float:
@@ -100,31 +172,46 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def fit_logistic(xs, ys, iters=50, ridge=1e-3):
-    """(a, b) maximising the likelihood of scores ``ys`` in [0, 1] under p = 1/(1+exp(-(a+b x))) (Newton's
-    method, a small ridge keeping a separable sample finite)."""
-    a = b = 0.0
+def features(r: dict) -> list[float]:
+    """The win mapping's features of a position (agents/analysis.py): 1, logit(value), the leaf margin."""
+    return [1.0, an.logit(r["value"]), r["leaf_margin"]]
+
+
+def fit_logistic(xs, ys, iters=60, ridge=1e-3) -> list[float]:
+    """The weights ``w`` maximising the likelihood of scores ``ys`` in [0, 1] under p = 1/(1+exp(-w.x)) for the
+    feature vectors ``xs`` (Newton's method, a small ridge keeping a separable sample finite)."""
+    k = len(xs[0])
+    w = [0.0] * k
     for _ in range(iters):
-        ga = gb = haa = hab = hbb = 0.0
+        g = [-ridge * wi for wi in w]
+        h = [[ridge if i == j else 0.0 for j in range(k)] for i in range(k)]
         for x, y in zip(xs, ys):
-            p = _sigmoid(a + b * x)
-            w = p * (1 - p)
-            ga += y - p
-            gb += (y - p) * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        haa += ridge
-        hbb += ridge
-        ga -= ridge * a
-        gb -= ridge * b
-        det = haa * hbb - hab * hab
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a + da, b + db
-        if abs(da) + abs(db) < 1e-9:
+            p = _sigmoid(sum(wi * xi for wi, xi in zip(w, x)))
+            q = p * (1 - p)
+            for i in range(k):
+                g[i] += (y - p) * x[i]
+                for j in range(k):
+                    h[i][j] += q * x[i] * x[j]
+        d = _solve(h, g)
+        w = [wi + di for wi, di in zip(w, d)]
+        if sum(abs(di) for di in d) < 1e-9:
             break
-    return a, b
+    return w
+
+
+def _solve(a, b) -> list[float]:
+    """x with a x = b (Gaussian elimination with partial pivoting; a small symmetric positive definite a)."""
+    k = len(b)
+    m = [list(a[i]) + [b[i]] for i in range(k)]
+    for c in range(k):
+        piv = max(range(c, k), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(k):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                for cc in range(c, k + 1):
+                    m[r][cc] -= f * m[c][cc]
+    return [m[i][k] / m[i][i] for i in range(k)]
 
 
 def fit_margin(ms, ls, ys):
@@ -138,27 +225,69 @@ def fit_margin(ms, ls, ys):
     return (sll * smy - sml * sly) / det, (smm * sly - sml * smy) / det
 
 
-def predict(rows, wa, wb, ma, mb):
+def predict(rows, win, ma, mb):
+    """Each position's predicted win probability (``win``: the weights of :func:`features`) and margin."""
     for r in rows:
-        x = an.logit(r["value"])
-        r["p"] = _sigmoid(wa + wb * x)
-        r["m"] = ma * r["leaf_margin"] + mb * x
+        r["p"] = _sigmoid(sum(w * x for w, x in zip(win, features(r))))
+        r["m"] = ma * r["leaf_margin"] + mb * an.logit(r["value"])
 
 
-def table(rows) -> list[dict]:
+def _deciles(rows) -> list[list[dict]]:
+    return [[r for r in rows if k / 10 <= r["p"] < (k + 1) / 10 or (k == 9 and r["p"] >= 1.0)] for k in range(10)]
+
+
+def table(rows, resamples: int = 300) -> list[dict]:
+    """Per decile of predicted win probability: positions, games, mean prediction, observed score, their difference
+    and its standard error, a bootstrap over the games (a game's positions share its result: resampling positions
+    would understate it)."""
     out = []
-    for k in range(10):
-        lo, hi = k / 10, (k + 1) / 10
-        grp = [r for r in rows if lo <= r["p"] < hi or (k == 9 and r["p"] == 1.0)]
+    by_game: dict = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    keys = sorted(by_game)
+    rng = random.Random(0)
+    boots: list[list[float]] = [[] for _ in range(10)]
+    for _ in range(resamples):
+        sample = [r for g in (rng.choice(keys) for _ in keys) for r in by_game[g]]
+        for k, grp in enumerate(_deciles(sample)):
+            if grp:
+                boots[k].append(sum(r["score"] - r["p"] for r in grp) / len(grp))
+    for k, grp in enumerate(_deciles(rows)):
+        name = f"{k / 10:.1f}-{(k + 1) / 10:.1f}"
         if not grp:
-            out.append({"decile": f"{lo:.1f}-{hi:.1f}", "n": 0})
+            out.append({"decile": name, "n": 0, "games": 0})
             continue
         pred = sum(r["p"] for r in grp) / len(grp)
         obs = sum(r["score"] for r in grp) / len(grp)
-        se = math.sqrt(max(obs * (1 - obs), 0.25 / len(grp)) / len(grp))
-        out.append({"decile": f"{lo:.1f}-{hi:.1f}", "n": len(grp), "predicted": round(pred, 3),
+        bs = boots[k]
+        mean = sum(bs) / max(1, len(bs))
+        se = math.sqrt(sum((x - mean) ** 2 for x in bs) / max(1, len(bs) - 1))
+        out.append({"decile": name, "n": len(grp), "games": len({r["game"] for r in grp}), "predicted": round(pred, 3),
                     "observed": round(obs, 3), "diff": round(obs - pred, 3), "se": round(se, 3)})
     return out
+
+
+def calibrated_misses(rows, enough: int, runs: int = 400, seed: int = 0) -> tuple[float, float]:
+    """How often a mapping calibrated by construction misses by more than 0.1 in some decile with ``enough``
+    positions, on positions shaped as ``rows`` (the same predictions, the same games): each game gets one draw
+    ``u``, uniform in [0, 1], and a position of side 0 (1) scores 1 when ``u`` (``1 - u``) is below its
+    prediction, so each position's chance of a win is its prediction and a game's positions share one result.
+    Returns (the share of simulated samples with such a miss, their median largest miss)."""
+    rng = random.Random(seed)
+    by_game: dict = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    worst = []
+    for _ in range(runs):
+        sim = []
+        for g in sorted(by_game):
+            u = rng.random()
+            sim.extend({"p": r["p"], "score": 1.0 if (u if r["side"] == 0 else 1.0 - u) < r["p"] else 0.0}
+                       for r in by_game[g])
+        misses = [abs(sum(r["score"] - r["p"] for r in grp) / len(grp)) for grp in _deciles(sim) if len(grp) >= enough]
+        worst.append(max(misses, default=0.0))
+    worst.sort()
+    return sum(w > 0.1 for w in worst) / runs, worst[runs // 2]
 
 
 def margin_error(rows) -> dict:
@@ -169,17 +298,24 @@ def margin_error(rows) -> dict:
     return {"mae": round(mae, 3), "mae_of_zero": round(base, 3), "bias": round(bias, 3)}
 
 
-def report(rows, title, log=print) -> list[dict]:
+def report(rows, title, log=print, enough: int = 20) -> list[dict]:
     t = table(rows)
     log(f"\n{title}: {len(rows)} positions from {len({r['game'] for r in rows})} games")
-    log("| predicted win | positions | mean predicted | observed score | observed - predicted | s.e. |")
-    log("| --- | ---: | ---: | ---: | ---: | ---: |")
+    log("| predicted win | positions | games | mean predicted | observed score | observed - predicted | s.e. (games) |")
+    log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in t:
         if r["n"]:
-            log(f"| {r['decile']} | {r['n']} | {r['predicted']:.3f} | {r['observed']:.3f} | {r['diff']:+.3f} | "
-                f"{r['se']:.3f} |")
+            log(f"| {r['decile']} | {r['n']} | {r['games']} | {r['predicted']:.3f} | {r['observed']:.3f} | "
+                f"{r['diff']:+.3f} | {r['se']:.3f} |")
         else:
-            log(f"| {r['decile']} | 0 | | | | |")
+            log(f"| {r['decile']} | 0 | 0 | | | | |")
+    checked = [r for r in t if r["n"] >= enough]
+    worst = max((abs(r["diff"]) for r in checked), default=0.0)
+    log(f"deciles with at least {enough} positions (enough games): {len(checked)}; within 0.1: "
+        f"{sum(abs(r['diff']) <= 0.1 for r in checked)}; largest |observed - predicted| {worst:.3f}")
+    share, median = calibrated_misses(rows, enough)
+    log(f"(a mapping calibrated by construction, on positions and games shaped as these, misses by more than 0.1 in "
+        f"some such decile in {share:.0%} of samples; its median largest miss {median:.3f})")
     me = margin_error(rows)
     log(f"margin: mean absolute error {me['mae']} VP (predicting 0: {me['mae_of_zero']}), bias {me['bias']:+}")
     return t
@@ -213,50 +349,104 @@ def overrun(n: int, scenarios, seed: int, log=print) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=500)
-    ap.add_argument("--playouts", type=int, default=30)
-    ap.add_argument("--scenarios", default="skirmish,default")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="the three steps: docs/agents.md, \"The analysis's win probabilities\"")
+    ap.add_argument("--positions", type=int, default=500, help="positions to collect (default 500)")
+    ap.add_argument("--playouts", type=int, default=30, help="the analysis's playout budget (default 30)")
+    ap.add_argument("--scenarios", default=FIT_SCENARIOS,
+                    help="comma-separated built-in names, scenario files and build:SEED[:POINTS[:WxH]] battles "
+                         f"(the builder's, not the suite's seeds); default {FIT_SCENARIOS}")
+    ap.add_argument("--suite", action="store_true",
+                    help="play the held-out benchmark suite's twelve battles instead (to measure, never to fit)")
     ap.add_argument("--rate", type=float, default=0.1, help="the chance that a decision with a choice is taken")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write the positions (and the table) to this JSON file")
+    ap.add_argument("--resume", action="store_true", help="continue the run saved in --out (after a Ctrl-C)")
     ap.add_argument("--from", dest="src", help="read the positions from this JSON file instead of playing")
     ap.add_argument("--fit", action="store_true", help="fit the mapping's constants; deciles out of fold")
+    ap.add_argument("--enough", type=int, default=20,
+                    help="a decile with at least this many positions is checked (default 20)")
     ap.add_argument("--overrun", type=int, metavar="N", help="only measure the time budgets: N answers a budget")
     a = ap.parse_args(argv)
-    if a.overrun:
-        overrun(a.overrun, [s for s in a.scenarios.split(",") if s], a.seed)
-        return 0
-    if a.positions < 1 or a.playouts < 1 or not 0 < a.rate <= 1:
-        ap.error("--positions and --playouts must be at least 1, --rate in (0, 1]")
-    if a.src:
-        rows = json.loads(Path(a.src).read_text())["positions"]
-    else:
-        rows = collect([s for s in a.scenarios.split(",") if s], a.positions, a.playouts, a.rate, a.seed)
-    predict(rows, an.WIN_A, an.WIN_B, an.MARGIN_A, an.MARGIN_B)
-    result = {"positions": rows, "constants": [an.WIN_A, an.WIN_B, an.MARGIN_A, an.MARGIN_B],
-              "table": report(rows, "with the constants of agents/analysis.py")}
-    if a.fit:
-        xs = [an.logit(r["value"]) for r in rows]
-        wa, wb = fit_logistic(xs, [r["score"] for r in rows])
-        ma, mb = fit_margin([r["leaf_margin"] for r in rows], xs, [r["final_margin"] for r in rows])
-        print(f"\nfitted on all {len(rows)} positions: WIN_A, WIN_B = {wa:.3f}, {wb:.3f}; "
-              f"MARGIN_A, MARGIN_B = {ma:.3f}, {mb:.3f}")
-        folds = [[r for r in rows if r["game"] % 2 == k] for k in (0, 1)]
-        for k in (0, 1):
-            train, test = folds[1 - k], folds[k]
-            if not train or not test:
-                continue
-            xt = [an.logit(r["value"]) for r in train]
-            fa, fb = fit_logistic(xt, [r["score"] for r in train])
-            fc, fd = fit_margin([r["leaf_margin"] for r in train], xt, [r["final_margin"] for r in train])
-            predict(test, fa, fb, fc, fd)
-        result["fitted"] = [wa, wb, ma, mb]
-        result["table_out_of_fold"] = report(rows, "out of fold (constants fitted on the other games)")
-    if a.out:
-        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.out).write_text(json.dumps(result))
-    return 0
+    try:
+        if a.overrun:
+            overrun(a.overrun, [s for _, s in scenarios_of(a.scenarios, a.suite)], a.seed)
+            return 0
+        if a.positions < 1 or a.playouts < 1 or not 0 < a.rate <= 1 or a.enough < 1:
+            ap.error("--positions, --playouts and --enough must be at least 1, --rate in (0, 1]")
+        if a.resume and not a.out:
+            ap.error("--resume continues the run in --out: give --out")
+        if a.fit and a.suite:
+            ap.error("--fit with --suite: the suite is held out (fit on other scenarios, measure the suite)")
+        interrupted = False
+        if a.src:
+            saved = json.loads(Path(a.src).read_text())
+            rows = saved["positions"]
+            if a.fit and saved.get("suite"):
+                ap.error(f"--fit: {a.src} holds positions of the held-out suite (fit on other scenarios)")
+            suite = bool(saved.get("suite"))
+        else:
+            scen = scenarios_of(a.scenarios, a.suite)
+            done, games = [], 0
+            if a.resume and Path(a.out).exists():
+                saved = json.loads(Path(a.out).read_text())
+                if saved.get("settings") != _settings(a):
+                    ap.error(f"--resume: {a.out} was made with other settings ({saved.get('settings')})")
+                done, games = saved["positions"], saved["games"]
+                print(f"resuming: {len(done)} positions of {games} games in {a.out}")
+            mode = "the held-out suite's 12 battles" if a.suite else ", ".join(n for n, _ in scen)
+            print(f"collecting {a.positions} positions ({a.playouts} playouts each) from games on {mode}; "
+                  "Ctrl-C stops after the finished games and keeps them", flush=True)
+            rows, games, interrupted = collect(scen, a.positions, a.playouts, a.rate, a.seed,
+                                               log=lambda m: print(m, file=sys.stderr, flush=True), done=done,
+                                               games_done=games)
+            suite = a.suite
+        if not rows:
+            print("no positions")
+            return 130 if interrupted else 1
+        predict(rows, (an.WIN_A, an.WIN_B, an.WIN_C), an.MARGIN_A, an.MARGIN_B)
+        result = {"positions": rows, "constants": [an.WIN_A, an.WIN_B, an.WIN_C, an.MARGIN_A, an.MARGIN_B],
+                  "suite": suite,
+                  "table": report(rows, "with the constants of agents/analysis.py", enough=a.enough)}
+        if not a.src:
+            result.update(settings=_settings(a), games=games)
+        if a.fit:
+            result.update(fit(rows, a.enough))
+        if a.out and not a.src:
+            Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+            Path(a.out).write_text(json.dumps(result))
+            print(f"wrote {a.out}" + (" (interrupted: --resume continues it)" if interrupted else ""))
+        return 130 if interrupted else 0
+    except CalibrationError as e:
+        print(f"analysis_calibration: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def _settings(a) -> dict:
+    return {"scenarios": "suite" if a.suite else a.scenarios, "playouts": a.playouts, "rate": a.rate, "seed": a.seed}
+
+
+def fit(rows, enough: int, log=print) -> dict:
+    """The mapping's constants fitted on ``rows``, and the deciles out of fold (module docstring)."""
+    xs = [an.logit(r["value"]) for r in rows]
+    wa, wb, wc = fit_logistic([features(r) for r in rows], [r["score"] for r in rows])
+    ma, mb = fit_margin([r["leaf_margin"] for r in rows], xs, [r["final_margin"] for r in rows])
+    log(f"\nfitted on all {len(rows)} positions: WIN_A, WIN_B, WIN_C = {wa:.3f}, {wb:.3f}, {wc:.3f}; "
+        f"MARGIN_A, MARGIN_B = {ma:.3f}, {mb:.3f}")
+    folds = [[r for r in rows if r["game"] % 2 == k] for k in (0, 1)]
+    for k in (0, 1):
+        train, test = folds[1 - k], folds[k]
+        if not train or not test:
+            continue
+        xt = [an.logit(r["value"]) for r in train]
+        fw = fit_logistic([features(r) for r in train], [r["score"] for r in train])
+        fc, fd = fit_margin([r["leaf_margin"] for r in train], xt, [r["final_margin"] for r in train])
+        predict(test, fw, fc, fd)
+    return {"fitted": [wa, wb, wc, ma, mb],
+            "table_out_of_fold": report(rows, "out of fold (constants fitted on the other games)", enough=enough)}
 
 
 if __name__ == "__main__":

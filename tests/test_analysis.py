@@ -382,3 +382,42 @@ def test_the_server_docs_analysis_example_runs_as_written(live):
                 if len(got) == 1:
                     assert c.post(path(p3), headers=_auth(g["token"]), json={}).json() == {"stopped": True}
     assert got[0]["intermediate"] and got[-1]["stopped"] and not got[-1]["intermediate"]
+
+
+# ---------------------------------------------------------------------------------------------- calibration
+def test_the_calibration_benchmark_keeps_the_suite_held_out_and_resumes(tmp_path, capsys):
+    """benchmarks/analysis_calibration.py: a builder seed of the held-out suite is refused (one line), the suite's
+    positions never fitted; a run saves its positions with the search's raw numbers, ``--resume`` continues it
+    with the same first positions, and ``--from`` reports it again."""
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import analysis_calibration as ac
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert ac.main(["--scenarios", "default,build:240105"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "held-out suite" in err, err
+    for argv in (["--suite", "--fit"], ["--resume"], ["--positions", "0"]):
+        with pytest.raises(SystemExit) as e:
+            ac.main(argv)
+        assert e.value.code == 2
+    assert [n for n, _ in ac.scenarios_of("", suite=True)] == [f"bench-{i:02d}" for i in range(1, 13)]
+    big = dict(ac.scenarios_of("build:7013:150:96x72"))["build:7013:150:96x72"]
+    assert Game(big, seed=0).scenario["table"] == {"width": 96, "height": 72}
+    for bad in ("build:x", "build:7013:150:96", "build:240111:150:96x72"):
+        with pytest.raises(ac.CalibrationError):
+            ac.scenarios_of(bad)
+    out = str(tmp_path / "c.json")
+    small = ["--scenarios", "skirmish,build:7002", "--playouts", "4", "--rate", "0.3", "--out", out]
+    assert ac.main(small + ["--positions", "3"]) == 0
+    first = json.loads(Path(out).read_text())
+    assert len(first["positions"]) == 3 and not first["suite"]
+    assert {"value", "leaf_margin", "score", "final_margin", "turn", "turn_limit"} <= set(first["positions"][0])
+    assert ac.main(small + ["--positions", "6", "--resume"]) == 0
+    second = json.loads(Path(out).read_text())
+    assert second["positions"][:3] == first["positions"] and len(second["positions"]) == 6
+    assert second["games"] > first["games"]
+    capsys.readouterr()
+    assert ac.main(["--from", out]) == 0
+    assert "6 positions from" in capsys.readouterr().out

@@ -186,12 +186,20 @@ class Analyze(BaseModel):
                                          "else mcts)")
 
 
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    strength: Any = Field(None, description="the AI's strength 1..8 from now on (the agent level:N)")
+    movetime_ms: Any = Field(None, description="the AI's time a decision in milliseconds (null: none)")
+    clock: Any = Field(None, description='a clock per side {"time_ms": T, "increment_ms": I} (null: none)')
+
+
 class Replay(BaseModel):
     model_config = ConfigDict(extra="forbid")
     save: Any = Field(..., description="a save (format dustup-save), e.g. from dustup play --save")
 
 
-BODIES = {"create_game": NewGame, "play": Play, "hint": Hint, "analyze": Analyze, "replay": Replay}  # endpoint -> its body
+BODIES = {"create_game": NewGame, "play": Play, "hint": Hint, "analyze": Analyze, "set_game": Settings,
+          "replay": Replay}  # endpoint -> its body
 
 
 def _option(value):
@@ -430,7 +438,8 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
         e = locked(game_id)
         try:
             side = _side_of(e, authorization)
-            return _json({"game": game_id, **e.session.state(side)})
+            tc = e.session.settings().get("time_control")
+            return _json({"game": game_id, **e.session.state(side), **({"time_control": tc} if tc else {})})
         finally:
             e.lock.release()
 
@@ -446,13 +455,37 @@ def create_app(store: Store, *, allow_agents: tuple[str, ...] = (), cache: int =
             n0 = len(s.decisions)
             out = s.play(side, _option(body.option))
             try:
-                store.append(game_id, n0, s.decisions[n0:], s.game.over, s.result())
+                store.append(game_id, n0, s.decisions[n0:], s.game.over, s.result(), s.time_control_record())
             except Exception as err:  # noqa: BLE001 - not stored: not acknowledged; rebuild from the database
                 e.loaded = False
                 e.session = None
                 log.error("game %s: cannot store decisions %d..: %s", game_id, n0, err)
                 raise HTTPError(503, "the move could not be stored; it was not applied (try again)") from None
             return _json(out)
+        finally:
+            e.lock.release()
+
+    @app.post("/games/{game_id}/set", summary="Change the AI's strength and time control from now on",
+              description="strength (1..8: the agent level:N), movetime_ms or clock ({\"time_ms\": T, "
+                          "\"increment_ms\": I}; null: none), as the protocol's set. Stored with the game: a "
+                          "game rebuilt from the database keeps them. Answers the game's settings.")
+    def set_game(game_id: str, body: Settings, authorization: str | None = Header(None)):
+        e = locked(game_id)
+        try:
+            _side_of(e, authorization)
+            s = e.session
+            fields = [k for k in ("strength", "movetime_ms", "clock") if k in body.model_fields_set]
+            if not fields:
+                raise ServiceError("give strength, movetime_ms or clock")
+            before = (s.ai, s.agent, s.ai_from, s.ai_note, s.time_control, s._ai_choices, s._ai_first_turn)
+            settings = s.configure(body.strength, body.movetime_ms, body.clock, fields)
+            try:
+                store.configure(game_id, len(s.decisions), s.ai, s.ai_from, s.time_control_record())
+            except Exception as err:  # noqa: BLE001 - not stored: not changed
+                (s.ai, s.agent, s.ai_from, s.ai_note, s.time_control, s._ai_choices, s._ai_first_turn) = before
+                log.error("game %s: cannot store its settings: %s", game_id, err)
+                raise HTTPError(503, "the settings could not be stored; they were not changed (try again)") from None
+            return _json({"game": game_id, "settings": settings})
         finally:
             e.lock.release()
 

@@ -306,7 +306,33 @@ class Session:
         g = self.game
         return {"scenario": g.source_scenario, "seed": g.seed, "options": dict(g.options), "ai": self.ai,
                 "ai_side": self.ai_side, "ai_seed": self.ai_seed, "ai_from": self.ai_from,
-                "decisions": [list(o) for o in self.decisions]}
+                "decisions": [list(o) for o in self.decisions], "time_control": self.time_control_record()}
+
+    def time_control_record(self) -> dict | None:
+        """The AI's time control as stored (plain JSON), or None: ``{"movetime_ms": M}``, or ``{"clock_ms": [T0,
+        T1], "increment_ms": I, "mark": W}``: both clocks' time left and the wall-clock time ``W`` (seconds since
+        the epoch) since which the side to move's clock has been running, not yet taken off."""
+        tc = self.time_control
+        if tc is None:
+            return None
+        if "movetime_ms" in tc:
+            return {"movetime_ms": tc["movetime_ms"]}
+        return {"clock_ms": list(tc["clock_ms"]), "increment_ms": tc["increment_ms"],
+                "mark": time.time() - (time.monotonic() - self._clock_mark)}
+
+    def _restore_time_control(self, rec: dict | None) -> None:
+        """:meth:`time_control_record`'s ``rec`` back: the clocks as stored, the side to move's running since its
+        mark (a restart's downtime included, as if the server had never stopped)."""
+        if not rec:
+            return
+        if "movetime_ms" in rec:
+            self.time_control = {"movetime_ms": float(rec["movetime_ms"])}
+            return
+        self.time_control = {"clock_ms": [float(t) for t in rec["clock_ms"]],
+                             "increment_ms": float(rec["increment_ms"])}
+        mark = rec.get("mark")
+        if mark is not None:
+            self._clock_mark = time.monotonic() - max(0.0, time.time() - float(mark))
 
     @classmethod
     def restore(cls, rec: dict, log=None) -> "Session":
@@ -321,12 +347,17 @@ class Session:
             opt = tuple(opt)
             d = game.decision()
             if agent is not None and d.side == s.ai_side and i >= s.ai_from:
+                if len(d.options) > 1:  # the AI's pace (its decisions with a choice), as _ai_think_time counts it
+                    s._ai_choices += 1
+                    if s._ai_first_turn is None:
+                        s._ai_first_turn = game.turn
                 try:
                     agent.choose(game, d)  # the same calls in the same order: the same agent state
                 except Exception:  # noqa: BLE001 - it failed the same way during play (default_option)
                     pass
             game.apply(opt)
             s.decisions.append(opt)
+        s._restore_time_control(rec.get("time_control"))
         return s
 
     # ------------------------------------------------------------------ the AI

@@ -1,10 +1,14 @@
 """The game server's database (SQLAlchemy Core; SQLite by default, any SQLAlchemy URL works).
 
-Two tables: ``games`` (one row per game: its settings, the hashes of its tokens, how many decisions it
-has, over/result) and ``decisions`` (one row per decision applied, in order).  A game is stored as its
-replay recipe; :meth:`Store.append` writes the decisions of one request and the game's new counters in
-ONE transaction, committed before the server answers, so an acknowledged move is never lost and a move
-that was not committed was never acknowledged.  Tokens are stored as SHA-256 hashes only.
+Two tables: ``games`` (one row per game: its settings, the AI's time control with both clocks' time left, the
+hashes of its tokens, how many decisions it has, over/result) and ``decisions`` (one row per decision applied, in
+order).  A game is stored as its replay recipe; :meth:`Store.append` writes the decisions of one request and
+the game's new counters (and clocks) in ONE transaction, committed before the server answers, so an acknowledged
+move is never lost and a move that was not committed was never acknowledged.  Tokens are stored as SHA-256 hashes
+only.
+
+Schema versions (``dustup_meta``'s ``schema``): 1, the first; 2 added ``games.time_control``.  A database of an
+older version is migrated when the server opens it; a newer one is refused.
 """
 from __future__ import annotations
 
@@ -15,11 +19,11 @@ import threading
 import time
 
 from sqlalchemy import (BigInteger, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, event, insert, select, update)
+                        create_engine, event, insert, select, text, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 meta = Table("dustup_meta", metadata, Column("key", String(64), primary_key=True), Column("value", Text))
@@ -41,6 +45,10 @@ games = Table(
     Column("n_decisions", Integer, nullable=False),
     Column("over", Boolean, nullable=False, default=False),
     Column("result", Text),  # JSON, once over
+    # JSON, null without one: {"movetime_ms": M} or {"clock_ms": [T0, T1], "increment_ms": I, "mark": W}, the
+    # clocks as the last stored request left them and W the wall-clock time (seconds) the side to move's clock has
+    # been running since (Session.record)
+    Column("time_control", Text),
 )
 decisions = Table(
     "decisions", metadata,
@@ -83,12 +91,23 @@ class Store:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        with self.engine.begin() as c:
+        with self._write, self.engine.begin() as c:
             row = c.execute(select(meta.c.value).where(meta.c.key == "schema")).first()
             if row is None:
                 c.execute(insert(meta).values(key="schema", value=str(SCHEMA_VERSION)))
             elif row[0] != str(SCHEMA_VERSION):
-                raise StoreError(f"{self.url}: database schema {row[0]} (this server reads {SCHEMA_VERSION})")
+                version = int(row[0]) if str(row[0]).isdigit() else None
+                if version is None or version > SCHEMA_VERSION:
+                    raise StoreError(f"{self.display_url}: database schema {row[0]} (this server reads "
+                                     f"{SCHEMA_VERSION} and older)")
+                self._migrate(c, version)
+
+    @staticmethod
+    def _migrate(c, version: int) -> None:
+        """Bring a database of schema ``version`` to :data:`SCHEMA_VERSION` (in the caller's transaction)."""
+        if version < 2:  # the AI's time control and clocks, kept with the game
+            c.execute(text("ALTER TABLE games ADD COLUMN time_control TEXT"))
+        c.execute(update(meta).where(meta.c.key == "schema").values(value=str(SCHEMA_VERSION)))
 
     @property
     def display_url(self) -> str:
@@ -107,20 +126,33 @@ class Store:
                 id=game_id, created=now, updated=now, scenario=json.dumps(rec["scenario"]), seed=rec["seed"],
                 secret_seed=secret_seed, options=json.dumps(rec["options"]), ai=rec["ai"], ai_side=rec["ai_side"],
                 ai_seed=rec["ai_seed"], ai_from=rec["ai_from"], token0=token_hashes[0], token1=token_hashes[1],
-                n_decisions=len(rec["decisions"]), over=over, result=json.dumps(result) if result else None))
+                n_decisions=len(rec["decisions"]), over=over, result=json.dumps(result) if result else None,
+                time_control=_json_or_none(rec.get("time_control"))))
             self._insert(c, game_id, 0, rec["decisions"])
 
-    def append(self, game_id: str, start: int, options: list, over: bool, result: dict | None) -> None:
-        """Decisions ``start``, ``start + 1``, ... of the game, and its counters, in one transaction."""
+    def append(self, game_id: str, start: int, options: list, over: bool, result: dict | None,
+               time_control: dict | None = None) -> None:
+        """Decisions ``start``, ``start + 1``, ... of the game, its counters and its time control (the clocks
+        after them), in one transaction."""
         if not options:
             return
         with self._write, self.engine.begin() as c:
             n = c.execute(update(games).where(games.c.id == game_id, games.c.n_decisions == start).values(
                 n_decisions=start + len(options), over=over, result=json.dumps(result) if result else None,
-                updated=time.time())).rowcount
+                time_control=_json_or_none(time_control), updated=time.time())).rowcount
             if n != 1:
                 raise StoreError(f"game {game_id}: stored decisions are not at {start} (concurrent writer?)")
             self._insert(c, game_id, start, options)
+
+    def configure(self, game_id: str, n_decisions: int, ai: str | None, ai_from: int,
+                  time_control: dict | None) -> None:
+        """The game's AI (a strength level set mid-game: the agent and the decision it took over at) and its
+        time control, at ``n_decisions`` decisions stored."""
+        with self._write, self.engine.begin() as c:
+            n = c.execute(update(games).where(games.c.id == game_id, games.c.n_decisions == n_decisions).values(
+                ai=ai, ai_from=ai_from, time_control=_json_or_none(time_control), updated=time.time())).rowcount
+            if n != 1:
+                raise StoreError(f"game {game_id}: stored decisions are not at {n_decisions} (concurrent writer?)")
 
     @staticmethod
     def _insert(c, game_id: str, start: int, options: list) -> None:
@@ -142,12 +174,17 @@ class Store:
         return {"scenario": json.loads(row["scenario"]), "seed": row["seed"], "options": json.loads(row["options"]),
                 "ai": row["ai"], "ai_side": row["ai_side"], "ai_seed": row["ai_seed"], "ai_from": row["ai_from"],
                 "decisions": opts, "tokens": (row["token0"], row["token1"]), "secret_seed": bool(row["secret_seed"]),
-                "over": bool(row["over"])}
+                "over": bool(row["over"]),
+                "time_control": json.loads(row["time_control"]) if row["time_control"] else None}
 
     def count(self) -> int:
         from sqlalchemy import func
         with self.engine.connect() as c:
             return c.execute(select(func.count()).select_from(games)).scalar_one()
+
+
+def _json_or_none(v) -> str | None:
+    return json.dumps(v) if v is not None else None
 
 
 class _NoLock:
