@@ -29,7 +29,7 @@ LEVELS: tuple[tuple[int, str, int], ...] = (
     (5, "medium", 1013),
     (6, "defensive", 1155),
     (7, "hard", 1249),
-    (8, "mcts:playouts=16", 1300),
+    (8, "mcts:playouts=32", 1300),
 )
 ARGUMENT = "N"
 
