@@ -18,18 +18,18 @@ to the level's agent itself: ``level:4`` plays exactly as its spec does.
 """
 from __future__ import annotations
 
-from .base import make_agent, register
+from .base import Agent, make_agent, register
 
 # (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring tournaments)
 LEVELS: tuple[tuple[int, str, int], ...] = (
     (1, "random", 0),
-    (2, "easy", 731),
-    (3, "medium", 943),
-    (4, "defensive", 1136),
-    (5, "hard", 1251),
-    (6, "mcts:playouts=4", 1251),
-    (7, "mcts:playouts=8", 1251),
-    (8, "mcts:playouts=16", 1314),
+    (2, "noisy:easy,p=0.6", 331),
+    (3, "noisy:easy,p=0.3", 568),
+    (4, "easy", 808),
+    (5, "medium", 1013),
+    (6, "defensive", 1155),
+    (7, "hard", 1249),
+    (8, "mcts:playouts=32", 1300),
 )
 ARGUMENT = "N"
 
@@ -67,3 +67,58 @@ def level_agent(n: str, seed: int = 0):
 level_agent.agent_argument = ARGUMENT
 
 register("level", level_agent)
+
+
+# ---------------------------------------------------------------------------------------------- noisy
+NOISY_ARGUMENT = "AGENT,p=P"
+
+
+class NoisyAgent(Agent):
+    """``noisy:AGENT,p=P``: ``AGENT``'s choice, except that with probability ``P`` (drawn from this agent's own
+    generator at every decision with more than one option) it plays a uniformly random legal option instead --
+    the way chess engines weaken their skill levels with deliberate blunders.  ``AGENT`` is asked at every
+    decision all the same (its per-game plans stay those of the game being played), and decides, as ever, only
+    from what its side may know."""
+
+    name = "noisy"
+
+    def __init__(self, base: str, p: float, seed: int = 0):
+        super().__init__(seed)
+        self.base_spec, self.p = base, p
+        self.base = make_agent(base, seed=seed)
+        self.name = f"noisy:{base},p={p:g}"
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.base.reset(seed)
+
+    def unfamiliar(self, game) -> str | None:
+        return self.base.unfamiliar(game)
+
+    def choose(self, game, decision):
+        opt = self.base.choose(game, decision)
+        opts = decision.options
+        if len(opts) > 1 and self.rng.random() < self.p:
+            return opts[self.rng.randrange(len(opts))]
+        return opt
+
+
+def noisy_agent(arg: str, seed: int = 0) -> NoisyAgent:
+    """``noisy:AGENT,p=P`` (registered as ``noisy``): a one-line ``ValueError`` for a malformed name."""
+    base, sep, p_text = str(arg).rpartition(",p=")
+    if not sep or not base:
+        raise ValueError(f"noisy is named noisy:{NOISY_ARGUMENT} (e.g. noisy:easy,p=0.5), not noisy:{arg}")
+    try:
+        p = float(p_text)
+    except ValueError:
+        p = None
+    if p is None or not 0.0 <= p <= 1.0:
+        raise ValueError(f"noisy: p is a probability from 0 to 1, not {p_text!r}")
+    if base.split(":", 1)[0] == "noisy":
+        raise ValueError("noisy: the agent it weakens is not itself noisy (give one p)")
+    return NoisyAgent(base, p, seed=seed)
+
+
+noisy_agent.agent_argument = NOISY_ARGUMENT
+
+register("noisy", noisy_agent)
