@@ -1,35 +1,34 @@
-"""Strength levels for front-ends: ``level:1`` (the weakest) to ``level:8`` (the strongest search).
+"""Strength levels for front-ends: ``level:1`` (``random``, the weakest) to ``level:8`` (``hard``, the strongest).
 
 Each level is an agent named elsewhere in the registry (:data:`LEVELS`: ``(n, spec, declared_elo)``) with a
 declared rating on the ladder's scale: the Elo of ``evaluation.ratings`` (a Bradley-Terry fit with side and draw
 terms and a prior of virtual draws) with ``random`` = 0, as ``dustup tournament`` reports it.  The declared
-ratings are one fit of the levels' tournaments on ``default`` (docs/agents.md, "Strength levels", gives the
-commands, the games and the intervals): levels 1 to 5 are separated by measurement; the search levels 6 to 8 were
-measured in a handful of games against level 5 and are not (the search is as strong as its prior, ``hard``, at
-these budgets), so their declared ratings are level 5's or near it.  A front-end's ``strength`` setting names a
-level (:func:`level_agent_spec`).
-
-The search levels use *playout* budgets, not time budgets: a playout budget gives the same choice on any
-machine under any load (the level is one agent everywhere, and its rating can be reproduced), while a time
-budget plays weaker on a slower or busier machine.
+ratings are one fit of two round robins of the eight levels on ``default`` (docs/agents.md, "Strength levels",
+gives the commands, the games, the intervals and the reproduction).  Below ``easy`` the levels are
+``noisy:easy,p=P`` (:class:`NoisyAgent`): ``easy``'s choice, else with probability P a random legal option, the
+way chess engines make their weaker skill levels.  The top level is ``hard``, not the search: the search
+(``mcts``) is not yet measured stronger than its prior, ``hard`` (docs/agents.md, "The search agent"), so it
+would not be a stronger level.  Every level is a deterministic agent: the same choice on any machine under any
+load, so a level is one agent everywhere and its rating can be reproduced.  A front-end's ``strength`` setting
+names a level (:func:`level_agent_spec`).
 
 ``level:N`` resolves everywhere agents are named (CLI, protocol, HTTP, tournaments, ``Dustup-v0``'s opponent)
-to the level's agent itself: ``level:4`` plays exactly as its spec does.
+to the level's agent itself: ``level:5`` plays exactly as ``easy`` does.
 """
 from __future__ import annotations
 
 from .base import Agent, make_agent, register
 
-# (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring tournaments)
+# (level, agent spec, declared Elo with random = 0): docs/agents.md "Strength levels" (the measuring round robins)
 LEVELS: tuple[tuple[int, str, int], ...] = (
     (1, "random", 0),
-    (2, "noisy:easy,p=0.6", 331),
-    (3, "noisy:easy,p=0.3", 568),
-    (4, "easy", 808),
-    (5, "medium", 1013),
-    (6, "defensive", 1155),
-    (7, "hard", 1249),
-    (8, "mcts:playouts=32", 1300),
+    (2, "noisy:easy,p=0.7", 236),
+    (3, "noisy:easy,p=0.45", 525),
+    (4, "noisy:easy,p=0.2", 797),
+    (5, "easy", 1029),
+    (6, "medium", 1290),
+    (7, "defensive", 1511),
+    (8, "hard", 1613),
 )
 ARGUMENT = "N"
 

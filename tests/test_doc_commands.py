@@ -436,13 +436,9 @@ LONG_GAMES = [
     "dustup benchmark --agent mcts:playouts=16 --games 4 --concurrency 2 --decision-time 60",
     *[f"dustup benchmark --agent {a} --games 10 --seed 0 --concurrency 1"
       for a in ("random", "easy", "medium", "defensive", "hard", "ppo")],
-    "dustup benchmark --agent level:6 --games 2 --seed 0 --concurrency 1 --decision-time 60",
-    "dustup tournament --agents level:1,level:2,level:3,level:4,level:5 --scenarios default --games 100 --seed 2010 "
-    "--concurrency 1 --anchor level:1",
-    "dustup tournament --agents level:6,level:7,level:8 --gauntlet level:5 --scenarios default --games 4 --seed 2010 "
-    "--concurrency 1 --decision-time 120 --anchor level:5",
-    "dustup tournament --agents level:1,level:2,level:3,level:4,level:5,level:6,level:7,level:8 --scenarios default "
-    "--games 400 --seed 2010 --concurrency 2 --decision-time 120 --anchor level:1",
+    "dustup benchmark --agent mcts:playouts=16 --games 2 --seed 0 --concurrency 2 --decision-time 60",
+    *[f"dustup tournament --agents level:1,level:2,level:3,level:4,level:5,level:6,level:7,level:8 --scenarios default "
+      f"--games 400 --seed {seed} --concurrency {c} --anchor level:1" for seed, c in ((2011, 1), (2012, 1), (2013, 2))],
 ]
 
 
