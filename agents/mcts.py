@@ -25,6 +25,13 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
   paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
   there, then the rest shuffled.
+- **Other root candidates and allocations** (settings, the defaults as above): ``roots=neighbours`` ranks after
+  the prior's choice the options next to it (:func:`neighbours`: the nearby moves, the other fire modes and
+  targets, the other units) instead of the other doctrines' choices, ``roots=mixed`` the nearest neighbour, the
+  doctrines' choices, then the other neighbours; ``alloc=even`` plays the first ``width`` candidates in turn (each
+  the same number of paired playouts) instead of UCT, ``alloc=race`` likewise but a candidate clearly worse than
+  the prior's choice makes way for the next ranked one; ``tail=medium,head=K`` hands each playout to a cheaper
+  doctrine after ``K`` decisions; ``tdist=1`` asks for Student's t quantile in place of ``z``.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
   decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
