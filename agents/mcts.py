@@ -58,6 +58,7 @@ import time
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
 from dustup_env.rules.kernel.knowledge import HIDDEN, knows_marker_unit, unit_knowledge
 from dustup_env.rules.rules_overview.random_activation import CardDeck
+from dustup_env.rules.unit_actions.move_action import DIRECTIONS as MOVE_DIRECTIONS
 
 from .base import Agent, default_option, register
 from .hard import HardAgent
@@ -226,7 +227,7 @@ def neighbours(choice, options) -> list:
     if not same:
         return []
     if head == "move" and len(choice) == 3 and all(isinstance(x, int) for x in choice[1:]):
-        dirs = max([o[1] for o in same if isinstance(o[1], int)] + [choice[1], 15]) + 1
+        dirs = max([o[1] for o in same if isinstance(o[1], int)] + [choice[1], MOVE_DIRECTIONS - 1]) + 1
         def dist(o):
             if len(o) != 3 or not all(isinstance(x, int) for x in o[1:]):
                 return 99
