@@ -25,6 +25,13 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
   paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
   there, then the rest shuffled.
+- **Other root candidates and allocations** (settings, the defaults as above): ``roots=neighbours`` ranks after
+  the prior's choice the options next to it (:func:`neighbours`: the nearby moves, the other fire modes and
+  targets, the other units) instead of the other doctrines' choices, ``roots=mixed`` the nearest neighbour, the
+  doctrines' choices, then the other neighbours; ``alloc=even`` plays the first ``width`` candidates in turn (each
+  the same number of paired playouts) instead of UCT, ``alloc=race`` likewise but a candidate clearly worse than
+  the prior's choice makes way for the next ranked one; ``tail=medium,head=K`` hands each playout to a cheaper
+  doctrine after ``K`` decisions; ``tdist=1`` asks for Student's t quantile in place of ``z``.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
   decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
@@ -51,6 +58,7 @@ import time
 from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
 from dustup_env.rules.kernel.knowledge import HIDDEN, knows_marker_unit, unit_knowledge
 from dustup_env.rules.rules_overview.random_activation import CardDeck
+from dustup_env.rules.unit_actions.move_action import DIRECTIONS as MOVE_DIRECTIONS
 
 from .base import Agent, default_option, register
 from .hard import HardAgent
@@ -75,7 +83,21 @@ SETTINGS = {
     "widen": (0.5, "number", "progressive widening at the root: with n visits it considers 1 + widen*sqrt(n) options"),
     "inner": (0.0, "number", "progressive widening below the root (0: the tree follows the prior's choices)"),
     "z": (2.0, "number", "standard errors by which another option must beat the prior's choice (paired playouts)"),
+    "roots": ("doctrines", "choice", "root candidates after the prior's choice: doctrines (the other doctrines' "
+              "choices, then the rest shuffled), neighbours (the options next to the prior's choice: the nearby "
+              "moves, the other fire modes and targets, the other units; then the rest shuffled) or mixed (the "
+              "nearest neighbour, the doctrines' choices, the other neighbours, the rest)"),
+    "alloc": ("uct", "choice", "root playouts: uct (UCT over the widened options), even (round robin: every "
+              "candidate the same number of paired playouts) or race (round robin; a candidate that is clearly "
+              "worse than the prior's choice makes way for the next ranked option)"),
+    "width": (0, "count", "root candidates for alloc=even/race (0: progressive widening decides how many)"),
+    "tail": ("none", "doctrine", "doctrine that takes over the playout after `head` decisions of the rollout "
+             "doctrine (none: the rollout doctrine plays all `depth` decisions)"),
+    "head": (10, "count", "decisions the rollout doctrine plays before the `tail` doctrine takes over"),
+    "tdist": (0, "count", "1: the paired rule uses Student's t quantile for the pairs at hand at the one-sided level "
+              "of z (stricter with few pairs)"),
 }
+CHOICES = {"roots": ("doctrines", "neighbours", "mixed"), "alloc": ("uct", "even", "race")}
 ARGUMENT = "KEY=VALUE,..."
 
 
@@ -98,9 +120,18 @@ def parse_settings(text: str | None) -> dict:
             raise ValueError(f"mcts setting {key!r} is given twice")
         seen.add(key)
         kind = SETTINGS[key][1]
+        if kind == "choice":
+            if value not in CHOICES[key]:
+                raise ValueError(f"mcts {key}={value!r}: the choices are {', '.join(CHOICES[key])}")
+            out[key] = value
+            continue
         if kind == "doctrine":
+            if key == "tail" and value == "none":
+                out[key] = value
+                continue
             if value not in DOCTRINES:
-                raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}")
+                more = " (or none)" if key == "tail" else ""
+                raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}{more}")
             out[key] = value
             continue
         try:
@@ -110,6 +141,8 @@ def parse_settings(text: str | None) -> dict:
                 from None
         if not math.isfinite(num) or num < 0 or (kind == "seconds" and num == 0):
             raise ValueError(f"mcts {key}={value!r}: must be {'positive' if kind == 'seconds' else 'at least 0'}")
+        if key == "tdist" and num not in (0, 1):
+            raise ValueError(f"mcts tdist={value!r}: 0 or 1")
         if key == "time" and num > 3600:
             raise ValueError(f"mcts time={value!r}: at most 3600 seconds a decision")
         out[key] = num
@@ -176,6 +209,45 @@ def evaluate(g, side: int) -> float:
     return 0.5 + 0.5 * math.tanh((score + 1.5 * mat) / 4.0)
 
 
+# ---------------------------------------------------------------------------------------------- root candidates
+def _turn(a: int, b: int, n: int) -> int:
+    d = abs(a - b) % n
+    return min(d, n - d)
+
+
+def neighbours(choice, options) -> list:
+    """The options of ``options`` next to ``choice``, nearest first: for a move (``("move", direction, distance)``)
+    the moves by angle plus distance steps from it (the directions wrap around); for a shot the other fire modes at
+    the same target, then the same mode at other targets, then the other shots; for any other option the options of
+    the same kind, those sharing more of its parts first.  Options of other kinds are not neighbours, but for a move
+    ``("end",)`` (staying put) after the moves one step away."""
+    choice = tuple(choice)
+    head = choice[0] if choice else None
+    same = [tuple(o) for o in options if o and o[0] == head and tuple(o) != choice]
+    if not same:
+        return []
+    if head == "move" and len(choice) == 3 and all(isinstance(x, int) for x in choice[1:]):
+        dirs = max([o[1] for o in same if isinstance(o[1], int)] + [choice[1], MOVE_DIRECTIONS - 1]) + 1
+        def dist(o):
+            if len(o) != 3 or not all(isinstance(x, int) for x in o[1:]):
+                return 99
+            return _turn(o[1], choice[1], dirs) + abs(o[2] - choice[2])
+        out = sorted(same, key=dist)
+        near = [o for o in out if dist(o) <= 1]
+        stay = [("end",)] if ("end",) in options else []
+        return near + stay + out[len(near):]
+    if head == "shoot" and len(choice) >= 3:
+        def key(o):
+            if len(o) < 3:
+                return 3
+            return 0 if o[1] == choice[1] else (1 if o[2] == choice[2] else 2)
+        return sorted(same, key=key)
+
+    def shared(o):
+        return -sum(1 for a, b in zip(o[1:], choice[1:]) if a == b)
+    return sorted(same, key=shared)
+
+
 # ---------------------------------------------------------------------------------------------- the search
 class _SteadyMixin:
     """A doctrine that plays the many copies of one game as that game: its per-game plans (the objective
@@ -201,8 +273,25 @@ def _steady(name: str):
     return cls
 
 
+def _paired(values, base):
+    """The mean and standard error of the paired differences ``values[k] - base[k]`` (at least 2 pairs)."""
+    m = min(len(values), len(base))
+    diffs = [a - b for a, b in zip(values[:m], base[:m])]
+    mean = sum(diffs) / m
+    var = sum((x - mean) ** 2 for x in diffs) / (m - 1)
+    return mean, math.sqrt(var / m)
+
+
+def _t_quantile(z: float, df: int) -> float:
+    """Student's t quantile with ``df`` degrees of freedom at the level of the normal quantile ``z`` (the
+    Cornish-Fisher expansion: within 4% of the exact value for df >= 3 and z <= 2.5)."""
+    v = float(max(df, 1))
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v * v)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
+
+
 class _Node:
-    __slots__ = ("n", "w", "order", "children", "values")
+    __slots__ = ("n", "w", "order", "children", "values", "retired")
 
     def __init__(self):
         self.n = 0
@@ -210,6 +299,7 @@ class _Node:
         self.order = None  # options ranked by the prior (set at the first visit)
         self.children = {}
         self.values = None  # a root child: its k-th playout's value (the k-th seed's), for paired comparisons
+        self.retired = set()  # the root with alloc=race: candidates out of the race
 
 
 class Search:
@@ -256,7 +346,8 @@ class MctsAgent(Agent):
         self._rollout = _steady(s["rollout"])(seed=self.seed)
         self._extra = [_steady(n)(seed=self.seed) for n in ("medium", "defensive", "easy")
                        if n not in (s["prior"], s["rollout"])]
-        for a in [self._prior, self._search_prior, self._rollout] + self._extra:
+        self._tail = None if s["tail"] == "none" else _steady(s["tail"])(seed=self.seed)
+        for a in [self._prior, self._search_prior, self._rollout] + self._extra + ([self._tail] if self._tail else []):
             a.reset(self.seed)
 
     # ------------------------------------------------------------------ the interface
@@ -334,9 +425,13 @@ class MctsAgent(Agent):
             self._search_prior._assigned.add(side)
         root = _Node()
         extra = [prior]
-        if s["rollout"] != s["prior"]:
-            extra.append(self._rollout.choose(root_game, decision))
-        extra += [a.choose(root_game, decision) for a in self._extra]
+        if s["roots"] != "neighbours":
+            if s["rollout"] != s["prior"]:
+                extra.append(self._rollout.choose(root_game, decision))
+            extra += [a.choose(root_game, decision) for a in self._extra]
+        if s["roots"] != "doctrines":
+            near = neighbours(prior, decision.options)
+            extra = [prior] + near[:1] + extra[1:] + near[1:] if s["roots"] == "mixed" else extra + near
         root.order = self._rank(root_game, decision, first=extra)
         self.stats["decisions"] += 1
         return Search(root_game, root, decision, side)
@@ -345,7 +440,10 @@ class MctsAgent(Agent):
         """One playout of the search ``state`` (through the root child the tree picks); its value, or None when
         it was dropped at the deadline."""
         root, side = state.root, state.side
-        child_opt = self._pick(root, state.decision.options, side, side, root=True)
+        if self.settings["alloc"] == "uct":
+            child_opt = self._pick(root, state.decision.options, side, side, root=True)
+        else:
+            child_opt = self._pick_even(root)
         first = root.children.get(root.order[0])
         if first is not None and child_opt != root.order[0] and root.children[child_opt].n >= first.n:
             child_opt = root.order[0]  # the prior's choice is played at least as often as any other
@@ -365,6 +463,36 @@ class MctsAgent(Agent):
         self.stats["playouts"] += 1
         return v
 
+    def _pick_even(self, root):
+        """The root child to play next with ``alloc=even`` or ``race``: of the candidates (the first ``width``
+        ranked options still in the race; with ``width=0`` as many as progressive widening allows) the one with
+        the fewest playouts, the higher ranked first.  ``race`` retires a candidate whose paired gain over the
+        prior's choice is below 0 by one standard error after 4 pairs (it keeps its playouts) and lets the next
+        ranked option in."""
+        s = self.settings
+        width = int(s["width"]) or 1 + int(s["widen"] * math.sqrt(root.n))
+        out = root.retired
+        race = s["alloc"] == "race"
+        base = root.children.get(root.order[0])
+        cands = []
+        for o in root.order:
+            if race and o in out:
+                continue
+            if race and base is not None and o != root.order[0]:
+                ch = root.children.get(o)
+                if ch is not None and ch.values and len(ch.values) >= 4 and ch.n >= base.n:
+                    mean, se = _paired(ch.values, base.values)
+                    if mean + se < 0:
+                        out.add(o)
+                        continue
+            cands.append(o)
+            if len(cands) >= width:
+                break
+        best = min(cands, key=lambda o: root.children[o].n if o in root.children else -1)
+        if best not in root.children:
+            root.children[best] = _Node()
+        return best
+
     def final_choice(self, root):
         """The prior's choice, unless another root child beats it under the same dice (paired playouts) by more
         than ``z`` standard errors; then the one whose lower bound is best."""
@@ -380,10 +508,8 @@ class MctsAgent(Agent):
             m = min(len(ch.values), len(base.values))
             if m < 3:
                 continue
-            diffs = [a - b for a, b in zip(ch.values[:m], base.values[:m])]
-            mean = sum(diffs) / m
-            var = sum((x - mean) ** 2 for x in diffs) / (m - 1)
-            low = mean - z * math.sqrt(var / m)
+            mean, se = _paired(ch.values, base.values)
+            low = mean - (_t_quantile(z, m - 1) if self.settings["tdist"] else z) * se
             if low > bs:
                 best, bs = o, low
         return best
@@ -469,12 +595,15 @@ class MctsAgent(Agent):
             g.apply(o)
             node = child
             path.append(node)
-        rollout = self._rollout
-        for _ in range(int(self.settings["depth"])):
+        rollout, tail = self._rollout, self._tail
+        head = int(self.settings["head"]) if tail is not None else -1
+        for i in range(int(self.settings["depth"])):
             if g.over:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 return None
+            if i == head:
+                rollout = tail
             d = g.decision()
             g.apply(d.options[0] if len(d.options) == 1 else rollout.choose(g, d))
         v = evaluate(g, side)
