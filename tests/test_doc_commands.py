@@ -437,6 +437,18 @@ LONG_GAMES = [
     *[f"dustup benchmark --agent {a} --games 10 --seed 0 --concurrency 1"
       for a in ("random", "easy", "medium", "defensive", "hard", "ppo")],
     "dustup benchmark --agent mcts:playouts=16 --games 2 --seed 0 --concurrency 2 --decision-time 60",
+    # the search's root settings compared (docs/agents.md, "The search agent")
+    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,alloc=even,width=3,mcts:playouts=30,"
+    "roots=mixed,alloc=even,width=3,mcts:playouts=30,roots=neighbours,alloc=race,width=3,mcts:playouts=50,tail=medium,"
+    "head=10' --gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,alloc=even,width=3,mcts:playouts=30,"
+    "roots=mixed,alloc=even,width=3' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,alloc=even,width=2,mcts:playouts=30,alloc=even,width=2,z=1.5' "
+    "--gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,roots=neighbours' --gauntlet hard --scenarios skirmish "
+    "--games 30 --seed 11 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,tdist=1' --gauntlet hard --scenarios skirmish --games 30 "
+    "--seed 11 --concurrency 1",
     *[f"dustup tournament --agents level:1,level:2,level:3,level:4,level:5,level:6,level:7,level:8 --scenarios default "
       f"--games 400 --seed {seed} --concurrency {c} --anchor level:1" for seed, c in ((2011, 1), (2012, 1), (2013, 2))],
 ]
