@@ -651,52 +651,11 @@ class HardAgent(CommandMixin, ScriptedAgent):
         return best
 
     # --- positions
-    def _fire_estimate(self, k, shooter, sx, sy, target, tx, ty, propped=False):
-        """(P(at least one success), expected casualties) of ``shooter`` at (sx, sy) firing everything at
-        ``target`` standing at (tx, ty); None without a line of sight or out of range.  Rolls nothing."""
-        bf = k.bf
-        dist = _d(sx, sy, tx, ty)
-        q, fp, impact, rng = self._guns_of(k, shooter)
-        if not fp or dist > rng:
-            return None
-        s = bf.sight(sx, sy, tx, ty)
-        if not s.visible:
-            return None
-        shift = 0
-        if dist > 48.0:
-            shift += 1
-        elif dist <= SHORT_RANGE:
-            shift -= 1
-        if s.concealed or bf.conceals(tx, ty):
-            shift += 1
-        if propped:
-            shift += 1
-        if q == D4:
-            shift += 1
-        elif q == D12:
-            shift -= 1
-        tdie = D8 + shift
-        if tdie > D12:
-            return None
-        arm = _ARMOURS.get(target.armour)
-        adie = armour_die(arm.die if arm is not None else D6, propped=propped, cover=max(s.cover, bf.cover_at(tx, ty)))
-        return shot_value(q, fp, max(D4, tdie), impact, adie)
-
     def _threat(self, k, u, px, py, table=None) -> float:
-        """Expected harm the visible enemy could do to ``u`` standing at (px, py).  ``table``: the
-        :meth:`_threat_table` of ``u`` at this decision (the same sum, the shooters' part worked out once)."""
-        if table is not None:
-            return self._table_threat(k, table, px, py)
-        total = 0.0
-        for e in k.enemy_units:
-            if e.confidence >= ROUTED:
-                continue
-            r = self._fire_estimate(k, e, e.x, e.y, u, px, py)
-            if r is None:
-                continue
-            w = 1.0 if e.suppression == 0 else 0.35
-            total += w * (r[0] * self.W_SUP_THREAT + r[1] * self.W_CAS_THREAT)
-        return total
+        """Expected harm the visible enemy could do to ``u`` standing at (px, py): for each able enemy shooter, the
+        chance of a success and the expected casualties of its fire at that point (:meth:`_table_threat`).
+        ``table``: the :meth:`_threat_table` of ``u`` at this decision (made here when not given)."""
+        return self._table_threat(k, table if table is not None else self._threat_table(k, u), px, py)
 
     def _threat_table(self, k, u) -> tuple:
         """What :meth:`_threat` needs of the enemy and of ``u`` at this decision, for many points: per able enemy
@@ -709,15 +668,17 @@ class HardAgent(CommandMixin, ScriptedAgent):
                 continue
             q, fp, impact, rng = self._guns_of(k, e)
             if not fp:
-                continue  # (_fire_estimate: None)
+                continue  # (no firepower: no threat)
             qshift = 1 if q == D4 else -1 if q == D12 else 0
             shooters.append((e.x, e.y, rng, q, fp, impact, 1.0 if e.suppression == 0 else 0.35, qshift, {}))
         arm = _ARMOURS.get(u.armour)
         return tuple(shooters), (arm.die if arm is not None else D6)
 
     def _table_threat(self, k, table, px, py) -> float:
-        """:meth:`_threat` from a :meth:`_threat_table`: the very arithmetic of :meth:`_fire_estimate` per shooter
-        (an unpropped target), each shooter's term kept by (target die, armour die)."""
+        """:meth:`_threat` from a :meth:`_threat_table`: per shooter in range with a line of sight, the value of a
+        shot with everything at an unpropped target (target die D8 shifted by range, concealment and quality; the
+        target's armour die with the better of the line's and the point's cover), each shooter's term kept by
+        (target die, cover)."""
         shooters, adie0 = table
         bf = k.bf
         sight = bf.sight

@@ -21,12 +21,15 @@ from pathlib import Path
 
 from agents import make_agent
 from agents.armour import _d as _ad
-from agents.hard import MEAN_MOVE, HardAgent
+from agents.hard import _ARMOURS, MEAN_MOVE, HardAgent
+from agents.scripted import shot_value
 from agents.knowledge import Knowledge
 from dustup_env.rules import Game
 from dustup_env.rules.kernel import terrain
-from dustup_env.rules.kernel.dice import die_sides, parse_die
+from dustup_env.rules.kernel.dice import D4, D6, D8, D12, die_sides, parse_die
+from dustup_env.rules.kernel.entities import ROUTED
 from dustup_env.rules.unit_actions.move_action import DIR_VECTORS, DISTANCES
+from dustup_env.rules.unit_actions.shoot_action import SHORT_RANGE, armour_die
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -47,20 +50,70 @@ def _candidates(u, opts):
     return out
 
 
+def _fire_estimate(hard, k, shooter, sx, sy, target, tx, ty):
+    """(P(at least one success), expected casualties) of ``shooter`` at (sx, sy) firing everything at ``target``
+    standing at (tx, ty), unpropped; None without a line of sight or out of range: ``hard``'s threat as it was
+    worked out before the per-decision table, one enemy and one point at a time."""
+    bf = k.bf
+    dist = math.hypot(sx - tx, sy - ty)
+    q, fp, impact, rng = hard._guns_of(k, shooter)
+    if not fp or dist > rng:
+        return None
+    s = bf.sight(sx, sy, tx, ty)
+    if not s.visible:
+        return None
+    shift = 0
+    if dist > 48.0:
+        shift += 1
+    elif dist <= SHORT_RANGE:
+        shift -= 1
+    if s.concealed or bf.conceals(tx, ty):
+        shift += 1
+    if q == D4:
+        shift += 1
+    elif q == D12:
+        shift -= 1
+    tdie = D8 + shift
+    if tdie > D12:
+        return None
+    arm = _ARMOURS.get(target.armour)
+    adie = armour_die(arm.die if arm is not None else D6, propped=False, cover=max(s.cover, bf.cover_at(tx, ty)))
+    return shot_value(q, fp, max(D4, tdie), impact, adie)
+
+
+def _threat_per_enemy(hard, k, u, px, py, table=None):
+    """``hard._threat`` as it was: the sum over the able visible enemy of :func:`_fire_estimate` (no table)."""
+    total = 0.0
+    for e in k.enemy_units:
+        if e.confidence >= ROUTED:
+            continue
+        r = _fire_estimate(hard, k, e, e.x, e.y, u, px, py)
+        if r is None:
+            continue
+        w = 1.0 if e.suppression == 0 else 0.35
+        total += w * (r[0] * hard.W_SUP_THREAT + r[1] * hard.W_CAS_THREAT)
+    return total
+
+
 def _every_candidate(hard, k, u, goal, holders, cands):
     """The loop ``_manoeuvre`` had: every candidate walked and scored in order (the threat per enemy through
     ``_fire_estimate``), the first of the best kept."""
     best, bs = None, -1e18
-    for o, _, _ in cands:
-        p = hard._reach(k, u, o, MEAN_MOVE)
-        if p is None:
-            continue
-        c = k.bf.move_cost(*p)
-        if c is None:
-            continue
-        s = hard._position_value(k, u, p[0], p[1], goal) - 0.2 * (c - 1) + hard._sight_bonus(k, p[0], p[1], holders)
-        if s > bs:
-            best, bs = o, s
+    hard._threat = lambda k, u, px, py, table=None: _threat_per_enemy(hard, k, u, px, py)
+    try:
+        for o, _, _ in cands:
+            p = hard._reach(k, u, o, MEAN_MOVE)
+            if p is None:
+                continue
+            c = k.bf.move_cost(*p)
+            if c is None:
+                continue
+            s = hard._position_value(k, u, p[0], p[1], goal) - 0.2 * (c - 1) + hard._sight_bonus(k, p[0], p[1],
+                                                                                                 holders)
+            if s > bs:
+                best, bs = o, s
+    finally:
+        del hard._threat  # the class's method again
     return best, bs
 
 
