@@ -5,7 +5,10 @@ runs on pairs: the generalised SPRT (GSPRT, as chess engine testers use it) with
 approximation on the candidate's score per pair (pentanomial: 0, 1/4, 1/2, 3/4 or 1 per game),
 which accounts for the two games of a pair not being independent.  H0: the candidate is at most
 ``elo0`` Elo better; H1: at least ``elo1``.  After every batch the log-likelihood ratio is compared
-with Wald's bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
+with Wald's bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``; no verdict is given before
+:data:`MIN_PAIRS` complete pairs (the variance of a handful of pair scores is no measure: two pairs won outright
+have none, and their ratio would cross any bound).  With ``elo1 <= 0`` the test asks whether the candidate is at
+least as strong as the baseline (H1) or weaker by ``-elo0`` (H0), and its sentence says so.
 
 ``run_sprt`` takes a *game source*: a function that returns the records of the first ``n`` games of
 one fixed schedule (the tournament in the output folder, so each batch extends the same tournament
@@ -19,6 +22,8 @@ import math
 import numpy as np
 
 from .ratings import expected_score, sprt_bounds, sprt_llr_pairs
+
+MIN_PAIRS = 10  # complete game pairs before the ratio may decide
 
 
 def pair_points(records, candidate: str) -> list[int]:
@@ -68,6 +73,8 @@ def run_sprt(source, candidate: str, baseline: str, elo0: float, elo1: float, al
         w, d, l = wdl(records, candidate)
         log(f"sprt: {len(records)} games (batch {batches}): {candidate} W {w} D {d} L {l}, LLR {llr:+.3f}, "
             f"bounds [{lo:.3f}, {hi:.3f}]")
+        if sum(counts) < MIN_PAIRS:
+            continue
         if llr >= hi:
             verdict = "H1"
             break
@@ -96,13 +103,16 @@ def verdict_sentence(res: dict) -> str:
     tally = (f"{res['games']} games, {c} {res['wins']} wins, {res['draws']} draws, {res['losses']} losses "
              f"(score {100 * res['score']:.1f}%); log-likelihood ratio {res['llr']:+.2f}, bounds "
              f"[{res['bounds'][0]:.2f}, {res['bounds'][1]:.2f}]")
+    better = f"is better than {b}" if e1 > 0 else (f"is at least as strong as {b}" if e1 == 0 else
+                                                     f"is at most {-e1:g} Elo weaker than {b}")
     if res["verdict"] == "H1":
-        return (f"{c} is better than {b}: the test accepted H1 (a gap of at least {e1:g} Elo) over H0 (at most "
+        return (f"{c} {better}: the test accepted H1 (a gap of at least {e1:g} Elo) over H0 (at most "
                 f"{e0:g} Elo), with a {res['alpha']:g} chance of a false alarm, after {tally}.")
     if res["verdict"] == "H0":
-        return (f"{c} is not shown to be better than {b}: the test accepted H0 (a gap of at most {e0:g} Elo) over "
+        shown = "better than" if e1 > 0 else "as strong as"
+        return (f"{c} is not shown to be {shown} {b}: the test accepted H0 (a gap of at most {e0:g} Elo) over "
                 f"H1 (at least {e1:g} Elo), with a {res['beta']:g} chance of missing a real gain, after {tally}.")
-    return (f"No decision on whether {c} is better than {b} after {tally}: the ratio stayed between the bounds "
+    return (f"No decision on whether {c} {better} after {tally}: the ratio stayed between the bounds "
             f"until --max-games; play more games or widen the gap between elo0 ({e0:g}) and elo1 ({e1:g}).")
 
 

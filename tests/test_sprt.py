@@ -51,6 +51,33 @@ def test_verdict_reads_as_a_sentence():
     assert verdict_sentence(dict(res, verdict="inconclusive")).startswith("No decision")
 
 
+def test_no_verdict_before_ten_pairs():
+    """Two pairs won outright have no variance, and their ratio would cross any bound: the test waits for
+    MIN_PAIRS complete pairs, then decides (here H1 at once)."""
+    from evaluation.sprt import MIN_PAIRS
+
+    def source(n):
+        return [{"agents": ["c", "b"] if i % 2 == 0 else ["b", "c"], "pair_index": i // 2,
+                 "winner": 0 if i % 2 == 0 else 1, "scenario": "s"} for i in range(n)]
+
+    res = run_sprt(source, "c", "b", 0.0, 50.0, batch=4, max_games=1000)
+    assert res["verdict"] == "H1" and res["games"] == 2 * MIN_PAIRS == 20 and res["batches"] == 5
+    res = run_sprt(source, "c", "b", 0.0, 50.0, batch=4, max_games=12)
+    assert res["verdict"] == "inconclusive" and res["games"] == 12
+
+
+def test_a_non_inferiority_test_says_so():
+    """elo1 <= 0 asks whether the candidate is at least as strong (H1) or weaker (H0)."""
+    res = {"candidate": "mcts", "baseline": "mcts:time=0.25", "verdict": "H1", "games": 60, "wins": 30,
+           "draws": 0, "losses": 30, "score": 0.5, "llr": 3.1, "bounds": [-2.94, 2.94], "elo0": -50, "elo1": 0,
+           "alpha": 0.05, "beta": 0.05}
+    assert verdict_sentence(res).startswith("mcts is at least as strong as mcts:time=0.25: the test accepted H1")
+    assert verdict_sentence(dict(res, verdict="H0")).startswith("mcts is not shown to be as strong as mcts:time")
+    assert verdict_sentence(dict(res, elo0=-80, elo1=-30)).startswith("mcts is at most 30 Elo weaker than")
+    assert verdict_sentence(dict(res, verdict="inconclusive")).startswith(
+        "No decision on whether mcts is at least as strong as")
+
+
 def test_sprt_end_to_end_needs_several_batches_and_resumes(tmp_path, capsys):
     """medium against easy on skirmish (about +55 Elo: 57.9% over 400 games of `dustup simulate --agents
     medium,easy --scenario skirmish --games 400 --seed 1`), H1 at 50 Elo: several batches of one growing
