@@ -31,7 +31,8 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   doctrines' choices, then the other neighbours; ``alloc=even`` plays the first ``width`` candidates in turn (each
   the same number of paired playouts) instead of UCT, ``alloc=race`` likewise but a candidate clearly worse than
   the prior's choice makes way for the next ranked one; ``tail=medium,head=K`` hands each playout to a cheaper
-  doctrine after ``K`` decisions; ``tdist=1`` asks for Student's t quantile in place of ``z``.
+  doctrine after ``K`` decisions; ``tdist=1`` asks for Student's t quantile in place of ``z``; ``value=learned``
+  scores a playout's end with the learned win probability of :mod:`agents.value` instead of :func:`evaluate`.
 - **Playouts** are truncated: after the tree, the rollout doctrine (``hard`` by default, the model of both
   sides; ``rollout=medium`` is about four times cheaper but measured weaker) plays both sides for ``depth``
   decisions, then a static evaluation (:func:`evaluate`) scores the copy for the searching side: victory
@@ -65,6 +66,7 @@ from .hard import HardAgent
 from .knowledge import game_token
 from .ladder import DefensiveAgent, EasyAgent, MediumAgent
 from .scripted import ScriptedAgent
+from .value import learned_value, load_weights
 
 NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the search's root "stands"
 
@@ -96,8 +98,11 @@ SETTINGS = {
     "head": (10, "count", "decisions the rollout doctrine plays before the `tail` doctrine takes over"),
     "tdist": (0, "count", "1: the paired rule uses Student's t quantile for the pairs at hand at the one-sided level "
               "of z (stricter with few pairs)"),
+    "value": ("static", "choice", "the evaluation at a playout's end: static (victory points and material now) or "
+              "learned (the win probability of agents/value.py's fitted model)"),
 }
-CHOICES = {"roots": ("doctrines", "neighbours", "mixed"), "alloc": ("uct", "even", "race")}
+CHOICES = {"roots": ("doctrines", "neighbours", "mixed"), "alloc": ("uct", "even", "race"),
+           "value": ("static", "learned")}
 ARGUMENT = "KEY=VALUE,..."
 
 
@@ -329,6 +334,11 @@ class MctsAgent(Agent):
             raise ValueError(f"mcts has no setting {sorted(unknown)[0]!r}: the settings are {', '.join(SETTINGS)}")
         self.settings.update(settings)
         self._time_setting = self.settings["time"]
+        if self.settings["value"] == "learned":
+            weights = load_weights()  # a malformed weights file: a one-line error now, not in a playout
+            self._value = lambda g, side: learned_value(g, side, weights)
+        else:
+            self._value = evaluate
         # searched decisions, playouts run, playouts dropped at the deadline, searches that failed (the prior
         # decided), choices other than the prior's
         self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0, "changed": 0}
@@ -606,7 +616,7 @@ class MctsAgent(Agent):
                 rollout = tail
             d = g.decision()
             g.apply(d.options[0] if len(d.options) == 1 else rollout.choose(g, d))
-        v = evaluate(g, side)
+        v = self._value(g, side)
         if margins is not None:
             vp = g.victory_points()
             margins.append(vp[side] - vp[1 - side])
