@@ -414,6 +414,9 @@ def main(argv=None) -> int:
                 if saved.get("settings") != _settings(a):
                     ap.error(f"--resume: {a.out} was made with other settings ({saved.get('settings')})")
                 done, games = saved["positions"], saved["games"]
+                if games:  # its last game may have been cut short at its --positions: played again, whole
+                    games -= 1
+                    done = [r for r in done if r["game"] < games]
                 print(f"resuming: {len(done)} positions of {games} games in {a.out}")
             mode = "the held-out suite's 12 battles" if a.suite else ", ".join(n for n, _ in scen)
             print(f"collecting {a.positions} positions ({a.playouts} playouts each) from games on {mode}; "
