@@ -3,6 +3,7 @@
     python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit
     python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json
     python benchmarks/analysis_calibration.py --from runs/calibration-suite.json   # the suite under the constants now
+    python benchmarks/analysis_calibration.py --from runs/suite-3.json,runs/suite-4.json   # two samples together
     python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
 Plays games between ladder doctrines (pairs of hard, medium and easy, both sides) on the scenarios given
@@ -52,6 +53,9 @@ FIT_SCENARIOS = ("default,skirmish,armour,build:7001,build:7002,build:7003,build
 # the builder's --with options of a battle ``build:SEED``, by SEED modulo their count (the suite's variety)
 BUILD_WITH = ((), ("vehicles",), ("heavy_weapons",), ("power_armour",), ("hidden",), ("night",),
               ("reinforcements",), ("jamming", "seize"), ("cards",))
+
+
+GAMES_APART = 1_000_000  # --from with several runs: the k-th run's game numbers offset by k times this
 
 
 class CalibrationError(ValueError):
@@ -383,7 +387,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write the positions (and the table) to this JSON file")
     ap.add_argument("--resume", action="store_true", help="continue the run saved in --out (after a Ctrl-C)")
-    ap.add_argument("--from", dest="src", help="read the positions from this JSON file instead of playing")
+    ap.add_argument("--from", dest="src", help="read the positions from this JSON file (or several, comma-separated: "
+                                               "reported together) instead of playing")
     ap.add_argument("--fit", action="store_true", help="fit the mapping's constants; deciles out of fold")
     ap.add_argument("--enough", type=int, default=20,
                     help="a decile with at least this many positions is checked (default 20)")
@@ -401,11 +406,18 @@ def main(argv=None) -> int:
             ap.error("--fit with --suite: the suite is held out (fit on other scenarios, measure the suite)")
         interrupted = False
         if a.src:
-            saved = json.loads(Path(a.src).read_text())
-            rows = saved["positions"]
-            if a.fit and saved.get("suite"):
-                ap.error(f"--fit: {a.src} holds positions of the held-out suite (fit on other scenarios)")
-            suite = bool(saved.get("suite"))
+            rows, suite = [], False
+            for k, src in enumerate(f for f in a.src.split(",") if f):
+                try:
+                    saved = json.loads(Path(src).read_text())
+                    mine = saved["positions"]
+                except (OSError, ValueError, KeyError, TypeError) as e:
+                    raise CalibrationError(f"--from {src}: not a saved run ({e})") from None
+                if a.fit and saved.get("suite"):
+                    ap.error(f"--fit: {src} holds positions of the held-out suite (fit on other scenarios)")
+                suite = suite or bool(saved.get("suite"))
+                # the runs' games kept apart (a game's positions share its result)
+                rows.extend(dict(r, game=k * GAMES_APART + r["game"]) for r in mine)
         else:
             scen = scenarios_of(a.scenarios, a.suite)
             done, games = [], 0

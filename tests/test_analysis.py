@@ -448,4 +448,12 @@ def test_the_calibration_benchmark_keeps_the_suite_held_out_and_resumes(tmp_path
     assert json.loads(Path(fresh).read_text())["positions"] == second["positions"]
     capsys.readouterr()
     assert ac.main(["--from", out]) == 0
-    assert "6 positions from" in capsys.readouterr().out
+    one = capsys.readouterr().out
+    assert "6 positions from" in one
+    games = int(re.search(r"6 positions from (\d+) games", one).group(1))
+    # several runs reported together, their games kept apart; a file that is no saved run: one line
+    assert ac.main(["--from", f"{out},{fresh}"]) == 0
+    assert f"12 positions from {2 * games} games" in capsys.readouterr().out
+    assert ac.main(["--from", f"{out},{tmp_path / 'none.json'}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "none.json" in err, err
