@@ -8,9 +8,10 @@ with the top options, each with
 - ``value``: the mean of the search's static evaluation (:func:`agents.mcts.evaluate`, in [0, 1]) at the end of
   those playouts;
 - ``win``: the probability that the side wins, a draw counted as half a win (the expected score), mapped from
-  ``value`` and ``m`` (the mean victory-point margin at the end of the option's playouts, the side's victory
-  points minus the enemy's) by a logistic: ``win = 1 / (1 + exp(-(WIN_A + WIN_B * logit(value) + WIN_C * m)))``
-  with ``value`` clipped to [0.02, 0.98];
+  ``value``, ``m`` (the mean victory-point margin at the end of the option's playouts, the side's victory points
+  minus the enemy's) and ``t`` (the fraction of the game's turns reached: the turn over the turn limit) by a
+  logistic: ``win = 1 / (1 + exp(-(WIN_A + WIN_B * logit(value) + (WIN_C + WIN_D * t) * m)))`` with ``value``
+  clipped to [0.02, 0.98];
 - ``margin``: the expected victory-point margin at the game's end, ``MARGIN_A * m + MARGIN_B * logit(value)``;
 - ``pv``: the principal variation, the line of play the search expects: the option, then the most visited
   continuation at each of the tree's decisions (both sides'), replayed on a copy of the search's root under the
@@ -21,10 +22,11 @@ The constants are fitted by ``benchmarks/analysis_calibration.py --fit`` (logist
 results and least squares of their final margins on positions of played games on the built-in scenarios and on
 builder battles outside the held-out benchmark suite), checked there decile by decile out of fold, and measured on
 positions of games on the suite's battles, which the fit never saw (docs/agents.md, "The analysis's win
-probabilities").  The leaf margin is in the win mapping because ``logit(value)`` alone was not calibrated: the
-search's evaluation at the end of 30 playouts says less about the result than its victory-point margin there.
-The margin keeps the playouts' own mean (``MARGIN_A = 1``, ``MARGIN_B = 0``): the least squares fit predicted
-the final margins no better on the games it was not fitted on.
+probabilities").  The leaf margin is in the win mapping because ``logit(value)`` alone was blunt (a far higher
+log loss, no prediction below 0.087 or above 0.914): the search's evaluation at the end of 30 playouts says less
+about the result than its victory-point margin there; and a margin late in the game says more than the same
+margin early (``WIN_D``).  The margin keeps the playouts' own mean (``MARGIN_A = 1``, ``MARGIN_B = 0``): the
+least squares fit predicted the final margins no better on the games it was not fitted on.
 
 Fairness: the search plays from :func:`agents.mcts.search_root` (only what the side may know; the enemy's hidden
 units out of the game, every enemy marker a dummy) and rolls dice of its own, never the game's next dice.  With
@@ -44,9 +46,11 @@ from .mcts import MctsAgent
 
 # the mapping from the search's evaluation to a win probability and a victory-point margin (the module docstring;
 # fitted by benchmarks/analysis_calibration.py --fit)
-# fitted on 800 positions of 89 games (default, skirmish, armour and six builder battles; hard, medium, easy)
-WIN_A, WIN_B, WIN_C = 0.021, 0.193, 1.020
-MARGIN_A, MARGIN_B = 1.0, 0.0  # the fitted 1.097, 0.054 did no better out of fold (mean absolute error 1.28 VP)
+# fitted on 2000 positions of 371 games (default, skirmish, armour and twelve builder battles of the held-out suite's
+# sizes and tables; hard, medium, easy)
+WIN_A, WIN_B, WIN_C, WIN_D = 0.110, 0.187, 0.106, 1.567
+# the fitted 0.967, 0.199 did no better out of fold (mean absolute error 1.61 VP; the mean margin itself 1.58 VP)
+MARGIN_A, MARGIN_B = 1.0, 0.0
 CLIP = 0.02
 PV_LENGTH = 8  # the most options of a principal variation
 PV_VISITS = 2  # the least visits of a node the principal variation goes through
@@ -58,11 +62,16 @@ def logit(v: float) -> float:
     return math.log(v / (1.0 - v))
 
 
-def win_probability(value: float, leaf_margin: float) -> float:
+def played(turn: int, turn_limit: int) -> float:
+    """The fraction of the game's turns reached: the turn over the turn limit (0 without a limit)."""
+    return min(1.0, turn / turn_limit) if turn_limit else 0.0
+
+
+def win_probability(value: float, leaf_margin: float, progress: float = 0.0) -> float:
     """The win probability (a draw half a win) of a mean evaluation ``value`` and a mean victory-point margin at
-    the playouts' ends ``leaf_margin``."""
-    x = WIN_A + WIN_B * logit(value) + WIN_C * leaf_margin
-    return 1.0 / (1.0 + math.exp(-x))
+    the playouts' ends ``leaf_margin`` at a position ``progress`` of the way through the game (:func:`played`)."""
+    x = WIN_A + WIN_B * logit(value) + (WIN_C + WIN_D * progress) * leaf_margin
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
 def expected_margin(value: float, leaf_margin: float) -> float:
@@ -125,11 +134,12 @@ def answer(agent: MctsAgent, state, game, know, top: int, t0: float, done: int, 
     if not any(r[0] == choice for r in rows):  # nothing searched yet: the prior's choice, unvalued
         rows.insert(0, (choice, None, None, None))
     options = []
+    t = played(game.turn, game.turn_limit)
     for opt, ch, value, m in rows[:max(1, top)]:
         rec = {"option": list(opt), "label": nr.option_label(opt, d.kind, know, unit=d.unit),
                "visits": ch.n if ch is not None else 0}
         if ch is not None:
-            rec.update(value=round(value, 4), win=round(win_probability(value, m), 4),
+            rec.update(value=round(value, 4), win=round(win_probability(value, m, t), 4),
                        margin=round(expected_margin(value, m), 2), pv=principal_variation(state, opt, know))
         else:
             rec.update(value=None, win=None, margin=None, pv=[])

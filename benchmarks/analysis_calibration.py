@@ -1,13 +1,15 @@
 """Calibration of the analysis's win probabilities and victory-point margins (agents/analysis.py).
 
-    python benchmarks/analysis_calibration.py --positions 800 --rate 0.04 --out runs/calibration-fit.json --fit
-    python benchmarks/analysis_calibration.py --suite --rate 0.015 --seed 2 --out runs/calibration-suite.json
+    python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit
+    python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json
     python benchmarks/analysis_calibration.py --from runs/calibration-suite.json   # the suite under the constants now
+    python benchmarks/analysis_calibration.py --from runs/suite-3.json,runs/suite-4.json   # two samples together
     python benchmarks/analysis_calibration.py --overrun 10      # the time budgets kept: wall time / budget
 
 Plays games between ladder doctrines (pairs of hard, medium and easy, both sides) on the scenarios given
-(``--scenarios``: built-in names, scenario files and ``build:SEED``, a battle the builder makes from a seed outside
-the held-out benchmark suite's; by default default, skirmish, armour and six builder battles) or on the held-out
+(``--scenarios``: built-in names, scenario files and ``build:SEED[:POINTS[:WxH[:WITH]]]``, a battle the builder
+makes from a seed outside the held-out benchmark suite's; by default default, skirmish, armour, six builder battles
+of the builder's default size and six of the suite's other sizes and tables) or on the held-out
 suite's twelve battles (``--suite``: to measure, never to fit), and, at positions drawn from them (decisions with a
 choice, each taken with probability ``--rate``), runs the analysis (``mcts`` with a playout budget: deterministic)
 for the side deciding.  A position's prediction is that of the option the game then played (the position's mean
@@ -17,12 +19,13 @@ game on stderr; Ctrl-C stops after the finished games, keeps their positions (``
 
 The table groups the positions by predicted win probability in deciles (0-0.1, ..., 0.9-1) and compares the mean
 prediction with the observed score; a decile with at least ``--enough`` positions (default 20) is one with enough
-games to check.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A, WIN_B, WIN_C by logistic
-regression of the results on logit(value) and the playouts' mean margin; MARGIN_A, MARGIN_B by least squares of
-the final margins) and reports the deciles out of fold: the positions of even-numbered games predicted with the
-constants fitted on the odd-numbered ones and the other way round (positions of one game are never on both sides
-of a fit).  The positions store the search's raw numbers (value, leaf margin), so ``--from`` reports any saved
-run again under the constants of agents/analysis.py as they are now.
+games to check.  ``--fit`` fits the mapping's constants (agents/analysis.py: WIN_A to WIN_D by logistic regression
+of the results on logit(value), the playouts' mean margin and that margin times the fraction of the game's turns
+reached; MARGIN_A, MARGIN_B by least squares of the final margins) and reports the deciles out of fold: the
+positions of even-numbered games predicted with the constants fitted on the odd-numbered ones and the other way
+round (positions of one game are never on both sides of a fit).  Each table gives the log loss of its predictions.
+The positions store the search's raw numbers (value, leaf margin, turn), so ``--from`` reports any saved run again
+under the constants of agents/analysis.py as they are now.
 """
 from __future__ import annotations
 
@@ -43,10 +46,16 @@ from dustup_env.rules import Game  # noqa: E402
 
 PAIRS = [("hard", "medium"), ("medium", "hard"), ("hard", "easy"), ("easy", "hard"), ("medium", "easy"),
          ("easy", "medium"), ("hard", "hard"), ("medium", "medium")]
-FIT_SCENARIOS = "default,skirmish,armour,build:7001,build:7002,build:7003,build:7004,build:7005,build:7006"
+FIT_SCENARIOS = ("default,skirmish,armour,build:7001,build:7002,build:7003,build:7004,build:7005,build:7006,"
+                 # the suite's other sizes and tables (docs/benchmark.md), seeds of their own
+                 "build:7011:60:48x48,build:7010:60:48x36,build:7012:120:96x48:vehicles+heavy_weapons,"
+                 "build:7013:150:96x72:vehicles+power_armour+hidden,build:7014:120:96x48,build:7015:150:96x72")
 # the builder's --with options of a battle ``build:SEED``, by SEED modulo their count (the suite's variety)
 BUILD_WITH = ((), ("vehicles",), ("heavy_weapons",), ("power_armour",), ("hidden",), ("night",),
               ("reinforcements",), ("jamming", "seize"), ("cards",))
+
+
+GAMES_APART = 1_000_000  # --from with several runs: the k-th run's game numbers offset by k times this
 
 
 class CalibrationError(ValueError):
@@ -55,9 +64,9 @@ class CalibrationError(ValueError):
 
 def scenarios_of(spec: str, suite: bool = False) -> list[tuple[str, object]]:
     """``(name, scenario)`` pairs: the held-out benchmark suite's twelve battles (``suite``), else the
-    comma-separated ``spec``: built-in names, scenario files, ``build:SEED[:POINTS[:WxH]]`` (a battle the builder
-    makes from SEED, by default a platoon a side on a 72x48" table, with the ``--with`` options
-    ``BUILD_WITH[SEED % 9]``; the suite's seeds are refused)."""
+    comma-separated ``spec``: built-in names, scenario files, ``build:SEED[:POINTS[:WxH[:WITH]]]`` (a battle the
+    builder makes from SEED, by default a platoon a side on a 72x48" table, with the ``--with`` options ``WITH``
+    joined by ``+`` (``none``: no option), by default ``BUILD_WITH[SEED % 9]``; the suite's seeds are refused)."""
     from evaluation.benchmark import SUITE, scenario_document
     if suite:
         return [(e.name, scenario_document(e)) for e in SUITE]
@@ -71,17 +80,21 @@ def scenarios_of(spec: str, suite: bool = False) -> list[tuple[str, object]]:
                 seed = int(parts[0])
                 points = int(parts[1]) if len(parts) > 1 else None
                 table = tuple(int(x) for x in parts[2].split("x")) if len(parts) > 2 else (72, 48)
-                if len(parts) > 3 or len(table) != 2:
+                if len(parts) > 4 or len(table) != 2:
                     raise ValueError
             except ValueError:
-                raise CalibrationError(f"{tok!r}: write build:SEED, build:SEED:POINTS or build:SEED:POINTS:WxH "
-                                       "(integers)") from None
+                raise CalibrationError(f"{tok!r}: write build:SEED, build:SEED:POINTS, build:SEED:POINTS:WxH or "
+                                       "build:SEED:POINTS:WxH:WITH (integers; WITH options joined by +, or none)") \
+                    from None
+            if len(parts) > 3:
+                with_ = [] if parts[3] == "none" else parts[3].split("+")
+            else:
+                with_ = list(BUILD_WITH[seed % len(BUILD_WITH)])
             if seed in taken:
                 raise CalibrationError(f"{tok!r}: seed {seed} is one of the held-out suite's (240101..240112); "
                                        "measure the suite with --suite, fit on other seeds")
             try:
-                doc = generate_scenario(seed, points=points, table=table,
-                                        with_=list(BUILD_WITH[seed % len(BUILD_WITH)]), name=tok)
+                doc = generate_scenario(seed, points=points, table=table, with_=with_, name=tok)
             except Exception as e:  # noqa: BLE001 - the builder's one-line refusal
                 raise CalibrationError(f"{tok!r}: {e}") from None
             out.append((tok, doc))
@@ -173,8 +186,9 @@ def _sigmoid(z: float) -> float:
 
 
 def features(r: dict) -> list[float]:
-    """The win mapping's features of a position (agents/analysis.py): 1, logit(value), the leaf margin."""
-    return [1.0, an.logit(r["value"]), r["leaf_margin"]]
+    """The win mapping's features of a position (agents/analysis.py): 1, logit(value), the leaf margin and the leaf
+    margin times the fraction of the game's turns reached (the turn over the turn limit)."""
+    return [1.0, an.logit(r["value"]), r["leaf_margin"], r["leaf_margin"] * an.played(r["turn"], r["turn_limit"])]
 
 
 def fit_logistic(xs, ys, iters=60, ridge=1e-3) -> list[float]:
@@ -290,6 +304,15 @@ def calibrated_misses(rows, enough: int, runs: int = 400, seed: int = 0) -> tupl
     return sum(w > 0.1 for w in worst) / runs, worst[runs // 2]
 
 
+def log_loss(rows, const: float | None = None) -> float:
+    """The mean log loss of the predictions (``const``: of that one prediction everywhere); a draw scores 0.5."""
+    tot = 0.0
+    for r in rows:
+        p = min(1 - 1e-6, max(1e-6, r["p"] if const is None else const))
+        tot -= r["score"] * math.log(p) + (1 - r["score"]) * math.log(1 - p)
+    return tot / len(rows)
+
+
 def margin_error(rows) -> dict:
     n = len(rows)
     mae = sum(abs(r["m"] - r["final_margin"]) for r in rows) / n
@@ -313,6 +336,8 @@ def report(rows, title, log=print, enough: int = 20) -> list[dict]:
     worst = max((abs(r["diff"]) for r in checked), default=0.0)
     log(f"deciles with at least {enough} positions (enough games): {len(checked)}; within 0.1: "
         f"{sum(abs(r['diff']) <= 0.1 for r in checked)}; largest |observed - predicted| {worst:.3f}")
+    log(f"log loss {log_loss(rows):.4f} (predicting the mean score everywhere: "
+        f"{log_loss(rows, sum(r['score'] for r in rows) / len(rows)):.4f})")
     share, median = calibrated_misses(rows, enough)
     log(f"(a mapping calibrated by construction, on positions and games shaped as these, misses by more than 0.1 in "
         f"some such decile in {share:.0%} of samples; its median largest miss {median:.3f})")
@@ -354,7 +379,7 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=500, help="positions to collect (default 500)")
     ap.add_argument("--playouts", type=int, default=30, help="the analysis's playout budget (default 30)")
     ap.add_argument("--scenarios", default=FIT_SCENARIOS,
-                    help="comma-separated built-in names, scenario files and build:SEED[:POINTS[:WxH]] battles "
+                    help="comma-separated built-in names, scenario files and build:SEED[:POINTS[:WxH[:WITH]]] battles "
                          f"(the builder's, not the suite's seeds); default {FIT_SCENARIOS}")
     ap.add_argument("--suite", action="store_true",
                     help="play the held-out benchmark suite's twelve battles instead (to measure, never to fit)")
@@ -362,7 +387,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write the positions (and the table) to this JSON file")
     ap.add_argument("--resume", action="store_true", help="continue the run saved in --out (after a Ctrl-C)")
-    ap.add_argument("--from", dest="src", help="read the positions from this JSON file instead of playing")
+    ap.add_argument("--from", dest="src", help="read the positions from this JSON file (or several, comma-separated: "
+                                               "reported together) instead of playing")
     ap.add_argument("--fit", action="store_true", help="fit the mapping's constants; deciles out of fold")
     ap.add_argument("--enough", type=int, default=20,
                     help="a decile with at least this many positions is checked (default 20)")
@@ -380,11 +406,18 @@ def main(argv=None) -> int:
             ap.error("--fit with --suite: the suite is held out (fit on other scenarios, measure the suite)")
         interrupted = False
         if a.src:
-            saved = json.loads(Path(a.src).read_text())
-            rows = saved["positions"]
-            if a.fit and saved.get("suite"):
-                ap.error(f"--fit: {a.src} holds positions of the held-out suite (fit on other scenarios)")
-            suite = bool(saved.get("suite"))
+            rows, suite = [], False
+            for k, src in enumerate(f for f in a.src.split(",") if f):
+                try:
+                    saved = json.loads(Path(src).read_text())
+                    mine = saved["positions"]
+                except (OSError, ValueError, KeyError, TypeError) as e:
+                    raise CalibrationError(f"--from {src}: not a saved run ({e})") from None
+                if a.fit and saved.get("suite"):
+                    ap.error(f"--fit: {src} holds positions of the held-out suite (fit on other scenarios)")
+                suite = suite or bool(saved.get("suite"))
+                # the runs' games kept apart (a game's positions share its result)
+                rows.extend(dict(r, game=k * GAMES_APART + r["game"]) for r in mine)
         else:
             scen = scenarios_of(a.scenarios, a.suite)
             done, games = [], 0
@@ -393,6 +426,9 @@ def main(argv=None) -> int:
                 if saved.get("settings") != _settings(a):
                     ap.error(f"--resume: {a.out} was made with other settings ({saved.get('settings')})")
                 done, games = saved["positions"], saved["games"]
+                if games:  # its last game may have been cut short at its --positions: played again, whole
+                    games -= 1
+                    done = [r for r in done if r["game"] < games]
                 print(f"resuming: {len(done)} positions of {games} games in {a.out}")
             mode = "the held-out suite's 12 battles" if a.suite else ", ".join(n for n, _ in scen)
             print(f"collecting {a.positions} positions ({a.playouts} playouts each) from games on {mode}; "
@@ -404,8 +440,8 @@ def main(argv=None) -> int:
         if not rows:
             print("no positions")
             return 130 if interrupted else 1
-        predict(rows, (an.WIN_A, an.WIN_B, an.WIN_C), an.MARGIN_A, an.MARGIN_B)
-        result = {"positions": rows, "constants": [an.WIN_A, an.WIN_B, an.WIN_C, an.MARGIN_A, an.MARGIN_B],
+        predict(rows, (an.WIN_A, an.WIN_B, an.WIN_C, an.WIN_D), an.MARGIN_A, an.MARGIN_B)
+        result = {"positions": rows, "constants": [an.WIN_A, an.WIN_B, an.WIN_C, an.WIN_D, an.MARGIN_A, an.MARGIN_B],
                   "suite": suite,
                   "table": report(rows, "with the constants of agents/analysis.py", enough=a.enough)}
         if not a.src:
@@ -432,9 +468,9 @@ def _settings(a) -> dict:
 def fit(rows, enough: int, log=print) -> dict:
     """The mapping's constants fitted on ``rows``, and the deciles out of fold (module docstring)."""
     xs = [an.logit(r["value"]) for r in rows]
-    wa, wb, wc = fit_logistic([features(r) for r in rows], [r["score"] for r in rows])
+    wa, wb, wc, wd = fit_logistic([features(r) for r in rows], [r["score"] for r in rows])
     ma, mb = fit_margin([r["leaf_margin"] for r in rows], xs, [r["final_margin"] for r in rows])
-    log(f"\nfitted on all {len(rows)} positions: WIN_A, WIN_B, WIN_C = {wa:.3f}, {wb:.3f}, {wc:.3f}; "
+    log(f"\nfitted on all {len(rows)} positions: WIN_A, WIN_B, WIN_C, WIN_D = {wa:.3f}, {wb:.3f}, {wc:.3f}, {wd:.3f}; "
         f"MARGIN_A, MARGIN_B = {ma:.3f}, {mb:.3f}")
     folds = [[r for r in rows if r["game"] % 2 == k] for k in (0, 1)]
     for k in (0, 1):
@@ -445,7 +481,7 @@ def fit(rows, enough: int, log=print) -> dict:
         fw = fit_logistic([features(r) for r in train], [r["score"] for r in train])
         fc, fd = fit_margin([r["leaf_margin"] for r in train], xt, [r["final_margin"] for r in train])
         predict(test, fw, fc, fd)
-    return {"fitted": [wa, wb, wc, ma, mb],
+    return {"fitted": [wa, wb, wc, wd, ma, mb],
             "table_out_of_fold": report(rows, "out of fold (constants fitted on the other games)", enough=enough)}
 
 

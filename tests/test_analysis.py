@@ -267,6 +267,21 @@ def _doc_section(path: str, title: str) -> str:
     return text[a:b if b > 0 else len(text)]
 
 
+def test_the_win_probability_weighs_the_margin_by_the_turn():
+    """``win`` maps the option's value and its playouts' mean margin, that margin weighing more as the game goes on
+    (agents/analysis.py: ``WIN_C + WIN_D * t``, ``t`` the turn over the turn limit)."""
+    from agents import analysis as an
+    assert an.played(3, 6) == 0.5 and an.played(7, 6) == 1.0 and an.played(1, 0) == 0.0
+    assert an.win_probability(0.6, 1.0, 1.0) > an.win_probability(0.6, 1.0, 0.2) > an.win_probability(0.6, 0.0, 0.2)
+    assert an.win_probability(0.4, -1.0, 1.0) < an.win_probability(0.4, -1.0, 0.2)
+    g = _midgame(steps=40)
+    assert 1 < g.turn < g.turn_limit
+    r = analyze(MctsAgent(seed=4), g, playouts=30, top=5)
+    assert any(abs(o["margin"]) >= 0.1 for o in r["options"])
+    for o in r["options"]:  # the answer's margin is the playouts' mean (MARGIN_A 1, MARGIN_B 0), rounded
+        assert o["win"] == pytest.approx(an.win_probability(o["value"], o["margin"], g.turn / g.turn_limit), abs=3e-3)
+
+
 def test_the_protocol_docs_analysis_example_runs_as_written():
     """Every request line (``>``) of the example in docs/protocol.md's "Analysis" section, sent to a real
     engine, is answered ok with the keys the example's answer (``<``) shows."""
@@ -405,7 +420,16 @@ def test_the_calibration_benchmark_keeps_the_suite_held_out_and_resumes(tmp_path
     assert [n for n, _ in ac.scenarios_of("", suite=True)] == [f"bench-{i:02d}" for i in range(1, 13)]
     big = dict(ac.scenarios_of("build:7013:150:96x72"))["build:7013:150:96x72"]
     assert Game(big, seed=0).scenario["table"] == {"width": 96, "height": 72}
-    for bad in ("build:x", "build:7013:150:96", "build:240111:150:96x72"):
+    # the --with options: by default BUILD_WITH[SEED % 9] (7013: heavy weapons), else named (+), or none
+    units = {}
+    for spec in ("build:7013:120:96x48", "build:7013:120:96x48:vehicles+power_armour", "build:7013:120:96x48:none"):
+        units[spec] = [u for s in dict(ac.scenarios_of(spec))[spec]["sides"] for u in s["units"]]
+    heavy, vehicles, plain = units.values()
+    assert any("heavy_weapon" in u for u in heavy) and not any("design" in u for u in heavy)
+    assert any("design" in u for u in vehicles) and not any("heavy_weapon" in u for u in vehicles)
+    assert not any("design" in u or "heavy_weapon" in u for u in plain)
+    for bad in ("build:x", "build:7013:150:96", "build:240111:150:96x72", "build:7013:150:96x72:nukes",
+                "build:7013:150:96x72:none:x"):
         with pytest.raises(ac.CalibrationError):
             ac.scenarios_of(bad)
     out = str(tmp_path / "c.json")
@@ -417,7 +441,19 @@ def test_the_calibration_benchmark_keeps_the_suite_held_out_and_resumes(tmp_path
     assert ac.main(small + ["--positions", "6", "--resume"]) == 0
     second = json.loads(Path(out).read_text())
     assert second["positions"][:3] == first["positions"] and len(second["positions"]) == 6
-    assert second["games"] > first["games"]
+    assert second["games"] >= first["games"]
+    # the same positions as a run of 6 from the start (the first run's last game, cut short, is played again)
+    fresh = str(tmp_path / "f.json")
+    assert ac.main(small[:-1] + [fresh, "--positions", "6"]) == 0
+    assert json.loads(Path(fresh).read_text())["positions"] == second["positions"]
     capsys.readouterr()
     assert ac.main(["--from", out]) == 0
-    assert "6 positions from" in capsys.readouterr().out
+    one = capsys.readouterr().out
+    assert "6 positions from" in one
+    games = int(re.search(r"6 positions from (\d+) games", one).group(1))
+    # several runs reported together, their games kept apart; a file that is no saved run: one line
+    assert ac.main(["--from", f"{out},{fresh}"]) == 0
+    assert f"12 positions from {2 * games} games" in capsys.readouterr().out
+    assert ac.main(["--from", f"{out},{tmp_path / 'none.json'}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "none.json" in err, err

@@ -411,8 +411,8 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300)
 
 
 LONG_GAMES = [
-    "python benchmarks/analysis_calibration.py --positions 800 --rate 0.04 --out runs/calibration-fit.json --fit",
-    "python benchmarks/analysis_calibration.py --suite --rate 0.015 --seed 2 --out runs/calibration-suite.json",
+    "python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit",
+    "python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json",
     "dustup simulate --agents hard,medium --games 200",
     "dustup tournament --agents random,easy,medium,hard --games 40",
     "dustup sprt --agents hard,medium --elo0 0 --elo1 50",
