@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 DOCTRINE_ORDER = ("medium", "defensive", "easy")
+PAIRS = 10  # the paired playouts a root candidate gets from the search at about 30 playouts a decision
 MAX_DECISIONS = 20000  # a playout that has not ended after this many decisions is scored by the evaluation
 
 
@@ -215,6 +216,13 @@ def summarise(res, evs) -> dict:
                eval_best_alt=ebest, eval_gap=egap, eval_gap_se=ese,
                # the result gap of the alternative the evaluation ranks best (what a perfect truncated search picks)
                eval_pick_result_gap=paired(res[ebest], res[0])[0])
+    # the result-best alternative as the search sees it: its gap in the evaluation after depth, and that gap in
+    # standard errors of PAIRS paired playouts (about what the search gives a candidate at 30 playouts)
+    bg, bse = paired(evs[best], evs[0])
+    n = len(res[0])
+    out.update(best_alt_eval_gap=bg, best_alt_eval_se=bse,
+               best_alt_eval_z=(bg / (bse * math.sqrt(n / PAIRS)) if bse > 0 else (0.0 if bg == 0 else
+                                                                                     math.copysign(99.0, bg))))
     return out
 
 
@@ -239,6 +247,10 @@ def overall(rows, decisions_per_game) -> dict:
         out[key + "_se"] = se
     out["candidates"] = _mean([len(r["candidates"]) for r in rows])
     out["complete"] = _mean([1.0 if r["complete"] else 0.0 for r in rows])
+    out["detect_at_pairs"] = _mean([1.0 if (r.get("best_alt_eval_z") or 0.0) > 2.0 else 0.0 for r in rows])
+    sure = [r for r in rows if r["gap"] - 2 * (r["gap_se"] or 0.0) > 0.05]
+    out["detect_at_pairs_sure"] = _mean([1.0 if r["best_alt_eval_z"] > 2.0 else 0.0 for r in sure]) if sure else None
+    out["upper_gain"] = _mean([max(0.0, r["gap"]) for r in rows])  # the oracle's gain, biased upward by the noise
     out["naive_big"] = _mean([1.0 if r["gap"] > 0.05 else 0.0 for r in rows])
     out["sure_big"] = _mean([1.0 if r["gap"] - 2 * (r["gap_se"] or 0.0) > 0.05 else 0.0 for r in rows])
     out["same_best"] = _mean([1.0 if r.get("same_best") else 0.0 for r in rows])
@@ -248,6 +260,7 @@ def overall(rows, decisions_per_game) -> dict:
         if out["split_gain"] is not None:
             out["gain_per_game"] = out["split_gain"] * decisions_per_game
             out["gain_per_game_se"] = (out["split_gain_se"] or 0.0) * decisions_per_game
+            out["upper_gain_per_game"] = out["upper_gain"] * decisions_per_game
     return out
 
 
@@ -277,7 +290,11 @@ def parse_args(argv):
     ap.add_argument("--depth", type=int, default=30, help="decisions before the static evaluation (default 30)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the games and the playouts' dice (default 1)")
     ap.add_argument("--out", help="write every position and the summary to this JSON file")
+    ap.add_argument("--from", dest="src", help="report the positions saved in this JSON file (comma-separated: "
+                                               "several, together) instead of playing")
     a = ap.parse_args(argv)
+    if a.src:
+        return a, None, None
     scen = [s.strip() for s in a.scenarios.split(",") if s.strip()]
     if not scen:
         ap.error("--scenarios: no scenario given")
@@ -367,13 +384,39 @@ def main(argv=None) -> int:
     per_scen_decisions: dict = {}
     interrupted = False
     t0 = time.perf_counter()
-    try:
-        for name, n in zip(scen, pos):
-            seen = per_scen_decisions.setdefault(name, [])
-            run_scenario(name, n, a, rows, seen)
-    except KeyboardInterrupt:
-        interrupted = True
-        _log("interrupted: reporting the positions finished")
+    if a.src:
+        scen, settings = [], []
+        for src in [f for f in a.src.split(",") if f]:
+            try:
+                saved = json.loads(Path(src).read_text())
+                mine = saved["positions"]
+                for r in mine:  # summarised again under this script's definitions
+                    cands = [tuple(c) for c in r["candidates"]]
+                    keep = [c for c, (_, lab) in enumerate(cands) if lab != "other"]
+                    r.update(summarise(r["results"], r["evals"]))
+                    r["structured"] = dict(summarise([r["results"][c] for c in keep], [r["evals"][c] for c in keep]),
+                                           candidates=[cands[c][1] for c in keep],
+                                           complete=len(keep) == r["options"])
+                    if r["scenario"] not in scen:
+                        scen.append(r["scenario"])
+                rows.extend(mine)
+                settings.append(saved["settings"])
+                for name, s in saved["summary"].items():
+                    if s.get("decisions_per_game"):
+                        per_scen_decisions.setdefault(name, []).append(s["decisions_per_game"])
+            except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+                print(f"search_headroom: --from {src}: not a saved run ({e})", file=sys.stderr)
+                return 2
+        pos = [sum(1 for r in rows if r["scenario"] == n) for n in scen]
+        a.playouts = settings[0]["playouts"] if settings else None
+    else:
+        try:
+            for name, n in zip(scen, pos):
+                seen = per_scen_decisions.setdefault(name, [])
+                run_scenario(name, n, a, rows, seen)
+        except KeyboardInterrupt:
+            interrupted = True
+            _log("interrupted: reporting the positions finished")
     summary = {}
     for name in scen:
         mine = [r for r in rows if r["scenario"] == name]
@@ -390,7 +433,7 @@ def main(argv=None) -> int:
         if s.get("positions"):
             print(report_line(f"{name} (the structured candidates only: hard's, the doctrines', the neighbours)",
                               s["structured"]))
-    if a.out:
+    if a.out and not a.src:
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)
         Path(a.out).write_text(json.dumps(result))
         print(f"wrote {a.out}")
@@ -410,14 +453,19 @@ def report_line(name, s) -> str:
              f"  split-sample gap of the best alternative {_f(s['split_gap'])} +- {_f(s['split_gap_se'], '.3f')}; "
              f"gain of switching when it looked better {_f(s['split_gain'])} +- {_f(s['split_gain_se'], '.3f')}",
              f"  decisions with an alternative better by > 0.05: split-sample {_f(s['split_big'], '.2f')}, "
-             f"naive {_f(s['naive_big'], '.2f')}, gap - 2 se > 0.05 {_f(s['sure_big'], '.2f')}",
+             f"naive {_f(s['naive_big'], '.2f')}, gap - 2 se > 0.05 {_f(s['sure_big'], '.2f')}; "
+             f"{_f(s['candidates'], '.1f')} candidates a position, all options in {_f(s['complete'], '.2f')}",
              f"  evaluation after depth vs result: Spearman {_f(s['spearman'], '.2f')} +- "
              f"{_f(s['spearman_se'], '.2f')}, same best {_f(s['same_best'], '.2f')}; result gap of the "
              f"evaluation's best alternative {_f(s['eval_pick_result_gap'])} +- "
-             f"{_f(s['eval_pick_result_gap_se'], '.3f')}"]
+             f"{_f(s['eval_pick_result_gap_se'], '.3f')}",
+             f"  the result-best alternative beats hard's choice in the evaluation by 2 se of {PAIRS} pairs: "
+             f"{_f(s['detect_at_pairs'], '.2f')} of the positions, {_f(s['detect_at_pairs_sure'], '.2f')} of those "
+             f"with a sure gain (gap - 2 se > 0.05: {_f(s['sure_big'], '.2f')})"]
     if "gain_per_game" in s:
         lines.append(f"  {s['decisions_per_game']:.1f} decisions of a side a game: gain a game if chosen perfectly "
-                     f"among these candidates {_f(s['gain_per_game'])} +- {_f(s['gain_per_game_se'], '.3f')}")
+                     f"among these candidates {_f(s['gain_per_game'])} +- {_f(s['gain_per_game_se'], '.3f')} "
+                     f"(split-sample; biased upward by the noise: {_f(s['upper_gain_per_game'])})")
     return "\n".join(lines)
 
 
@@ -427,3 +475,6 @@ if __name__ == "__main__":
     except KeyboardInterrupt:
         print("search_headroom: interrupted", file=sys.stderr)
         raise SystemExit(130)
+    except BrokenPipeError:  # the report piped into a closed reader (| head)
+        sys.stderr.close()
+        raise SystemExit(1)

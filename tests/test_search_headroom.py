@@ -30,6 +30,8 @@ def test_a_tiny_run_writes_its_positions_and_summary(tmp_path):
     assert all(len(r) == 2 and set(r) <= {0.0, 0.5, 1.0} for r in pos["results"])  # results of finished games
     assert all(0.0 <= v <= 1.0 for e in pos["evals"] for v in e)
     assert doc["summary"]["skirmish"]["positions"] == 1
+    again = _run("--from", str(out))  # a saved run reported again
+    assert again.returncode == 0 and "skirmish: 1 positions" in again.stdout, again.stderr
 
 
 @pytest.mark.parametrize("args, words", [
@@ -38,6 +40,7 @@ def test_a_tiny_run_writes_its_positions_and_summary(tmp_path):
     (["--scenarios", "nowhere"], "nowhere"),
     (["--scenarios", "skirmish,default", "--positions", "1,2,3"], "--positions"),
     (["--bogus"], "--bogus"),
+    (["--from", "/nonexistent/run.json"], "--from"),
 ])
 def test_bad_flags_get_one_line(args, words):
     r = _run(*args)
