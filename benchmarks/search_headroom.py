@@ -169,6 +169,24 @@ def split_estimates(res):
     return _mean(gaps), _mean(gains), _mean(big)
 
 
+def rule_gain(choose_on, res, z: float = 2.0) -> float:
+    """The search's rule on one half of the seeds (another candidate is taken when its paired gain over ``hard``'s
+    choice in ``choose_on`` exceeds ``z`` standard errors; the best such lower bound), its gain in results measured
+    on the other half; the two ways averaged."""
+    gains = []
+    for pick in (0, 1):
+        choose = [[v for k, v in enumerate(r) if k % 2 == pick] for r in choose_on]
+        test = [[v for k, v in enumerate(r) if k % 2 != pick] for r in res]
+        best, bs = 0, 0.0
+        for c in range(1, len(res)):
+            m, se = paired(choose[c], choose[0])
+            low = m - z * se
+            if low > bs:
+                best, bs = c, low
+        gains.append(paired(test[best], test[0])[0] if best else 0.0)
+    return _mean(gains)
+
+
 def analyse_position(agent, game, decision, hard_choice, playouts: int, depth: int, n_neighbours: int, seed: int,
                      n_others: int = 0, all_up_to: int = 0):
     """One position's record (see the module docstring)."""
@@ -203,6 +221,7 @@ def summarise(res, evs) -> dict:
     out = {"hard_value": means[0], "values": means, "eval_values": emeans}
     if len(res) < 2:
         out.update(best_alt=None, best_value=None, gap=0.0, gap_se=0.0, split_gap=0.0, split_gain=0.0,
+                   eval_rule_gain=0.0, result_rule_gain=0.0,
                    split_big=0.0, spearman=None, same_best=None, eval_gap=0.0)
         return out
     best = max(range(1, len(res)), key=lambda c: means[c])
@@ -220,7 +239,8 @@ def summarise(res, evs) -> dict:
     # standard errors of PAIRS paired playouts (about what the search gives a candidate at 30 playouts)
     bg, bse = paired(evs[best], evs[0])
     n = len(res[0])
-    out.update(best_alt_eval_gap=bg, best_alt_eval_se=bse,
+    out.update(eval_rule_gain=rule_gain(evs, res), result_rule_gain=rule_gain(res, res),
+               best_alt_eval_gap=bg, best_alt_eval_se=bse,
                best_alt_eval_z=(bg / (bse * math.sqrt(n / PAIRS)) if bse > 0 else (0.0 if bg == 0 else
                                                                                      math.copysign(99.0, bg))))
     return out
@@ -241,7 +261,7 @@ def overall(rows, decisions_per_game) -> dict:
     out = {"positions": len(rows)}
     if not rows:
         return out
-    for key in ("gap", "split_gap", "split_gain", "split_big", "spearman", "eval_pick_result_gap", "hard_value"):
+    for key in ("gap", "split_gap", "split_gain", "eval_rule_gain", "result_rule_gain", "split_big", "spearman", "eval_pick_result_gap", "hard_value"):
         m, se = _mean_se([r.get(key) for r in rows])
         out[key] = m
         out[key + "_se"] = se
@@ -261,6 +281,9 @@ def overall(rows, decisions_per_game) -> dict:
             out["gain_per_game"] = out["split_gain"] * decisions_per_game
             out["gain_per_game_se"] = (out["split_gain_se"] or 0.0) * decisions_per_game
             out["upper_gain_per_game"] = out["upper_gain"] * decisions_per_game
+            for key in ("eval_rule_gain", "result_rule_gain"):
+                out[key + "_per_game"] = out[key] * decisions_per_game
+                out[key + "_per_game_se"] = (out[key + "_se"] or 0.0) * decisions_per_game
     return out
 
 
@@ -461,11 +484,17 @@ def report_line(name, s) -> str:
              f"{_f(s['eval_pick_result_gap_se'], '.3f')}",
              f"  the result-best alternative beats hard's choice in the evaluation by 2 se of {PAIRS} pairs: "
              f"{_f(s['detect_at_pairs'], '.2f')} of the positions, {_f(s['detect_at_pairs_sure'], '.2f')} of those "
-             f"with a sure gain (gap - 2 se > 0.05: {_f(s['sure_big'], '.2f')})"]
+             f"with a sure gain (gap - 2 se > 0.05: {_f(s['sure_big'], '.2f')})",
+             f"  the search's rule (z=2) on half the playouts, its gain in results on the other half: on the "
+             f"evaluation after depth {_f(s['eval_rule_gain'])} +- {_f(s['eval_rule_gain_se'], '.3f')}, on the "
+             f"results {_f(s['result_rule_gain'])} +- {_f(s['result_rule_gain_se'], '.3f')} a decision"]
     if "gain_per_game" in s:
         lines.append(f"  {s['decisions_per_game']:.1f} decisions of a side a game: gain a game if chosen perfectly "
                      f"among these candidates {_f(s['gain_per_game'])} +- {_f(s['gain_per_game_se'], '.3f')} "
-                     f"(split-sample; biased upward by the noise: {_f(s['upper_gain_per_game'])})")
+                     f"(split-sample; biased upward by the noise: {_f(s['upper_gain_per_game'])}); the search's "
+                     f"rule on half the playouts: on the evaluation {_f(s['eval_rule_gain_per_game'])} +- "
+                     f"{_f(s['eval_rule_gain_per_game_se'], '.3f')}, on the results "
+                     f"{_f(s['result_rule_gain_per_game'])} +- {_f(s['result_rule_gain_per_game_se'], '.3f')}")
     return "\n".join(lines)
 
 
