@@ -16,6 +16,7 @@ candidates are paired).  A playout gives the game's result for the searching sid
 and, separately, the static evaluation (:func:`agents.mcts.evaluate`) after ``--depth`` decisions (the search's
 truncated playout value).
 
+Standard errors of the means over positions are clustered by game (a game's positions are not independent).
 Per position: ``hard``'s value (mean result), the best alternative's value, their paired gap and its standard
 error.  Overall: the mean gap of the best alternative (biased upward: the best of several noisy means), a
 split-sample estimate (the best alternative chosen on the even-numbered seeds, its gap measured on the odd ones,
@@ -246,14 +247,27 @@ def summarise(res, evs) -> dict:
     return out
 
 
-def _mean_se(xs):
-    xs = [x for x in xs if x is not None and not (isinstance(x, float) and math.isnan(x))]
-    if not xs:
+def _mean_se(xs, groups=None):
+    """The mean of ``xs`` (None and NaN left out) and its standard error, clustered by ``groups`` when given (the
+    positions of one game are not independent)."""
+    keep = [(x, g) for x, g in zip(xs, groups or [None] * len(xs))
+            if x is not None and not (isinstance(x, float) and math.isnan(x))]
+    if not keep:
         return None, None
+    xs = [x for x, _ in keep]
     m = _mean(xs)
-    if len(xs) < 2:
+    n = len(xs)
+    if groups is None:
+        if n < 2:
+            return m, None
+        return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    sums: dict = {}
+    for x, g in keep:
+        sums[g] = sums.get(g, 0.0) + (x - m)
+    k = len(sums)
+    if k < 2:
         return m, None
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+    return m, math.sqrt(k / (k - 1) * sum(v * v for v in sums.values())) / n
 
 
 def overall(rows, decisions_per_game) -> dict:
@@ -261,8 +275,9 @@ def overall(rows, decisions_per_game) -> dict:
     out = {"positions": len(rows)}
     if not rows:
         return out
+    games = [(r.get("scenario"), r.get("game_seed")) for r in rows]
     for key in ("gap", "split_gap", "split_gain", "eval_rule_gain", "result_rule_gain", "split_big", "spearman", "eval_pick_result_gap", "hard_value"):
-        m, se = _mean_se([r.get(key) for r in rows])
+        m, se = _mean_se([r.get(key) for r in rows], games)
         out[key] = m
         out[key + "_se"] = se
     out["candidates"] = _mean([len(r["candidates"]) for r in rows])
@@ -445,7 +460,8 @@ def main(argv=None) -> int:
         mine = [r for r in rows if r["scenario"] == name]
         seen = per_scen_decisions.get(name) or []
         summary[name] = overall(mine, _mean(seen) if seen else None)
-        summary[name]["structured"] = overall([r["structured"] for r in mine], _mean(seen) if seen else None)
+        summary[name]["structured"] = overall([dict(r["structured"], scenario=r["scenario"], game_seed=r["game_seed"])
+                                               for r in mine], _mean(seen) if seen else None)
     result = {"settings": {"scenarios": scen, "positions": pos, "playouts": a.playouts, "per_game": a.per_game,
                            "neighbours": a.neighbours, "others": a.others,
                            "all_up_to": a.all_up_to, "depth": a.depth, "seed": a.seed},
