@@ -1,7 +1,9 @@
 """How much could any choice at the search's root gain over ``hard``'s, when ``hard`` then plays both sides?
 
-    python benchmarks/search_headroom.py --scenarios skirmish,default --positions 40,12 --playouts 64 \\
-        --seed 1 --out runs/headroom.json
+    python benchmarks/search_headroom.py --scenarios skirmish --positions 150 --playouts 128 --seed 1 \\
+        --out runs/headroom-skirmish.json
+    python benchmarks/search_headroom.py --scenarios skirmish,default --positions 24,8   # 24 and 8 positions
+    python benchmarks/search_headroom.py --from runs/headroom-skirmish.json   # a saved run reported again
 
 The search agent (``mcts``, agents/mcts.py) keeps ``hard``'s choice unless another root option beats it under
 paired playouts.  This measures the room it has: games of ``hard`` against ``hard`` are played on each scenario
@@ -10,10 +12,10 @@ paired playouts.  This measures the room it has: games of ``hard`` against ``har
 ``medium``'s, ``defensive``'s and ``easy``'s on the fair root, then ``--neighbours`` options next to ``hard``'s
 (:func:`agents.mcts.neighbours`), then every other option when the decision has at most ``--all-up-to`` options,
 else ``--others`` other options drawn at random (the search widens to the rest shuffled), without repeats.  Each
-candidate is played ``--playouts`` times from the fair root (:func:`agents.mcts.search_root`: what the side may know) TO THE END OF THE GAME, ``hard`` playing both
-sides, every candidate under the same list of dice seeds (common random numbers: the k-th playouts of two
-candidates are paired).  A playout gives the game's result for the searching side (a win 1, a draw 0.5, a loss 0)
-and, separately, the static evaluation (:func:`agents.mcts.evaluate`) after ``--depth`` decisions (the search's
+candidate is played ``--playouts`` times from the fair root (:func:`agents.mcts.search_root`: what the side may
+know) TO THE END OF THE GAME, ``hard`` playing both sides, every candidate under the same list of dice seeds
+(common random numbers: the k-th playouts of two candidates are paired).  A playout gives the game's result for
+the searching side (a win 1, a draw 0.5, a loss 0) and, separately, the static evaluation (:func:`agents.mcts.evaluate`) after ``--depth`` decisions (the search's
 truncated playout value).
 
 Standard errors of the means over positions are clustered by game (a game's positions are not independent).
@@ -25,10 +27,15 @@ better on one half" measured on the other half (what a perfect chooser among the
 the noise of half the playouts), the fraction of decisions where some alternative is better by more than 0.05
 (split-sample), and the gain a game: the mean split-sample gain a decision times the decisions of one side a game.
 The agreement of the truncated evaluation with the play-to-end results: the mean Spearman rank correlation of the
-candidates' two means per position and the fraction of positions where both pick the same best candidate.
+candidates' two means per position and the fraction of positions where both pick the same best candidate.  Whether
+the search could find the gain: the search's own rule (another candidate when its paired gain over ``hard``'s
+choice exceeds 2 standard errors) applied on one half of the seeds to the evaluation after ``--depth`` decisions,
+and to the results, its gain in results measured on the other half; and how often the result-best alternative
+leads ``hard``'s choice in the evaluation by 2 standard errors of 10 pairs (what the search gives a candidate at
+about 30 playouts).  Every figure is also reported among the structured candidates only (no random option).
 
-Progress is a line a position on stderr.  Ctrl-C stops after the position in progress is abandoned and reports
-the positions finished (exit status 130).
+Progress is a line a position on stderr.  Ctrl-C abandons the position in progress, reports the positions
+finished and writes them (``--out``; exit status 130).
 """
 from __future__ import annotations
 
@@ -205,7 +212,8 @@ def analyse_position(agent, game, decision, hard_choice, playouts: int, depth: i
             lengths.append(n)
         res.append(r)
         evs.append(e)
-    rec = {"side": side, "options": len(decision.options), "complete": len(cands) == len(decision.options), "candidates": [[list(o), lab] for o, lab in cands],
+    rec = {"side": side, "options": len(decision.options), "complete": len(cands) == len(decision.options),
+           "candidates": [[list(o), lab] for o, lab in cands],
            "results": res, "evals": evs, "mean_playout_decisions": _mean(lengths)}
     rec.update(summarise(res, evs))
     # the same among the search's structured candidates only (hard's, the doctrines', the neighbours)
@@ -276,7 +284,8 @@ def overall(rows, decisions_per_game) -> dict:
     if not rows:
         return out
     games = [(r.get("scenario"), r.get("game_seed")) for r in rows]
-    for key in ("gap", "split_gap", "split_gain", "eval_rule_gain", "result_rule_gain", "split_big", "spearman", "eval_pick_result_gap", "hard_value"):
+    for key in ("gap", "split_gap", "split_gain", "eval_rule_gain", "result_rule_gain", "split_big", "spearman",
+                "eval_pick_result_gap", "hard_value"):
         m, se = _mean_se([r.get(key) for r in rows], games)
         out[key] = m
         out[key + "_se"] = se
