@@ -15,8 +15,8 @@ else ``--others`` other options drawn at random (the search widens to the rest s
 candidate is played ``--playouts`` times from the fair root (:func:`agents.mcts.search_root`: what the side may
 know) TO THE END OF THE GAME, ``hard`` playing both sides, every candidate under the same list of dice seeds
 (common random numbers: the k-th playouts of two candidates are paired).  A playout gives the game's result for
-the searching side (a win 1, a draw 0.5, a loss 0) and, separately, the static evaluation (:func:`agents.mcts.evaluate`) after ``--depth`` decisions (the search's
-truncated playout value).
+the searching side (a win 1, a draw 0.5, a loss 0) and, separately, the static evaluation
+(:func:`agents.mcts.evaluate`) after ``--depth`` decisions (the search's truncated playout value).
 
 Standard errors of the means over positions are clustered by game (a game's positions are not independent).
 Per position: ``hard``'s value (mean result), the best alternative's value, their paired gap and its standard
