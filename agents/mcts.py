@@ -56,7 +56,6 @@ import math
 import random
 import time
 
-from dustup_env.rules.kernel.entities import BROKEN, ROUTED, SHAKEN
 from dustup_env.rules.kernel.knowledge import HIDDEN, knows_marker_unit, unit_knowledge
 from dustup_env.rules.rules_overview.random_activation import CardDeck
 from dustup_env.rules.unit_actions.move_action import DIRECTIONS as MOVE_DIRECTIONS
@@ -66,7 +65,7 @@ from .hard import HardAgent
 from .knowledge import game_token
 from .ladder import DefensiveAgent, EasyAgent, MediumAgent
 from .scripted import ScriptedAgent
-from .value import learned_value, load_weights
+from .value import learned_value, load_weights, unit_worth
 
 NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the search's root "stands"
 
@@ -197,19 +196,9 @@ def evaluate(g, side: int) -> float:
     for u in g.units:
         if not u.in_play:
             continue
-        figs = len(u.figures)
-        if not figs:
+        if not u.figures:
             continue
-        val = u.n_able() / max(u.strength, figs)
-        if u.suppression:
-            val *= 1.0 - 0.1 * min(u.suppression, 4)
-        c = u.confidence
-        if c >= ROUTED:
-            val *= 0.2
-        elif c >= BROKEN:
-            val *= 0.6
-        elif c >= SHAKEN:
-            val *= 0.85
+        val = unit_worth(u)
         mat += val if u.side == side else -val
     return 0.5 + 0.5 * math.tanh((score + 1.5 * mat) / 4.0)
 

@@ -68,25 +68,31 @@ def features(g, side: int) -> list[float]:
             sizes[u.side] += 1
         if not u.in_play:
             continue
-        figs = len(u.figures)
-        if not figs:
+        if not u.figures:
             continue
-        val = u.n_able() / max(u.strength, figs)
-        if u.suppression:
-            val *= 1.0 - 0.1 * min(u.suppression, 4)
-        c = u.confidence
-        if c >= ROUTED:
-            val *= 0.2
-        elif c >= BROKEN:
-            val *= 0.6
-        elif c >= SHAKEN:
-            val *= 0.85
-        mat[u.side] += val
+        mat[u.side] += unit_worth(u)
         units[u.side] += 1
     frac = min(1.0, max(0.0, g.turn / g.turn_limit)) if g.turn_limit else 1.0
     material = mat[side] - mat[other]
     return [margin, share, margin * frac, share * frac, material, material * frac,
             mat[side] / max(1, sizes[side]) - mat[other] / max(1, sizes[other]), float(units[side] - units[other]), float(held)]
+
+
+def unit_worth(u) -> float:
+    """The material a unit in play with figures is worth in the evaluations (:func:`agents.mcts.evaluate` and the
+    learned value's material features): its able figures over its strength, worth less when suppressed, shaken,
+    broken or routed."""
+    val = u.n_able() / max(u.strength, len(u.figures))
+    if u.suppression:
+        val *= 1.0 - 0.1 * min(u.suppression, 4)
+    c = u.confidence
+    if c >= ROUTED:
+        val *= 0.2
+    elif c >= BROKEN:
+        val *= 0.6
+    elif c >= SHAKEN:
+        val *= 0.85
+    return val
 
 
 def _sigmoid(z: float) -> float:
