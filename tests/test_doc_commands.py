@@ -357,9 +357,10 @@ def test_serve_with_a_database_url_needs_its_driver(work):
 
 
 # ---------------------------------------------------------------------------------------------- long: progress, then Ctrl-C
-def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300) -> str:
+def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300, pattern: str | None = None) -> str:
     """Start ``cmd`` as written; once its progress bar shows a finished game (``what="game"``) or the training
-    bar has started (``what="train"``), press Ctrl-C: it must stop cleanly (exit status 130) without a traceback."""
+    bar has started (``what="train"``), or a progress line matches ``pattern``, press Ctrl-C: it must stop cleanly
+    (exit status 130) without a traceback."""
     w, env = work
     before = files(w)
     p = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=w, env=env, stdout=subprocess.DEVNULL,
@@ -382,6 +383,8 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300)
                     seen.set()
                 m = re.search(r"(\d+)/(\d+) \[", line)
                 if what == "game" and m and int(m.group(1)) > 0:
+                    seen.set()
+                if pattern is not None and re.search(pattern, line):
                     seen.set()
 
     t = threading.Thread(target=read, daemon=True)
@@ -411,6 +414,9 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300)
 
 
 LONG_GAMES = [
+    "dustup tournament --agents 'hard,mcts:playouts=30,value=learned,mcts:playouts=30,depth=15,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,value=learned' --gauntlet hard --scenarios default --games 20 --seed 11 --concurrency 1",
     "dustup sprt --agents mcts,mcts:time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 5 --concurrency 15",
     "dustup tournament --agents hard,mcts:time=0.25,mcts:time=0.25,value=learned --gauntlet hard --scenarios default --games 100 --seed 102 --concurrency 15 --decision-time 60",
     "python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit",
@@ -464,6 +470,53 @@ def test_long_commands_start_play_and_stop_on_ctrl_c(cmd, work):
     if "ppo" in cmd or "policy:" in cmd:
         needs_policy()
     run_until_progress(cmd, work, "game")
+
+
+# the search studies (docs/agents.md, "A learned value" and "How much a root choice can gain"): the collecting runs
+# as written until their first progress line, then Ctrl-C; the reports of saved runs as written, on tiny saved runs
+SEARCH_STUDIES = {
+    "python benchmarks/fit_value.py --games 4000 --rate 0.025 --out runs/value-positions.json": r"^game [1-9]\d*/4000 ",
+    "python benchmarks/search_headroom.py --scenarios skirmish --positions 150 --playouts 128 --seed 1 --out "
+    "runs/headroom-skirmish.json": r" [1-9]\d*/150 game ",
+    "python benchmarks/search_headroom.py --scenarios default --positions 24 --playouts 128 --seed 1 --out "
+    "runs/headroom-default.json": r" [1-9]\d*/24 game ",
+    "python benchmarks/search_headroom.py --scenarios default --positions 24 --playouts 128 --seed 2 --out "
+    "runs/headroom-default-2.json": r" [1-9]\d*/24 game ",
+}
+SAVED_REPORTS = [
+    "python benchmarks/fit_value.py --from runs/value-positions.json --write agents/data/value.json",
+    "python benchmarks/search_headroom.py --from runs/headroom-default.json,runs/headroom-default-2.json",
+    "python benchmarks/search_headroom.py --from runs/headroom-skirmish.json",
+]
+
+
+@pytest.mark.slow
+@runs(*SEARCH_STUDIES)
+@pytest.mark.parametrize("cmd", list(SEARCH_STUDIES))
+def test_the_search_studies_start_and_stop_on_ctrl_c(cmd, work):
+    run_until_progress(cmd, work, what="line", pattern=SEARCH_STUDIES[cmd])
+
+
+@pytest.mark.slow
+@runs(*SAVED_REPORTS)
+def test_the_search_studies_report_saved_runs(work):
+    """Tiny saved runs in the files the docs name, then the docs' report commands as written: each succeeds, and
+    the weights it writes load as the search's learned value."""
+    w, env = work
+    (w / "runs").mkdir(exist_ok=True)
+    (w / "agents" / "data").mkdir(parents=True, exist_ok=True)
+    tiny = [f"{sys.executable} benchmarks/fit_value.py --games 12 --rate 0.2 --scenarios skirmish "
+            "--out runs/value-positions.json"] + [
+        f"{sys.executable} benchmarks/search_headroom.py --scenarios {sc} --positions 1 --playouts 2 --seed {k} "
+        f"--out runs/{name}.json"
+        for sc, k, name in (("skirmish", 1, "headroom-skirmish"), ("skirmish", 1, "headroom-default"),
+                            ("skirmish", 2, "headroom-default-2"))]
+    for c in tiny + SAVED_REPORTS:
+        r = subprocess.run(["bash", "-c", c], cwd=w, env=env, capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, (c, r.stdout[-1500:], r.stderr[-1500:])
+        assert "Traceback" not in r.stderr, r.stderr[-2000:]
+    from agents.value import load_weights
+    assert len(load_weights(w / "agents" / "data" / "value.json")) > 0
 
 
 LONG_TRAINING = [
