@@ -65,7 +65,7 @@ from .hard import HardAgent
 from .knowledge import game_token
 from .ladder import DefensiveAgent, EasyAgent, MediumAgent
 from .scripted import ScriptedAgent
-from .value import learned_value, load_weights, unit_worth
+from .value import learned_value, load_weights, result_for, unit_worth
 
 NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the search's root "stands"
 
@@ -186,10 +186,7 @@ def evaluate(g, side: int) -> float:
     (objectives held, enemy units out of play) and the material left (able figures per unit, worth less when
     suppressed, shaken, broken or routed)."""
     if g.over:
-        w = g.winner
-        if w == side:
-            return 1.0
-        return 0.0 if w is not None and w >= 0 else 0.5
+        return result_for(g, side)
     vp = g.victory_points()
     score = float(vp[side] - vp[1 - side])
     mat = 0.0

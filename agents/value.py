@@ -95,7 +95,8 @@ def unit_worth(u) -> float:
     return val
 
 
-def _sigmoid(z: float) -> float:
+def sigmoid(z: float) -> float:
+    """The logistic function, safe from overflow."""
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
@@ -138,7 +139,7 @@ def load_weights(path=None) -> list[float]:
 
 def win_probability(x, weights) -> float:
     """The model's win probability for the features ``x`` under ``weights``."""
-    return _sigmoid(sum(w * v for w, v in zip(weights, x)))
+    return sigmoid(sum(w * v for w, v in zip(weights, x)))
 
 
 def learned_value(g, side: int, weights=None) -> float:

@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents import analysis as an  # noqa: E402
+from agents.value import sigmoid  # noqa: E402
 from agents.mcts import MctsAgent  # noqa: E402
 from dustup_env.agent_registry import make_agent  # noqa: E402
 from dustup_env.rules import Game  # noqa: E402
@@ -181,10 +182,6 @@ def _mean_leaf(r: dict) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- fits
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
-
-
 def features(r: dict) -> list[float]:
     """The win mapping's features of a position (agents/analysis.py): 1, logit(value), the leaf margin and the leaf
     margin times the fraction of the game's turns reached (the turn over the turn limit)."""
@@ -200,7 +197,7 @@ def fit_logistic(xs, ys, iters=60, ridge=1e-3) -> list[float]:
         g = [-ridge * wi for wi in w]
         h = [[ridge if i == j else 0.0 for j in range(k)] for i in range(k)]
         for x, y in zip(xs, ys):
-            p = _sigmoid(sum(wi * xi for wi, xi in zip(w, x)))
+            p = sigmoid(sum(wi * xi for wi, xi in zip(w, x)))
             q = p * (1 - p)
             for i in range(k):
                 g[i] += (y - p) * x[i]
@@ -242,7 +239,7 @@ def fit_margin(ms, ls, ys):
 def predict(rows, win, ma, mb):
     """Each position's predicted win probability (``win``: the weights of :func:`features`) and margin."""
     for r in rows:
-        r["p"] = _sigmoid(sum(w * x for w, x in zip(win, features(r))))
+        r["p"] = sigmoid(sum(w * x for w, x in zip(win, features(r))))
         r["m"] = ma * r["leaf_margin"] + mb * an.logit(r["value"])
 
 

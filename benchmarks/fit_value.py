@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.value import FEATURES, features, result_for  # noqa: E402
+from agents.value import FEATURES, features, result_for, sigmoid  # noqa: E402
 from benchmarks.analysis_calibration import CalibrationError, fit_logistic, scenarios_of  # noqa: E402
 from dustup_env.agent_registry import make_agent  # noqa: E402
 from dustup_env.rules import Game  # noqa: E402
@@ -91,10 +91,6 @@ def collect(scenarios, games: int, rate: float, seed: int, minutes: float | None
 
 
 # ---------------------------------------------------------------------------------------------- fits
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
-
-
 def static_logit(x: list[float]) -> float:
     """The logit of the static evaluation (agents/mcts.py ``evaluate``) from a position's features:
     logit(0.5 + 0.5 tanh(y)) = 2y with y = (vp + 1.5 material) / 4."""
@@ -135,9 +131,9 @@ def out_of_fold(rows, folds: int) -> dict:
                 continue
             w = fit_logistic([f(r["x"]) for r in train], [r["score"] for r in train])
             for i in test:
-                preds[i] = _sigmoid(sum(a * b for a, b in zip(w, f(rows[i]["x"]))))
+                preds[i] = sigmoid(sum(a * b for a, b in zip(w, f(rows[i]["x"]))))
         res[name] = preds
-    res["static evaluate, as it is"] = [_sigmoid(static_logit(r["x"])) for r in rows]
+    res["static evaluate, as it is"] = [sigmoid(static_logit(r["x"])) for r in rows]
     return res
 
 

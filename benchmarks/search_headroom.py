@@ -119,13 +119,10 @@ def playout(agent, root_game, option, seed: int, side: int, depth: int):
 
 def paired(a, b):
     """Mean and standard error of the paired differences a[k] - b[k]."""
-    m = min(len(a), len(b))
-    d = [x - y for x, y in zip(a[:m], b[:m])]
-    if m < 2:
-        return (d[0] if d else 0.0), float("nan")
-    mean = sum(d) / m
-    var = sum((x - mean) ** 2 for x in d) / (m - 1)
-    return mean, math.sqrt(var / m)
+    from agents.mcts import _paired
+    if min(len(a), len(b)) < 2:
+        return (a[0] - b[0] if a and b else 0.0), float("nan")
+    return _paired(a, b)
 
 
 def _mean(xs):
