@@ -245,32 +245,46 @@ def test_the_engine_benchmark(work):
     assert r.returncode == 0 and r.stdout.strip(), r.stderr[-2000:]
 
 
-SLOW_BENCH = [
-    "python benchmarks/bench_random_play.py --games 100 --scenario armour",
-    "python benchmarks/ladder_ab.py hard medium --pairs 100 --scenario armour",
-    "python benchmarks/builder_check.py schema --count 10000",
-    "python benchmarks/builder_check.py play --count 1000",
-    "python benchmarks/builder_check.py points --pairs 400",
-    "python benchmarks/builder_check.py points --pairs 100 --ratio 1.5",
-]
+# command -> [script, function, condition on that function's locals]: its first unit of work finished (these print
+# nothing until they end; the progress probe, tests/progress_probe, sees the condition on the command's stack)
+SLOW_BENCH = {
+    "python benchmarks/bench_random_play.py --games 100 --scenario armour":
+        ["bench_random_play.py", "run", "n > 0 and i >= 1"],  # the 20 warm-up games, then the first timed one
+    "python benchmarks/ladder_ab.py hard medium --pairs 100 --scenario armour":
+        ["ladder_ab.py", "paired", "k >= 1"],  # the first pair (both sides) scored
+    "python benchmarks/builder_check.py schema --count 10000": ["builder_check.py", "_schema", "seed >= 10"],
+    "python benchmarks/builder_check.py play --count 1000": ["builder_check.py", "_play", "seed >= 1"],
+    "python benchmarks/builder_check.py points --pairs 400": ["builder_check.py", "_pair", "args[0] >= 1"],
+    "python benchmarks/builder_check.py points --pairs 100 --ratio 1.5": ["builder_check.py", "_pair", "args[0] >= 1"],
+}
+PROBE = Path(__file__).resolve().parent / "progress_probe"
 
 
 @pytest.mark.slow
 @runs(*SLOW_BENCH)
-@pytest.mark.parametrize("cmd", SLOW_BENCH)
-def test_benchmarks_start(cmd, work):
-    """A minute or more each and no progress output: run as written for 20 s; it must still be running (or have
-    finished well) with nothing on stderr, then it is stopped."""
+@pytest.mark.parametrize("cmd", list(SLOW_BENCH))
+def test_benchmarks_start(cmd, work, tmp_path):
+    """A minute or more each and no progress output: run as written until its first unit of work (a game, a
+    scenario, a pair of games) is finished, which the progress probe sees on its stack; it must still be running (or
+    have finished well) with nothing on stderr, then it is stopped."""
     w, env = work
+    flag = tmp_path / "progress"
+    env = dict(env, PYTHONPATH=os.pathsep.join([str(PROBE), env["PYTHONPATH"]]), DUSTUP_PROGRESS_PROBE=str(flag),
+               DUSTUP_PROGRESS_WHEN=json.dumps(SLOW_BENCH[cmd]))
     p = subprocess.Popen(["bash", "-c", f"exec {cmd}"], cwd=w, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        rc = p.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        rc = None
-        os.killpg(p.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 300
+        while not flag.exists() and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        rc = p.poll()
+        started = flag.exists()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
     out, err = p.communicate()
     assert rc in (None, 0) and "Traceback" not in err and "rror" not in err, (cmd, rc, err[-2000:])
+    assert started or rc == 0, f"{cmd}: its first unit of work not finished within 300 s"
 
 
 # ---------------------------------------------------------------------------------------------- interactive
