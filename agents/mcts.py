@@ -72,13 +72,17 @@ NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the
 # the doctrines a search may use as its prior or its rollout policy
 DOCTRINES = {"easy": EasyAgent, "medium": MediumAgent, "scripted": ScriptedAgent, "hard": HardAgent,
              "defensive": DefensiveAgent}
+# the trained policies a search may use in their place (agents/policy.py: needs the ``policy`` extra, torch)
+POLICIES = ("ppo",)
 
 # name -> (default, kind, help)
 SETTINGS = {
     "time": (1.0, "seconds", "time budget of one decision in seconds (ignored when playouts is given)"),
     "playouts": (0, "count", "playouts per decision (0: use the time budget); a playout budget is deterministic"),
-    "prior": ("hard", "doctrine", "doctrine whose choice ranks first (progressive widening) and decides on failure"),
-    "rollout": ("hard", "doctrine", "doctrine that plays both sides in the truncated playouts"),
+    "prior": ("hard", "doctrine", "doctrine (or the trained policy ppo) whose choice ranks first (progressive "
+              "widening), that the tree follows below the root, and that decides on failure"),
+    "rollout": ("hard", "doctrine", "doctrine (or the trained policy ppo) that plays both sides in the truncated "
+                "playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
     "widen": (0.5, "number", "progressive widening at the root: with n visits it considers 1 + widen*sqrt(n) options"),
@@ -133,9 +137,10 @@ def parse_settings(text: str | None) -> dict:
             if key == "tail" and value == "none":
                 out[key] = value
                 continue
-            if value not in DOCTRINES:
+            if value not in DOCTRINES and value not in POLICIES:
                 more = " (or none)" if key == "tail" else ""
-                raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}{more}")
+                raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}, the trained "
+                                 f"policy {', '.join(POLICIES)}{more}")
             out[key] = value
             continue
         try:
@@ -256,6 +261,16 @@ class _SteadyMixin:
 _STEADY: dict = {}
 
 
+def _player(name: str, seed: int, steady: bool = True):
+    """The doctrine ``name`` (``steady``: its search copy, :class:`_SteadyMixin`) or the trained policy ``name``
+    (:data:`POLICIES`; one line naming the missing extra where torch is not installed)."""
+    if name in POLICIES:
+        from .policy import make_policy_agent
+
+        return make_policy_agent(name, seed=seed)
+    return _steady(name)(seed=seed) if steady else DOCTRINES[name](seed=seed)
+
+
 def _steady(name: str):
     cls = _STEADY.get(name)
     if cls is None:
@@ -337,12 +352,14 @@ class MctsAgent(Agent):
     def _new_game(self):
         s = self.settings
         self._token = None
-        self._prior = DOCTRINES[s["prior"]](seed=self.seed)  # on the real game: the fallback, and its plans
-        self._search_prior = _steady(s["prior"])(seed=self.seed)
-        self._rollout = _steady(s["rollout"])(seed=self.seed)
-        self._extra = [_steady(n)(seed=self.seed) for n in ("medium", "defensive", "easy")
-                       if n not in (s["prior"], s["rollout"])]
-        self._tail = None if s["tail"] == "none" else _steady(s["tail"])(seed=self.seed)
+        self._prior = _player(s["prior"], self.seed, steady=False)  # on the real game: the fallback, and its plans
+        self._search_prior = _player(s["prior"], self.seed)
+        self._rollout = _player(s["rollout"], self.seed)
+        # the other doctrines' choices rank next at the root (with a policy as prior or rollout, hard's among them)
+        self._extra = [_steady(n)(seed=self.seed) for n in ("hard", "medium", "defensive", "easy")
+                       if n not in (s["prior"], s["rollout"])
+                       and (n != "hard" or s["prior"] in POLICIES or s["rollout"] in POLICIES)]
+        self._tail = None if s["tail"] == "none" else _player(s["tail"], self.seed)
         for a in [self._prior, self._search_prior, self._rollout] + self._extra + ([self._tail] if self._tail else []):
             a.reset(self.seed)
 
@@ -363,6 +380,15 @@ class MctsAgent(Agent):
         if tuple(opt) != tuple(prior):
             self.stats["changed"] += 1
         return tuple(opt)
+
+    def unfamiliar(self, game) -> str | None:
+        """What the search's prior or rollout player says it was not trained or written for (a trained policy on a
+        scenario it never met), or None."""
+        for role, a in (("prior", self._prior), ("rollout", self._rollout)):
+            note = a.unfamiliar(game)
+            if note:
+                return f"{self.name}'s {role}: {note}"
+        return None
 
     def prior_choice(self, game, decision):
         """The prior doctrine's choice on the real game (a new game first gets fresh plans): what a search of

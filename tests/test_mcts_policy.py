@@ -1,0 +1,79 @@
+"""The search with a trained policy as its prior or rollout player (``mcts:prior=ppo``, ``rollout=ppo``)."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents import make_agent  # noqa: E402
+from agents.mcts import MctsAgent  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from dustup_env.agent_registry import unfamiliar  # noqa: E402
+from dustup_env.rules import Game  # noqa: E402
+from evaluation.simulate import play_game  # noqa: E402
+from test_mcts import advance, contested  # noqa: E402
+
+
+def test_a_policy_as_prior_and_rollout():
+    a = make_agent("mcts:prior=ppo,playouts=4", seed=1)
+    assert isinstance(a._prior, PolicyAgent) and isinstance(a._search_prior, PolicyAgent)
+    assert type(a._rollout).__name__ == "SearchHardAgent"
+    # hard is the rollout: the root's other candidates are medium's, defensive's and easy's as with hard as prior
+    assert [type(x).__name__ for x in a._extra] == ["SearchMediumAgent", "SearchDefensiveAgent", "SearchEasyAgent"]
+    b = make_agent("mcts:prior=ppo,rollout=ppo,playouts=4", seed=1)
+    assert isinstance(b._rollout, PolicyAgent)
+    assert type(b._extra[0]).__name__ == "SearchHardAgent"  # with no doctrine in the search, hard's choice ranks next
+    assert make_agent("mcts:playouts=4", seed=1)._extra[0].__class__.__name__ == "SearchMediumAgent"  # as before
+    with pytest.raises(ValueError, match="the trained policy ppo"):
+        make_agent("mcts:prior=ppo2")
+
+
+def test_with_a_tiny_budget_the_policy_decides():
+    """Fewer than three pairs of playouts per alternative: no alternative can beat the prior's choice, so the search
+    plays the policy's own choice (the arg-max of its legal logits)."""
+    ppo = make_agent("ppo", seed=0)
+    differ = 0
+    for seed, n in ((1, 20), (2, 45), (3, 70)):
+        g = contested(advance(Game("default", seed=seed), n, seed), seed)
+        d = g.decision()
+        a = make_agent("mcts:prior=ppo,playouts=2,depth=4", seed=seed)
+        assert a.choose(g, d) == ppo.choose(g, d)
+        differ += make_agent("hard", seed=seed).choose(g, d) != ppo.choose(g, d)
+    assert differ >= 2  # (where hard, the default prior, would choose otherwise)
+
+
+def test_plays_whole_games_deterministically():
+    games, agents = [], []
+    for _ in range(2):
+        a = make_agent("mcts:prior=ppo,playouts=4,depth=8", seed=3)
+        games.append(play_game("skirmish", [a, make_agent("hard", seed=4)], seed=9))
+        agents.append(a)
+    assert games[0].over and games[0].history == games[1].history
+    assert isinstance(agents[0], MctsAgent) and agents[0].stats["failed"] == 0 and agents[0].stats["playouts"] > 0
+
+
+def test_same_choice_whatever_the_games_future_dice():
+    for seed, n in ((1, 20), (2, 45)):
+        g = contested(advance(Game("default", seed=seed), n, seed), seed)
+        twin = g.clone(reseed=seed + 1000)
+        assert twin.state_digest() != g.state_digest()
+        spec = "mcts:prior=ppo,rollout=ppo,playouts=16,depth=15"
+        a, b = make_agent(spec, seed=2), make_agent(spec, seed=2)
+        assert a.choose(g, g.decision()) == b.choose(twin, twin.decision())
+
+
+def test_never_reads_hidden_information():
+    """tests/test_fair_play.py's lockstep twins with the policy as prior (z=0: the search's own choice decides)."""
+    from test_fair_play import TWINS, lockstep
+    spec = "mcts:prior=ppo,playouts=6,depth=4,z=0,rollout=easy"
+    ends = [(tname, *lockstep(lambda seed: make_agent(spec, seed=seed), a, b, side, 40 + k, options))
+            for k, (tname, a, b, side, options) in enumerate(TWINS)]
+    assert sum(e[1] for e in ends) >= 100, ends
+
+
+def test_says_what_its_policy_never_saw():
+    a = make_agent("mcts:prior=ppo,playouts=4", seed=1)
+    note = unfamiliar(a, Game("armour", seed=1))
+    assert note and note.startswith("mcts's prior: ppo was trained on default") and "vehicles" in note
+    assert unfamiliar(a, Game("default", seed=1)) is None
+    assert unfamiliar(make_agent("mcts:playouts=4", seed=1), Game("armour", seed=1)) is None
