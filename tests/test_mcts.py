@@ -37,6 +37,27 @@ def contested(g: Game, seed: int = 0) -> Game:
         g.apply(d.options[rng.randrange(len(d.options))])
 
 
+
+def same_choice_on_twins_with_other_dice(spec: str, cases=((1, 20), (2, 45))) -> None:
+    """Twin games in the same position whose future dice differ (one reseeded): two ``spec`` agents of the same seed
+    choose alike (the search never rolls the game's own dice)."""
+    for seed, n in cases:
+        g = contested(advance(Game("default", seed=seed), n, seed), seed)
+        twin = g.clone(reseed=seed + 1000)
+        assert twin.state_digest() != g.state_digest()  # only the dice differ
+        a, b = make_agent(spec, seed=2), make_agent(spec, seed=2)
+        assert a.choose(g, g.decision()) == b.choose(twin, twin.decision())
+
+
+def fair_on_the_lockstep_twins(spec: str) -> None:
+    """tests/test_fair_play.py's lockstep twins (the same knowledge, different hidden truth) played by ``spec``
+    agents: their choices must not differ; at least 100 decisions compared."""
+    from test_fair_play import TWINS, lockstep
+    ends = [(tname, *lockstep(lambda seed: make_agent(spec, seed=seed), a, b, side, 40 + k, options))
+            for k, (tname, a, b, side, options) in enumerate(TWINS)]
+    assert sum(e[1] for e in ends) >= 100, ends
+
+
 # ---------------------------------------------------------------------------------------------- names
 def test_names_and_settings():
     a = make_agent("mcts", seed=3)

@@ -11,7 +11,7 @@ from agents.policy import PolicyAgent  # noqa: E402
 from dustup_env.agent_registry import unfamiliar  # noqa: E402
 from dustup_env.rules import Game  # noqa: E402
 from evaluation.simulate import play_game  # noqa: E402
-from test_mcts import advance, contested  # noqa: E402
+from test_mcts import advance, contested, fair_on_the_lockstep_twins, same_choice_on_twins_with_other_dice  # noqa: E402,E501
 
 
 def test_a_policy_as_prior_and_rollout():
@@ -53,22 +53,12 @@ def test_plays_whole_games_deterministically():
 
 
 def test_same_choice_whatever_the_games_future_dice():
-    for seed, n in ((1, 20), (2, 45)):
-        g = contested(advance(Game("default", seed=seed), n, seed), seed)
-        twin = g.clone(reseed=seed + 1000)
-        assert twin.state_digest() != g.state_digest()
-        spec = "mcts:prior=ppo,rollout=ppo,playouts=16,depth=15"
-        a, b = make_agent(spec, seed=2), make_agent(spec, seed=2)
-        assert a.choose(g, g.decision()) == b.choose(twin, twin.decision())
+    same_choice_on_twins_with_other_dice("mcts:prior=ppo,rollout=ppo,playouts=16,depth=15")
 
 
 def test_never_reads_hidden_information():
     """tests/test_fair_play.py's lockstep twins with the policy as prior (z=0: the search's own choice decides)."""
-    from test_fair_play import TWINS, lockstep
-    spec = "mcts:prior=ppo,playouts=6,depth=4,z=0,rollout=easy"
-    ends = [(tname, *lockstep(lambda seed: make_agent(spec, seed=seed), a, b, side, 40 + k, options))
-            for k, (tname, a, b, side, options) in enumerate(TWINS)]
-    assert sum(e[1] for e in ends) >= 100, ends
+    fair_on_the_lockstep_twins("mcts:prior=ppo,playouts=6,depth=4,z=0,rollout=easy")
 
 
 def test_says_what_its_policy_never_saw():

@@ -13,7 +13,7 @@ from agents.mcts import MctsAgent
 from dustup_cli.cli import main
 from dustup_env.rules import Game
 from evaluation.simulate import play_game
-from test_mcts import advance, contested
+from test_mcts import advance, contested, fair_on_the_lockstep_twins, same_choice_on_twins_with_other_dice
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,18 +159,9 @@ def test_value_learned_plays_deterministically():
 
 
 def test_value_learned_chooses_the_same_whatever_the_games_future_dice():
-    for seed, n in ((1, 20), (2, 45)):
-        g = contested(advance(Game("default", seed=seed), n, seed), seed)
-        twin = g.clone(reseed=seed + 1000)
-        spec = "mcts:playouts=16,depth=15,value=learned"
-        a, b = make_agent(spec, seed=2), make_agent(spec, seed=2)
-        assert a.choose(g, g.decision()) == b.choose(twin, twin.decision())
+    same_choice_on_twins_with_other_dice("mcts:playouts=16,depth=15,value=learned")
 
 
 def test_value_learned_never_reads_hidden_information():
     """tests/test_fair_play.py's lockstep twins with the learned value (z=0: the search's own choice decides)."""
-    from test_fair_play import TWINS, lockstep
-    spec = "mcts:playouts=6,depth=4,z=0,rollout=easy,value=learned"
-    ends = [(tname, *lockstep(lambda seed: make_agent(spec, seed=seed), a, b, side, 40 + k, options))
-            for k, (tname, a, b, side, options) in enumerate(TWINS)]
-    assert sum(e[1] for e in ends) >= 100, ends
+    fair_on_the_lockstep_twins("mcts:playouts=6,depth=4,z=0,rollout=easy,value=learned")
