@@ -436,6 +436,10 @@ LONG_GAMES = [
     "dustup sprt --agents mcts,mcts:time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 5 --concurrency 15",
     "dustup tournament --agents hard,mcts:time=0.25,mcts:time=0.25,value=learned --gauntlet hard --scenarios default --games 100 --seed 102 --concurrency 15 --decision-time 60",
     "dustup tournament --agents 'hard,ppo,mcts:prior=ppo,playouts=30' --gauntlet hard --scenarios default --games 100 --seed 32 --concurrency 2 --decision-time 120",
+    *[f"dustup tournament --agents 'hard,ppo,mcts:time=0.25,prior=ppo' --gauntlet hard --scenarios default --games 100 --seed {seed} --concurrency 2 --decision-time 60"
+      for seed in (33, 34)],
+    *[f"dustup gauntlet --agent ppo --anchors hard --scenarios {sc} --games 100 --seed 32 --concurrency 1"
+      for sc in ("skirmish", "armour")],
     "python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit",
     "python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json",
     "dustup simulate --agents hard,medium --games 200",
