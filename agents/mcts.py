@@ -20,9 +20,10 @@ How it searches (open-loop UCT over the sequences of options from the pending de
 - **The large move lists**: progressive widening over the prior's ranking.  The root with ``n`` visits
   considers its first ``1 + widen * sqrt(n)`` options in the order: the prior doctrine's choice (``hard`` by
   default), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
-  ``easy``), then every other option in an order shuffled by the agent's generator.  Below the root a node
-  considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the prior's choice
-  (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
+  ``easy``), then every other option in an order shuffled by the agent's generator (``prior=ppo`` or
+  ``rollout=ppo``: the shipped trained policy in the doctrine's place, ``hard``'s choice ranking next).  Below
+  the root a node considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the
+  prior's choice (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
   paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
   there, then the rest shuffled.
 - **Other root candidates and allocations** (settings, the defaults as above): ``roots=neighbours`` ranks after
@@ -355,10 +356,9 @@ class MctsAgent(Agent):
         self._prior = _player(s["prior"], self.seed, steady=False)  # on the real game: the fallback, and its plans
         self._search_prior = _player(s["prior"], self.seed)
         self._rollout = _player(s["rollout"], self.seed)
-        # the other doctrines' choices rank next at the root (with a policy as prior or rollout, hard's among them)
-        self._extra = [_steady(n)(seed=self.seed) for n in ("hard", "medium", "defensive", "easy")
-                       if n not in (s["prior"], s["rollout"])
-                       and (n != "hard" or s["prior"] in POLICIES or s["rollout"] in POLICIES)]
+        # the other doctrines' choices rank next at the root (with a policy as prior or rollout, hard's first)
+        others = (("hard",) if {s["prior"], s["rollout"]} & set(POLICIES) else ()) + ("medium", "defensive", "easy")
+        self._extra = [_steady(n)(seed=self.seed) for n in others if n not in (s["prior"], s["rollout"])]
         self._tail = None if s["tail"] == "none" else _player(s["tail"], self.seed)
         for a in [self._prior, self._search_prior, self._rollout] + self._extra + ([self._tail] if self._tail else []):
             a.reset(self.seed)
