@@ -23,8 +23,8 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   ``easy``), then every other option in an order shuffled by the agent's generator (``prior=ppo`` or
   ``rollout=ppo``: the shipped trained policy in the doctrine's place, ``hard``'s choice ranking next).  Below
   the root a node considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the
-  prior's choice (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to make the
-  paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
+  prior's choice (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to
+  make the paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second
   there, then the rest shuffled.
 - **Other root candidates and allocations** (settings, the defaults as above): ``roots=neighbours`` ranks after
   the prior's choice the options next to it (:func:`neighbours`: the nearby moves, the other fire modes and
