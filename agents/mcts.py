@@ -54,7 +54,6 @@ running at the deadline is dropped, and the deadline keeps 3% of the budget and 
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from dustup_env.rules.kernel.knowledge import HIDDEN, knows_marker_unit, unit_knowledge

@@ -120,7 +120,6 @@ def models():
 
 def out_of_fold(rows, folds: int) -> dict:
     """Per model: its predictions out of fold (folds by game)."""
-    ys = [r["score"] for r in rows]
     res = {"constant 1/2": [0.5] * len(rows)}
     for name, f in models().items():
         preds = [0.0] * len(rows)
