@@ -73,15 +73,15 @@ NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the
 DOCTRINES = {"easy": EasyAgent, "medium": MediumAgent, "scripted": ScriptedAgent, "hard": HardAgent,
              "defensive": DefensiveAgent}
 # the trained policies a search may use in their place (agents/policy.py: needs the ``policy`` extra, torch)
-POLICIES = ("ppo",)
+POLICIES = ("ppo", "ppo-skirmish")
 
 # name -> (default, kind, help)
 SETTINGS = {
     "time": (1.0, "seconds", "time budget of one decision in seconds (ignored when playouts is given)"),
     "playouts": (0, "count", "playouts per decision (0: use the time budget); a playout budget is deterministic"),
-    "prior": ("hard", "doctrine", "doctrine (or the trained policy ppo) whose choice ranks first (progressive "
+    "prior": ("hard", "doctrine", "doctrine (or a shipped trained policy: ppo, ppo-skirmish) whose choice ranks first (progressive "
               "widening), that the tree follows below the root, and that decides on failure"),
-    "rollout": ("hard", "doctrine", "doctrine (or the trained policy ppo) that plays both sides in the truncated "
+    "rollout": ("hard", "doctrine", "doctrine (or a shipped trained policy) that plays both sides in the truncated "
                 "playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
     "c": (0.35, "number", "UCT exploration constant (values are in [0, 1])"),
@@ -140,7 +140,7 @@ def parse_settings(text: str | None) -> dict:
             if value not in DOCTRINES and value not in POLICIES:
                 more = " (or none)" if key == "tail" else ""
                 raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}, the trained "
-                                 f"policy {', '.join(POLICIES)}{more}")
+                                 f"policies {', '.join(POLICIES)}{more}")
             out[key] = value
             continue
         try:

@@ -35,6 +35,8 @@ import numpy as np
 from .base import Agent, register
 
 SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
+# the shipped policies by agent name: ``ppo`` (trained on ``default``) and one per scenario it was fine-tuned on
+SHIPPED_POLICIES = {"ppo": SHIPPED, "ppo-skirmish": SHIPPED.with_name("ppo-skirmish.zip")}
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
 
 
@@ -258,6 +260,11 @@ def shipped_agent(seed: int = 0) -> PolicyAgent:
     return make_policy_agent("ppo", seed=seed)
 
 
+def skirmish_agent(seed: int = 0) -> PolicyAgent:
+    """The shipped ``ppo`` fine-tuned on ``skirmish`` (registered as ``ppo-skirmish``)."""
+    return make_policy_agent("ppo-skirmish", seed=seed)
+
+
 def policy_agent(path: str, seed: int = 0) -> PolicyAgent:
     """A trained policy from a model file (registered as ``policy:PATH``; trusted files only)."""
     return make_policy_agent(f"policy:{path}", seed=seed)
@@ -267,15 +274,17 @@ policy_agent.agent_argument = "PATH"
 
 
 def make_policy_agent(spec: str, seed: int = 0) -> PolicyAgent:
-    """``policy:PATH`` or ``ppo`` (the shipped model)."""
-    if spec == "ppo":
-        if not SHIPPED.is_file():
-            raise ValueError(f"the shipped policy {SHIPPED} is missing")
-        return PolicyAgent(SHIPPED, seed=seed, name="ppo")
+    """``policy:PATH`` or a shipped model by name (:data:`SHIPPED_POLICIES`: ``ppo``, ``ppo-skirmish``)."""
+    if spec in SHIPPED_POLICIES:
+        path = SHIPPED_POLICIES[spec]
+        if not path.is_file():
+            raise ValueError(f"the shipped policy {path} is missing")
+        return PolicyAgent(path, seed=seed, name=spec)
     if not spec.startswith("policy:") or len(spec) <= len("policy:"):
         raise ValueError(f"policy agents are named policy:PATH, not {spec!r}")
     return PolicyAgent(spec[len("policy:"):], seed=seed, name=spec)
 
 
 register("ppo", shipped_agent)
+register("ppo-skirmish", skirmish_agent)
 register("policy", policy_agent)

@@ -108,7 +108,7 @@ def agent_names() -> list[str]:
     from agents import ladder, scripted  # noqa: F401  (register themselves)
 
     order = ["random", "scripted", "easy", "medium", "hard", "defensive"]
-    trained = ("ppo", "policy")  # named separately in the help: they need the [policy] extra
+    trained = ("ppo", "ppo-skirmish", "policy")  # named separately in the help: they need the [policy] extra
     out = [a for a in order if a in AGENTS] + sorted(a for a in AGENTS if a not in order and a not in trained)
     return [_with_argument(a, AGENTS[a]) for a in out]
 
@@ -123,7 +123,8 @@ def _with_argument(name: str, factory) -> str:
 
 def _agents_help(extra: str = "") -> str:
     return (f"agents: {', '.join(agent_names())} (scripted bots; see docs/agents.md), ppo (the shipped trained "
-            f"policy, needs torch: pip install 'dustup-ai[policy]'), policy:PATH (a model file from dustup train; "
+            f"policy, needs torch: pip install 'dustup-ai[policy]'), ppo-skirmish (ppo fine-tuned on skirmish), "
+            f"policy:PATH (a model file from dustup train; "
             f"trusted files only){extra}")
 
 

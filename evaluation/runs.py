@@ -68,10 +68,11 @@ def agent_identity(spec: str) -> str:
     scripted bot by its name and the hash of the bots' code (``agents/``)."""
     import agents
 
-    if spec == "ppo":
-        from agents.policy import SHIPPED
+    from agents.policy import SHIPPED_POLICIES
 
-        return f"ppo model {file_digest(SHIPPED)}" if SHIPPED.is_file() else "ppo (no model file)"
+    if spec in SHIPPED_POLICIES:
+        path = SHIPPED_POLICIES[spec]
+        return f"{spec} model {file_digest(path)}" if path.is_file() else f"{spec} (no model file)"
     name, _, arg = spec.partition(":")
     if arg and Path(arg).expanduser().is_file():
         return f"{name} model {file_digest(Path(arg).expanduser())}"

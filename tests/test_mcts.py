@@ -288,7 +288,7 @@ def test_protocol_and_server_sessions_take_mcts():
 @pytest.mark.parametrize("spec,msg", [
     ("mcts:roots=random", "mcts roots='random': the choices are doctrines, neighbours, mixed"),
     ("mcts:alloc=ucb", "mcts alloc='ucb': the choices are uct, even, race"),
-    ("mcts:tail=grandmaster", "the doctrines are easy, medium, scripted, hard, defensive, the trained policy ppo (or none)"),
+    ("mcts:tail=grandmaster", "the doctrines are easy, medium, scripted, hard, defensive, the trained policies ppo, ppo-skirmish (or none)"),
     ("mcts:tdist=2", "mcts tdist='2': 0 or 1"),
     ("mcts:width=-1", "at least 0"),
     ("mcts:head=x", "not a whole number"),

@@ -24,8 +24,11 @@ def test_a_policy_as_prior_and_rollout():
     assert isinstance(b._rollout, PolicyAgent)
     assert type(b._extra[0]).__name__ == "SearchHardAgent"  # with no doctrine in the search, hard's choice ranks next
     assert make_agent("mcts:playouts=4", seed=1)._extra[0].__class__.__name__ == "SearchMediumAgent"  # as before
-    with pytest.raises(ValueError, match="the trained policy ppo"):
+    with pytest.raises(ValueError, match="the trained policies ppo, ppo-skirmish"):
         make_agent("mcts:prior=ppo2")
+    c = make_agent("mcts:prior=ppo-skirmish,playouts=4", seed=1)  # a shipped policy per scenario
+    assert isinstance(c._prior, PolicyAgent) and c._prior.name == "ppo-skirmish"
+    assert c._prior.model is not b._prior.model
 
 
 def test_with_a_tiny_budget_the_policy_decides():

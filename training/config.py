@@ -99,6 +99,9 @@ SCHEMA: dict = {
     "logging": {
         "tensorboard": (True, (bool,), None, "TensorBoard logs in OUT/tb (needs the tensorboard package)"),
     },
+    "device": ("cpu", (str,), lambda v: v in ("cpu", "cuda", "auto"),
+               "where the network runs (rollout inference and the PPO update): cpu, cuda (a GPU: needs a CUDA "
+               "build of torch) or auto (cuda when one is available); the environments always step on the CPU"),
     "torch_threads": (1, _ANY_INT, lambda v: v >= 1,
                       "threads of the PPO update in the main process (rollout inference always uses 1); "
                       "2 only on an otherwise idle machine: spinning threads collapse under contention"),

@@ -69,6 +69,19 @@ def run_layout(scenarios):
     return max((layout_for(load_scenario(s)) for s in scenarios), key=lambda lay: lay.size)
 
 
+def _torch_device(name: str) -> str:
+    """The torch device of the ``device`` key: ``auto`` is cuda when torch sees a GPU; ``cuda`` without one is a
+    clear error before any worker starts."""
+    import torch
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("device: cuda, but torch sees no GPU (a CPU build of torch, or no CUDA device): "
+                          "use device: cpu or auto")
+    return name
+
+
 def save_slim(model, path: str | Path) -> None:
     """Save ``model`` without optimizer moments, rollout state or episode buffers (a small policy file)."""
     pol = model.policy
@@ -308,9 +321,10 @@ class Trainer:
             except ImportError:
                 self.log("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
         ck = self.out / "checkpoints" / "latest.zip"
+        device = _torch_device(cfg["device"])
         try:
             if resumed and ck.exists():
-                model = MaskablePPO.load(str(ck), env=venv, device="cpu", tensorboard_log=tb)
+                model = MaskablePPO.load(str(ck), env=venv, device=device, tensorboard_log=tb)
                 model._last_obs = None  # fresh games in fresh workers: reset the env at learn()
                 self.log(f"resumed {self.out} at {model.num_timesteps:,} steps")
             else:
@@ -320,7 +334,7 @@ class Trainer:
                                     gae_lambda=p["gae_lambda"], clip_range=p["clip_range"], ent_coef=p["ent_coef"],
                                     vf_coef=p["vf_coef"], max_grad_norm=p["max_grad_norm"], target_kl=p["target_kl"],
                                     policy_kwargs=_policy_kwargs(cfg), tensorboard_log=tb, seed=cfg["seed"],
-                                    device="cpu", verbose=0)
+                                    device=device, verbose=0)
                 if cfg["policy"]["init"]:
                     self._warm_start(model, cfg["policy"]["init"])
             model.dustup_meta = dict(layout_fingerprint(layout=run_layout(cfg["scenarios"])),
