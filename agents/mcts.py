@@ -79,8 +79,8 @@ POLICIES = ("ppo", "ppo-skirmish")
 SETTINGS = {
     "time": (1.0, "seconds", "time budget of one decision in seconds (ignored when playouts is given)"),
     "playouts": (0, "count", "playouts per decision (0: use the time budget); a playout budget is deterministic"),
-    "prior": ("hard", "doctrine", "doctrine (or a shipped trained policy: ppo, ppo-skirmish) whose choice ranks first (progressive "
-              "widening), that the tree follows below the root, and that decides on failure"),
+    "prior": ("hard", "doctrine", "doctrine (or a shipped trained policy: ppo, ppo-skirmish) whose choice ranks "
+              "first (progressive widening), that the tree follows below the root, and that decides on failure"),
     "rollout": ("hard", "doctrine", "doctrine (or a shipped trained policy) that plays both sides in the truncated "
                 "playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),

@@ -37,6 +37,8 @@ from .base import Agent, register
 SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
 # the shipped policies by agent name: ``ppo`` (trained on ``default``) and one per scenario it was fine-tuned on
 SHIPPED_POLICIES = {"ppo": SHIPPED, "ppo-skirmish": SHIPPED.with_name("ppo-skirmish.zip")}
+# a scenario -> the shipped policy trained on it, named in the note of a policy trained elsewhere
+SPECIALISTS = {"skirmish": "ppo-skirmish"}
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
 
 
@@ -215,7 +217,8 @@ class PolicyAgent(Agent):
 
     def unfamiliar(self, game) -> str | None:
         """What ``game`` has that the model never saw: observation pieces its layout lacks (vehicles, heavy weapons)
-        and rules whose options lie beyond its action space (fire support, aircraft): a one-line note."""
+        and rules whose options lie beyond its action space (fire support, aircraft), or a scenario that another
+        shipped policy was trained on (:data:`SPECIALISTS`) and this one was not: a one-line note."""
         from dustup_env import codec
         from dustup_env.observation import Observer, layout_of_size
 
@@ -229,6 +232,10 @@ class PolicyAgent(Agent):
         rules = sorted({r.name for r in game.rules.rules for f in r.families
                         if starts.get((f.name, tuple(f.args)), 0) >= n})
         if not unseen and not rules:
+            here = (game.scenario or {}).get("name")
+            better = SPECIALISTS.get(here)
+            if better and better != self.name and here not in (meta.get("scenarios") or ()):
+                return f"{self.name} was trained on {trained}, not on {here}, and plays it badly (try {better})"
             return None
         what = "; ".join(filter(None, ["the observation's " + " and ".join(unseen) if unseen else "",
                                         "the options of " + ", ".join(rules) if rules else ""]))

@@ -15,7 +15,12 @@ def ppo():
 
 
 def test_ppo_says_it_never_saw_vehicles_fire_support_or_aircraft(ppo):
-    assert unfamiliar(ppo, Game("default", seed=0)) is None and unfamiliar(ppo, Game("skirmish", seed=0)) is None
+    assert unfamiliar(ppo, Game("default", seed=0)) is None
+    # a scenario another shipped policy was trained on: named, with that policy
+    assert unfamiliar(ppo, Game("skirmish", seed=0)) == ("ppo was trained on default, not on skirmish, and plays it "
+                                                          "badly (try ppo-skirmish)")
+    from agents import make_agent
+    assert unfamiliar(make_agent("ppo-skirmish"), Game("skirmish", seed=0)) is None
     note = unfamiliar(ppo, Game("armour", seed=0))
     assert note.startswith("ppo was trained on default and never saw the observation's vehicles and heavy weapons")
     assert "\n" not in note
@@ -45,7 +50,8 @@ def test_the_game_settings_of_the_protocol_and_http_api_and_the_tournaments_show
 
     s = Session.new(scenario="armour", seed=1, you=0, ai="ppo")
     assert "never saw the observation's vehicles" in s.settings()["ai_note"]
-    assert "ai_note" not in Session.new(scenario="skirmish", seed=1, you=0, ai="ppo").settings()
+    assert "ai_note" not in Session.new(scenario="skirmish", seed=1, you=0, ai="ppo-skirmish").settings()
+    assert "try ppo-skirmish" in Session.new(scenario="skirmish", seed=1, you=0, ai="ppo").settings()["ai_note"]
     assert notes(["random", "ppo"], ["default", "armour"]) == [f"armour: {unfamiliar(ppo, Game('armour', seed=0))}"]
 
 

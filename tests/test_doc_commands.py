@@ -107,6 +107,8 @@ def work(tmp_path_factory):
     (w / "my-armour.yaml").write_text(quick + "scenarios: [armour, mechs]\n")
     # the models earlier runs made (the shipped policy stands in for each)
     ppo = ROOT / "agents" / "models" / "ppo.zip"
+    (w / "agents" / "models").mkdir(parents=True)  # the shipped policy a config warm-starts from, where it lies
+    shutil.copy(ppo, w / "agents" / "models" / "ppo.zip")
     for run in ("train/quick-HASH", "long", "armour", "provisional", "train-warm"):
         (w / "runs" / run).mkdir(parents=True)
         shutil.copy(ppo, w / "runs" / run / "best.zip")
@@ -424,6 +426,10 @@ LONG_GAMES = [
       for seed in (33, 34)],
     *[f"dustup gauntlet --agent ppo --anchors hard --scenarios {sc} --games 100 --seed 32 --concurrency 1"
       for sc in ("skirmish", "armour")],
+    *[f"dustup gauntlet --agent {a} --anchors hard --scenarios skirmish --games 400 --seed 20261128 --concurrency 2"
+      for a in ("ppo-skirmish", "ppo")],
+    *[f"dustup tournament --agents 'hard,ppo-skirmish,mcts:time=0.25,prior=ppo-skirmish' --gauntlet hard --scenarios skirmish --games 100 --seed {seed} --concurrency 2 --decision-time 60"
+      for seed in (35, 36)],
     "python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit",
     "python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json",
     "dustup simulate --agents hard,medium --games 200",
@@ -532,6 +538,7 @@ LONG_TRAINING = [
     "dustup train --config configs/provisional.yaml --out runs/provisional",
     "dustup train --config configs/train-warm.yaml --out runs/train-warm",
     "dustup train --config configs/train-vs-hard.yaml --out runs/train-vs-hard --minutes 95",
+    "dustup train --config configs/train-skirmish.yaml --out runs/train-skirmish --minutes 10.2",
 ]
 
 

@@ -50,12 +50,28 @@ def test_config_defaults_and_yaml(tmp_path):
     ("ppo: {batch_size: 100000}\n", r"ppo\.batch_size 100000 is larger than a rollout"),
     ("ppo: [1, 2]\n", r"ppo: expected a mapping"),
     ("ppo: {n_steps: [\n", r"not valid YAML"),
+    ("device: gpu\n", r"device: invalid value 'gpu'"),
 ])
 def test_config_errors_are_clear(tmp_path, text, match):
     p = tmp_path / "bad.yaml"
     p.write_text(text)
     with pytest.raises(ConfigError, match=match):
         load_config(p)
+
+
+def test_device_key_picks_where_the_network_runs():
+    """``device``: cpu by default; auto is cuda only where torch sees a GPU; cuda without one is a clear error."""
+    import torch
+
+    from training.train import _torch_device
+
+    assert defaults()["device"] == "cpu" and _torch_device("cpu") == "cpu"
+    assert _torch_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    if torch.cuda.is_available():
+        assert _torch_device("cuda") == "cuda"
+    else:
+        with pytest.raises(ConfigError, match="device: cuda, but torch sees no GPU"):
+            _torch_device("cuda")
 
 
 def test_cli_train_bad_config_exit_code(tmp_path, capsys):
@@ -308,6 +324,27 @@ def test_shipped_ppo_beats_hard_on_fixed_games(tmp_path):
                  concurrency=1, bootstrap=20)
     assert s["games"] == 40 and not s["forfeits"]
     assert s["scores"]["hard"]["score"] >= 0.60, s["scores"]["hard"]
+
+
+def test_shipped_skirmish_policy_is_ppo_fine_tuned_on_skirmish(tmp_path):
+    """``ppo-skirmish``: small enough for the repository, trained on skirmish (its note says so elsewhere), and a
+    regression guard on 40 fixed skirmish games against ``hard`` (it scores 0.632 over 400 held-out games,
+    agents/models/README.md; ``ppo`` scores 0.225 there; 0.588 on these 40): below 0.5 here it must be retrained."""
+    from agents import make_agent
+    from agents.policy import SHIPPED_POLICIES, ModelMismatchError
+    from training.gauntlet import evaluate
+
+    path = SHIPPED_POLICIES["ppo-skirmish"]
+    assert path.is_file() and path.stat().st_size < 4 * 2**20
+    try:
+        a = make_agent("ppo-skirmish")
+    except ModelMismatchError as e:
+        pytest.skip(f"the shipped ppo-skirmish must be retrained for the current spaces (docs/training.md): {e}")
+    assert a.name == "ppo-skirmish" and a.model.dustup_meta["scenarios"] == ["skirmish"]
+    s = evaluate("ppo-skirmish", tmp_path, anchors=["hard"], scenarios=["skirmish"], games=40, seed=20261129,
+                 concurrency=1, bootstrap=20)
+    assert s["games"] == 40 and not s["forfeits"]
+    assert s["scores"]["hard"]["score"] >= 0.5, s["scores"]["hard"]
 
 
 # ------------------------------------------------------------------------------------------- gauntlet

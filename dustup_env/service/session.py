@@ -32,7 +32,7 @@ from dustup_env.rules import scenario_names
 
 from . import views
 
-BUILTIN_AGENTS = ("random", "scripted", "easy", "medium", "hard", "defensive", "ppo")
+BUILTIN_AGENTS = ("random", "scripted", "easy", "medium", "hard", "defensive", "ppo", "ppo-skirmish")
 HINT_FALLBACK = "scripted"  # answers a hint whose agent did not finish within the time budget
 MAX_HINT_MS = 60_000
 ANALYSIS_AGENT = "mcts"  # the search that analyses when none is named (and the game's AI is not a search)
