@@ -13,6 +13,31 @@ import pytest
 
 from dustup_env.rules import Game, ScriptedDice
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """``--dist loadgroup`` (``make test``): the worker's node id of a test marked ``xdist_group(NAME)`` ends in
+    ``@NAME``, which is how the scheduler sends a group's tests to one worker.  pytest-xdist writes that suffix to
+    ``item._nodeid``, which pytest 9 no longer reads (the id is ``item._id``): there every group was silently split
+    across the workers (module fixtures such as the training smoke run computed once per worker, runs that must
+    not fight for the cores run side by side).  Add the suffix where it is missing."""
+    if not getattr(config.option, "loadgroup", False):  # set on xdist's workers under --dist loadgroup
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if not names:
+            continue
+        suffix = "@" + "_".join(names)
+        if item.nodeid.endswith(suffix):  # xdist's own suffix took (pytest 8)
+            continue
+        if hasattr(item, "_id"):
+            from _pytest.nodeid import NodeId
+
+            item._id = NodeId.parse(item.nodeid + suffix)
+        else:
+            item._nodeid = item.nodeid + suffix
+
+
 # Initiative rolls that make side 0 win the turn-1 initiative.
 SIDE0_WINS = [("d8", 8), ("d8", 1)]
 
