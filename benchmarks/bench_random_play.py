@@ -3,6 +3,8 @@
 Both sides are random masked agents; at each decision (either side's) the deciding side's action
 mask and observation are computed, then a uniformly random legal action is decoded and applied.
 Prints one JSON line: decisions/s and games/s.  ``--engine-only`` measures the bare engine instead.
+Progress is a line a game on stderr, written outside the timed part (each game's time is taken around its own play
+and summed; the line is written after the clock has stopped).
 
     python benchmarks/bench_random_play.py [--games 200] [--scenario default] [--engine-only]
 """
@@ -13,6 +15,7 @@ import json
 import os
 import platform
 import random
+import sys
 import time
 
 import numpy as np
@@ -34,19 +37,27 @@ def _attach(view: DustupEnv, game, side: int) -> None:
     view._mask_for = None
 
 
-def run(games: int, scenario: str, seed: int = 0, warmup: int = 20) -> dict:
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run(games: int, scenario: str, seed: int = 0, warmup: int = 20, log=None) -> dict:
     """``warmup`` games (other seeds, not timed) first: steady-state throughput, as in a long training
-    run, with the static-terrain caches (line of sight per pair of points, move options) warm."""
+    run, with the static-terrain caches (line of sight per pair of points, move options) warm.  ``log``: called
+    with a progress line after each game, outside the timed part."""
     from dustup_env.rules import Game
 
     views = [_view(scenario, 0), _view(scenario, 1)]
     codec = views[0].codec
     n = 0
     obs_sum = 0.0
-    for i in range(games, games + warmup):
-        _play(Game(scenario, seed=seed + 1_000_000 + i), views, codec, random.Random(i))
-    t0 = time.perf_counter()
+    for k, i in enumerate(range(games, games + warmup)):
+        m = _play(Game(scenario, seed=seed + 1_000_000 + i), views, codec, random.Random(i))
+        if log:
+            log(f"warm-up {k + 1}/{warmup}: {m} decisions (not timed)")
+    dt = 0.0
     for i in range(games):
+        t0, n0 = time.perf_counter(), n
         g = Game(scenario, seed=seed + i)
         rng = random.Random(seed + i)
         for s in (0, 1):
@@ -61,7 +72,9 @@ def run(games: int, scenario: str, seed: int = 0, warmup: int = 20) -> dict:
             a = int(legal[rng.randrange(len(legal))])
             g.apply(codec.decode(g, d.side, a, d.kind))
             n += 1
-    dt = time.perf_counter() - t0
+        dt += time.perf_counter() - t0
+        if log:
+            log(f"game {i + 1}/{games}: {n - n0} decisions; {n} decisions in {dt:.1f} s timed so far")
     return {"benchmark": "random_play_mask_obs", "scenario": scenario, "games": games, "warmup_games": warmup,
             "decisions": n,
             "seconds": round(dt, 3), "decisions_per_s": round(n / dt), "games_per_s": round(games / dt, 2),
@@ -96,7 +109,7 @@ def main() -> None:
 
         print(json.dumps(run_engine(a.games, a.scenario, a.seed)))
     else:
-        print(json.dumps(run(a.games, a.scenario, a.seed, a.warmup)))
+        print(json.dumps(run(a.games, a.scenario, a.seed, a.warmup, log=_log)))
 
 
 if __name__ == "__main__":
