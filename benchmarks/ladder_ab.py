@@ -2,6 +2,7 @@
 
 Each of ``--pairs`` game seeds is played twice with the sides swapped; the score is the first agent's
 points per game (draw = 1/2) with a 95% interval over the pairs, and each agent's mean decision time.
+Prints one JSON line an A/B; progress is a line a pair on stderr.
 
     python benchmarks/ladder_ab.py hard medium --pairs 300
     python benchmarks/ladder_ab.py hard-no-orders hard --pairs 300      # one switch flipped
@@ -90,7 +91,12 @@ def register_variants() -> None:
                 AGENTS[name] = type(name, (base,), dict(flags, name=name))
 
 
-def paired(a: str, b: str, pairs: int, seed: int = 0, scenario: str = "default") -> dict:
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def paired(a: str, b: str, pairs: int, seed: int = 0, scenario: str = "default", log=None) -> dict:
+    """``log``: called with a progress line after each pair (outside the decisions' clocks)."""
     if a == b:
         raise ValueError("paired A/B needs two different agents")
     clock = {a: [0.0, 0, 0.0], b: [0.0, 0, 0.0]}
@@ -121,6 +127,9 @@ def paired(a: str, b: str, pairs: int, seed: int = 0, scenario: str = "default")
             wdl["W" if r == 1 else "D" if r == 0.5 else "L"] += 1
             ps += r / 2
         pair_scores.append(ps)
+        if log:
+            log(f"{a} v {b}: pair {k + 1}/{pairs}, score {statistics.fmean(pair_scores):.3f} "
+                f"(W-D-L {wdl['W']}-{wdl['D']}-{wdl['L']}), {time.perf_counter() - t0:.0f} s")
     m = statistics.fmean(pair_scores)
     half = 1.96 * statistics.pstdev(pair_scores) / len(pair_scores) ** 0.5 if len(pair_scores) > 1 else 0.0
     return {"a": a, "b": b, "games": 2 * pairs, "score": round(m, 3), "ci95": round(half, 3),
@@ -142,7 +151,8 @@ def main(argv=None) -> int:
     switches = list(SWITCHES) + (list(VEHICLE_SWITCHES) if args.scenario != "default" else [])
     runs = ([(f"hard-{k}", "hard") for k in switches] if args.ablation else [tuple(args.agents)])
     for a, b in runs:
-        print(json.dumps(dict(paired(a, b, args.pairs, args.seed, args.scenario), scenario=args.scenario)), flush=True)
+        print(json.dumps(dict(paired(a, b, args.pairs, args.seed, args.scenario, log=_log), scenario=args.scenario)),
+              flush=True)
     return 0
 
 
