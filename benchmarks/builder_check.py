@@ -9,7 +9,8 @@
 ``--start`` shifts the seeds; ``--jobs`` runs that many processes; ``--records FILE`` appends one line per scenario or
 pair (``combine`` sums such files: ``python benchmarks/builder_check.py combine FILE``).  A pair is one scenario played twice, the second
 time with the two forces exchanged (the same charts and terrain), both games with ``hard`` on both sides: the score
-of the first force over the pair cancels the sides' and the zones' advantages.  Prints one JSON object.
+of the first force over the pair cancels the sides' and the zones' advantages.  Prints one JSON object.  Progress is
+a line on stderr a pair (``points``) or a batch of scenarios (``schema``, ``play``: a hundredth of the run).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -90,11 +92,20 @@ def _pair(args):
             "units": [len(s["units"]) for s in doc["sides"]]}
 
 
-def _run(fn, items, jobs):
-    if jobs <= 1:
-        return [fn(i) for i in items]
-    with ProcessPoolExecutor(jobs) as ex:
-        return list(ex.map(fn, items, chunksize=8))
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _run(fn, items, jobs, log=None, every=1, line=None):
+    """``fn`` of each item, in order; after every ``every`` results (and the last) ``log(line(results, total))``."""
+    items = list(items)
+    res = []
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as ex:
+        for r in ex.map(fn, items, chunksize=8) if ex is not None else map(fn, items):
+            res.append(r)
+            if log and (len(res) % every == 0 or len(res) == len(items)):
+                log(line(res, len(items)))
+    return res
 
 
 def points_summary(res: list[dict]) -> dict:
@@ -135,19 +146,26 @@ def main(argv=None) -> int:
     if a.check == "combine":
         print(json.dumps(combine([json.loads(line) for line in Path(a.file).read_text().splitlines() if line])))
         return 0
+    batch = max(1, a.count // 100)  # schema and play: a progress line a hundredth of the run
     if a.check == "schema":
-        res = _run(_schema, range(a.start, a.start + a.count), a.jobs)
+        res = _run(_schema, range(a.start, a.start + a.count), a.jobs, _log, batch,
+                   lambda r, n: f"schema: {len(r)}/{n} scenarios, {sum(1 for _, e in r if e)} failed, "
+                                f"{time.time() - t:.0f} s")
         bad = [(s, e) for s, e in res if e]
         out = {"check": "schema", "scenarios": a.count, "start": a.start, "failed": len(bad), "failures": bad[:20]}
     elif a.check == "play":
-        res = _run(_play, range(a.start, a.start + a.count), a.jobs)
+        res = _run(_play, range(a.start, a.start + a.count), a.jobs, _log, batch,
+                   lambda r, n: f"play: {len(r)}/{n} scenarios played (random, then hard), "
+                                f"{sum(1 for _, e, _ in r if e)} failed, {time.time() - t:.0f} s")
         bad = [(s, e) for s, e, _ in res if e]
         turns = [t for _, e, tt in res if not e for t in tt]
         out = {"check": "play", "scenarios": a.count, "games": 2 * a.count, "start": a.start, "failed": len(bad),
                "failures": bad[:20], "mean_turns": sum(turns) / max(1, len(turns))}
     else:
         with_ = [w for w in a.with_.split(",") if w]
-        res = _run(_pair, [(s, a.ratio, with_) for s in range(a.start, a.start + a.pairs)], a.jobs)
+        res = _run(_pair, [(s, a.ratio, with_) for s in range(a.start, a.start + a.pairs)], a.jobs, _log, 1,
+                   lambda r, n: f"points: {len(r)}/{n} pairs, first force {sum(x['score'] for x in r) / len(r):.3f}, "
+                                f"{time.time() - t:.0f} s")
         out = {"check": "points", "ratio": a.ratio, "with": with_, "start": a.start, **points_summary(res)}
     if a.records:
         with open(a.records, "a") as fh:
