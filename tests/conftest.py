@@ -8,10 +8,19 @@ after an action checks that the rules rolled exactly the scripted dice, no more 
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
 from dustup_env.rules import Game, ScriptedDice
+
+# A suite started in the background by a non-interactive shell (`make test &`, `nohup make test &`) inherits SIGINT
+# ignored, and so would every command the tests start (an ignored signal stays ignored across exec): the tests of
+# Ctrl-C would wait in vain for commands that cannot hear it. Python's own handler here (the main process and each
+# worker) gives the commands started from here the default again, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
