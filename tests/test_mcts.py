@@ -58,6 +58,17 @@ def fair_on_the_lockstep_twins(spec: str) -> None:
     assert sum(e[1] for e in ends) >= 100, ends
 
 
+def plays_whole_games_deterministically(spec: str) -> None:
+    """Two ``spec`` agents of the same seed play the same whole skirmish game against ``hard``, searching all along."""
+    games, agents = [], []
+    for _ in range(2):
+        a = make_agent(spec, seed=3)
+        games.append(play_game("skirmish", [a, make_agent("hard", seed=4)], seed=9))
+        agents.append(a)
+    assert games[0].over and games[0].history == games[1].history
+    assert isinstance(agents[0], MctsAgent) and agents[0].stats["failed"] == 0 and agents[0].stats["playouts"] > 0
+
+
 # ---------------------------------------------------------------------------------------------- names
 def test_names_and_settings():
     a = make_agent("mcts", seed=3)

@@ -6,12 +6,11 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents import make_agent  # noqa: E402
-from agents.mcts import MctsAgent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from dustup_env.agent_registry import unfamiliar  # noqa: E402
 from dustup_env.rules import Game  # noqa: E402
-from evaluation.simulate import play_game  # noqa: E402
-from test_mcts import advance, contested, fair_on_the_lockstep_twins, same_choice_on_twins_with_other_dice  # noqa: E402,E501
+from test_mcts import (advance, contested, fair_on_the_lockstep_twins, plays_whole_games_deterministically,  # noqa: E402
+                       same_choice_on_twins_with_other_dice)
 
 
 def test_a_policy_as_prior_and_rollout():
@@ -46,13 +45,7 @@ def test_with_a_tiny_budget_the_policy_decides():
 
 
 def test_plays_whole_games_deterministically():
-    games, agents = [], []
-    for _ in range(2):
-        a = make_agent("mcts:prior=ppo,playouts=4,depth=8", seed=3)
-        games.append(play_game("skirmish", [a, make_agent("hard", seed=4)], seed=9))
-        agents.append(a)
-    assert games[0].over and games[0].history == games[1].history
-    assert isinstance(agents[0], MctsAgent) and agents[0].stats["failed"] == 0 and agents[0].stats["playouts"] > 0
+    plays_whole_games_deterministically("mcts:prior=ppo,playouts=4,depth=8")
 
 
 def test_same_choice_whatever_the_games_future_dice():

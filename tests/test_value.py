@@ -9,11 +9,11 @@ import pytest
 
 from agents import make_agent
 from agents import value as V
-from agents.mcts import MctsAgent
 from dustup_cli.cli import main
 from dustup_env.rules import Game
 from evaluation.simulate import play_game
-from test_mcts import advance, contested, fair_on_the_lockstep_twins, same_choice_on_twins_with_other_dice
+from test_mcts import (advance, contested, fair_on_the_lockstep_twins, plays_whole_games_deterministically,
+                       same_choice_on_twins_with_other_dice)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,14 +148,7 @@ def test_learned_value_scores_the_playouts():
 
 
 def test_value_learned_plays_deterministically():
-    spec = "mcts:playouts=4,value=learned"
-    games, agents = [], []
-    for _ in range(2):
-        a = make_agent(spec, seed=3)
-        games.append(play_game("skirmish", [a, make_agent("hard", seed=4)], seed=9))
-        agents.append(a)
-    assert games[0].over and games[0].history == games[1].history
-    assert isinstance(agents[0], MctsAgent) and agents[0].stats["failed"] == 0 and agents[0].stats["playouts"] > 0
+    plays_whole_games_deterministically("mcts:playouts=4,value=learned")
 
 
 def test_value_learned_chooses_the_same_whatever_the_games_future_dice():
