@@ -64,6 +64,7 @@ from .base import Agent, default_option, register
 from .hard import HardAgent
 from .knowledge import game_token
 from .ladder import DefensiveAgent, EasyAgent, MediumAgent
+from .policy import SHIPPED_POLICIES
 from .scripted import ScriptedAgent
 from .value import learned_value, load_weights, result_for, unit_worth
 
@@ -73,7 +74,7 @@ NEUTRAL_POINT = (-1000.0, -1000.0)  # where a hidden enemy unit taken out of the
 DOCTRINES = {"easy": EasyAgent, "medium": MediumAgent, "scripted": ScriptedAgent, "hard": HardAgent,
              "defensive": DefensiveAgent}
 # the trained policies a search may use in their place (agents/policy.py: needs the ``policy`` extra, torch)
-POLICIES = ("ppo", "ppo-skirmish")
+POLICIES = tuple(SHIPPED_POLICIES)  # the shipped trained policies: ppo, ppo-skirmish
 
 # name -> (default, kind, help)
 SETTINGS = {

@@ -310,6 +310,7 @@ class Trainer:
         if self.state["steps"] >= budget:
             self.log(f"{self.out}: already trained {self.state['steps']:,} of {budget:,} steps")
             return self._summary()
+        device = _torch_device(cfg["device"])
         entries, weights = self._pool_entries()
         venv = ChunkedSubprocVecEnv(self._env_fns(entries, weights), n_workers=cfg["env"]["n_workers"])
         tb = None
@@ -321,7 +322,6 @@ class Trainer:
             except ImportError:
                 self.log("tensorboard is not installed: no TensorBoard logs (pip install tensorboard)")
         ck = self.out / "checkpoints" / "latest.zip"
-        device = _torch_device(cfg["device"])
         try:
             if resumed and ck.exists():
                 model = MaskablePPO.load(str(ck), env=venv, device=device, tensorboard_log=tb)
