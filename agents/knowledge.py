@@ -108,7 +108,12 @@ class HiddenInformationError(LookupError):
     """A bot asked for something its side may not know (a hidden enemy unit)."""
 
 
-_TOKENS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+# id(game) -> (a weak reference to the game, its token).  A weak reference without a callback: a
+# WeakKeyDictionary runs Python code (its removal callback) whenever a game is freed, thousands of times a second in
+# a search, and a Ctrl-C arriving there is only printed by Python ("Exception ignored in"), never raised.  An entry
+# of a freed game is replaced when its id is reused, and the dead ones are dropped when the table has doubled.
+_TOKENS: dict = {}
+_TOKENS_PRUNE = [4096]
 
 
 def fire_support(game, side: int) -> dict | None:
@@ -230,10 +235,15 @@ def lz_terrain(game, x: float, y: float, r: float) -> str:
 
 def game_token(game) -> object:
     """An opaque object unique to ``game`` while it lives (bots key their per-game caches on it)."""
-    t = _TOKENS.get(game)
-    if t is None:
-        t = _TOKENS[game] = object()
-    return t
+    key = id(game)
+    e = _TOKENS.get(key)
+    if e is None or e[0]() is not game:
+        if len(_TOKENS) >= _TOKENS_PRUNE[0]:
+            for k in [k for k, (ref, _) in _TOKENS.items() if ref() is None]:
+                del _TOKENS[k]
+            _TOKENS_PRUNE[0] = max(4096, 2 * len(_TOKENS))
+        e = _TOKENS[key] = (weakref.ref(game), object())
+    return e[1]
 
 
 class _Units:

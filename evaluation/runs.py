@@ -11,12 +11,50 @@ import hashlib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 LOCK = ".lock"
 
+
+
+_CTRL_C = False  # a Ctrl-C arrived while a run was latching it (:func:`ctrl_c_latched`)
+
+
+def _on_ctrl_c(signum, frame):
+    global _CTRL_C
+    _CTRL_C = True
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def ctrl_c_latched():
+    """While a run plays games in this process: a Ctrl-C raises KeyboardInterrupt as usual and is also remembered,
+    and :func:`check_ctrl_c` raises it again at the game's next decision.  A KeyboardInterrupt can be lost on its
+    way up: Python only prints one raised inside a weakref callback or a ``__del__`` ("Exception ignored in"), and
+    an agent's own ``except BaseException`` would swallow it; the run still stops.  Where Ctrl-C is not Python's
+    (ignored by a background job, another handler) or off the main thread, nothing changes."""
+    global _CTRL_C
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    _CTRL_C = False
+    signal.signal(signal.SIGINT, _on_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _CTRL_C = False
+
+
+def check_ctrl_c() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C arrived under :func:`ctrl_c_latched` (a game loop calls it each decision)."""
+    if _CTRL_C:
+        raise KeyboardInterrupt
 
 
 class Interrupted(KeyboardInterrupt):

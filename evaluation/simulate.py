@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from dustup_env.rules import Game
+from .runs import check_ctrl_c
 
 RESULTS = "results.jsonl"
 CONFIG = "simulation.json"
@@ -31,6 +32,7 @@ def play_game(scenario, agents, seed: int, options: dict | None = None, max_deci
         a.reset(seed * 2 + s)
     n = 0
     while not g.over:
+        check_ctrl_c()  # a Ctrl-C lost on its way up (evaluation.runs.ctrl_c_latched) still stops the run here
         d = g.decision()
         g.apply(agents[d.side].choose(g, d))
         n += 1
@@ -69,7 +71,7 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
     from agents import make_agent
     from dustup_env.rules.kernel.data import load_scenario
 
-    from .runs import Interrupted, RunMismatch, check_identity, locked, run_identity
+    from .runs import Interrupted, RunMismatch, check_identity, ctrl_c_latched, locked, run_identity
 
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
@@ -118,20 +120,21 @@ def simulate(agent_a: str, agent_b: str, games: int, scenario="default", seed: i
         bar = tqdm(total=games, initial=games - len(todo), desc=f"{name_a} vs {name_b}", unit="game",
                    file=sys.stderr, dynamic_ncols=True)
     try:
-        for i in todo:
-            a_side = i % 2
-            pair = (a, b) if a_side == 0 else (b, a)
-            gs = game_seed(seed, i)
-            g = play_game(doc, pair, gs, options)
-            rec = {"index": i, "agents": [name_a, name_b] if a_side == 0 else [name_b, name_a], "seed": gs,
-                   "winner": g.winner if g.winner in (0, 1) else -1, "reason": g.end_reason, "vp": list(g.vp),
-                   "turns": g.turn, "decisions": len(g.history)}
-            done[i] = rec
-            if fh is not None:
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-            if bar:
-                bar.update(1)
+        with ctrl_c_latched():
+            for i in todo:
+                a_side = i % 2
+                pair = (a, b) if a_side == 0 else (b, a)
+                gs = game_seed(seed, i)
+                g = play_game(doc, pair, gs, options)
+                rec = {"index": i, "agents": [name_a, name_b] if a_side == 0 else [name_b, name_a], "seed": gs,
+                       "winner": g.winner if g.winner in (0, 1) else -1, "reason": g.end_reason, "vp": list(g.vp),
+                       "turns": g.turn, "decisions": len(g.history)}
+                done[i] = rec
+                if fh is not None:
+                    fh.write(json.dumps(rec) + "\n")
+                    fh.flush()
+                if bar:
+                    bar.update(1)
     except KeyboardInterrupt:
         if bar:
             bar.close()

@@ -30,7 +30,7 @@ from dustup_env.agent_registry import unfamiliar
 from dustup_env.rules import Game
 from dustup_env.rules.kernel.data import load_scenario
 
-from .runs import (Interrupted, RunMismatch, check_identity, drop_partial_line,  # noqa: F401  (Interrupted: raised here)
+from .runs import (Interrupted, RunMismatch, check_ctrl_c, check_identity, ctrl_c_latched, drop_partial_line,  # noqa: F401  (Interrupted: raised here)
                    locked, run_identity)
 from .simulate import game_seed
 
@@ -71,6 +71,7 @@ def play_task(task: dict, max_decisions: int = 20000, decision_time: float = 5.0
         if len(g.history) >= max_decisions:
             winner, reason = -1, "step cap"
             break
+        check_ctrl_c()  # a Ctrl-C lost on its way up (see ctrl_c_latched) still stops the run here
         d = g.decision()
         s = d.side
         ts = time.perf_counter()
@@ -220,7 +221,7 @@ def _run(agents, scenarios, games, out, seed, gauntlet, concurrency, backend, ma
     args = [(t, max_decisions, decision_time, t["key"] in replay_keys, options or None) for t in todo]
     keys = {t["key"] for t in tasks}
     try:
-        with (out / RESULTS).open("a") as fh:
+        with ctrl_c_latched(), (out / RESULTS).open("a") as fh:
             def record(rec):
                 rep = rec.pop("replay", None)
                 if rep is not None:

@@ -162,3 +162,52 @@ def test_train_without_out_gets_one_folder_per_configuration(tmp_path, monkeypat
         assert main(["train", *argv, "--json"]) == 0
     assert outs[0] != outs[1] and outs[0] == outs[2] and outs[3].name.startswith("quick-")
     assert all(o.parent == Path("runs/train") for o in outs) and outs[0].name.startswith("smoke-")
+
+
+class _Swallower:
+    """An agent that, at its third decision, is Ctrl-C'd in a spot where the KeyboardInterrupt never reaches the run:
+    its own ``except BaseException`` (Python itself drops one raised inside a weakref callback or a ``__del__``)."""
+
+    name = "swallower"
+
+    def __init__(self, seed=0):
+        from agents import make_agent
+        self.inner = make_agent("random", seed=seed)
+        self.calls = 0
+
+    def reset(self, seed=None):
+        self.inner.reset(seed)
+
+    def unfamiliar(self, game):
+        return None
+
+    def choose(self, game, decision):
+        self.calls += 1
+        if self.calls == 3:
+            try:
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.01)
+            except BaseException:  # noqa: BLE001 - the point of the agent
+                pass
+        return self.inner.choose(game, decision)
+
+
+@pytest.mark.parametrize("command", ["tournament", "simulate"])
+def test_a_ctrl_c_lost_on_its_way_up_still_stops_a_run_in_this_process(tmp_path, monkeypatch, command):
+    """The games of a run without workers (``--concurrency 1``, ``simulate``) are played in the process that gets
+    the Ctrl-C.  A KeyboardInterrupt raised where it is swallowed (above) still stops the run at the game's next
+    decision, with the finished games kept; Python's own Ctrl-C handler is back afterwards."""
+    from dustup_env import agent_registry
+    from evaluation import simulate, tournament
+    from evaluation.runs import Interrupted
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("Ctrl-C is not Python's here")
+    monkeypatch.setitem(agent_registry.AGENTS, "swallower", _Swallower)
+    with pytest.raises(Interrupted):
+        if command == "tournament":
+            tournament.run(["swallower", "random"], ["skirmish"], 20, tmp_path / "t", seed=1, concurrency=1,
+                           progress=False)
+        else:
+            simulate.simulate("swallower", "random", 20, "skirmish", seed=1, progress=False, out=tmp_path / "s")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

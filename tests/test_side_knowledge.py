@@ -60,3 +60,42 @@ def test_every_reader_asks_the_one_function(n):
         g.apply(rng.choice(g.decision().options))
     assert {OWN, SEEN} <= kinds
     assert (HIDDEN if n == 0 else UNSEEN) in kinds  # the game shows the case it is here for
+
+
+def test_game_tokens_are_one_per_live_game_and_freeing_a_game_runs_no_python_code():
+    """The bots key their per-game caches on :func:`agents.knowledge.game_token`: the same token for the same game,
+    another for every other live game (a clone included), and a new one for a new game at a freed game's address.
+    Freeing a game runs no Python code: a Ctrl-C that arrives in Python code run while an object is freed (a
+    WeakKeyDictionary's removal callback) is only printed, never raised, and a search frees thousands of clones a
+    second.  The table stays small however many games come and go."""
+    import sys
+
+    from agents import knowledge
+    from agents.knowledge import game_token
+
+    g = Game("skirmish", seed=1)
+    t = game_token(g)
+    assert game_token(g) is t
+    clones = [g.clone() for _ in range(50)]
+    tokens = [game_token(c) for c in clones]
+    assert len({id(x) for x in tokens + [t]}) == 51
+    assert [game_token(c) for c in clones] == tokens
+    old = game_token(clones[0])
+    del clones[0]
+    fresh = [g.clone() for _ in range(20)]  # one may land at the freed clone's address
+    assert all(game_token(c) is not old for c in fresh)
+
+    c = g.clone()
+    game_token(c)
+    called = []
+    sys.setprofile(lambda frame, event, arg: called.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        del c
+    finally:
+        sys.setprofile(None)
+    assert called == []
+
+    for _ in range(20000):
+        game_token(g.clone())
+    assert len(knowledge._TOKENS) <= 2 * 4096 + 100
+    assert game_token(g) is t
