@@ -18,8 +18,8 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   children share their dice: the k-th playout through any root child uses the k-th seed of the decision
   (common random numbers: alternatives are compared under the same luck).
 - **The large move lists**: progressive widening over the prior's ranking.  The root with ``n`` visits
-  considers its first ``1 + widen * sqrt(n)`` options in the order: the prior doctrine's choice (``hard`` by
-  default), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
+  considers its first ``1 + widen * sqrt(n)`` options in the order: the prior's choice (``prior=auto``, the
+  default: the shipped policy trained on the game's scenario, else ``hard``), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
   ``easy``), then every other option in an order shuffled by the agent's generator (``prior=ppo`` or
   ``rollout=ppo``: the shipped trained policy in the doctrine's place, ``hard``'s choice ranking next).  Below
   the root a node considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the
@@ -64,7 +64,7 @@ from .base import Agent, default_option, register
 from .hard import HardAgent
 from .knowledge import game_token
 from .ladder import DefensiveAgent, EasyAgent, MediumAgent
-from .policy import SHIPPED_POLICIES
+from .policy import POLICY_FOR, SHIPPED_POLICIES, policy_ready
 from .scripted import ScriptedAgent
 from .value import learned_value, load_weights, result_for, unit_worth
 
@@ -80,8 +80,10 @@ POLICIES = tuple(SHIPPED_POLICIES)  # the shipped trained policies: ppo, ppo-ski
 SETTINGS = {
     "time": (1.0, "seconds", "time budget of one decision in seconds (ignored when playouts is given)"),
     "playouts": (0, "count", "playouts per decision (0: use the time budget); a playout budget is deterministic"),
-    "prior": ("hard", "doctrine", "doctrine (or a shipped trained policy: ppo, ppo-skirmish) whose choice ranks "
-              "first (progressive widening), that the tree follows below the root, and that decides on failure"),
+    "prior": ("auto", "doctrine", "doctrine (or a shipped trained policy: ppo, ppo-skirmish) whose choice ranks "
+              "first (progressive widening), that the tree follows below the root, and that decides on failure; "
+              "auto: the shipped policy trained on the game's scenario (ppo on default, ppo-skirmish on skirmish), "
+              "else hard"),
     "rollout": ("hard", "doctrine", "doctrine (or a shipped trained policy) that plays both sides in the truncated "
                 "playouts"),
     "depth": (30, "count", "decisions played by the rollout doctrine after the tree before the evaluation"),
@@ -135,11 +137,11 @@ def parse_settings(text: str | None) -> dict:
             out[key] = value
             continue
         if kind == "doctrine":
-            if key == "tail" and value == "none":
+            if (key, value) in (("tail", "none"), ("prior", "auto")):
                 out[key] = value
                 continue
             if value not in DOCTRINES and value not in POLICIES:
-                more = " (or none)" if key == "tail" else ""
+                more = {"tail": " (or none)", "prior": " (or auto)"}.get(key, "")
                 raise ValueError(f"mcts {key}={value!r}: the doctrines are {', '.join(DOCTRINES)}, the trained "
                                  f"policies {', '.join(POLICIES)}{more}")
             out[key] = value
@@ -350,15 +352,26 @@ class MctsAgent(Agent):
         super().reset(seed)
         self._new_game()
 
-    def _new_game(self):
+    def prior_for(self, game=None) -> str:
+        """The prior that plays ``game``: the ``prior`` setting, or with ``prior=auto`` the shipped policy trained
+        on the game's scenario (:data:`agents.policy.POLICY_FOR`, by the scenario's name) where it can play here
+        (its model file and the ``policy`` extra), else ``hard`` (also before a game is known)."""
+        p = self.settings["prior"]
+        if p != "auto":
+            return p
+        name = POLICY_FOR.get(((getattr(game, "scenario", None) or {}).get("name")))
+        return name if name is not None and policy_ready(name) else "hard"
+
+    def _new_game(self, game=None):
         s = self.settings
         self._token = None
-        self._prior = _player(s["prior"], self.seed, steady=False)  # on the real game: the fallback, and its plans
-        self._search_prior = _player(s["prior"], self.seed)
+        prior = self.prior_name = self.prior_for(game)
+        self._prior = _player(prior, self.seed, steady=False)  # on the real game: the fallback, and its plans
+        self._search_prior = _player(prior, self.seed)
         self._rollout = _player(s["rollout"], self.seed)
         # the other doctrines' choices rank next at the root (with a policy as prior or rollout, hard's first)
-        others = (("hard",) if {s["prior"], s["rollout"]} & set(POLICIES) else ()) + ("medium", "defensive", "easy")
-        self._extra = [_steady(n)(seed=self.seed) for n in others if n not in (s["prior"], s["rollout"])]
+        others = (("hard",) if {prior, s["rollout"]} & set(POLICIES) else ()) + ("medium", "defensive", "easy")
+        self._extra = [_steady(n)(seed=self.seed) for n in others if n not in (prior, s["rollout"])]
         self._tail = None if s["tail"] == "none" else _player(s["tail"], self.seed)
         for a in [self._prior, self._search_prior, self._rollout] + self._extra + ([self._tail] if self._tail else []):
             a.reset(self.seed)
@@ -383,7 +396,9 @@ class MctsAgent(Agent):
 
     def unfamiliar(self, game) -> str | None:
         """What the search's prior or rollout player says it was not trained or written for (a trained policy on a
-        scenario it never met), or None."""
+        scenario it never met), or None.  With ``prior=auto``: the prior it picks for ``game``'s scenario."""
+        if self.settings["prior"] == "auto" and self.prior_for(game) != self.prior_name:
+            self._new_game(game)
         for role, a in (("prior", self._prior), ("rollout", self._rollout)):
             note = a.unfamiliar(game)
             if note:
@@ -395,7 +410,7 @@ class MctsAgent(Agent):
         ``decision`` starts from (:meth:`begin_search`)."""
         token = game_token(game)
         if token is not self._token:
-            self._new_game()
+            self._new_game(game)
             self._token = token
         return self._prior.choose(game, decision)
 
@@ -448,7 +463,7 @@ class MctsAgent(Agent):
         root = _Node()
         extra = [prior]
         if s["roots"] != "neighbours":
-            if s["rollout"] != s["prior"]:
+            if s["rollout"] != self.prior_name:
                 extra.append(self._rollout.choose(root_game, decision))
             extra += [a.choose(root_game, decision) for a in self._extra]
         if s["roots"] != "doctrines":

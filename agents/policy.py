@@ -39,6 +39,17 @@ SHIPPED = Path(__file__).resolve().parent / "models" / "ppo.zip"
 SHIPPED_POLICIES = {"ppo": SHIPPED, "ppo-skirmish": SHIPPED.with_name("ppo-skirmish.zip")}
 # a scenario -> the shipped policy trained on it, named in the note of a policy trained elsewhere
 SPECIALISTS = {"skirmish": "ppo-skirmish"}
+# a scenario (by name) -> the shipped policy trained on it: the search's prior with ``prior=auto``
+POLICY_FOR = {"default": "ppo", **SPECIALISTS}
+
+
+def policy_ready(name: str) -> bool:
+    """Whether the shipped policy ``name`` can play here: its model file is present and the ``policy`` extra
+    (torch, sb3-contrib) is installed.  Nothing is imported."""
+    import importlib.util
+
+    return SHIPPED_POLICIES[name].is_file() and all(importlib.util.find_spec(m) is not None
+                                                    for m in ("torch", "sb3_contrib"))
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
 
 

@@ -126,12 +126,12 @@ def check(quick: bool = False) -> dict:
 
 # ---------------------------------------------------------------------------------------------- the speed
 def search_rate(scenario: str, decisions: int, playouts: int, seed: int = 3) -> dict:
-    """``mcts:playouts=N`` (side 0, seed 1) against ``hard`` (seed 2): the first ``decisions`` searched decisions
+    """``mcts:playouts=N,prior=hard`` (side 0, seed 1) against ``hard`` (seed 2): the first ``decisions`` searched decisions
     of the game with ``seed``, timed (playouts and seconds)."""
     from dustup_env.rules import Game
     make_agent = _agents()
     g = Game(scenario, seed=seed)
-    m, h = make_agent(f"mcts:playouts={playouts}", seed=1), make_agent("hard", seed=2)
+    m, h = make_agent(f"mcts:playouts={playouts},prior=hard", seed=1), make_agent("hard", seed=2)
     spent, n = 0.0, 0
     while not g.over and n < decisions:
         d = g.decision()

@@ -385,7 +385,7 @@ def run_scenario(name, n_positions, a, rows, decisions_seen):
                 rng = random.Random(gseed * 7919 + 11)
                 k = min(a.per_game, n_positions - done, counts[0])
                 picks = set(rng.sample(range(counts[0]), k)) if k > 0 else set()
-                agent = MctsAgent(seed=gseed + 7, playouts=1)
+                agent = MctsAgent(seed=gseed + 7, playouts=1, prior="hard")  # hard's choice is the base
             i = 0
             while not g.over:
                 d = g.decision()

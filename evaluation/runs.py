@@ -120,7 +120,21 @@ def agent_identity(spec: str) -> str:
     src = getattr(module, "__file__", None)
     if src and not Path(src).resolve().is_relative_to(Path(agents.__file__).resolve().parent):
         return f"{spec} code {file_digest(src)}"  # a plug-in agent: its own module
-    return f"{spec} code {_tree_digest(Path(agents.__file__).resolve().parent, '*.py')}"
+    code = f"{spec} code {_tree_digest(Path(agents.__file__).resolve().parent, '*.py')}"
+    if name == "mcts":  # a search whose prior, rollout or tail player is a shipped policy: its model files too
+        from agents.mcts import parse_settings
+        from agents.policy import POLICY_FOR
+
+        try:
+            s = parse_settings(arg or None)
+        except ValueError:
+            return code
+        used = {s["prior"], s["rollout"], s["tail"]} | (set(POLICY_FOR.values()) if s["prior"] == "auto" else set())
+        models = [f"{p}={file_digest(SHIPPED_POLICIES[p])}" for p in sorted(used & set(SHIPPED_POLICIES))
+                  if SHIPPED_POLICIES[p].is_file()]
+        if models:
+            return f"{code} model {','.join(models)}"
+    return code
 
 
 def scenario_identity(scenario) -> str:

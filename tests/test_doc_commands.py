@@ -421,11 +421,11 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300,
 
 
 LONG_GAMES = [
-    "dustup tournament --agents 'hard,mcts:playouts=30,value=learned,mcts:playouts=30,depth=15,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,value=learned' --gauntlet hard --scenarios default --games 20 --seed 11 --concurrency 1",
-    "dustup sprt --agents mcts,mcts:time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 5 --concurrency 15",
-    "dustup tournament --agents hard,mcts:time=0.25,mcts:time=0.25,value=learned --gauntlet hard --scenarios default --games 100 --seed 102 --concurrency 15 --decision-time 60",
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,value=learned,mcts:prior=hard,playouts=30,depth=15,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,value=learned' --gauntlet hard --scenarios default --games 20 --seed 11 --concurrency 1",
+    "dustup sprt --agents mcts:prior=hard,mcts:prior=hard,time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 5 --concurrency 15",
+    "dustup tournament --agents hard,mcts:prior=hard,time=0.25,mcts:prior=hard,time=0.25,value=learned --gauntlet hard --scenarios default --games 100 --seed 102 --concurrency 15 --decision-time 60",
     "dustup tournament --agents 'hard,ppo,mcts:prior=ppo,playouts=30' --gauntlet hard --scenarios default --games 100 --seed 32 --concurrency 2 --decision-time 120",
     *[f"dustup tournament --agents 'hard,ppo,mcts:time=0.25,prior=ppo' --gauntlet hard --scenarios default --games 100 --seed {seed} --concurrency 2 --decision-time 60"
       for seed in (33, 34)],
@@ -462,16 +462,16 @@ LONG_GAMES = [
       for a in ("random", "easy", "medium", "defensive", "hard", "ppo")],
     "dustup benchmark --agent mcts:playouts=16 --games 2 --seed 0 --concurrency 2 --decision-time 60",
     # the search's root settings compared (docs/agents.md, "The search agent")
-    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,alloc=even,width=3,mcts:playouts=30,"
-    "roots=mixed,alloc=even,width=3,mcts:playouts=30,roots=neighbours,alloc=race,width=3,mcts:playouts=50,tail=medium,"
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,alloc=even,width=3,mcts:prior=hard,playouts=30,"
+    "roots=mixed,alloc=even,width=3,mcts:prior=hard,playouts=30,roots=neighbours,alloc=race,width=3,mcts:prior=hard,playouts=50,tail=medium,"
     "head=10' --gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,mcts:playouts=30,alloc=even,width=3,mcts:playouts=30,"
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,alloc=even,width=3,mcts:prior=hard,playouts=30,"
     "roots=mixed,alloc=even,width=3' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,alloc=even,width=2,mcts:playouts=30,alloc=even,width=2,z=1.5' "
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,alloc=even,width=2,mcts:prior=hard,playouts=30,alloc=even,width=2,z=1.5' "
     "--gauntlet hard --scenarios skirmish --games 30 --seed 11 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,roots=neighbours' --gauntlet hard --scenarios skirmish "
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,roots=neighbours' --gauntlet hard --scenarios skirmish "
     "--games 30 --seed 11 --concurrency 1",
-    "dustup tournament --agents 'hard,mcts:playouts=30,tdist=1' --gauntlet hard --scenarios skirmish --games 30 "
+    "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,tdist=1' --gauntlet hard --scenarios skirmish --games 30 "
     "--seed 11 --concurrency 1",
     *[f"dustup tournament --agents level:1,level:2,level:3,level:4,level:5,level:6,level:7,level:8 --scenarios default "
       f"--games 400 --seed {seed} --concurrency {c} --anchor level:1" for seed, c in ((2011, 1), (2012, 1), (2013, 2))],

@@ -392,7 +392,7 @@ def test_the_tail_doctrine_takes_over_after_head_decisions():
     calls = {}
     for head in (0, 4, 12):
         a = make_agent(f"mcts:playouts=6,depth=12,tail=medium,head={head}", seed=5)
-        a._new_game = lambda: None  # keep the counting doctrine for this game
+        a._new_game = lambda game=None: None  # keep the counting doctrine for this game
         n = [0]
         orig = a._tail.choose
 

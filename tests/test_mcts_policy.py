@@ -63,3 +63,37 @@ def test_says_what_its_policy_never_saw():
     assert note and note.startswith("mcts's prior: ppo was trained on default") and "vehicles" in note
     assert unfamiliar(a, Game("default", seed=1)) is None
     assert unfamiliar(make_agent("mcts:playouts=4", seed=1), Game("armour", seed=1)) is None
+
+
+def test_the_default_prior_is_the_policy_trained_on_the_scenario(monkeypatch):
+    """``prior=auto`` (the default): on ``default`` the search's prior is ``ppo``, on ``skirmish`` ``ppo-skirmish``,
+    elsewhere ``hard``; it plays exactly as the search with that prior named."""
+    from agents import mcts, policy
+    from dustup_env.builder import generate_scenario
+    a = make_agent("mcts:playouts=4", seed=1)
+    assert a.settings["prior"] == "auto" and a.prior_name == "hard"  # no game yet
+    for scenario, prior in (("default", "ppo"), ("skirmish", "ppo-skirmish"), ("armour", "hard"),
+                            (generate_scenario(3), "hard")):
+        g = Game(scenario, seed=1)
+        a.choose(g, g.decision())
+        assert a.prior_name == prior and (a._prior.name == prior)
+        assert unfamiliar(a, g) is None
+    for scenario, prior in (("skirmish", "ppo-skirmish"), ("armour", "hard")):
+        hist = []
+        for spec in ("mcts:playouts=3,depth=6", f"mcts:playouts=3,depth=6,prior={prior}"):
+            g = Game(scenario, seed=9)
+            players = [make_agent(spec, seed=3), make_agent("hard", seed=4)]
+            for p, s in zip(players, (0, 1)):
+                p.reset(9 * 2 + s)
+            while not g.over and len(g.history) < 40:
+                d = g.decision()
+                g.apply(players[d.side].choose(g, d))
+            hist.append(g.history)
+        assert len(hist[0]) == 40 and hist[0] == hist[1]
+    monkeypatch.setattr(mcts, "policy_ready", lambda name: False)  # without the policy extra: hard
+    g = Game("skirmish", seed=1)
+    b = make_agent("mcts:playouts=4", seed=1)
+    b.choose(g, g.decision())
+    assert b.prior_name == "hard" and policy.POLICY_FOR["skirmish"] == "ppo-skirmish"
+    with pytest.raises(ValueError, match="the doctrines are"):
+        make_agent("mcts:rollout=auto")

@@ -185,3 +185,20 @@ def test_a_training_run_of_another_engine_is_refused_before_it_starts(tmp_path, 
     with pytest.raises(RunMismatch, match="another engine"):
         Trainer(cfg, out, progress=False, log=lambda m: None).check()
     assert runs.RunMismatch is RunMismatch
+
+
+def test_a_search_with_a_policy_player_is_also_its_model_files(monkeypatch, tmp_path):
+    """``mcts`` (``prior=auto``) may play with either shipped policy: its identity holds both model files' hashes, so
+    a retrained shipped policy is another agent; a search of doctrines only is the bots' code alone."""
+    from agents import policy
+
+    code = agent_identity("hard").split(" code ")[1]
+    assert agent_identity("mcts:prior=hard,time=0.25") == f"mcts:prior=hard,time=0.25 code {code}"
+    with_ppo = agent_identity("mcts:prior=ppo")
+    assert with_ppo.startswith(f"mcts:prior=ppo code {code} model ppo=") and "ppo-skirmish" not in with_ppo
+    auto = agent_identity("mcts")
+    assert " model ppo=" in auto and ",ppo-skirmish=" in auto
+    retrained = tmp_path / "ppo-skirmish.zip"
+    retrained.write_bytes(b"another policy")
+    monkeypatch.setitem(policy.SHIPPED_POLICIES, "ppo-skirmish", retrained)
+    assert agent_identity("mcts") != auto and agent_identity("mcts:prior=ppo") == with_ppo
