@@ -435,6 +435,7 @@ LONG_GAMES = [
       for a in ("ppo-skirmish", "ppo")],
     *[f"dustup tournament --agents 'hard,ppo-skirmish,mcts:time=0.25,prior=ppo-skirmish' --gauntlet hard --scenarios skirmish --games 100 --seed {seed} --concurrency 2 --decision-time 60"
       for seed in (35, 36)],
+    "dustup tournament --agents 'hard,mcts:time=0.25' --gauntlet hard --scenarios skirmish --games 40 --seed 37 --concurrency 2 --decision-time 60",
     "python benchmarks/analysis_calibration.py --positions 2000 --rate 0.02 --out runs/calibration-fit.json --fit",
     "python benchmarks/analysis_calibration.py --suite --rate 0.01 --seed 3 --out runs/calibration-suite.json",
     "dustup simulate --agents hard,medium --games 200",
