@@ -346,7 +346,21 @@ class MctsAgent(Agent):
         # searched decisions, playouts run, playouts dropped at the deadline, searches that failed (the prior
         # decided), choices other than the prior's
         self.stats = {"decisions": 0, "playouts": 0, "dropped": 0, "failed": 0, "changed": 0}
+        if self.settings["prior"] == "auto":
+            self._load_policies()
         self._new_game()
+
+    @staticmethod
+    def _load_policies():
+        """Load now the shipped policies ``prior=auto`` may pick (cached per process): loading one (torch, the
+        model file) takes longer than a decision's budget, and the first decision of a game on ``default`` or
+        ``skirmish`` must keep its budget."""
+        from .policy import load_model
+
+        for name in sorted(set(POLICY_FOR.values())):
+            if policy_ready(name):
+                load_model(SHIPPED_POLICIES[name])
+        import dustup_env.env  # noqa: F401  (the policy's observation: gymnasium)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

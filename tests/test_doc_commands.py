@@ -356,8 +356,9 @@ def test_serve_with_a_database_url_needs_its_driver(work):
 # ---------------------------------------------------------------------------------------------- long: progress, then Ctrl-C
 def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300, pattern: str | None = None,
                        ctrl_c: bool = True) -> str:
-    """Start ``cmd`` as written; once its progress bar shows a finished game (``what="game"``) or the training
-    bar has started (``what="train"``), or a progress line matches ``pattern``, press Ctrl-C: it must stop cleanly
+    """Start ``cmd`` as written; once its progress bar shows a finished game (``what="game"``), its progress bar
+    has been up for a few seconds of play (``what="start"``: the searches, whose first game takes minutes here), the
+    training bar has started (``what="train"``), or a progress line matches ``pattern``, press Ctrl-C: it must stop cleanly
     (exit status 130) without a traceback.  ``ctrl_c=False``: a command that leaves Ctrl-C to Python is killed
     instead, and what it wrote on stderr until then must hold no traceback."""
     w, env = work
@@ -366,6 +367,7 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300,
                          stderr=subprocess.PIPE, start_new_session=True)
     err: list[str] = []
     seen = threading.Event()
+    started: list[float] = []  # what="start": when the progress bar came up
 
     def read():  # drains stderr to the end (a full pipe would block the command), watching its progress bar
         buf = ""
@@ -383,6 +385,8 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300,
                 m = re.search(r"(\d+)/(\d+) \[", line)
                 if what == "game" and m and int(m.group(1)) > 0:
                     seen.set()
+                if what == "start" and m and not started:
+                    started.append(time.monotonic())
                 if pattern is not None and re.search(pattern, line):
                     seen.set()
 
@@ -390,6 +394,8 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300,
     t.start()
     deadline = time.monotonic() + timeout
     while not seen.is_set() and p.poll() is None and time.monotonic() < deadline:
+        if started and time.monotonic() - started[0] >= 4:  # what="start": 4 s of play, the command still running
+            seen.set()
         time.sleep(0.2)
     if p.poll() is not None:  # it ended by itself (a folder already complete, ...): it must have succeeded
         t.join(10)
@@ -483,10 +489,12 @@ LONG_GAMES = [
 @runs(*LONG_GAMES)
 @pytest.mark.parametrize("cmd", LONG_GAMES)
 def test_long_commands_start_play_and_stop_on_ctrl_c(cmd, work):
-    """Hundreds to thousands of games: too long for CI; run as written until a game is finished, then Ctrl-C."""
+    """Hundreds to thousands of games: too long for CI; run as written until a game is finished (a search's
+    commands: until its progress bar has been up 4 s, as a first game of `default` takes minutes here), then
+    Ctrl-C."""
     if "ppo" in cmd or "policy:" in cmd:
         needs_policy()
-    run_until_progress(cmd, work, "game")
+    run_until_progress(cmd, work, "start" if "mcts" in cmd else "game")
 
 
 # the search studies (docs/agents.md, "A learned value" and "How much a root choice can gain"): the collecting runs

@@ -27,7 +27,7 @@ from dustup_env.observation import Observer
 from dustup_env.rules import Game
 
 AGENTS = ["random", "scripted", "easy", "medium", "hard", "defensive", "ppo", "noisy:hard,p=0.3",
-          "mcts:playouts=6,depth=4,z=0,rollout=easy"]
+          "mcts:playouts=6,depth=4,z=0,rollout=easy,prior=hard"]
 QUIET = ("end", "prop", "unprop", "decline", "pass")
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -421,7 +421,7 @@ def test_new_settings_never_read_hidden_information():
     """tests/test_fair_play.py's lockstep twins (the enemy's hidden unit behind another marker, with other weapons)
     with every new setting on and z=0 (the search's own choice, not the prior's, decides)."""
     from test_fair_play import TWINS, lockstep
-    spec = "mcts:playouts=6,depth=4,z=0,rollout=easy,roots=mixed,alloc=race,width=3,tail=medium,head=2,tdist=1"
+    spec = "mcts:prior=hard,playouts=6,depth=4,z=0,rollout=easy,roots=mixed,alloc=race,width=3,tail=medium,head=2,tdist=1"
     ends = [(tname, *lockstep(lambda seed: make_agent(spec, seed=seed), a, b, side, 40 + k, options))
             for k, (tname, a, b, side, options) in enumerate(TWINS)]
     assert sum(e[1] for e in ends) >= 150, ends  # decisions compared (281 when written)

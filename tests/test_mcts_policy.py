@@ -53,8 +53,9 @@ def test_same_choice_whatever_the_games_future_dice():
 
 
 def test_never_reads_hidden_information():
-    """tests/test_fair_play.py's lockstep twins with the policy as prior (z=0: the search's own choice decides)."""
-    fair_on_the_lockstep_twins("mcts:prior=ppo,playouts=6,depth=4,z=0,rollout=easy")
+    """tests/test_fair_play.py's lockstep twins with the default prior, the policy trained on the twins' scenario
+    (``ppo`` on ``default``, ``ppo-skirmish`` on ``skirmish``, else ``hard``; z=0: the search's own choice decides)."""
+    fair_on_the_lockstep_twins("mcts:playouts=6,depth=4,z=0,rollout=easy")
 
 
 def test_says_what_its_policy_never_saw():
