@@ -379,6 +379,12 @@ def run_until_progress(cmd: str, work, what: str = "game", timeout: float = 300,
             err.append(text)
             buf += text
             *lines, buf = re.split(r"[\r\n]", buf)
+            # a bar's line is ended only by its next update: the line being drawn counts too
+            m = re.search(r"(\d+)/(\d+) \[", buf)
+            if what == "start" and m and not started:
+                started.append(time.monotonic())
+            if what == "game" and m and int(m.group(1)) > 0:
+                seen.set()
             for line in lines:
                 if what == "train" and re.search(r"train: .*\d+/[\d,]+", line):
                     seen.set()
