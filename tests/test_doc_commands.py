@@ -437,6 +437,7 @@ LONG_GAMES = [
     "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,value=learned' --gauntlet hard --scenarios skirmish --games 30 --seed 12 --concurrency 1",
     "dustup tournament --agents 'hard,mcts:prior=hard,playouts=30,mcts:prior=hard,playouts=30,value=learned' --gauntlet hard --scenarios default --games 20 --seed 11 --concurrency 1",
     "dustup sprt --agents mcts:prior=hard,mcts:prior=hard,time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 5 --concurrency 15",
+    "dustup sprt --agents mcts,mcts:time=0.25 --scenario skirmish --elo0 -50 --elo1 0 --batch 30 --max-games 600 --seed 6 --concurrency 2",
     "dustup tournament --agents hard,mcts:prior=hard,time=0.25,mcts:prior=hard,time=0.25,value=learned --gauntlet hard --scenarios default --games 100 --seed 102 --concurrency 15 --decision-time 60",
     "dustup tournament --agents 'hard,ppo,mcts:prior=ppo,playouts=30' --gauntlet hard --scenarios default --games 100 --seed 32 --concurrency 2 --decision-time 120",
     *[f"dustup tournament --agents 'hard,ppo,mcts:time=0.25,prior=ppo' --gauntlet hard --scenarios default --games 100 --seed {seed} --concurrency 2 --decision-time 60"
