@@ -19,9 +19,9 @@ How it searches (open-loop UCT over the sequences of options from the pending de
   (common random numbers: alternatives are compared under the same luck).
 - **The large move lists**: progressive widening over the prior's ranking.  The root with ``n`` visits
   considers its first ``1 + widen * sqrt(n)`` options in the order: the prior's choice (``prior=auto``, the
-  default: the shipped policy trained on the game's scenario, else ``hard``), the rollout doctrine's choice, the other ladder doctrines' choices (``medium``, ``defensive``,
-  ``easy``), then every other option in an order shuffled by the agent's generator (``prior=ppo`` or
-  ``rollout=ppo``: the shipped trained policy in the doctrine's place, ``hard``'s choice ranking next).  Below
+  default: the shipped policy trained on the game's scenario, else ``hard``), the rollout doctrine's choice, the
+  other ladder doctrines' choices (``medium``, ``defensive``, ``easy``), then every other option in an order
+  shuffled by the agent's generator (``prior=ppo`` or ``rollout=ppo``: the shipped trained policy in the doctrine's place, ``hard``'s choice ranking next).  Below
   the root a node considers ``1 + inner * sqrt(n)`` options: with ``inner=0`` (the default) the tree follows the
   prior's choice (one doctrine call a node; no shuffled option a few decisions after the root, for either side, to
   make the paired playouts of two root children diverge); with ``inner > 0`` the rollout doctrine's choice ranks second

@@ -50,6 +50,8 @@ def policy_ready(name: str) -> bool:
 
     return SHIPPED_POLICIES[name].is_file() and all(importlib.util.find_spec(m) is not None
                                                     for m in ("torch", "sb3_contrib"))
+
+
 TRUST_WARNING = ("model files are loaded with pickle: load only files you trust (your own runs, the shipped ppo)")
 
 
